@@ -1,0 +1,51 @@
+/*
+ * systemd's readiness protocol (sd_notify(3)) spoken directly: one datagram
+ * to $NOTIFY_SOCKET, so the daemon needs no libsystemd.  "@" at the start
+ * of the path names an abstract socket.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "tcptuned.h"
+
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL	0
+#endif
+
+/* 0 when sent or when not run by systemd; -1 when sending failed. */
+int
+notify_systemd(const char *msg)
+{
+	struct sockaddr_un	 sun;
+	const char		*path = getenv("NOTIFY_SOCKET");
+	size_t			 len;
+	socklen_t		 salen;
+	int			 fd, rv;
+
+	if (path == NULL || path[0] == '\0')
+		return 0;
+	if ((path[0] != '/' && path[0] != '@') ||
+	    (len = strlen(path)) >= sizeof(sun.sun_path)) {
+		log_warnx("NOTIFY_SOCKET %s is not usable", path);
+		return -1;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, len);
+	if (path[0] == '@')
+		sun.sun_path[0] = '\0';
+	salen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM, 0)) == -1)
+		return -1;
+	rv = sendto(fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&sun,
+	    salen) == -1 ? -1 : 0;
+	if (rv == -1)
+		log_warn("notify %s", path);
+	close(fd);
+	return rv;
+}

@@ -1,0 +1,400 @@
+/*
+ * tcptuned: applies the TCP-tuning sysctls of /etc/tcptune.conf, keeps them
+ * in force, and answers tcptunectl.  It always runs in the foreground:
+ * launchd, systemd and daemon(8) supervise it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcptuned.h"
+#include "event.h"
+
+#define DEBOUNCE_MS	300	/* editors write, rename and chmod in bursts */
+
+struct options {
+	const char	*config_path;
+	const char	*socket_path;
+	const char	*state_dir;
+	const char	*sysctl_root;
+	bool		 debug;
+	bool		 check_only;
+};
+
+struct daemon {
+	struct options		 opt;
+	struct evloop		*loop;
+	struct sysctl_backend	*be;
+	struct state		 state;
+	struct engine		 engine;
+	struct control		*ctl;
+	struct ev_timer		*check_timer;
+	struct ev_timer		*debounce_timer;
+	struct ev_watch		*watch;
+	time_t			 started;
+	time_t			 last_reload;
+	bool			 last_reload_ok;
+	char			 last_reload_msg[TT_TEXT_MAX];
+	uint64_t		 last_bad_digest;
+	int			 lock_fd;
+};
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: tcptuned [-dnhV] [-f config] [-r sysctl-root] "
+	    "[-S state-dir] [-s socket]\n"
+	    "  -d            debug: log to stderr, verbosely\n"
+	    "  -f config     configuration file (default %s)\n"
+	    "  -n            check the configuration, print every error, "
+	    "and exit\n"
+	    "  -r directory  read and write sysctls as files under this "
+	    "directory\n"
+	    "                (Linux layout; default /proc/sys)\n"
+	    "  -S directory  state directory for the original values "
+	    "(default %s)\n"
+	    "  -s socket     control socket (default %s)\n"
+	    "  -h            this help\n"
+	    "  -V            print the version\n",
+	    TT_CONFIG_PATH, TT_STATE_DIR, TT_SOCKET_PATH);
+}
+
+static void
+parse_options(int argc, char **argv, struct options *opt)
+{
+	int	ch;
+
+	opt->config_path = TT_CONFIG_PATH;
+	opt->socket_path = TT_SOCKET_PATH;
+	opt->state_dir = TT_STATE_DIR;
+	while ((ch = getopt(argc, argv, "df:hnr:S:s:V")) != -1) {
+		switch (ch) {
+		case 'd': opt->debug = true; break;
+		case 'f': opt->config_path = optarg; break;
+		case 'n': opt->check_only = true; break;
+		case 'r': opt->sysctl_root = optarg; break;
+		case 'S': opt->state_dir = optarg; break;
+		case 's': opt->socket_path = optarg; break;
+		case 'V':
+			printf("tcptuned %s (%s)\n", PACKAGE_VERSION,
+			    TT_PLATFORM);
+			exit(0);
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(64);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "tcptuned: unexpected argument: %s\n",
+		    argv[optind]);
+		usage(stderr);
+		exit(64);
+	}
+}
+
+static void
+log_errors(const struct errlist *errs)
+{
+	size_t	i;
+
+	for (i = 0; i < errs->n; i++)
+		log_warnx("%s", errs->msg[i]);
+}
+
+static void
+summarize(const struct daemon *d, char *msg, size_t len, const char *what)
+{
+	const struct engine	*e = &d->engine;
+	size_t			 i, bad = 0;
+
+	for (i = 0; i < e->nkeys; i++)
+		if (e->keys[i].state != KS_IN_FORCE)
+			bad++;
+	if (d->state.paused)
+		snprintf(msg, len, "%s %s: %zu keys, enforcement paused", what,
+		    e->cfg->path, e->nkeys);
+	else if (bad == 0)
+		snprintf(msg, len, "%s %s: %zu keys, all in force", what,
+		    e->cfg->path, e->nkeys);
+	else
+		snprintf(msg, len, "%s %s: %zu keys, %zu not in force (see "
+		    "tcptunectl status)", what, e->cfg->path, e->nkeys, bad);
+}
+
+static void
+arm_check_timer(struct daemon *d)
+{
+	if (ev_timer_start(d->check_timer,
+	    d->engine.cfg->check_interval * 1000U, true) == -1)
+		fatal("check timer");
+}
+
+/*
+ * Parse into a new config and swap only on success: a bad file never
+ * leaves the daemon half-configured.  A reload also ends a pause.
+ */
+int
+daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
+{
+	struct config	*cfg;
+
+	d->last_reload = time(NULL);
+	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, errs);
+	if (cfg == NULL) {
+		log_errors(errs);
+		snprintf(msg, len, "%s has %zu error%s: keeping the running "
+		    "configuration", d->opt.config_path, errs->n,
+		    errs->n == 1 ? "" : "s");
+		log_warnx("%s", msg);
+		d->last_reload_ok = false;
+		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
+		return -1;
+	}
+	state_set_paused(&d->state, false);
+	engine_configure(&d->engine, cfg);
+	arm_check_timer(d);
+	summarize(d, msg, len, "reloaded");
+	log_info("%s", msg);
+	d->last_reload_ok = true;
+	d->last_bad_digest = 0;
+	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
+	return 0;
+}
+
+int
+daemon_restore(struct daemon *d, char *msg, size_t len)
+{
+	int	rv = engine_restore(&d->engine, true);
+
+	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
+	    "until 'tcptunectl resume' or a reload" : "some originals could "
+	    "not be restored (see the log); enforcement paused");
+	log_info("%s", msg);
+	return rv;
+}
+
+int
+daemon_resume(struct daemon *d, char *msg, size_t len)
+{
+	int	rv = engine_resume(&d->engine);
+
+	summarize(d, msg, len, "resumed");
+	log_info("%s", msg);
+	return rv;
+}
+
+const struct engine *
+daemon_engine(struct daemon *d)
+{
+	return &d->engine;
+}
+
+/* Also refreshes the keys' current values, for the replies that follow. */
+void
+daemon_status(struct daemon *d, struct msg_daemon_info *info)
+{
+	engine_refresh(&d->engine);
+	memset(info, 0, sizeof(*info));
+	info->started = d->started;
+	info->now = time(NULL);
+	info->last_reload = d->last_reload;
+	info->pid = (int32_t)getpid();
+	info->last_reload_ok = d->last_reload_ok;
+	info->check_interval = d->engine.cfg->check_interval;
+	info->nkeys = (uint32_t)d->engine.nkeys;
+	info->paused = d->state.paused;
+	info->restore_on_exit = d->engine.cfg->restore_on_exit;
+	info->checks = d->engine.checks;
+	tt_strlcpy(info->version, PACKAGE_VERSION, sizeof(info->version));
+	tt_strlcpy(info->backend, d->be->name, sizeof(info->backend));
+	tt_strlcpy(info->config_path, d->opt.config_path,
+	    sizeof(info->config_path));
+	tt_strlcpy(info->last_reload_msg, d->last_reload_msg,
+	    sizeof(info->last_reload_msg));
+	tt_strlcpy(info->state_problem, d->state.problem,
+	    sizeof(info->state_problem));
+}
+
+static void
+on_check(void *arg)
+{
+	struct daemon	*d = arg;
+
+	engine_check(&d->engine);
+}
+
+static void
+on_sighup(void *arg)
+{
+	struct daemon	*d = arg;
+	struct errlist	 errs;
+	char		 msg[TT_TEXT_MAX];
+
+	log_info("SIGHUP: reloading %s", d->opt.config_path);
+	errlist_init(&errs);
+	daemon_reload(d, &errs, msg, sizeof(msg));
+	errlist_clear(&errs);
+}
+
+static void
+on_sigterm(void *arg)
+{
+	struct daemon	*d = arg;
+
+	log_info("exiting on signal");
+	ev_stop(d->loop);
+}
+
+/*
+ * The file changed: reload if its contents differ from the running config.
+ * A bad file is reported once per version, not on every event while an
+ * editor is at work.
+ */
+static void
+on_config_settled(void *arg)
+{
+	struct daemon	*d = arg;
+	struct errlist	 errs;
+	struct config	*cfg;
+	char		 msg[TT_TEXT_MAX];
+
+	errlist_init(&errs);
+	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, &errs);
+	if (cfg != NULL && cfg->digest == d->engine.cfg->digest) {
+		config_free(cfg);
+		errlist_clear(&errs);
+		return;
+	}
+	config_free(cfg);
+	if (cfg == NULL && errs.n > 0 && d->last_bad_digest == fnv1a64(
+	    errs.msg[0], strlen(errs.msg[0]))) {
+		errlist_clear(&errs);
+		return;
+	}
+	errlist_clear(&errs);
+	log_info("%s changed: reloading", d->opt.config_path);
+	if (daemon_reload(d, &errs, msg, sizeof(msg)) == -1 && errs.n > 0)
+		d->last_bad_digest = fnv1a64(errs.msg[0], strlen(errs.msg[0]));
+	errlist_clear(&errs);
+}
+
+static void
+on_config_event(void *arg)
+{
+	struct daemon	*d = arg;
+
+	ev_timer_start(d->debounce_timer, DEBOUNCE_MS, false);
+}
+
+static void
+setup_events(struct daemon *d)
+{
+	if ((d->loop = ev_new()) == NULL)
+		fatal("event loop");
+	signal(SIGPIPE, SIG_IGN);
+	if (ev_signal(d->loop, SIGHUP, on_sighup, d) == -1 ||
+	    ev_signal(d->loop, SIGTERM, on_sigterm, d) == -1 ||
+	    ev_signal(d->loop, SIGINT, on_sigterm, d) == -1)
+		fatal("signals");
+	d->check_timer = ev_timer_new(d->loop, on_check, d);
+	d->debounce_timer = ev_timer_new(d->loop, on_config_settled, d);
+	if (d->check_timer == NULL || d->debounce_timer == NULL)
+		fatal("timers");
+	d->watch = ev_watch_file(d->loop, d->opt.config_path, on_config_event,
+	    d);
+	if (d->watch == NULL)
+		log_warn("cannot watch %s: reload with SIGHUP or tcptunectl",
+		    d->opt.config_path);
+}
+
+/* Everything that can refuse to start, before any sysctl is touched. */
+static struct config *
+startup_checks(struct daemon *d)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	int		 running;
+
+	errlist_init(&errs);
+	if ((cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER,
+	    &errs)) == NULL) {
+		log_errors(&errs);
+		fatalx("%s: %zu error%s, not starting", d->opt.config_path,
+		    errs.n, errs.n == 1 ? "" : "s");
+	}
+	errlist_clear(&errs);
+	if ((running = control_probe(d->opt.socket_path)) == 1)
+		fatalx("another tcptuned is running (it answers on %s)",
+		    d->opt.socket_path);
+	if (running == -1)
+		log_warn("probing %s", d->opt.socket_path);
+	if (state_open(&d->state, d->opt.state_dir) == -1)
+		fatalx("state directory %s: %s", d->opt.state_dir,
+		    d->state.problem);
+	if ((d->lock_fd = state_lock(d->opt.state_dir)) == -1)
+		fatal("another tcptuned holds %s/lock", d->opt.state_dir);
+	if ((d->be = backend_platform_new(d->opt.sysctl_root)) == NULL)
+		fatalx("cannot set up the sysctl backend");
+	return cfg;
+}
+
+static void
+shutdown_daemon(struct daemon *d)
+{
+	if (d->engine.cfg != NULL && d->engine.cfg->restore_on_exit) {
+		log_info("RestoreOnExit: putting the originals back");
+		engine_restore(&d->engine, false);
+	}
+	control_close(d->ctl);
+	ev_watch_free(d->watch);
+	ev_timer_free(d->check_timer);
+	ev_timer_free(d->debounce_timer);
+	ev_free(d->loop);
+	engine_free(&d->engine);
+	state_close(&d->state);
+	backend_free(d->be);
+	close(d->lock_fd);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct daemon	 d;
+	struct config	*cfg;
+	char		 msg[TT_TEXT_MAX];
+
+	memset(&d, 0, sizeof(d));
+	parse_options(argc, argv, &d.opt);
+	if (d.opt.check_only)
+		return config_report(d.opt.config_path, CONFIG_CHECK_OWNER,
+		    false, stdout);
+	log_init(d.opt.debug, d.opt.debug, "tcptuned");
+	cfg = startup_checks(&d);
+	setup_events(&d);
+	d.started = time(NULL);
+	engine_init(&d.engine, d.be, &d.state);
+	engine_configure(&d.engine, cfg);
+	summarize(&d, msg, sizeof(msg), "started with");
+	log_info("%s", msg);
+	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
+	d.last_reload_ok = true;
+	if ((d.ctl = control_open(d.opt.socket_path, d.loop, &d)) == NULL)
+		fatalx("cannot listen on %s", d.opt.socket_path);
+	arm_check_timer(&d);
+	notify_systemd("READY=1\nSTATUS=tuning in force");
+	if (ev_run(d.loop) == -1)
+		log_warn("event loop");
+	notify_systemd("STOPPING=1");
+	shutdown_daemon(&d);
+	return 0;
+}

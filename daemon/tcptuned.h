@@ -1,0 +1,95 @@
+/*
+ * tcptuned: the daemon's private interfaces, grouped by file.
+ */
+#ifndef TCPTUNED_H
+#define TCPTUNED_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "tcptune.h"
+#include "proto.h"
+
+/* Drift corrections closer together than this count towards "contested". */
+#define CONTEST_WINDOW		300	/* seconds */
+#define CONTEST_CORRECTIONS	3	/* within the window */
+#define CONTEST_BACKOFF_MAX	3600	/* seconds between attempts, at most */
+
+/* state.c: the persisted originals and the paused flag. */
+struct state_entry {
+	char	name[TT_NAME_MAX];
+	char	value[TT_VALUE_MAX];
+};
+struct state {
+	char			 path[1024];
+	struct state_entry	*entries;
+	size_t			 n;
+	bool			 paused;
+	char			 problem[TT_TEXT_MAX];	/* "" when fine */
+};
+int		 state_open(struct state *, const char *);
+void		 state_close(struct state *);
+const char	*state_original(const struct state *, const char *);
+int		 state_set_original(struct state *, const char *, const char *);
+int		 state_forget(struct state *, const char *);
+int		 state_set_paused(struct state *, bool);
+int		 state_save(struct state *);
+int		 state_lock(const char *);
+
+/* engine.c: desired state, apply, drift, restore. */
+struct engine_key {
+	struct config_key	 cfg;
+	char			 applied[TT_VALUE_MAX];
+	char			 current[TT_VALUE_MAX];
+	char			 note[TT_TEXT_MAX];
+	enum key_state		 state;
+	int			 err;
+	unsigned		 corrections;
+	time_t			 last_change;		/* wall clock */
+	time_t			 recent[CONTEST_CORRECTIONS];	/* mono */
+	unsigned		 backoff;		/* level, 0 none */
+	time_t			 next_attempt;		/* mono */
+};
+struct engine {
+	struct sysctl_backend	*be;
+	struct state		*state;
+	struct config		*cfg;		/* owned */
+	struct engine_key	*keys;		/* in plan order */
+	size_t			 nkeys;
+	uint64_t		 checks;
+	time_t			 (*mono)(void);	/* tests set their clock */
+};
+void	 engine_init(struct engine *, struct sysctl_backend *, struct state *);
+void	 engine_free(struct engine *);
+int	 engine_configure(struct engine *, struct config *);
+void	 engine_check(struct engine *);
+void	 engine_refresh(struct engine *);
+int	 engine_restore(struct engine *, bool);
+int	 engine_resume(struct engine *);
+bool	 engine_all_in_force(const struct engine *);
+const struct engine_key *engine_key(const struct engine *, const char *);
+void	 engine_key_status(const struct engine *, const struct engine_key *,
+	    struct msg_key_status *);
+
+/* control.c: the control socket. */
+#define CONTROL_MAX_CLIENTS	512
+#define CONTROL_IDLE_TIMEOUT	30	/* seconds */
+#define CONTROL_MAX_OUTPUT	(1024 * 1024)	/* queued per client */
+struct control;
+struct daemon;
+struct evloop;
+struct control	*control_open(const char *, struct evloop *, struct daemon *);
+void		 control_close(struct control *);
+int		 control_probe(const char *);
+
+/* notify.c: systemd's sd_notify, without libsystemd. */
+int	 notify_systemd(const char *);
+
+/* tcptuned.c: what the control server asks of the daemon. */
+void	 daemon_status(struct daemon *, struct msg_daemon_info *);
+const struct engine *daemon_engine(struct daemon *);
+int	 daemon_reload(struct daemon *, struct errlist *, char *, size_t);
+int	 daemon_restore(struct daemon *, char *, size_t);
+int	 daemon_resume(struct daemon *, char *, size_t);
+
+#endif /* TCPTUNED_H */

@@ -1,0 +1,158 @@
+/*
+ * The Linux backend: /proc/sys/<name with dots as slashes>.  The root is
+ * configurable so tests can use a temporary tree.  A name is mapped to a
+ * path only when no part of it could lead out of the root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tcptune.h"
+
+struct linux_ctx {
+	char	root[PATH_MAX];
+};
+
+/* A part of a name: letters, digits, '_' and '-', and not "-..." */
+static bool
+component_ok(const char *s, size_t len)
+{
+	size_t	i;
+
+	if (len == 0 || s[0] == '-')
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * "net.ipv4.tcp_rmem" -> "<root>/net/ipv4/tcp_rmem".  Rejects (EINVAL)
+ * anything but dot-separated plain components, so "/", "..", white space
+ * and empty parts never reach the file system.
+ */
+int
+linux_sysctl_path(const char *root, const char *name, char *out, size_t len)
+{
+	const char	*p, *dot;
+	size_t		 n, parts = 0;
+
+	if (strlen(name) >= TT_NAME_MAX)
+		return EINVAL;
+	for (p = name;; p = dot + 1) {
+		dot = strchr(p, '.');
+		n = dot ? (size_t)(dot - p) : strlen(p);
+		if (!component_ok(p, n))
+			return EINVAL;
+		parts++;
+		if (dot == NULL)
+			break;
+	}
+	if (parts < 2)
+		return EINVAL;
+	if (tt_snprintf(out, len, "%s/%s", root, name) == -1)
+		return ENAMETOOLONG;
+	for (p = out + strlen(root) + 1; *p != '\0'; p++)
+		if (*p == '.')
+			out[p - out] = '/';
+	return 0;
+}
+
+static int
+linux_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
+{
+	struct linux_ctx	*ctx = be->ctx;
+	char			 path[PATH_MAX], *raw;
+	size_t			 rawlen;
+	int			 fd, err;
+
+	if ((err = linux_sysctl_path(ctx->root, name, path, sizeof(path))))
+		return err;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
+		return errno == ELOOP ? EINVAL : errno;
+	if (read_file_bounded(fd, &raw, &rawlen, TT_VALUE_MAX * 4) == -1) {
+		err = errno == EFBIG ? ERANGE : errno;
+		close(fd);
+		return err;
+	}
+	close(fd);
+	err = value_normalize(raw, buf, len) == -1 ? ERANGE : 0;
+	free(raw);
+	return err;
+}
+
+/* One write of the whole value, as sysctl(8) does; proc handlers parse it. */
+static int
+linux_set(struct sysctl_backend *be, const char *name, const char *value)
+{
+	struct linux_ctx	*ctx = be->ctx;
+	char			 path[PATH_MAX], line[TT_VALUE_MAX + 1];
+	ssize_t			 n;
+	int			 fd, err, len;
+
+	if ((err = linux_sysctl_path(ctx->root, name, path, sizeof(path))))
+		return err;
+	if ((len = tt_snprintf(line, sizeof(line), "%s\n", value)) == -1)
+		return EINVAL;
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd == -1)
+		return errno == ELOOP ? EINVAL : errno;
+	do
+		n = write(fd, line, (size_t)len);
+	while (n == -1 && errno == EINTR);
+	err = n == -1 ? errno : n != len ? EIO : 0;
+	if (close(fd) == -1 && err == 0)
+		err = errno;
+	return err;
+}
+
+/* Linux's handlers say EINVAL; nothing tells their limits beforehand. */
+static int
+linux_ceiling(struct sysctl_backend *be, const char *name, long long *max,
+    char *why, size_t whylen)
+{
+	(void)be;
+	(void)name;
+	(void)max;
+	(void)why;
+	(void)whylen;
+	return ENOENT;
+}
+
+static void
+linux_free(struct sysctl_backend *be)
+{
+	free(be->ctx);
+	free(be);
+}
+
+struct sysctl_backend *
+backend_linux_new(const char *root)
+{
+	struct sysctl_backend	*be;
+	struct linux_ctx	*ctx;
+
+	be = calloc(1, sizeof(*be));
+	ctx = calloc(1, sizeof(*ctx));
+	if (be == NULL || ctx == NULL ||
+	    tt_strlcpy(ctx->root, root, sizeof(ctx->root)) >= sizeof(ctx->root)) {
+		free(be);
+		free(ctx);
+		return NULL;
+	}
+	be->name = "linux";
+	be->get = linux_get;
+	be->set = linux_set;
+	be->ceiling = linux_ceiling;
+	be->free = linux_free;
+	be->ctx = ctx;
+	return be;
+}

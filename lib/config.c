@@ -1,0 +1,1225 @@
+/*
+ * /etc/tcptune.conf: an Apple property list, so that plutil, defaults and
+ * Python's plistlib can read and write it.  It drives root's writes to
+ * kernel tunables, so it is read defensively: from an fd after fstat, with a
+ * size limit, owned by root, and parsed by libxml2 with no network, no entity
+ * expansion, no DTD loading, and any declaration refused outright.
+ *
+ * Every problem is reported as "file:line: message" and parsing goes on, so
+ * that one run lists all of them; the messages are sorted by line at the
+ * end, whatever order the checks ran in.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L		/* O_CLOEXEC, fstat */
+#endif
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include "tcptune.h"
+
+/* libxml2 2.12 made the structured error const. */
+#if LIBXML_VERSION >= 21200
+typedef const xmlError	*tt_xml_error;
+#else
+typedef xmlError	*tt_xml_error;
+#endif
+
+#define SHOW_BUF	80	/* user text in a message: 72 bytes, then "..." */
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct problem {
+	long	 line;
+	size_t	 seq;		/* keeps one line's problems in found order */
+	char	*msg;
+};
+
+struct parse {
+	const char	*label;		/* file name in messages */
+	struct config	*cfg;
+	struct problem	*probs;
+	size_t		 nprobs;
+	size_t		 capprobs;
+	bool		 fatal;		/* the document cannot be trusted */
+	bool		 too_many;	/* "too many sysctls" said once */
+	size_t		 nnames;	/* valid sysctl names seen */
+};
+
+/* Fields of a dict with fixed keys; at most FIELDS_MAX of them. */
+#define FIELDS_MAX	4
+static const char *const top_fields[] = {
+	"CheckInterval", "RestoreOnExit", "Sysctls"
+};
+enum { TOP_INTERVAL, TOP_RESTORE, TOP_SYSCTLS, TOP_N };
+static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
+enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };
+
+static const char *const mode_names[] = {
+	[MODE_ENFORCE] = "enforce",
+	[MODE_ONCE] = "once",
+	[MODE_AT_LEAST] = "at-least",
+};
+static const char *const reject_names[] = {
+	[REJECT_FAIL] = "fail",
+	[REJECT_CLAMP] = "clamp",
+};
+
+static void	problem(struct parse *, long, const char *, ...)
+		    TT_PRINTF(3, 4);
+static void	nproblem(struct parse *, const xmlNode *, const char *, ...)
+		    TT_PRINTF(3, 4);
+
+const char *
+key_mode_name(enum key_mode m)
+{
+	if ((size_t)m >= NITEMS(mode_names))
+		return "?";
+	return mode_names[m];
+}
+
+const char *
+on_reject_name(enum on_reject r)
+{
+	if ((size_t)r >= NITEMS(reject_names))
+		return "?";
+	return reject_names[r];
+}
+
+static bool
+name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/*
+ * Why name is not a sysctl name, or NULL when it is one: dot-separated
+ * parts of [A-Za-z0-9_-], none empty and none starting with '-', at least
+ * two of them.  Nothing else can appear, so a name can never become "..",
+ * "/" or an option when a backend maps it to a path.
+ */
+static const char *
+name_problem(const char *name, char *buf, size_t size)
+{
+	size_t	i, len, part = 0, nparts = 1;
+
+	if ((len = strlen(name)) == 0)
+		return "it is empty";
+	if (len >= TT_NAME_MAX) {
+		snprintf(buf, size, "it is longer than %d characters",
+		    TT_NAME_MAX - 1);
+		return buf;
+	}
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c == '.') {
+			if (part == 0)
+				return "it has an empty part (a leading, "
+				    "trailing or doubled dot)";
+			part = 0;
+			nparts++;
+			continue;
+		}
+		if (!name_char(c)) {
+			if (c == ' ')
+				tt_strlcpy(buf, "a space is not allowed", size);
+			else
+				snprintf(buf, size, c > 0x20 && c < 0x7f ?
+				    "'%c' is not allowed" :
+				    "byte \\x%02x is not allowed", c);
+			strncat(buf, " (only letters, digits, '_', '-' and "
+			    "dots)", size - strlen(buf) - 1);
+			return buf;
+		}
+		if (part++ == 0 && c == '-')
+			return "a part starts with '-'";
+	}
+	if (part == 0)
+		return "it has an empty part (a leading, trailing or doubled "
+		    "dot)";
+	if (nparts < 2)
+		return "it needs at least two dot-separated parts";
+	return NULL;
+}
+
+bool
+sysctl_name_valid(const char *name)
+{
+	char	buf[128];
+
+	return name_problem(name, buf, sizeof(buf)) == NULL;
+}
+
+/*
+ * User text for a message: control and non-ASCII bytes as \xNN so that one
+ * problem stays one line, and long text cut short.
+ */
+static const char *
+show(const char *s, char *buf, size_t size)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		/* Room for one more \xNN, then "..." and the NUL. */
+		if (n + 8 >= size) {
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		if (c < 0x20 || c >= 0x7f)
+			n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+		else
+			buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+add_problem(struct parse *p, long line, const char *msg)
+{
+	struct problem	*grown;
+	size_t		 cap;
+
+	if (p->nprobs == p->capprobs) {
+		cap = p->capprobs ? p->capprobs * 2 : 16;
+		grown = realloc(p->probs, cap * sizeof(*grown));
+		if (grown == NULL)
+			fatal("%s", __func__);
+		p->probs = grown;
+		p->capprobs = cap;
+	}
+	if ((p->probs[p->nprobs].msg = malloc(strlen(msg) + 1)) == NULL)
+		fatal("%s", __func__);
+	strcpy(p->probs[p->nprobs].msg, msg);
+	p->probs[p->nprobs].line = line;
+	p->probs[p->nprobs].seq = p->nprobs;
+	p->nprobs++;
+}
+
+static void
+problem(struct parse *p, long line, const char *fmt, ...)
+{
+	char	msg[1024];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	add_problem(p, line, msg);
+}
+
+static void
+nproblem(struct parse *p, const xmlNode *n, const char *fmt, ...)
+{
+	char	msg[1024];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	add_problem(p, xmlGetLineNo(n), msg);
+}
+
+static int
+problem_cmp(const void *a, const void *b)
+{
+	const struct problem	*pa = a, *pb = b;
+
+	if (pa->line != pb->line)
+		return pa->line < pb->line ? -1 : 1;
+	return pa->seq < pb->seq ? -1 : pa->seq > pb->seq;
+}
+
+/* Hand the problems to the caller's list in file order. */
+static void
+flush_problems(struct parse *p, struct errlist *errs)
+{
+	size_t	i;
+
+	qsort(p->probs, p->nprobs, sizeof(*p->probs), problem_cmp);
+	for (i = 0; i < p->nprobs; i++) {
+		if (p->probs[i].line > 0)
+			errlist_add(errs, "%s:%ld: %s", p->label,
+			    p->probs[i].line, p->probs[i].msg);
+		else
+			errlist_add(errs, "%s: %s", p->label,
+			    p->probs[i].msg);
+		free(p->probs[i].msg);
+	}
+	free(p->probs);
+	p->probs = NULL;
+	p->nprobs = p->capprobs = 0;
+}
+
+/* ---- libxml2 hooks: errors, and refusing everything DTD-related */
+
+static struct parse *
+ctxt_parse(void *ctx)
+{
+	return ((xmlParserCtxtPtr)ctx)->_private;
+}
+
+static long
+ctxt_line(void *ctx)
+{
+	xmlParserCtxtPtr	ctxt = ctx;
+
+	return ctxt->input != NULL ? (long)ctxt->input->line : 0;
+}
+
+static void
+xml_error(void *ctx, tt_xml_error err)
+{
+	struct parse	*p = ctxt_parse(ctx);
+	char		 msg[512], buf[512];
+	size_t		 len;
+
+	/* Warnings (e.g. about namespaces) do not make a config wrong. */
+	if (err == NULL || err->level == XML_ERR_WARNING)
+		return;
+	tt_strlcpy(msg, err->message ? err->message : "XML error",
+	    sizeof(msg));
+	len = strlen(msg);
+	while (len > 0 && isspace((unsigned char)msg[len - 1]))
+		msg[--len] = '\0';
+	problem(p, err->line, "%s", show(msg, buf, sizeof(buf)));
+	if (err->level == XML_ERR_FATAL)
+		p->fatal = true;
+}
+
+/*
+ * Declarations are what entity expansion attacks (billion laughs, external
+ * entities) are made of, and a plist needs none: stop at the first one, so
+ * nothing it declares is ever parsed, expanded or loaded.
+ */
+static void
+refuse(void *ctx, const char *what, const xmlChar *name)
+{
+	struct parse	*p = ctxt_parse(ctx);
+	char		 buf[SHOW_BUF];
+
+	problem(p, ctxt_line(ctx), "%s \"%s\" not allowed: a tcptune config "
+	    "has no DTD declarations or entities", what,
+	    show(name ? (const char *)name : "", buf, sizeof(buf)));
+	p->fatal = true;
+	xmlStopParser(ctx);
+}
+
+static void
+sax_entity_decl(void *ctx, const xmlChar *name, int type,
+    const xmlChar *publicId, const xmlChar *systemId, xmlChar *content)
+{
+	(void)type;
+	(void)publicId;
+	(void)systemId;
+	(void)content;
+	refuse(ctx, "entity declaration", name);
+}
+
+static void
+sax_element_decl(void *ctx, const xmlChar *name, int type,
+    xmlElementContentPtr content)
+{
+	(void)type;
+	(void)content;
+	refuse(ctx, "element declaration", name);
+}
+
+static void
+sax_attribute_decl(void *ctx, const xmlChar *elem, const xmlChar *fullname,
+    int type, int def, const xmlChar *defaultValue, xmlEnumerationPtr tree)
+{
+	(void)elem;
+	(void)type;
+	(void)def;
+	(void)defaultValue;
+	xmlFreeEnumeration(tree);	/* the callee owns it */
+	refuse(ctx, "attribute declaration", fullname);
+}
+
+static void
+sax_notation_decl(void *ctx, const xmlChar *name, const xmlChar *publicId,
+    const xmlChar *systemId)
+{
+	(void)publicId;
+	(void)systemId;
+	refuse(ctx, "notation declaration", name);
+}
+
+static void
+sax_unparsed_entity_decl(void *ctx, const xmlChar *name,
+    const xmlChar *publicId, const xmlChar *systemId,
+    const xmlChar *notationName)
+{
+	(void)publicId;
+	(void)systemId;
+	(void)notationName;
+	refuse(ctx, "entity declaration", name);
+}
+
+static void
+sax_reference(void *ctx, const xmlChar *name)
+{
+	refuse(ctx, "entity reference", name);
+}
+
+/* Only the five predefined entities (&amp; and friends) exist. */
+static xmlEntityPtr
+sax_get_entity(void *ctx, const xmlChar *name)
+{
+	(void)ctx;
+	return xmlGetPredefinedEntity(name);
+}
+
+static xmlEntityPtr
+sax_get_parameter_entity(void *ctx, const xmlChar *name)
+{
+	(void)ctx;
+	(void)name;
+	return NULL;
+}
+
+/* The DOCTYPE's external subset (Apple's DTD URL) is never fetched. */
+static void
+sax_external_subset(void *ctx, const xmlChar *name, const xmlChar *ExternalID,
+    const xmlChar *SystemID)
+{
+	(void)ctx;
+	(void)name;
+	(void)ExternalID;
+	(void)SystemID;
+}
+
+static xmlParserInputPtr
+sax_resolve_entity(void *ctx, const xmlChar *publicId,
+    const xmlChar *systemId)
+{
+	(void)publicId;
+	refuse(ctx, "external entity", systemId);
+	return NULL;
+}
+
+static void
+harden_sax(xmlSAXHandler *sax)
+{
+	sax->entityDecl = sax_entity_decl;
+	sax->elementDecl = sax_element_decl;
+	sax->attributeDecl = sax_attribute_decl;
+	sax->notationDecl = sax_notation_decl;
+	sax->unparsedEntityDecl = sax_unparsed_entity_decl;
+	sax->reference = sax_reference;
+	sax->getEntity = sax_get_entity;
+	sax->getParameterEntity = sax_get_parameter_entity;
+	sax->externalSubset = sax_external_subset;
+	sax->resolveEntity = sax_resolve_entity;
+	sax->serror = xml_error;
+}
+
+/*
+ * Parse with libxml2: XML_PARSE_NONET, never XML_PARSE_NOENT (no entity
+ * substitution), never DTDLOAD/DTDVALID/HUGE.  BIG_LINES keeps line
+ * numbers right past 65535.  The thread's structured error handler is
+ * pointed at us too, for errors raised without the context.
+ */
+static xmlDocPtr
+xml_read(struct parse *p, const char *buf, size_t len)
+{
+	xmlParserCtxtPtr	 ctxt;
+	xmlStructuredErrorFunc	 old_fn;
+	void			*old_ctx;
+	xmlDocPtr		 doc;
+
+	xmlInitParser();
+	if ((ctxt = xmlCreateMemoryParserCtxt(buf, (int)len)) == NULL) {
+		problem(p, 0, "cannot create an XML parser");
+		p->fatal = true;
+		return NULL;
+	}
+	ctxt->_private = p;
+	harden_sax(ctxt->sax);
+	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	old_fn = xmlStructuredError;
+	old_ctx = xmlStructuredErrorContext;
+	xmlSetStructuredErrorFunc(ctxt, xml_error);
+	xmlParseDocument(ctxt);
+	xmlSetStructuredErrorFunc(old_ctx, old_fn);
+	doc = ctxt->myDoc;
+	ctxt->myDoc = NULL;
+	if (!ctxt->wellFormed)
+		p->fatal = true;
+	xmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
+/* ---- walking the plist */
+
+static bool
+is_el(const xmlNode *n, const char *name)
+{
+	return n != NULL && n->type == XML_ELEMENT_NODE && n->ns == NULL &&
+	    strcmp((const char *)n->name, name) == 0;
+}
+
+static bool
+blank(const xmlChar *s)
+{
+	if (s == NULL)
+		return true;
+	for (; *s != '\0'; s++)
+		if (!isspace(*s))
+			return false;
+	return true;
+}
+
+/* "<string>", "<true/>": how a value's type is named in messages. */
+static const char *
+type_name(const xmlNode *n, char *buf, size_t size)
+{
+	char	name[56], full[128];	/* name fits "<name/>" in 64 */
+
+	if (n->ns != NULL && n->ns->prefix != NULL)
+		snprintf(full, sizeof(full), "%s:%s",
+		    (const char *)n->ns->prefix, (const char *)n->name);
+	else if (n->ns != NULL)		/* a plist has no namespace */
+		snprintf(full, sizeof(full), "%s xmlns=\"%s\"",
+		    (const char *)n->name, (const char *)n->ns->href);
+	else
+		tt_strlcpy(full, (const char *)n->name, sizeof(full));
+	show(full, name, sizeof(name));
+	if (is_el(n, "true") || is_el(n, "false"))
+		snprintf(buf, size, "<%s/>", name);
+	else
+		snprintf(buf, size, "<%s>", name);
+	return buf;
+}
+
+/*
+ * The line where text's first non-blank character is.  libxml2 dates a
+ * text node by where its parser happened to be, which can be a line or two
+ * off; an element's start tag is exact, so count back from the next one.
+ */
+static long
+text_line(const xmlNode *n)
+{
+	const xmlChar	*c = n->content;
+	long		 nl = 0;
+
+	if (n->next == NULL || n->next->type != XML_ELEMENT_NODE)
+		return xmlGetLineNo(n);
+	while (*c != '\0' && isspace(*c))
+		c++;
+	for (; *c != '\0'; c++)
+		nl += *c == '\n';
+	return xmlGetLineNo(n->next) - nl;
+}
+
+/*
+ * The next element from n on, skipping comments, processing instructions
+ * and white space; other text between elements is a problem.
+ */
+static xmlNode *
+next_el(struct parse *p, xmlNode *n, const char *where)
+{
+	char	text[SHOW_BUF], buf[SHOW_BUF];
+
+	for (; n != NULL; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE)
+			return n;
+		if ((n->type != XML_TEXT_NODE &&
+		    n->type != XML_CDATA_SECTION_NODE) || blank(n->content))
+			continue;
+		/* Folded and cut short: only a reminder of what it was. */
+		if (value_normalize((const char *)n->content, text,
+		    sizeof(text)) == -1)
+			tt_strlcpy(text, (const char *)n->content,
+			    sizeof(text));
+		problem(p, text_line(n), "unexpected text \"%s\" in %s",
+		    show(text, buf, sizeof(buf)), where);
+	}
+	return NULL;
+}
+
+/*
+ * The text of <key>, <string> or <integer>: text and CDATA only.  NULL
+ * after a problem.  The caller frees it.
+ */
+static char *
+text_of(struct parse *p, const xmlNode *n, const char *owner)
+{
+	const xmlNode	*c;
+	xmlChar		*s;
+	char		 tbuf[64];
+
+	for (c = n->children; c != NULL; c = c->next) {
+		if (c->type == XML_ELEMENT_NODE) {
+			nproblem(p, c, "%s%s must hold text only, not "
+			    "elements", owner, type_name(n, tbuf,
+			    sizeof(tbuf)));
+			return NULL;
+		}
+	}
+	if ((s = xmlNodeGetContent(n)) == NULL)
+		fatal("%s", __func__);
+	return (char *)s;
+}
+
+/* "a, b or c" */
+static const char *
+join_or(const char *const *names, size_t n, char *buf, size_t size)
+{
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		strncat(buf, names[i], size - strlen(buf) - 1);
+		strncat(buf, i + 2 < n ? ", " : i + 1 < n ? " or " : "",
+		    size - strlen(buf) - 1);
+	}
+	return buf;
+}
+
+typedef void (*pair_fn)(struct parse *, xmlNode *, const char *, xmlNode *,
+    void *);
+
+/*
+ * A plist <dict>: <key>name</key> followed by its value, repeated.  fn
+ * gets each well-formed pair; anything else is reported here.
+ */
+static void
+dict_walk(struct parse *p, xmlNode *dict, const char *owner, pair_fn fn,
+    void *arg)
+{
+	xmlNode	*k, *v;
+	char	*name, tbuf[64], buf[SHOW_BUF];
+
+	k = next_el(p, dict->children, "<dict>");
+	while (k != NULL) {
+		if (!is_el(k, "key")) {
+			nproblem(p, k, "%sexpected <key> in <dict>, found %s",
+			    owner, type_name(k, tbuf, sizeof(tbuf)));
+			k = next_el(p, k->next, "<dict>");
+			continue;
+		}
+		v = next_el(p, k->next, "<dict>");
+		if ((name = text_of(p, k, owner)) == NULL) {
+			/* Skip its value too, rather than call it a key. */
+			k = v == NULL || is_el(v, "key") ? v :
+			    next_el(p, v->next, "<dict>");
+			continue;
+		}
+		if (v == NULL || is_el(v, "key")) {
+			nproblem(p, k, "%skey \"%s\" has no value", owner,
+			    show(name, buf, sizeof(buf)));
+			xmlFree(name);
+			k = v;
+			continue;
+		}
+		fn(p, k, name, v, arg);
+		xmlFree(name);
+		k = next_el(p, v->next, "<dict>");
+	}
+}
+
+struct fields {
+	const char *const	*names;
+	size_t			 n;
+	const char		*owner;		/* message prefix */
+	xmlNode			*key[FIELDS_MAX];
+	xmlNode			*val[FIELDS_MAX];
+};
+
+static void
+field_pair(struct parse *p, xmlNode *k, const char *name, xmlNode *v,
+    void *arg)
+{
+	struct fields	*f = arg;
+	char		 buf[SHOW_BUF], known[128];
+	size_t		 i;
+
+	for (i = 0; i < f->n; i++) {
+		if (strcmp(name, f->names[i]) != 0)
+			continue;
+		if (f->key[i] != NULL) {
+			nproblem(p, k, "%sduplicate key \"%s\" (first at "
+			    "line %ld)", f->owner, name,
+			    xmlGetLineNo(f->key[i]));
+			return;
+		}
+		f->key[i] = k;
+		f->val[i] = v;
+		return;
+	}
+	nproblem(p, k, "%sunknown key \"%s\" (expected %s)", f->owner,
+	    show(name, buf, sizeof(buf)), join_or(f->names, f->n, known,
+	    sizeof(known)));
+}
+
+/* A dict with fixed keys: find each, report unknown and repeated ones. */
+static void
+fields_collect(struct parse *p, xmlNode *dict, struct fields *f)
+{
+	memset(f->key, 0, sizeof(f->key));
+	memset(f->val, 0, sizeof(f->val));
+	dict_walk(p, dict, f->owner, field_pair, f);
+}
+
+/* ---- values */
+
+static bool
+type_is(struct parse *p, xmlNode *v, const char *want, const char *owner,
+    const char *what)
+{
+	char	tbuf[64];
+
+	if (is_el(v, want))
+		return true;
+	nproblem(p, v, "%s%s must be %s <%s>, not %s", owner, what,
+	    strchr("aeiou", want[0]) ? "an" : "a", want,
+	    type_name(v, tbuf, sizeof(tbuf)));
+	return false;
+}
+
+/* [+-]digits: looks like an integer, whether or not it fits. */
+static bool
+looks_integer(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* One decimal integer, white space around it allowed. */
+static bool
+integer_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
+    long long *out)
+{
+	char	*text, word[TT_VALUE_MAX], buf[SHOW_BUF];
+	bool	 ok = false;
+
+	if ((text = text_of(p, v, owner)) == NULL)
+		return false;
+	if (blank((const xmlChar *)text))
+		nproblem(p, v, "%s%s is an empty <integer>", owner, what);
+	else if (value_normalize(text, word, sizeof(word)) == -1 ||
+	    !looks_integer(word))
+		nproblem(p, v, "%s%s \"%s\" is not a decimal integer", owner,
+		    what, show(text, buf, sizeof(buf)));
+	else if (parse_ll(word, out) == -1)
+		nproblem(p, v, "%s%s %s does not fit in a 64-bit integer",
+		    owner, what, show(word, buf, sizeof(buf)));
+	else
+		ok = true;
+	xmlFree(text);
+	return ok;
+}
+
+static void
+parse_interval(struct parse *p, xmlNode *v)
+{
+	long long	n;
+
+	if (!type_is(p, v, "integer", "", "CheckInterval") ||
+	    !integer_of(p, v, "", "CheckInterval", &n))
+		return;
+	if (n < TT_CHECK_MIN || n > TT_CHECK_MAX) {
+		nproblem(p, v, "CheckInterval must be between %d and %d "
+		    "seconds, not %lld", TT_CHECK_MIN, TT_CHECK_MAX, n);
+		return;
+	}
+	p->cfg->check_interval = (unsigned)n;
+}
+
+static void
+parse_restore(struct parse *p, xmlNode *v)
+{
+	char	tbuf[64];
+
+	if (is_el(v, "true"))
+		p->cfg->restore_on_exit = true;
+	else if (is_el(v, "false"))
+		p->cfg->restore_on_exit = false;
+	else
+		nproblem(p, v, "RestoreOnExit must be <true/> or <false/>, "
+		    "not %s", type_name(v, tbuf, sizeof(tbuf)));
+}
+
+/*
+ * Every word an integer: such values take at-least and clamp.  A word that
+ * looks like an integer but does not fit is a problem, not text.
+ */
+static bool
+string_numeric(struct parse *p, xmlNode *v, const char *owner,
+    const char *norm, bool *numeric)
+{
+	char		 buf[TT_VALUE_MAX], sbuf[SHOW_BUF], *w, *end;
+	long long	 n;
+
+	tt_strlcpy(buf, norm, sizeof(buf));
+	*numeric = true;
+	for (w = buf; w != NULL; w = end) {
+		if ((end = strchr(w, ' ')) != NULL)
+			*end++ = '\0';
+		if (!looks_integer(w)) {
+			*numeric = false;
+			continue;
+		}
+		if (parse_ll(w, &n) == -1) {
+			nproblem(p, v, "%svalue word %s does not fit in a "
+			    "64-bit integer", owner, show(w, sbuf,
+			    sizeof(sbuf)));
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A <string> value, white space folded as value.c compares them. */
+static bool
+string_value(struct parse *p, xmlNode *v, const char *owner,
+    struct config_key *k)
+{
+	char	*text;
+	bool	 ok = false;
+
+	if ((text = text_of(p, v, owner)) == NULL)
+		return false;
+	if (blank((const xmlChar *)text))
+		nproblem(p, v, "%sempty value", owner);
+	else if (value_normalize(text, k->value, sizeof(k->value)) == -1)
+		nproblem(p, v, "%svalue is too long (at most %d characters "
+		    "with white space folded)", owner, TT_VALUE_MAX - 1);
+	else if (has_control(k->value))
+		nproblem(p, v, "%svalue contains a control character", owner);
+	else
+		ok = string_numeric(p, v, owner, k->value, &k->numeric);
+	xmlFree(text);
+	return ok;
+}
+
+static bool
+integer_value(struct parse *p, xmlNode *v, const char *owner,
+    struct config_key *k)
+{
+	long long	n;
+
+	if (!integer_of(p, v, owner, "value", &n))
+		return false;
+	if (n < 0) {
+		nproblem(p, v, "%svalue %lld is negative: sysctl values here "
+		    "are 0 or more", owner, n);
+		return false;
+	}
+	/* Canonical text, so "+7" and "007" are written as "7". */
+	snprintf(k->value, sizeof(k->value), "%lld", n);
+	k->numeric = true;
+	return true;
+}
+
+static bool
+scalar_value(struct parse *p, xmlNode *v, const char *owner,
+    struct config_key *k, bool in_dict)
+{
+	char	tbuf[64];
+
+	if (is_el(v, "integer"))
+		return integer_value(p, v, owner, k);
+	if (is_el(v, "string"))
+		return string_value(p, v, owner, k);
+	nproblem(p, v, "%s%s must be %s, not %s", owner,
+	    in_dict ? "Value" : "value", in_dict ? "<integer> or <string>" :
+	    "<integer>, <string> or <dict>", type_name(v, tbuf, sizeof(tbuf)));
+	return false;
+}
+
+/* Mode and OnReject: a <string> from a fixed list. */
+static bool
+choice_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
+    const char *const *names, size_t n, int *out)
+{
+	char	*text, word[32], list[64], buf[SHOW_BUF];
+	size_t	 i;
+	bool	 ok = false;
+
+	if (!type_is(p, v, "string", owner, what) ||
+	    (text = text_of(p, v, owner)) == NULL)
+		return false;
+	if (value_normalize(text, word, sizeof(word)) == 0) {
+		for (i = 0; i < n && !ok; i++)
+			if (strcmp(word, names[i]) == 0) {
+				*out = (int)i;
+				ok = true;
+			}
+	}
+	if (!ok)
+		nproblem(p, v, "%s%s \"%s\" is not %s", owner, what,
+		    show(text, buf, sizeof(buf)), join_or(names, n, list,
+		    sizeof(list)));
+	xmlFree(text);
+	return ok;
+}
+
+/* <dict> with Value, Mode and OnReject. */
+static void
+key_dict(struct parse *p, xmlNode *dict, const char *owner,
+    struct config_key *k)
+{
+	struct fields	f = { key_fields, KEY_N, owner, { 0 }, { 0 } };
+	bool		value_ok = false;
+	int		c;
+
+	fields_collect(p, dict, &f);
+	if (f.val[KEY_VALUE] == NULL)
+		nproblem(p, dict, "%sValue is missing", owner);
+	else
+		value_ok = scalar_value(p, f.val[KEY_VALUE], owner, k, true);
+	if (f.val[KEY_MODE] != NULL && choice_of(p, f.val[KEY_MODE], owner,
+	    "Mode", mode_names, NITEMS(mode_names), &c)) {
+		k->mode = (enum key_mode)c;
+		if (value_ok && !k->numeric && k->mode == MODE_AT_LEAST)
+			nproblem(p, f.val[KEY_MODE], "%sMode at-least needs "
+			    "a numeric value, not \"%s\"", owner, k->value);
+	}
+	if (f.val[KEY_REJECT] != NULL && choice_of(p, f.val[KEY_REJECT],
+	    owner, "OnReject", reject_names, NITEMS(reject_names), &c)) {
+		k->on_reject = (enum on_reject)c;
+		if (value_ok && !k->numeric && k->on_reject == REJECT_CLAMP)
+			nproblem(p, f.val[KEY_REJECT], "%sOnReject clamp "
+			    "needs a numeric value, not \"%s\"", owner,
+			    k->value);
+	}
+}
+
+/* Past TT_MAX_KEYS a key is checked but not kept. */
+static void
+add_key(struct parse *p, const struct config_key *k)
+{
+	struct config	*cfg = p->cfg;
+
+	if (cfg->keys == NULL &&
+	    (cfg->keys = calloc(TT_MAX_KEYS, sizeof(*cfg->keys))) == NULL)
+		fatal("%s", __func__);
+	if (cfg->nkeys < TT_MAX_KEYS)
+		cfg->keys[cfg->nkeys++] = *k;
+}
+
+/* One entry of Sysctls: name -> integer, string or per-key dict. */
+static void
+sysctl_pair(struct parse *p, xmlNode *kn, const char *name, xmlNode *v,
+    void *arg)
+{
+	struct config_key	 k;
+	const struct config_key	*first;
+	const char		*why;
+	char			 owner[TT_NAME_MAX + 2], buf[SHOW_BUF];
+	char			 wbuf[128];
+
+	(void)arg;
+	memset(&k, 0, sizeof(k));
+	k.line = (int)xmlGetLineNo(kn);
+	why = name_problem(name, wbuf, sizeof(wbuf));
+	/* Messages about its value start with the name, shown safely. */
+	snprintf(owner, sizeof(owner), "%s: ", why == NULL ? name :
+	    show(name, buf, sizeof(buf)));
+	if (why != NULL)
+		nproblem(p, kn, "\"%s\" is not a sysctl name: %s",
+		    show(name, buf, sizeof(buf)), why);
+	else if ((first = config_find(p->cfg, name)) != NULL)
+		nproblem(p, kn, "duplicate sysctl %s (first at line %d)",
+		    name, first->line);
+	else {
+		tt_strlcpy(k.name, name, sizeof(k.name));
+		if (++p->nnames > TT_MAX_KEYS && !p->too_many) {
+			nproblem(p, kn, "too many sysctls (at most %d)",
+			    TT_MAX_KEYS);
+			p->too_many = true;
+		}
+	}
+	if (is_el(v, "dict"))
+		key_dict(p, v, owner, &k);
+	else
+		scalar_value(p, v, owner, &k, false);
+	/* Kept even with a bad value, so later duplicates are still seen. */
+	if (k.name[0] != '\0')
+		add_key(p, &k);
+}
+
+static void
+parse_sysctls(struct parse *p, xmlNode *v)
+{
+	if (type_is(p, v, "dict", "", "Sysctls"))
+		dict_walk(p, v, "", sysctl_pair, NULL);
+}
+
+static void
+parse_top(struct parse *p, xmlNode *dict)
+{
+	struct fields	f = { top_fields, TOP_N, "", { 0 }, { 0 } };
+
+	fields_collect(p, dict, &f);
+	if (f.val[TOP_INTERVAL] != NULL)
+		parse_interval(p, f.val[TOP_INTERVAL]);
+	if (f.val[TOP_RESTORE] != NULL)
+		parse_restore(p, f.val[TOP_RESTORE]);
+	if (f.val[TOP_SYSCTLS] != NULL)
+		parse_sysctls(p, f.val[TOP_SYSCTLS]);
+}
+
+/* <plist> holding exactly one <dict>. */
+static void
+parse_root(struct parse *p, xmlDocPtr doc)
+{
+	xmlNode	*root, *d, *more;
+	char	 tbuf[64];
+
+	if ((root = xmlDocGetRootElement(doc)) == NULL) {
+		problem(p, 0, "no root element");
+		return;
+	}
+	if (!is_el(root, "plist")) {
+		nproblem(p, root, "the root element must be <plist>, not %s",
+		    type_name(root, tbuf, sizeof(tbuf)));
+		return;
+	}
+	d = next_el(p, root->children, "<plist>");
+	if (d == NULL || !is_el(d, "dict")) {
+		nproblem(p, d ? d : root, "<plist> must hold one <dict>%s%s",
+		    d ? ", not " : "", d ? type_name(d, tbuf,
+		    sizeof(tbuf)) : "");
+		return;
+	}
+	if ((more = next_el(p, d->next, "<plist>")) != NULL)
+		nproblem(p, more, "<plist> must hold one <dict>, found %s "
+		    "after it", type_name(more, tbuf, sizeof(tbuf)));
+	parse_top(p, d);
+}
+
+static struct config *
+config_new(const char *label)
+{
+	struct config	*cfg;
+
+	if ((cfg = calloc(1, sizeof(*cfg))) == NULL)
+		fatal("%s", __func__);
+	tt_strlcpy(cfg->path, label, sizeof(cfg->path));
+	cfg->check_interval = TT_CHECK_DEFAULT;
+	return cfg;
+}
+
+/*
+ * Parse a config held in memory; label names it in messages.  Returns
+ * NULL after adding every problem found to errs.
+ */
+struct config *
+config_parse(const char *buf, size_t len, const char *label,
+    struct errlist *errs)
+{
+	struct parse	 p;
+	xmlDocPtr	 doc;
+
+	memset(&p, 0, sizeof(p));
+	p.label = label;
+	p.cfg = config_new(label);
+	p.cfg->digest = fnv1a64(buf, len);
+	if (len > TT_CONFIG_MAX_BYTES)
+		problem(&p, 0, "larger than %d bytes: refusing to parse it",
+		    TT_CONFIG_MAX_BYTES);
+	else if (len == 0)
+		problem(&p, 0, "empty file: expected a <plist> holding a "
+		    "<dict>");
+	else if ((doc = xml_read(&p, buf, len)) != NULL) {
+		if (!p.fatal)
+			parse_root(&p, doc);
+		xmlFreeDoc(doc);
+	}
+	if (p.nprobs == 0 && p.fatal)	/* stopped without saying why */
+		problem(&p, 0, "not a well-formed XML document");
+	if (p.nprobs > 0) {
+		flush_problems(&p, errs);
+		config_free(p.cfg);
+		return NULL;
+	}
+	return p.cfg;
+}
+
+/*
+ * As sshd's StrictModes: the file decides what root writes to the kernel,
+ * so only root may be able to change it.
+ */
+static bool
+file_usable(const char *path, int fd, int flags, struct errlist *errs)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1) {
+		errlist_add(errs, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		errlist_add(errs, "%s: not a regular file: refusing to read "
+		    "it", path);
+		return false;
+	}
+	if ((flags & CONFIG_CHECK_OWNER) && (st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)) {
+		errlist_add(errs, "%s: must be owned by root and not writable "
+		    "by group or others (mode %04o, owner %lu): refusing to "
+		    "use it", path, (unsigned)(st.st_mode & 07777),
+		    (unsigned long)st.st_uid);
+		return false;
+	}
+	if (st.st_size > TT_CONFIG_MAX_BYTES) {
+		errlist_add(errs, "%s: larger than %d bytes: refusing to read "
+		    "it", path, TT_CONFIG_MAX_BYTES);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Read and parse path.  O_NONBLOCK so that a FIFO put in its place cannot
+ * hang the daemon in open(2); fstat then refuses anything but a regular
+ * file.  flags: CONFIG_CHECK_OWNER.
+ */
+struct config *
+config_load(const char *path, int flags, struct errlist *errs)
+{
+	struct config	*cfg = NULL;
+	char		*buf;
+	size_t		 len;
+	int		 fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd == -1) {
+		errlist_add(errs, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (!file_usable(path, fd, flags, errs))
+		goto out;
+	if (read_file_bounded(fd, &buf, &len, TT_CONFIG_MAX_BYTES) == -1) {
+		if (errno == EFBIG)
+			errlist_add(errs, "%s: larger than %d bytes: refusing "
+			    "to read it", path, TT_CONFIG_MAX_BYTES);
+		else
+			errlist_add(errs, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	cfg = config_parse(buf, len, path, errs);
+	free(buf);
+out:
+	close(fd);
+	return cfg;
+}
+
+void
+config_free(struct config *cfg)
+{
+	if (cfg == NULL)
+		return;
+	free(cfg->keys);
+	free(cfg);
+}
+
+const struct config_key *
+config_find(const struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nkeys; i++)
+		if (strcmp(cfg->keys[i].name, name) == 0)
+			return &cfg->keys[i];
+	return NULL;
+}
+
+/* ---- config_report: the output of tcptuned -n and tcptunectl check */
+
+static void
+report_plan(const struct config *cfg, FILE *out)
+{
+	const struct config_key	**order;
+	const struct config_key	 *k;
+	size_t			  i;
+
+	fprintf(out, "check interval: %u second%s\n", cfg->check_interval,
+	    cfg->check_interval == 1 ? "" : "s");
+	fprintf(out, "restore on exit: %s\n", cfg->restore_on_exit ?
+	    "yes" : "no");
+	if (cfg->nkeys == 0) {
+		fprintf(out, "apply order: no sysctls\n");
+		return;
+	}
+	if ((order = calloc(cfg->nkeys, sizeof(*order))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; i < cfg->nkeys; i++)
+		order[i] = &cfg->keys[i];
+	plan_sort(order, cfg->nkeys);
+	fprintf(out, "apply order (restore runs in reverse):\n");
+	for (i = 0; i < cfg->nkeys; i++) {
+		k = order[i];
+		/* Quoted when it has words, so the value's end is plain. */
+		fprintf(out, "%4zu. %s = %s%s%s (mode %s, on reject %s)\n",
+		    i + 1, k->name, strchr(k->value, ' ') ? "\"" : "",
+		    k->value, strchr(k->value, ' ') ? "\"" : "",
+		    key_mode_name(k->mode), on_reject_name(k->on_reject));
+	}
+	free(order);
+}
+
+/*
+ * Check path as tcptuned would load it: print every problem, one
+ * "file:line: message" a line, or "configuration OK", after the plan when
+ * verbose.  0 when the config is good, 1 otherwise.
+ */
+int
+config_report(const char *path, int flags, bool verbose, FILE *out)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	size_t		 i;
+
+	errlist_init(&errs);
+	if ((cfg = config_load(path, flags, &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(out, "%s\n", errs.msg[i]);
+		if (errs.n == 0)
+			fprintf(out, "%s: cannot be used\n", path);
+		errlist_clear(&errs);
+		return 1;
+	}
+	if (verbose)
+		report_plan(cfg, out);
+	fprintf(out, "configuration OK\n");
+	config_free(cfg);
+	errlist_clear(&errs);
+	return 0;
+}

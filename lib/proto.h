@@ -1,0 +1,163 @@
+/*
+ * The control protocol between tcptuned and tcptunectl.
+ *
+ * AF_UNIX SOCK_STREAM.  Every message is a struct msg_hdr followed by
+ * hdr.len bytes of payload.  Both ends run on the same machine, so fields
+ * are in host byte order (as OpenBSD's imsg).  Each message type has one
+ * exact payload size (proto_payload_size()); anything else is a protocol
+ * error and the connection is closed.
+ *
+ * A request gets a reply stream that always ends with MSG_END, whose count
+ * says how many list items (keys, config errors) came before it.
+ *
+ *   status   -> MSG_DAEMON_INFO, MSG_KEY_STATUS x n, MSG_END(n)
+ *   reload   -> MSG_CONFIG_ERROR x n, MSG_RESULT, MSG_END(n)
+ *   restore  -> MSG_RESULT, MSG_END(0)
+ *   resume   -> MSG_RESULT, MSG_END(0)
+ *   a request with another version -> MSG_VERSION, then the daemon closes
+ *
+ * Version history (bump TT_PROTO_VERSION when any payload changes):
+ *   1  first version.
+ */
+#ifndef TCPTUNE_PROTO_H
+#define TCPTUNE_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tcptune.h"
+
+#define TT_PROTO_VERSION	1
+#define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
+#define TT_TEXT_MAX		1280	/* room for a long path and more */
+
+struct msg_hdr {
+	uint32_t	type;
+	uint32_t	len;		/* payload bytes after the header */
+	uint32_t	seq;		/* echoed in every reply */
+	uint16_t	version;
+	uint16_t	flags;		/* zero */
+};
+
+enum msg_type {
+	/* requests */
+	MSG_STATUS = 1,
+	MSG_RELOAD,
+	MSG_RESTORE,
+	MSG_RESUME,
+	/* replies */
+	MSG_DAEMON_INFO = 100,
+	MSG_KEY_STATUS,
+	MSG_CONFIG_ERROR,
+	MSG_RESULT,
+	MSG_VERSION,
+	MSG_END
+};
+
+/* What the engine knows of one key; also the status line for it. */
+enum key_state {
+	KS_PENDING = 0,		/* not applied yet */
+	KS_IN_FORCE,		/* current == wanted (or >= for at-least) */
+	KS_CLAMPED,		/* the kernel's highest accepted value is set */
+	KS_REFUSED,		/* the kernel refused it: see err */
+	KS_CONTESTED,		/* someone keeps changing it: backing off */
+	KS_PAUSED,		/* originals restored, enforcement paused */
+	KS_DRIFTED,		/* changed outside: once keys stay so, the
+				   next check corrects the others */
+	KS_STATE_COUNT
+};
+
+struct msg_daemon_info {
+	int64_t		started;	/* wall clock, seconds */
+	int64_t		now;
+	int64_t		last_reload;	/* 0: never */
+	int32_t		pid;
+	int32_t		last_reload_ok;	/* 1 ok, 0 failed */
+	uint32_t	check_interval;
+	uint32_t	nkeys;
+	uint32_t	paused;
+	uint32_t	restore_on_exit;
+	uint64_t	checks;		/* check cycles run */
+	char		version[32];
+	char		backend[32];
+	char		config_path[1024];
+	char		last_reload_msg[TT_TEXT_MAX];
+	char		state_problem[TT_TEXT_MAX];	/* "" when fine */
+};
+
+struct msg_key_status {
+	char		name[TT_NAME_MAX];
+	char		wanted[TT_VALUE_MAX];	/* as configured */
+	char		applied[TT_VALUE_MAX];	/* what we write (clamped) */
+	char		current[TT_VALUE_MAX];	/* last read; "" unknown */
+	char		original[TT_VALUE_MAX];	/* "" none captured */
+	char		note[TT_TEXT_MAX];	/* why clamped, ceiling, ... */
+	int64_t		last_change;	/* wall clock of our last write */
+	int64_t		next_attempt;	/* contested: wall clock */
+	uint32_t	state;		/* enum key_state */
+	uint32_t	mode;		/* enum key_mode */
+	uint32_t	on_reject;	/* enum on_reject */
+	int32_t		err;		/* errno of the last refusal */
+	uint32_t	corrections;	/* drift reverted */
+	uint32_t	has_original;
+};
+
+struct msg_config_error {
+	char		text[TT_TEXT_MAX];
+};
+
+enum result_code {
+	RESULT_OK = 0,
+	RESULT_FAILED,		/* e.g. the new config has errors */
+	RESULT_DENIED,		/* needs root */
+	RESULT_BAD_REQUEST
+};
+
+struct msg_result {
+	uint32_t	code;		/* enum result_code */
+	uint32_t	pad;
+	char		text[TT_TEXT_MAX];
+};
+
+struct msg_version {
+	uint32_t	server_version;
+	uint32_t	client_version;
+};
+
+struct msg_end {
+	uint32_t	count;
+	uint32_t	pad;
+};
+
+/*
+ * struct msg_hdr and struct msg_version never change, in any version: a
+ * peer of another version must still be able to read the mismatch reply.
+ * The exact sizes below catch any layout change, which needs a version bump.
+ */
+_Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
+_Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
+_Static_assert(sizeof(struct msg_daemon_info) == 3704, "daemon_info v1");
+_Static_assert(sizeof(struct msg_key_status) == 2472, "key_status v1");
+_Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
+_Static_assert(sizeof(struct msg_result) == 1288, "result v1");
+_Static_assert(sizeof(struct msg_end) == 8, "end v1");
+_Static_assert(sizeof(struct msg_daemon_info) <= TT_PROTO_MAX_PAYLOAD,
+    "daemon info too large");
+_Static_assert(sizeof(struct msg_key_status) <= TT_PROTO_MAX_PAYLOAD,
+    "key status too large");
+
+/* proto.c */
+long		 proto_payload_size(uint32_t);
+const char	*proto_type_name(uint32_t);
+int		 proto_check_header(const struct msg_hdr *, char *, size_t);
+size_t		 proto_encode(void *, size_t, uint32_t, uint32_t, const void *,
+		    size_t);
+void		 proto_terminate_strings(uint32_t, void *);
+const char	*key_state_name(uint32_t);
+const char	*result_code_name(uint32_t);
+
+/* proto_io.c: blocking helpers for the client side and tests */
+int	 proto_write_msg(int, uint32_t, uint32_t, const void *, size_t);
+int	 proto_read_msg(int, struct msg_hdr *, void *, size_t, int);
+
+#endif /* TCPTUNE_PROTO_H */

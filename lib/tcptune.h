@@ -1,0 +1,135 @@
+/*
+ * tcptune: code shared by tcptuned and tcptunectl.
+ * Prototypes are grouped by the file that defines them.
+ */
+#ifndef TCPTUNE_H
+#define TCPTUNE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TT_PRINTF(f, a)	__attribute__((format(printf, f, a)))
+#define TT_NORETURN	__attribute__((noreturn))
+#else
+#define TT_PRINTF(f, a)
+#define TT_NORETURN
+#endif
+
+#define TT_NAME_MAX	128	/* sysctl name, with the NUL */
+#define TT_VALUE_MAX	256	/* sysctl value as text, with the NUL */
+#define TT_CONFIG_MAX_BYTES	(1024 * 1024)
+#define TT_MAX_KEYS	256
+#define TT_CHECK_MIN	1
+#define TT_CHECK_MAX	86400
+#define TT_CHECK_DEFAULT	60
+
+/* log.c: OpenBSD-daemon style logging, stderr or syslog. */
+void	 log_init(int to_stderr, int verbose, const char *ident);
+void	 log_setverbose(int);
+void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
+void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
+void	 log_info(const char *, ...) TT_PRINTF(1, 2);
+void	 log_debug(const char *, ...) TT_PRINTF(1, 2);
+void	 fatal(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
+void	 fatalx(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
+
+/* errlist.c: an ordered list of messages, e.g. every config error. */
+struct errlist {
+	char	**msg;
+	size_t	  n;
+	size_t	  cap;
+};
+void	 errlist_init(struct errlist *);
+void	 errlist_add(struct errlist *, const char *, ...) TT_PRINTF(2, 3);
+void	 errlist_addv(struct errlist *, const char *, va_list) TT_PRINTF(2, 0);
+void	 errlist_clear(struct errlist *);
+
+/* config.c: /etc/tcptune.conf, an Apple plist read with libxml2. */
+enum key_mode {
+	MODE_ENFORCE = 0,	/* revert any drift */
+	MODE_ONCE,		/* apply at start and reload only */
+	MODE_AT_LEAST		/* raise when below, never lower */
+};
+enum on_reject {
+	REJECT_FAIL = 0,	/* report the refusal, leave the key */
+	REJECT_CLAMP		/* set the highest value the kernel takes */
+};
+struct config_key {
+	char		 name[TT_NAME_MAX];
+	char		 value[TT_VALUE_MAX];	/* normalized text */
+	bool		 numeric;	/* one or more integers */
+	enum key_mode	 mode;
+	enum on_reject	 on_reject;
+	int		 line;
+};
+struct config {
+	char		  path[1024];
+	unsigned	  check_interval;	/* seconds */
+	bool		  restore_on_exit;
+	size_t		  nkeys;
+	struct config_key *keys;		/* in file order */
+	uint64_t	  digest;		/* of the file's bytes */
+};
+#define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
+struct config	*config_load(const char *, int, struct errlist *);
+struct config	*config_parse(const char *, size_t, const char *,
+		    struct errlist *);
+void		 config_free(struct config *);
+const struct config_key *config_find(const struct config *, const char *);
+const char	*key_mode_name(enum key_mode);
+const char	*on_reject_name(enum on_reject);
+bool		 sysctl_name_valid(const char *);
+/* Check a config file: every error, or "configuration OK"; 0 or 1. */
+int		 config_report(const char *, int, bool, FILE *);
+
+/* value.c: sysctl values as normalized text. */
+int	 value_normalize(const char *, char *, size_t);
+bool	 value_equal(const char *, const char *);
+int	 value_numbers(const char *, long long *, int);
+int	 value_at_least(const char *, const char *);
+int	 value_raise(const char *, const char *, char *, size_t);
+int	 value_with_last(const char *, long long, char *, size_t);
+
+/* plan.c: platform knowledge about keys, and the order to apply them. */
+int		 sysctl_rank(const char *);
+const char	*sysctl_capped_by(const char *);
+void		 plan_sort(const struct config_key **, size_t);
+
+/* backend.c and backend_<os>.c: reading and writing sysctls. */
+struct sysctl_backend {
+	const char	*name;
+	/* 0 or an errno; the value comes back normalized */
+	int	(*get)(struct sysctl_backend *, const char *, char *, size_t);
+	int	(*set)(struct sysctl_backend *, const char *, const char *);
+	/*
+	 * The highest value the kernel would take for a key, when it can be
+	 * known without trying (macOS maxsockbuf from nmbclusters).  0 and
+	 * *max set, or ENOENT when nothing is known.
+	 */
+	int	(*ceiling)(struct sysctl_backend *, const char *, long long *,
+		    char *, size_t);
+	void	(*free)(struct sysctl_backend *);
+	void	*ctx;
+};
+struct sysctl_backend	*backend_linux_new(const char *);
+struct sysctl_backend	*backend_bsd_new(void);
+struct sysctl_backend	*backend_platform_new(const char *);
+void			 backend_free(struct sysctl_backend *);
+int			 linux_sysctl_path(const char *, const char *, char *,
+			    size_t);
+
+/* util.c */
+size_t	 tt_strlcpy(char *, const char *, size_t);
+int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
+int	 write_file_atomic(const char *, const void *, size_t, mode_t);
+int	 read_file_bounded(int, char **, size_t *, size_t);
+uint64_t fnv1a64(const void *, size_t);
+int	 parse_ll(const char *, long long *);
+const char *errno_name(int);
+
+#endif /* TCPTUNE_H */

@@ -1,0 +1,218 @@
+/*
+ * Small utilities both programs need.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tcptune.h"
+
+size_t
+tt_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t	len = strlen(src);
+
+	if (size > 0) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+
+/* snprintf that reports truncation as -1, so callers cannot miss it. */
+int
+tt_snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	return n;
+}
+
+static int
+fsync_dir_of(const char *path)
+{
+	char	 dir[PATH_MAX];
+	char	*slash;
+	int	 fd, rv;
+
+	if (tt_strlcpy(dir, path, sizeof(dir)) >= sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		tt_strlcpy(dir, ".", sizeof(dir));
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rv = fsync(fd);
+	close(fd);
+	return rv;
+}
+
+static int
+write_all(int fd, const void *data, size_t len)
+{
+	const char	*p = data;
+	ssize_t		 n;
+
+	while (len > 0) {
+		if ((n = write(fd, p, len)) == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Replace path with data so that a crash at any point leaves either the old
+ * or the new contents, never a mix: write a temporary file beside it, fsync,
+ * rename over, fsync the directory.
+ */
+int
+write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char	tmp[PATH_MAX];
+	int	fd, saved;
+
+	if (tt_snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+	    (long)getpid()) == -1) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+	    mode);
+	if (fd == -1)
+		return -1;
+	if (write_all(fd, data, len) == -1 || fsync(fd) == -1)
+		goto fail;
+	if (close(fd) == -1) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) == -1)
+		goto fail;
+	return fsync_dir_of(path);
+fail:
+	saved = errno;
+	if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}
+
+/*
+ * Read all of fd, refusing more than max bytes.  The buffer is
+ * NUL-terminated for the caller's convenience.  EFBIG when too large.
+ */
+int
+read_file_bounded(int fd, char **bufp, size_t *lenp, size_t max)
+{
+	char	*buf;
+	size_t	 len = 0;
+	ssize_t	 n;
+
+	if ((buf = malloc(max + 2)) == NULL)
+		return -1;
+	for (;;) {
+		n = read(fd, buf + len, max + 1 - len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			free(buf);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+uint64_t
+fnv1a64(const void *data, size_t len)
+{
+	const unsigned char	*p = data;
+	uint64_t		 h = 0xcbf29ce484222325ULL;
+
+	while (len-- > 0) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* A whole decimal integer, optionally signed; -1 with errno set otherwise. */
+int
+parse_ll(const char *s, long long *out)
+{
+	char		*end;
+	long long	 v;
+
+	if (*s == '\0' || (*s != '-' && *s != '+' && (*s < '0' || *s > '9'))) {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return -1;
+	if (*end != '\0') {
+		errno = EINVAL;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The symbolic name of the errnos a sysctl write gives, for status lines. */
+const char *
+errno_name(int err)
+{
+	switch (err) {
+	case 0:		return "";
+	case ENOENT:	return "ENOENT";
+	case EPERM:	return "EPERM";
+	case EACCES:	return "EACCES";
+	case ERANGE:	return "ERANGE";
+	case EINVAL:	return "EINVAL";
+	case EIO:	return "EIO";
+	case ENOBUFS:	return "ENOBUFS";
+	case EROFS:	return "EROFS";
+	case ENOTDIR:	return "ENOTDIR";
+	case EISDIR:	return "EISDIR";
+	case EBUSY:	return "EBUSY";
+	default:	return "error";
+	}
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tcptune needs: "build" for the programs,
+# "test" for the whole test suite as well.  Skips apt when all are there.
+set -eu
+
+build="build-essential autoconf automake pkg-config libxml2-dev"
+test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps"
+
+case "${1:-build}" in
+build) want=$build ;;
+test) want=$test ;;
+*) echo "usage: $0 build|test" >&2; exit 64 ;;
+esac
+
+missing=""
+for pkg in $want; do
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+	    grep -q "install ok installed" || missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: missing packages:$missing; run as root (sudo) to install them" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086 # one word per package
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

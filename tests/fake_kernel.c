@@ -1,0 +1,477 @@
+/*
+ * A fake kernel: the sysctl table of a stock machine, the rules its kernel
+ * applies to writes, and faults on demand.  The engine, the bsd backend
+ * (through the sysctl(3) shim) and the tests all see the same table.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_kernel.h"
+
+#define FK_MAX_KEYS	64
+#define FK_MAX_WRITES	4096
+
+/* xnu: MSIZE + MCLBYTES (bsd/sys/param.h) */
+#define XNU_MSIZE_MCL	(256 + 2048)
+/* xnu: sb_max must stay above this (bsd/kern/uipc_socket2.c) */
+#define XNU_SB_MIN	18432
+/* FreeBSD: MSIZE + MCLBYTES (sys/kern/uipc_sockbuf.c) */
+#define FBSD_SB_MIN	(256 + 2048)
+
+struct fake_key {
+	char		name[TT_NAME_MAX];
+	enum fake_type	type;
+	char		value[TT_VALUE_MAX];
+	char		instead[TT_VALUE_MAX];	/* silent clamp */
+	bool		writable;
+	int		fail_get;
+	int		fail_set;
+};
+
+struct fake_kernel {
+	enum fake_rules	 rules;
+	struct fake_key	 keys[FK_MAX_KEYS];
+	size_t		 nkeys;
+	char		*writes[FK_MAX_WRITES];
+	size_t		 nwrites;
+};
+
+struct fake_kernel *
+fake_kernel_new(enum fake_rules rules)
+{
+	struct fake_kernel	*fk;
+
+	if ((fk = calloc(1, sizeof(*fk))) == NULL)
+		abort();
+	fk->rules = rules;
+	return fk;
+}
+
+void
+fake_kernel_free(struct fake_kernel *fk)
+{
+	if (fk == NULL)
+		return;
+	fake_kernel_clear_writes(fk);
+	free(fk);
+}
+
+static struct fake_key *
+find_key(struct fake_kernel *fk, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < fk->nkeys; i++)
+		if (strcmp(fk->keys[i].name, name) == 0)
+			return &fk->keys[i];
+	return NULL;
+}
+
+int
+fake_kernel_add(struct fake_kernel *fk, const char *name, enum fake_type type,
+    const char *value, bool writable)
+{
+	struct fake_key	*k;
+
+	if ((k = find_key(fk, name)) == NULL) {
+		if (fk->nkeys == FK_MAX_KEYS)
+			return -1;
+		k = &fk->keys[fk->nkeys++];
+	}
+	memset(k, 0, sizeof(*k));
+	tt_strlcpy(k->name, name, sizeof(k->name));
+	tt_strlcpy(k->value, value, sizeof(k->value));
+	k->type = type;
+	k->writable = writable;
+	return 0;
+}
+
+/*
+ * xnu's RAM -> mbuf cluster pool (bsd/kern/uipc_mbuf.c, ncl_table and
+ * mbuf_default_ncl: 64, 96, 128, 256, 512 MiB of 2 KiB clusters from
+ * <4, 4, 8, 16, 32 GB); high_sb_max is 1/16 of the pool (mbinit).
+ */
+static long
+xnu_nmbclusters(unsigned ram_gb)
+{
+	if (ram_gb >= 32)
+		return 262144;
+	if (ram_gb >= 16)
+		return 131072;
+	if (ram_gb >= 8)
+		return 65536;
+	return ram_gb >= 4 ? 49152 : 32768;
+}
+
+void
+fake_kernel_stock_macos(struct fake_kernel *fk, unsigned ram_gb)
+{
+	char	nmb[32];
+	long	clusters = xnu_nmbclusters(ram_gb);
+
+	snprintf(nmb, sizeof(nmb), "%ld", clusters);
+	fake_kernel_add(fk, "kern.ipc.nmbclusters", FK_INT, nmb, false);
+	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_UINT, "8388608", true);
+	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_UINT, "131072", true);
+	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_UINT, "131072", true);
+	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, "4194304",
+	    true);
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, "4194304",
+	    true);
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
+	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);
+}
+
+void
+fake_kernel_stock_freebsd(struct fake_kernel *fk)
+{
+	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_ULONG, "2097152", true);
+	fake_kernel_add(fk, "net.inet.tcp.sendbuf_max", FK_INT, "2097152",
+	    true);
+	fake_kernel_add(fk, "net.inet.tcp.recvbuf_max", FK_INT, "2097152",
+	    true);
+	fake_kernel_add(fk, "net.inet.tcp.sendbuf_inc", FK_INT, "8192", true);
+	fake_kernel_add(fk, "net.inet.tcp.recvbuf_inc", FK_INT, "16384", true);
+	fake_kernel_add(fk, "kern.ostype", FK_STRING, "FreeBSD", false);
+}
+
+/* As seen inside a network namespace: net.core.* is read-only there. */
+void
+fake_kernel_stock_linux(struct fake_kernel *fk)
+{
+	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING,
+	    "4096 131072 6291456", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_wmem", FK_STRING,
+	    "4096 16384 4194304", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_congestion_control", FK_STRING,
+	    "cubic", true);
+	fake_kernel_add(fk, "net.core.rmem_max", FK_INT, "212992", false);
+	fake_kernel_add(fk, "net.core.wmem_max", FK_INT, "212992", false);
+}
+
+int
+fake_kernel_poke(struct fake_kernel *fk, const char *name, const char *value)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	if (k == NULL)
+		return -1;
+	tt_strlcpy(k->value, value, sizeof(k->value));
+	return 0;
+}
+
+const char *
+fake_kernel_peek(struct fake_kernel *fk, const char *name)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	return k ? k->value : NULL;
+}
+
+enum fake_type
+fake_kernel_type(struct fake_kernel *fk, const char *name, bool *found)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	*found = k != NULL;
+	return k ? k->type : FK_INT;
+}
+
+void
+fake_kernel_fail_get(struct fake_kernel *fk, const char *name, int err)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	if (k != NULL)
+		k->fail_get = err;
+}
+
+void
+fake_kernel_fail_set(struct fake_kernel *fk, const char *name, int err)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	if (k != NULL)
+		k->fail_set = err;
+}
+
+void
+fake_kernel_store_instead(struct fake_kernel *fk, const char *name,
+    const char *value)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	if (k != NULL)
+		tt_strlcpy(k->instead, value ? value : "", sizeof(k->instead));
+}
+
+size_t
+fake_kernel_nwrites(struct fake_kernel *fk)
+{
+	return fk->nwrites;
+}
+
+const char *
+fake_kernel_write(struct fake_kernel *fk, size_t i)
+{
+	return i < fk->nwrites ? fk->writes[i] : NULL;
+}
+
+void
+fake_kernel_clear_writes(struct fake_kernel *fk)
+{
+	size_t	i;
+
+	for (i = 0; i < fk->nwrites; i++)
+		free(fk->writes[i]);
+	fk->nwrites = 0;
+}
+
+static long long
+key_number(struct fake_kernel *fk, const char *name)
+{
+	struct fake_key	*k = find_key(fk, name);
+	long long	 v = 0;
+
+	if (k != NULL)
+		parse_ll(k->value, &v);
+	return v;
+}
+
+/* The range checks of the kernels' own sysctl handlers. */
+static int
+rules_check(struct fake_kernel *fk, const char *name, long long v)
+{
+	long long	high_sb_max;
+
+	if (fk->rules == FK_RULES_XNU) {
+		if (strcmp(name, "kern.ipc.maxsockbuf") == 0) {
+			high_sb_max = key_number(fk, "kern.ipc.nmbclusters")
+			    << 7;
+			if (v <= XNU_SB_MIN || v > high_sb_max)
+				return ERANGE;
+		}
+		/*
+		 * bsd/netinet/tcp_usrreq.c, sysctl_tcp_sospace: at most
+		 * (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES, ~89 % of sb_max.
+		 */
+		if (strcmp(name, "net.inet.tcp.sendspace") == 0 ||
+		    strcmp(name, "net.inet.tcp.recvspace") == 0) {
+			if (v <= 0 || v > key_number(fk, "kern.ipc.maxsockbuf") /
+			    XNU_MSIZE_MCL * 2048)
+				return ERANGE;
+		}
+	}
+	if (fk->rules == FK_RULES_FREEBSD &&
+	    strcmp(name, "kern.ipc.maxsockbuf") == 0 && v < FBSD_SB_MIN)
+		return EINVAL;
+	return 0;
+}
+
+static int
+type_check(enum fake_type type, long long v)
+{
+	switch (type) {
+	case FK_INT:
+		return v < INT_MIN || v > INT_MAX ? ERANGE : 0;
+	case FK_UINT:
+		return v < 0 || v > (long long)UINT_MAX ? ERANGE : 0;
+	case FK_ULONG:
+		return v < 0 ? EINVAL : 0;
+	default:
+		return 0;
+	}
+}
+
+static void
+log_write(struct fake_kernel *fk, const char *name, const char *value)
+{
+	char	*entry;
+
+	if (fk->nwrites == FK_MAX_WRITES)
+		return;
+	if (asprintf(&entry, "%s=%s", name, value) == -1)
+		abort();
+	fk->writes[fk->nwrites++] = entry;
+}
+
+static int
+fake_set_text(struct fake_kernel *fk, const char *name, const char *value)
+{
+	struct fake_key	*k = find_key(fk, name);
+	long long	 v;
+	int		 err;
+
+	if (k == NULL)
+		return ENOENT;
+	if (k->fail_set)
+		return k->fail_set;
+	if (!k->writable)
+		return fk->rules == FK_RULES_NONE ? EACCES : EPERM;
+	if (k->type != FK_STRING) {
+		if (parse_ll(value, &v) == -1)
+			return EINVAL;
+		if ((err = type_check(k->type, v)) != 0 ||
+		    (err = rules_check(fk, name, v)) != 0)
+			return err;
+	}
+	tt_strlcpy(k->value, k->instead[0] ? k->instead : value,
+	    sizeof(k->value));
+	log_write(fk, name, k->value);
+	return 0;
+}
+
+static int
+fake_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
+{
+	struct fake_kernel	*fk = be->ctx;
+	struct fake_key		*k = find_key(fk, name);
+
+	if (k == NULL)
+		return ENOENT;
+	if (k->fail_get)
+		return k->fail_get;
+	if (value_normalize(k->value, buf, len) == -1)
+		return EINVAL;
+	return 0;
+}
+
+static int
+fake_set(struct sysctl_backend *be, const char *name, const char *value)
+{
+	return fake_set_text(be->ctx, name, value);
+}
+
+/* The fake backend knows no ceilings: the engine must find them itself. */
+static int
+fake_ceiling(struct sysctl_backend *be, const char *name, long long *max,
+    char *why, size_t whylen)
+{
+	(void)be;
+	(void)name;
+	(void)max;
+	(void)why;
+	(void)whylen;
+	return ENOENT;
+}
+
+static void
+fake_free(struct sysctl_backend *be)
+{
+	free(be);
+}
+
+struct sysctl_backend *
+fake_backend_new(struct fake_kernel *fk)
+{
+	struct sysctl_backend	*be;
+
+	if ((be = calloc(1, sizeof(*be))) == NULL)
+		abort();
+	be->name = "fake";
+	be->get = fake_get;
+	be->set = fake_set;
+	be->ceiling = fake_ceiling;
+	be->free = fake_free;
+	be->ctx = fk;
+	return be;
+}
+
+static size_t
+type_width(enum fake_type type)
+{
+	return type == FK_INT || type == FK_UINT ? 4 : 8;
+}
+
+/*
+ * A write as sysctl(3) makes it.  xnu's sysctl_io_number takes 4 or 8
+ * bytes for an int, and gives ERANGE when 8 bytes do not fit a signed int
+ * (bsd/kern/kern_newsysctl.c); anything else is EINVAL.
+ */
+int
+fake_kernel_set_raw(struct fake_kernel *fk, const char *name,
+    const void *buf, size_t len)
+{
+	struct fake_key	*k = find_key(fk, name);
+	char		 text[TT_VALUE_MAX];
+	long long	 v;
+	int32_t		 i32;
+	int64_t		 i64;
+
+	if (k == NULL)
+		return ENOENT;
+	if (k->type == FK_STRING) {
+		if (len >= sizeof(text))
+			return EINVAL;
+		memcpy(text, buf, len);
+		text[len] = '\0';
+		return fake_set_text(fk, name, text);
+	}
+	if (len == 4 && type_width(k->type) == 4) {
+		memcpy(&i32, buf, 4);
+		v = k->type == FK_UINT ? (long long)(uint32_t)i32 : i32;
+	} else if (len == 8) {
+		memcpy(&i64, buf, 8);
+		v = i64;
+		if (type_width(k->type) == 4 && (v < INT_MIN || v > INT_MAX))
+			return ERANGE;
+	} else
+		return EINVAL;
+	snprintf(text, sizeof(text), "%lld", v);
+	return fake_set_text(fk, name, text);
+}
+
+/* A read as sysctl(3) makes it: buf NULL asks for the size. */
+int
+fake_kernel_get_raw(struct fake_kernel *fk, const char *name, void *buf,
+    size_t *len)
+{
+	struct fake_key	*k = find_key(fk, name);
+	long long	 v = 0;
+	size_t		 need;
+	int32_t		 i32;
+	int64_t		 i64;
+
+	if (k == NULL)
+		return ENOENT;
+	if (k->fail_get)
+		return k->fail_get;
+	need = k->type == FK_STRING ? strlen(k->value) + 1 :
+	    type_width(k->type);
+	if (buf == NULL) {
+		*len = need;
+		return 0;
+	}
+	if (*len < need)
+		return ENOMEM;
+	*len = need;
+	if (k->type == FK_STRING) {
+		memcpy(buf, k->value, need);
+		return 0;
+	}
+	parse_ll(k->value, &v);
+	if (need == 4) {
+		i32 = (int32_t)v;
+		memcpy(buf, &i32, 4);
+	} else {
+		i64 = v;
+		memcpy(buf, &i64, 8);
+	}
+	return 0;
+}
+
+size_t
+fake_kernel_nkeys(struct fake_kernel *fk)
+{
+	return fk->nkeys;
+}
+
+const char *
+fake_kernel_key(struct fake_kernel *fk, size_t i)
+{
+	return i < fk->nkeys ? fk->keys[i].name : NULL;
+}

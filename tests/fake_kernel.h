@@ -1,0 +1,67 @@
+/*
+ * A fake kernel for tests: an in-memory sysctl table with the xnu rules of
+ * DESIGN.md (maxsockbuf range from nmbclusters, send/recvspace capped by
+ * maxsockbuf, autoXbufmax unchecked) and fault injection per key.
+ */
+#ifndef TCPTUNE_FAKE_KERNEL_H
+#define TCPTUNE_FAKE_KERNEL_H
+
+#include <stdbool.h>
+
+#include "tcptune.h"
+
+/* The sysctl(8) format letters of a key, as oidfmt reports them. */
+enum fake_type {
+	FK_INT,		/* "I"  */
+	FK_UINT,	/* "IU" */
+	FK_LONG,	/* "L"  */
+	FK_ULONG,	/* "LU" */
+	FK_QUAD,	/* "Q"  */
+	FK_STRING	/* "A" (sysctl.c prints "A" for strings) */
+};
+
+enum fake_rules {
+	FK_RULES_NONE,
+	FK_RULES_XNU,		/* macOS 11+ (xnu-11417) */
+	FK_RULES_FREEBSD
+};
+
+struct fake_kernel;
+
+struct fake_kernel *fake_kernel_new(enum fake_rules);
+void	 fake_kernel_free(struct fake_kernel *);
+/* A stock machine of that kind, e.g. macOS with ram_gb of memory. */
+void	 fake_kernel_stock_macos(struct fake_kernel *, unsigned ram_gb);
+void	 fake_kernel_stock_freebsd(struct fake_kernel *);
+void	 fake_kernel_stock_linux(struct fake_kernel *);
+int	 fake_kernel_add(struct fake_kernel *, const char *, enum fake_type,
+	    const char *, bool);	/* name, type, value, writable */
+/* What another program does: bypasses the rules. */
+int	 fake_kernel_poke(struct fake_kernel *, const char *, const char *);
+const char *fake_kernel_peek(struct fake_kernel *, const char *);
+enum fake_type fake_kernel_type(struct fake_kernel *, const char *, bool *);
+
+/* Faults: every get or set of name fails with err until cleared with 0. */
+void	 fake_kernel_fail_get(struct fake_kernel *, const char *, int);
+void	 fake_kernel_fail_set(struct fake_kernel *, const char *, int);
+/* A set that "succeeds" but stores another value (a silent clamp). */
+void	 fake_kernel_store_instead(struct fake_kernel *, const char *,
+	    const char *);
+
+/* Every successful set, in order: "name=value". */
+size_t	 fake_kernel_nwrites(struct fake_kernel *);
+const char *fake_kernel_write(struct fake_kernel *, size_t);
+void	 fake_kernel_clear_writes(struct fake_kernel *);
+
+/* The sysctl_backend over this kernel (the engine's view). */
+struct sysctl_backend *fake_backend_new(struct fake_kernel *);
+
+/* Raw access in the kernel's own terms, for the sysctl(3) shim. */
+int	 fake_kernel_set_raw(struct fake_kernel *, const char *, const void *,
+	    size_t);
+int	 fake_kernel_get_raw(struct fake_kernel *, const char *, void *,
+	    size_t *);
+size_t	 fake_kernel_nkeys(struct fake_kernel *);
+const char *fake_kernel_key(struct fake_kernel *, size_t);
+
+#endif /* TCPTUNE_FAKE_KERNEL_H */

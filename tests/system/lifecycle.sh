@@ -1,0 +1,131 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers are called through wait_until
+# System test: SIGTERM exits 0 within a second leaving the values in force;
+# kill -9 then restart keeps the true originals (and replaces the stale
+# socket); a second instance on the same socket is refused while the first
+# keeps running.  Runs inside `unshare -n`.
+
+. "$(dirname "$0")/lib.sh"
+tt_init "$@"
+
+RMEM=net.ipv4.tcp_rmem
+WMEM=net.ipv4.tcp_wmem
+CC=net.ipv4.tcp_congestion_control
+
+R0=$(sysctl_get $RMEM)
+W0=$(sysctl_get $WMEM)
+C0=$(sysctl_get $CC)
+mapfile -t RV < <(vec_pick $RMEM 2)
+mapfile -t WV < <(vec_pick $WMEM 2)
+CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
+diag "originals: rmem '$R0' wmem '$W0' cc '$C0'; tuned cc '$CA'"
+
+tuned() {
+	sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}" &&
+	    sysctl_is $CC "$CA"
+}
+
+originals() {
+	sysctl_is $RMEM "$R0" && sysctl_is $WMEM "$W0" && sysctl_is $CC "$C0"
+}
+
+values() {
+	echo "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)' cc '$(sysctl_get $CC)'"
+}
+
+originals_shown() {
+	status_json && key_value_is $RMEM original "$R0" &&
+	    key_value_is $WMEM original "$W0" && key_value_is $CC original "$C0"
+}
+
+# stop_timed ID: SIGTERM, then check exit 0 within 1 s.
+stop_timed() {
+	local t0 t1
+	t0=$(now_ms)
+	kill -TERM "$(daemon_pid "$1")"
+	wait_until 1 daemon_exited "$1"
+	t1=$(now_ms)
+	check_eq "SIGTERM ($1): exit 0 within 1 s (took $((t1 - t0)) ms)" 0 \
+	    "$(daemon_exit_status "$1")"
+	daemon_stop "$1" KILL
+}
+
+plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+
+ctl status
+check_eq "tcptunectl status without a daemon: exit 2" 2 "$CTL_RC"
+
+# ---- first start, crash right after the first apply
+
+start_ready a
+wait_until 3 tuned
+report $? "first start: applied" "$(values)"
+kill -KILL "$(daemon_pid a)"
+wait_until 2 daemon_exited a
+report $? "kill -9: the daemon is gone"
+[ -S "$SOCK" ]
+report $? "kill -9 leaves a stale socket file behind (precondition)" \
+    "$(ls -la "$(dirname "$SOCK")" 2>&1)"
+tuned
+report $? "kill -9 leaves the tuned values in place" "$(values)"
+
+# ---- restart over the stale socket, with the values already tuned
+
+daemon_start b
+daemon_ready b
+report $? "restart after kill -9: the stale socket is replaced, status answers" \
+    "exit status '$(daemon_exit_status b)'"
+originals_shown
+report $? "after kill -9 and restart the originals are the true pre-daemon values" \
+    "$(jq -c '.keys[] | {name, original}' "$T/status.json")"
+wait_until 3 all_in_force
+report $? "after the restart all keys are in force"
+
+# ---- a second instance on the same socket
+
+daemon_start second -f "$CONF" -s "$SOCK" -S "$T/state-second"
+wait_until 3 daemon_exited second
+rc=$(daemon_exit_status second)
+[ -n "$rc" ] && [ "$rc" -ne 0 ] && [ -s "$T/d.second.log" ]
+report $? "a second instance on the same socket is refused (exit '${rc:-still running}')" \
+    "$(tail -n 5 "$T/d.second.log")"
+grep -iqE "running|another|already|in use" "$T/d.second.log"
+report $? "the refusal says another instance is running" \
+    "$(tail -n 5 "$T/d.second.log")"
+daemon_stop second KILL
+daemon_alive b && daemon_answers b && all_in_force
+report $? "the first instance keeps running and answering, all in force"
+
+# ---- SIGTERM leaves the values in force
+
+stop_timed b
+tuned
+report $? "after SIGTERM the values stay in force (RestoreOnExit false)" "$(values)"
+
+# ---- a clean restart, then a crash with the tuned values, then restart
+
+start_ready c
+originals_shown
+report $? "after a clean restart the originals are still the true ones" \
+    "$(jq -c '.keys[] | {name, original}' "$T/status.json")"
+plist "$RMEM=${RV[1]}" "$WMEM=${WV[1]}" "$CC=$CA" | write_config "$CONF"
+ctl reload
+wait_until 2 sysctl_is $RMEM "${RV[1]}"
+report $? "reload to new values (exit $CTL_RC)" "$(values)"
+kill -KILL "$(daemon_pid c)"
+wait_until 2 daemon_exited c
+start_ready d
+originals_shown
+report $? "kill -9 after a reload, restart: the originals are still the true ones" \
+    "$(jq -c '.keys[] | {name, original}' "$T/status.json")"
+ctl restore
+rc=$CTL_RC
+[ "$rc" -eq 0 ] && originals
+report $? "restore puts the true pre-daemon values back" "exit $rc, $(values)"
+ctl resume
+rc=$CTL_RC
+[ "$rc" -eq 0 ] && sysctl_is $RMEM "${RV[1]}"
+report $? "resume applies the config again" "exit $rc, $(values)"
+stop_timed d
+
+done_testing

@@ -1,0 +1,157 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers are called through wait_until
+# System test: reloads by SIGHUP, by `tcptunectl reload` and by an
+# editor-style rename of the config file; a bad config keeps the running one
+# (still enforced) and reports every error as file:line; keys dropped from
+# the config get their originals back.  Runs inside `unshare -n`.
+
+. "$(dirname "$0")/lib.sh"
+tt_init "$@"
+
+RMEM=net.ipv4.tcp_rmem
+WMEM=net.ipv4.tcp_wmem
+CC=net.ipv4.tcp_congestion_control
+
+R0=$(sysctl_get $RMEM)
+W0=$(sysctl_get $WMEM)
+C0=$(sysctl_get $CC)
+mapfile -t RV < <(vec_pick $RMEM 4)
+mapfile -t WV < <(vec_pick $WMEM 4)
+CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
+diag "originals: rmem '$R0' wmem '$W0' cc '$C0'; tuned cc '$CA'"
+
+# enforced VALUE: rmem is VALUE and an outside write to it is reverted.
+enforced() {
+	sysctl_is $RMEM "$1" || return 1
+	sysctl_put $RMEM "$R0"
+	wait_until 3 sysctl_is $RMEM "$1"
+}
+
+# last_reload: the daemon's last reload time from a fresh status.
+last_reload() {
+	status_json && json_get '.daemon.last_reload // empty'
+}
+
+reload_time_after() {
+	local t
+	t=$(last_reload)
+	[ -n "$t" ] && [ "$t" != null ] && [ "$t" != "$1" ]
+}
+
+# errors_logged_since N: the log has more than N errors for line 5 of $CONF.
+errors_logged_since() {
+	[ "$(count_in "$T/d.main.log" "$CONF:5: ")" -gt "$1" ]
+}
+
+plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+start_ready main
+wait_until 3 sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}" &&
+    sysctl_is $CC "$CA"
+report $? "the first config is applied" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)' cc '$(sysctl_get $CC)'"
+PID=$(daemon_pid main)
+
+# ---- SIGHUP
+
+# An unchanged file gives no file event, so only the signal can reload.
+t0=$(last_reload)
+sleep 1.1
+kill -HUP "$PID"
+wait_until 3 reload_time_after "$t0"
+report $? "SIGHUP with an unchanged file reloads (daemon.last_reload changes)" \
+    "last_reload before '$t0', now '$(json_get .daemon.last_reload)'"
+
+plist "$RMEM=${RV[1]}" "$WMEM=${WV[1]}" "$CC=$CA" | write_config "$CONF"
+kill -HUP "$PID"
+wait_until 3 sysctl_is $RMEM "${RV[1]}" && sysctl_is $WMEM "${WV[1]}"
+report $? "SIGHUP: a good new config is applied" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+wait_until 3 all_in_force
+report $? "SIGHUP: status shows the new config in force"
+
+n0=$(count_in "$T/d.main.log" "$CONF:5: ")
+bad_config "$CONF"
+kill -HUP "$PID"
+wait_until 3 errors_logged_since "$n0" &&
+    has_all_errors "$CONF" "$T/d.main.log" >/dev/null
+report $? "SIGHUP: a bad config's errors are logged as file:line: message" \
+    "$(has_all_errors "$CONF" "$T/d.main.log")"
+daemon_alive main && enforced "${RV[1]}" && sysctl_is $WMEM "${WV[1]}"
+report $? "SIGHUP: after a bad config the old values are still enforced" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+status_json
+ok=$(json_get '.daemon.last_reload_ok')
+case $ok in
+false | 0) true ;;
+*) false ;;
+esac
+report $? "SIGHUP: status reports the failed reload (daemon.last_reload_ok '$ok')" \
+    "$(jq -c .daemon "$T/status.json")"
+
+# ---- tcptunectl reload
+
+plist "$RMEM=${RV[2]}" "$WMEM=${WV[2]}" "$CC=$CA" | write_config "$CONF"
+ctl reload
+rc=$CTL_RC
+# The reply comes when the reload is done: no waiting.
+[ "$rc" -eq 0 ] && sysctl_is $RMEM "${RV[2]}" && sysctl_is $WMEM "${WV[2]}"
+report $? "tcptunectl reload: exit 0 and the new values are in place on return" \
+    "exit $rc, rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+
+bad_config "$CONF"
+ctl reload
+rc=$CTL_RC
+check_eq "tcptunectl reload of a bad config: exit 1" 1 "$rc"
+why=$(has_all_errors "$CONF" "$T/ctl.out")
+report $? "tcptunectl reload: every error shown as file:line: message" "$why"
+daemon_alive main && enforced "${RV[2]}" && sysctl_is $WMEM "${WV[2]}"
+report $? "tcptunectl reload: after a bad config the old values are still enforced" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+ctl status
+check_eq "tcptunectl reload: status still exit 0 (old config in force)" 0 "$CTL_RC"
+
+# ---- editor-style replace (write a temporary file, rename it over)
+
+plist "$RMEM=${RV[3]}" "$WMEM=${WV[3]}" "$CC=$CA" | replace_config "$CONF"
+wait_until 4 sysctl_is $RMEM "${RV[3]}" && sysctl_is $WMEM "${WV[3]}"
+report $? "rename over the config: the new values are applied without a signal" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+
+n0=$(count_in "$T/d.main.log" "$CONF:5: ")
+bad_config "$T/etc/bad.tmp"
+replace_config "$CONF" <"$T/etc/bad.tmp"
+wait_until 4 errors_logged_since "$n0"
+report $? "rename of a bad config over it: the errors are logged as file:line" \
+    "$(has_all_errors "$CONF" "$T/d.main.log")"
+daemon_alive main && enforced "${RV[3]}" && sysctl_is $WMEM "${WV[3]}"
+report $? "rename of a bad config: the old values are kept and enforced" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+
+plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | replace_config "$CONF"
+wait_until 4 sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}"
+report $? "rename after a bad one: the watch still works, new values applied" \
+    "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
+
+# ---- keys dropped from the config get their originals back
+
+plist "$RMEM=${RV[0]}" | write_config "$CONF"
+ctl reload
+rc=$CTL_RC
+[ "$rc" -eq 0 ] && sysctl_is $WMEM "$W0" && sysctl_is $CC "$C0" &&
+    sysctl_is $RMEM "${RV[0]}"
+report $? "dropped keys get their originals back on reload" \
+    "exit $rc, wmem '$(sysctl_get $WMEM)' (original '$W0'), cc '$(sysctl_get $CC)' (original '$C0')"
+status_json
+[ "$CTL_RC" -eq 0 ] && [ "$(json_get '.keys | length')" = 1 ] &&
+    [ "$(json_get '.keys[0].name')" = $RMEM ]
+report $? "status lists only the key still configured, in force" \
+    "$(jq -c '.keys[] | {name, state}' "$T/status.json")"
+sysctl_put $WMEM "${WV[1]}"
+wait_checks 2
+sysctl_is $WMEM "${WV[1]}" && sysctl_is $RMEM "${RV[0]}"
+report $? "a dropped key is no longer enforced" "wmem '$(sysctl_get $WMEM)'"
+
+daemon_stop main
+check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
+
+done_testing

@@ -1,0 +1,566 @@
+/*
+ * The engine against the fake kernel with xnu's rules: order, the
+ * maxsockbuf cap, clamp, at-least, once, restore order, originals kept
+ * across restarts, and the back-off from a contested key.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tcptuned.h"
+#include "fake_kernel.h"
+
+static time_t	fake_now = 1000;
+
+static time_t
+fake_mono(void)
+{
+	return fake_now;
+}
+
+struct fixture {
+	struct fake_kernel	*fk;
+	struct sysctl_backend	*be;
+	struct state		 st;
+	struct engine		 e;
+	char			 dir[64];
+};
+
+static const char *darwin_conf =
+    "<plist version=\"1.0\"><dict>\n"
+    "<key>CheckInterval</key><integer>10</integer>\n"
+    "<key>Sysctls</key><dict>\n"
+    "<key>net.inet.tcp.sendspace</key><integer>262144</integer>\n"
+    "<key>net.inet.tcp.recvspace</key><integer>262144</integer>\n"
+    "<key>net.inet.tcp.autorcvbufmax</key><integer>33554432</integer>\n"
+    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+    "</dict></dict></plist>\n";
+
+static struct config *
+parse(const char *text)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	size_t		 i;
+
+	errlist_init(&errs);
+	cfg = config_parse(text, strlen(text), "test.conf", &errs);
+	for (i = 0; i < errs.n; i++)
+		print_error("%s\n", errs.msg[i]);
+	errlist_clear(&errs);
+	assert_non_null(cfg);
+	return cfg;
+}
+
+static void
+start(struct fixture *f)
+{
+	assert_int_equal(state_open(&f->st, f->dir), 0);
+	engine_init(&f->e, f->be, &f->st);
+	f->e.mono = fake_mono;
+}
+
+static void
+stop(struct fixture *f)
+{
+	engine_free(&f->e);
+	state_close(&f->st);
+}
+
+static int
+setup_macos(void **arg, unsigned ram_gb)
+{
+	struct fixture	*f = calloc(1, sizeof(*f));
+
+	log_init(1, 0, "test");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-engine.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->fk = fake_kernel_new(FK_RULES_XNU);
+	fake_kernel_stock_macos(f->fk, ram_gb);
+	f->be = fake_backend_new(f->fk);
+	start(f);
+	fake_now = 1000;
+	*arg = f;
+	return 0;
+}
+
+static int
+setup_mac16(void **arg)
+{
+	return setup_macos(arg, 16);
+}
+
+static int
+setup_mac8(void **arg)
+{
+	return setup_macos(arg, 8);
+}
+
+static int
+teardown(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 cmd[128];
+
+	stop(f);
+	backend_free(f->be);
+	fake_kernel_free(f->fk);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static const struct engine_key *
+key(struct fixture *f, const char *name)
+{
+	const struct engine_key	*k = engine_key(&f->e, name);
+
+	assert_non_null(k);
+	return k;
+}
+
+/* maxsockbuf must be raised before send/recvspace or they get ERANGE. */
+static void
+test_applies_in_dependency_order(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	assert_int_equal(engine_configure(&f->e, parse(darwin_conf)), 0);
+	assert_int_equal(fake_kernel_nwrites(f->fk), 4);
+	assert_string_equal(fake_kernel_write(f->fk, 0),
+	    "kern.ipc.maxsockbuf=16777216");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.inet.tcp.sendspace"),
+	    "262144");
+	assert_int_equal(key(f, "net.inet.tcp.recvspace")->state, KS_IN_FORCE);
+	assert_true(engine_all_in_force(&f->e));
+}
+
+static void
+test_originals_captured_before_write(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_string_equal(state_original(&f->st, "kern.ipc.maxsockbuf"),
+	    "8388608");
+	assert_string_equal(state_original(&f->st,
+	    "net.inet.tcp.autorcvbufmax"), "4194304");
+}
+
+/* A restart, even after kill -9, must not take tuned values as originals. */
+static void
+test_restart_keeps_true_originals(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	stop(f);		/* as if killed: nothing restored */
+	start(f);
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_string_equal(state_original(&f->st, "kern.ipc.maxsockbuf"),
+	    "8388608");
+	assert_string_equal(state_original(&f->st, "net.inet.tcp.sendspace"),
+	    "131072");
+}
+
+/* Restore goes in reverse: sendspace down before maxsockbuf. */
+static void
+test_restore_reverse_order(void **arg)
+{
+	struct fixture	*f = *arg;
+	size_t		 n;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	fake_kernel_clear_writes(f->fk);
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	n = fake_kernel_nwrites(f->fk);
+	assert_int_equal(n, 4);
+	assert_string_equal(fake_kernel_write(f->fk, n - 1),
+	    "kern.ipc.maxsockbuf=8388608");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.inet.tcp.sendspace"),
+	    "131072");
+	assert_true(f->st.paused);
+	assert_int_equal(key(f, "kern.ipc.maxsockbuf")->state, KS_PAUSED);
+}
+
+static void
+test_paused_not_enforced_and_survives_restart(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	engine_restore(&f->e, true);
+	fake_kernel_clear_writes(f->fk);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
+	stop(f);
+	start(f);
+	assert_true(f->st.paused);
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
+	assert_false(engine_all_in_force(&f->e));
+	assert_int_equal(engine_resume(&f->e), 0);
+	assert_true(engine_all_in_force(&f->e));
+	assert_false(f->st.paused);
+}
+
+/* 8 GB Mac: maxsockbuf cannot pass 8 MiB; fail reports ERANGE. */
+static void
+test_maxsockbuf_refused_on_8gb(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+
+	assert_int_equal(engine_configure(&f->e, parse(darwin_conf)), -1);
+	k = key(f, "kern.ipc.maxsockbuf");
+	assert_int_equal(k->state, KS_REFUSED);
+	assert_int_equal(k->err, ERANGE);
+	/* the others still went in, as far as the kernel allows */
+	assert_int_equal(key(f, "net.inet.tcp.sendspace")->state, KS_IN_FORCE);
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.ipc.maxsockbuf"),
+	    "8388608");
+}
+
+/* With clamp, the highest accepted value is found and said. */
+static void
+test_maxsockbuf_clamped_on_8gb(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><dict>"
+	    "<key>Value</key><integer>16777216</integer>"
+	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    "<key>net.inet.tcp.autorcvbufmax</key><integer>33554432</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	engine_configure(&f->e, parse(conf));
+	k = key(f, "kern.ipc.maxsockbuf");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "8388608");
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.ipc.maxsockbuf"),
+	    "8388608");
+	assert_non_null(strstr(k->note, "clamped to 8388608"));
+	/* autorcvbufmax goes in, but its effective ceiling is reported */
+	k = key(f, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(k->state, KS_IN_FORCE);
+	assert_non_null(strstr(k->note, "effective ceiling 8388608"));
+	/* a clamped key is enforced at its clamped value */
+	fake_kernel_poke(f->fk, "kern.ipc.maxsockbuf", "1048576");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.ipc.maxsockbuf"),
+	    "8388608");
+}
+
+static void
+test_drift_reverted_and_counted(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "4194304");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "33554432");
+	assert_int_equal(key(f, "net.inet.tcp.autorcvbufmax")->corrections, 1);
+	assert_int_equal(f->e.checks, 1);
+}
+
+/* Status between checks shows drift at once, and writes nothing. */
+static void
+test_refresh_shows_drift_without_writing(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	fake_kernel_clear_writes(f->fk);
+	fake_kernel_poke(f->fk, "net.inet.tcp.recvspace", "65536");
+	engine_refresh(&f->e);
+	assert_int_equal(key(f, "net.inet.tcp.recvspace")->state, KS_DRIFTED);
+	assert_string_equal(key(f, "net.inet.tcp.recvspace")->current, "65536");
+	assert_false(engine_all_in_force(&f->e));
+	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.inet.tcp.recvspace")->state, KS_IN_FORCE);
+	assert_int_equal(fake_kernel_nwrites(f->fk), 1);
+}
+
+static void
+test_at_least_and_once(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>net.inet.tcp.autorcvbufmax</key><dict>"
+	    "<key>Value</key><integer>8388608</integer>"
+	    "<key>Mode</key><string>at-least</string></dict>\n"
+	    "<key>net.inet.tcp.autosndbufinc</key><dict>"
+	    "<key>Value</key><integer>65536</integer>"
+	    "<key>Mode</key><string>once</string></dict>\n"
+	    "</dict></dict></plist>\n";
+
+	engine_configure(&f->e, parse(conf));
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "8388608");
+	/* higher: kept */
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "16777216");
+	/* once: drift left alone, reported */
+	fake_kernel_poke(f->fk, "net.inet.tcp.autosndbufinc", "8192");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "16777216");
+	assert_int_equal(key(f, "net.inet.tcp.autorcvbufmax")->state,
+	    KS_IN_FORCE);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autosndbufinc"), "8192");
+	assert_int_equal(key(f, "net.inet.tcp.autosndbufinc")->state,
+	    KS_DRIFTED);
+	/* lower: raised */
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "1024");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "8388608");
+}
+
+/* A key changed back again and again is backed off, exponentially. */
+static void
+test_contested_backoff(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+	int		 i, writes = 0;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	for (i = 0; i < 3; i++) {
+		fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "1");
+		fake_now += 10;
+		engine_check(&f->e);
+	}
+	k = key(f, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(k->corrections, 3);
+	assert_int_equal(k->backoff, 1);
+	/* next attempt 20 s later: the checks before it do not write */
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "1");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(k->state, KS_CONTESTED);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "1");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(k->corrections, 4);
+	assert_int_equal(k->backoff, 2);
+	/* keep fighting for an hour: far fewer writes than checks */
+	fake_kernel_clear_writes(f->fk);
+	for (i = 0; i < 360; i++) {
+		fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "1");
+		fake_now += 10;
+		engine_check(&f->e);
+	}
+	writes = (int)fake_kernel_nwrites(f->fk);
+	assert_true(writes < 12);
+	assert_true(writes >= 2);
+	/* left alone for the window: no longer contested */
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "33554432");
+	fake_now += CONTEST_WINDOW + CONTEST_BACKOFF_MAX;
+	engine_check(&f->e);
+	assert_int_equal(k->backoff, 0);
+	assert_int_equal(k->state, KS_IN_FORCE);
+}
+
+/* Kernel refusals are per key: the rest still goes in. */
+static void
+test_refusals_per_key(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>net.inet.tcp.nosuchkey</key><integer>1</integer>\n"
+	    "<key>kern.ostype</key><string>Linux</string>\n"
+	    "<key>net.inet.tcp.autosndbufmax</key><integer>2147483648</integer>\n"
+	    "<key>net.inet.tcp.autosndbufinc</key><integer>65536</integer>\n"
+	    "<key>net.inet.tcp.autorcvbufmax</key><integer>8388608</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	fake_kernel_fail_set(f->fk, "net.inet.tcp.autosndbufinc", EIO);
+	assert_int_equal(engine_configure(&f->e, parse(conf)), -1);
+	assert_int_equal(key(f, "net.inet.tcp.nosuchkey")->err, ENOENT);
+	assert_int_equal(key(f, "kern.ostype")->err, EPERM);
+	assert_int_equal(key(f, "net.inet.tcp.autosndbufmax")->err, ERANGE);
+	assert_int_equal(key(f, "net.inet.tcp.autosndbufinc")->err, EIO);
+	assert_int_equal(key(f, "net.inet.tcp.autorcvbufmax")->state,
+	    KS_IN_FORCE);
+	/* the obstacle goes away: the next check brings the key in */
+	fake_kernel_fail_set(f->fk, "net.inet.tcp.autosndbufinc", 0);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.inet.tcp.autosndbufinc")->state,
+	    KS_IN_FORCE);
+	/* restore still works for the keys that were written */
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "4194304");
+}
+
+/* A kernel that stores something else is not believed. */
+static void
+test_readback_mismatch(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	fake_kernel_store_instead(f->fk, "net.inet.tcp.autorcvbufmax",
+	    "1048576");
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(key(f, "net.inet.tcp.autorcvbufmax")->state,
+	    KS_REFUSED);
+}
+
+static void
+test_read_failure_reported(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	fake_kernel_fail_get(f->fk, "net.inet.tcp.recvspace", EIO);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.inet.tcp.recvspace")->state, KS_REFUSED);
+	assert_int_equal(key(f, "net.inet.tcp.recvspace")->err, EIO);
+	assert_int_equal(key(f, "kern.ipc.maxsockbuf")->state, KS_IN_FORCE);
+}
+
+/* Reload: dropped keys get their originals back and are forgotten. */
+static void
+test_reload_restores_dropped(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *smaller =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(engine_configure(&f->e, parse(smaller)), 0);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.inet.tcp.sendspace"),
+	    "131072");
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.inet.tcp.autorcvbufmax"), "4194304");
+	assert_null(state_original(&f->st, "net.inet.tcp.sendspace"));
+	assert_non_null(state_original(&f->st, "kern.ipc.maxsockbuf"));
+	assert_int_equal(f->e.nkeys, 1);
+}
+
+/* Keys on record from an earlier run but no longer configured. */
+static void
+test_start_restores_keys_left_from_before(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *only_max =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	engine_configure(&f->e, parse(darwin_conf));
+	stop(f);
+	start(f);
+	engine_configure(&f->e, parse(only_max));
+	assert_string_equal(fake_kernel_peek(f->fk, "net.inet.tcp.recvspace"),
+	    "131072");
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.ipc.maxsockbuf"),
+	    "16777216");
+}
+
+/* RestoreOnExit: originals back and forgotten, to be taken afresh. */
+static void
+test_restore_on_exit_forgets(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(engine_restore(&f->e, false), 0);
+	assert_false(f->st.paused);
+	assert_int_equal(f->st.n, 0);
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.ipc.maxsockbuf"),
+	    "8388608");
+}
+
+static void
+test_status_message(void **arg)
+{
+	struct fixture		*f = *arg;
+	struct msg_key_status	 ks;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	engine_key_status(&f->e, key(f, "kern.ipc.maxsockbuf"), &ks);
+	assert_string_equal(ks.name, "kern.ipc.maxsockbuf");
+	assert_string_equal(ks.wanted, "16777216");
+	assert_string_equal(ks.current, "16777216");
+	assert_string_equal(ks.original, "8388608");
+	assert_int_equal(ks.has_original, 1);
+	assert_int_equal(ks.state, KS_IN_FORCE);
+}
+
+/* Linux: vectors compare with white space folded; clamp the last value. */
+static void
+test_linux_vectors_and_clamp_by_search(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><dict>"
+	    "<key>Value</key><integer>99999999</integer>"
+	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    "</dict></dict></plist>\n";
+	const struct engine_key *k;
+
+	/* no ceiling hook in the fake backend: the engine must search */
+	engine_configure(&f->e, parse(conf));
+	k = key(f, "kern.ipc.maxsockbuf");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "16777216");
+	assert_true(value_equal("4096\t131072  6291456", "4096 131072 6291456"));
+}
+
+#define T(fn, setup)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_applies_in_dependency_order, setup_mac16),
+		T(test_originals_captured_before_write, setup_mac16),
+		T(test_restart_keeps_true_originals, setup_mac16),
+		T(test_restore_reverse_order, setup_mac16),
+		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
+		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
+		T(test_maxsockbuf_clamped_on_8gb, setup_mac8),
+		T(test_drift_reverted_and_counted, setup_mac16),
+		T(test_refresh_shows_drift_without_writing, setup_mac16),
+		T(test_at_least_and_once, setup_mac16),
+		T(test_contested_backoff, setup_mac16),
+		T(test_refusals_per_key, setup_mac16),
+		T(test_readback_mismatch, setup_mac16),
+		T(test_read_failure_reported, setup_mac16),
+		T(test_reload_restores_dropped, setup_mac16),
+		T(test_start_restores_keys_left_from_before, setup_mac16),
+		T(test_restore_on_exit_forgets, setup_mac16),
+		T(test_status_message, setup_mac16),
+		T(test_linux_vectors_and_clamp_by_search, setup_mac16),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,868 @@
+/*
+ * tcptunectl's output back-ends, as bgpctl's struct output: one for text
+ * and one for JSON.  Both print replies that client.c has already checked
+ * (known message order, states, modes and result codes, strings that
+ * end).
+ *
+ * The JSON shapes are an interface: fields may be added, never renamed or
+ * removed.  Times are ISO-8601 UTC strings, or null for "never".
+ *
+ * status:
+ *   { "daemon": { "pid": int, "version": str, "backend": str,
+ *       "config_path": str, "started": time, "now": time,
+ *       "uptime": seconds, "check_interval": seconds, "checks": int,
+ *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
+ *       "last_reload": time|null, "last_reload_ok": bool|null,
+ *       "last_reload_message": str, "state_problem": str|null },
+ *     "keys": [ { "name": str,
+ *       "state": "pending"|"in force"|"clamped"|"refused"|"contested"|
+ *           "paused"|"drifted",
+ *       "mode": "enforce"|"once"|"at-least", "on_reject": "fail"|"clamp",
+ *       "wanted": str, "applied": str|null, "current": str|null,
+ *       "original": str|null,
+ *       "error": null | { "errno": "ERANGE", "message": str },
+ *       "corrections": int, "last_change": time|null,
+ *       "next_attempt": time|null, "note": str }, ... ],
+ *     "all_in_force": bool }
+ * reload, restore, resume:
+ *   { "result": "ok"|"failed"|"denied"|"bad request", "message": str,
+ *     "errors": [ "file:line: message", ... ] }
+ * version:
+ *   { "version": str, "protocol": int }
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/ioctl.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcptunectl.h"
+
+#define TERM_COLUMNS	80	/* when stdout is not a terminal */
+#define COL_GAP		2
+#define VALUE_WORDS	8	/* vector values aligned up to this many */
+#define JSON_DEPTH	8
+
+/* ---- shared helpers */
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	void	*p;
+
+	if ((p = calloc(n, size)) == NULL) {
+		ctl_warn("out of memory");
+		exit(CTL_FAIL);
+	}
+	return p;
+}
+
+/* "45s", "12m 5s", "4h 12m", "3d 4h". */
+static void
+fmt_duration(int64_t s, char *buf, size_t len)
+{
+	long long	v = s < 0 ? 0 : (long long)s;
+
+	if (v < 60)
+		snprintf(buf, len, "%llds", v);
+	else if (v < 3600)
+		snprintf(buf, len, "%lldm %llds", v / 60, v % 60);
+	else if (v < 86400)
+		snprintf(buf, len, "%lldh %lldm", v / 3600, v % 3600 / 60);
+	else
+		snprintf(buf, len, "%lldd %lldh", v / 86400, v % 86400 / 3600);
+}
+
+/* Local time; compact drops the date for today and the seconds else. */
+static void
+fmt_local(int64_t t, int64_t now, bool compact, char *buf, size_t len)
+{
+	time_t		tt = (time_t)t, tn = (time_t)now;
+	struct tm	tm, tmn;
+
+	if (localtime_r(&tt, &tm) == NULL || localtime_r(&tn, &tmn) == NULL)
+		snprintf(buf, len, "@%lld", (long long)t);
+	else if (!compact)
+		strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	else if (tm.tm_year == tmn.tm_year && tm.tm_yday == tmn.tm_yday)
+		strftime(buf, len, "%H:%M:%S", &tm);
+	else
+		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
+}
+
+static void
+fmt_utc(int64_t t, char *buf, size_t len)
+{
+	time_t		tt = (time_t)t;
+	struct tm	tm;
+
+	if (gmtime_r(&tt, &tm) == NULL)
+		snprintf(buf, len, "@%lld", (long long)t);
+	else
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* "ERANGE", or the number for the errnos errno_name() does not know. */
+static const char *
+errno_label(int err, char *buf, size_t len)
+{
+	const char	*name = errno_name(err);
+
+	if (strcmp(name, "error") != 0)
+		return name;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+/* ---- text */
+
+enum col {
+	COL_NAME,
+	COL_STATE,
+	COL_WANTED,
+	COL_CURRENT,
+	COL_ORIGINAL,
+	COL_CHANGED,
+	NCOLS
+};
+
+static const char *const col_title[NCOLS] = {
+	"KEY", "STATE", "WANTED", "CURRENT", "ORIGINAL", "CHANGED"
+};
+/* The same, on the lines under a key when its column is left out. */
+static const char *const col_label[NCOLS] = {
+	"key", "state", "wanted", "current", "original", "changed"
+};
+
+/* The first layout whose line fits the terminal is used for every key. */
+static const struct layout {
+	int	ncols;
+	int	cols[NCOLS];
+} layouts[] = {
+	{ 6, { COL_NAME, COL_STATE, COL_WANTED, COL_CURRENT, COL_ORIGINAL,
+	    COL_CHANGED } },
+	{ 3, { COL_NAME, COL_STATE, COL_CHANGED } },
+	{ 2, { COL_NAME, COL_STATE } },
+};
+#define NLAYOUTS	(sizeof(layouts) / sizeof(layouts[0]))
+
+struct row {
+	char		 state[TT_TEXT_MAX];
+	char		 changed[32];
+	const char	*cell[NCOLS];
+};
+
+/* What the daemon sends must not drive the terminal: no control bytes. */
+static void
+scrub(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+static void
+scrub_info(struct msg_daemon_info *di)
+{
+	scrub(di->version);
+	scrub(di->backend);
+	scrub(di->config_path);
+	scrub(di->last_reload_msg);
+	scrub(di->state_problem);
+}
+
+static void
+scrub_key(struct msg_key_status *ks)
+{
+	scrub(ks->name);
+	scrub(ks->wanted);
+	scrub(ks->applied);
+	scrub(ks->current);
+	scrub(ks->original);
+	scrub(ks->note);
+}
+
+/* Columns a string takes: UTF-8 continuation bytes take none. */
+static int
+text_width(const char *s)
+{
+	int	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+static int
+term_width(void)
+{
+	struct winsize	ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ,
+	    &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return TERM_COLUMNS;
+}
+
+static void
+state_text(const struct msg_key_status *ks, int64_t now, char *buf,
+    size_t len)
+{
+	char	when[32], eb[32];
+
+	switch (ks->state) {
+	case KS_IN_FORCE:
+		if (ks->corrections == 0)
+			snprintf(buf, len, "in force");
+		else if (ks->corrections == 1)
+			snprintf(buf, len, "in force, corrected once");
+		else
+			snprintf(buf, len, "in force, corrected %u times",
+			    ks->corrections);
+		break;
+	case KS_CLAMPED:
+		snprintf(buf, len, "clamped to %s", ks->applied);
+		break;
+	case KS_REFUSED:
+		if (ks->err == 0)
+			snprintf(buf, len, "refused");
+		else
+			snprintf(buf, len, "refused: %s %s",
+			    errno_label(ks->err, eb, sizeof(eb)),
+			    strerror(ks->err));
+		break;
+	case KS_CONTESTED:
+		fmt_duration(ks->next_attempt - now, when, sizeof(when));
+		snprintf(buf, len, "contested: next attempt in %s", when);
+		break;
+	case KS_DRIFTED:
+		snprintf(buf, len, "drifted, left alone");
+		break;
+	default:
+		snprintf(buf, len, "%s", key_state_name(ks->state));
+		break;
+	}
+}
+
+static void
+make_row(struct row *row, const struct msg_key_status *ks, int64_t now)
+{
+	state_text(ks, now, row->state, sizeof(row->state));
+	if (ks->last_change == 0)
+		snprintf(row->changed, sizeof(row->changed), "-");
+	else
+		fmt_local(ks->last_change, now, true, row->changed,
+		    sizeof(row->changed));
+	row->cell[COL_NAME] = ks->name;
+	row->cell[COL_STATE] = row->state;
+	row->cell[COL_WANTED] = ks->wanted;
+	row->cell[COL_CURRENT] = ks->current[0] ? ks->current : "-";
+	row->cell[COL_ORIGINAL] = ks->has_original ? ks->original : "-";
+	row->cell[COL_CHANGED] = row->changed;
+}
+
+static void
+col_widths(const struct row *rows, size_t n, int w[NCOLS])
+{
+	size_t	i;
+	int	c, len;
+
+	for (c = 0; c < NCOLS; c++) {
+		w[c] = (int)strlen(col_title[c]);
+		for (i = 0; i < n; i++)
+			if ((len = text_width(rows[i].cell[c])) > w[c])
+				w[c] = len;
+	}
+}
+
+static int
+line_width(const int w[NCOLS], const struct layout *l)
+{
+	int	i, sum = 0;
+
+	for (i = 0; i < l->ncols; i++)
+		sum += w[l->cols[i]] + (i > 0 ? COL_GAP : 0);
+	return sum;
+}
+
+static const struct layout *
+choose_layout(const int w[NCOLS])
+{
+	size_t	i;
+	int	cols = term_width();
+
+	for (i = 0; i < NLAYOUTS - 1; i++)
+		if (line_width(w, &layouts[i]) <= cols)
+			break;
+	return &layouts[i];
+}
+
+static bool
+layout_has(const struct layout *l, int col)
+{
+	int	i;
+
+	for (i = 0; i < l->ncols; i++)
+		if (l->cols[i] == col)
+			return true;
+	return false;
+}
+
+/* The last cell is not padded: no trailing blanks. */
+static void
+print_cells(const char *const cell[NCOLS], const int w[NCOLS],
+    const struct layout *l)
+{
+	const char	*s;
+	int		 i;
+
+	for (i = 0; i < l->ncols - 1; i++) {
+		s = cell[l->cols[i]];
+		printf("%s%*s", s, w[l->cols[i]] + COL_GAP - text_width(s), "");
+	}
+	printf("%s\n", cell[l->cols[l->ncols - 1]]);
+}
+
+struct words {
+	int		 n;		/* -1: too many to align */
+	const char	*w[VALUE_WORDS];
+	int		 len[VALUE_WORDS];
+};
+
+static void
+split_words(const char *s, struct words *ws)
+{
+	ws->n = 0;
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s == '\0')
+			return;
+		if (ws->n == VALUE_WORDS) {
+			ws->n = -1;
+			return;
+		}
+		ws->w[ws->n] = s;
+		while (*s != '\0' && *s != ' ')
+			s++;
+		ws->len[ws->n] = (int)(s - ws->w[ws->n]);
+		ws->n++;
+	}
+}
+
+/* Per word, the widest of the values that have n words. */
+static void
+word_widths(const struct words ws[NCOLS], int n, int width[VALUE_WORDS])
+{
+	int	c, j;
+
+	memset(width, 0, VALUE_WORDS * sizeof(width[0]));
+	for (c = COL_WANTED; c <= COL_ORIGINAL; c++)
+		for (j = 0; n >= 2 && ws[c].n == n && j < n; j++)
+			if (ws[c].len[j] > width[j])
+				width[j] = ws[c].len[j];
+}
+
+/*
+ * The columns the layout left out, one "label value" line each.  Vectors
+ * such as tcp_rmem are aligned word by word, so that "4096 131072 6291456"
+ * reads as columns of numbers against the wanted value.
+ */
+/* The left-out columns as one line: "    wanted 1  current 2  ...". */
+static int
+below_width(const struct row *row, const struct layout *l)
+{
+	int	c, sum = 4 - COL_GAP;
+
+	for (c = 0; c < NCOLS; c++)
+		if (!layout_has(l, c))
+			sum += COL_GAP + (int)strlen(col_label[c]) + 1 +
+			    text_width(row->cell[c]);
+	return sum;
+}
+
+static void
+print_below_line(const struct row *row, const struct layout *l)
+{
+	int	c, k = 0;
+
+	for (c = 0; c < NCOLS; c++)
+		if (!layout_has(l, c))
+			printf("%s%s %s", k++ ? "  " : "    ", col_label[c],
+			    row->cell[c]);
+	if (k > 0)
+		putchar('\n');
+}
+
+static void
+print_below(const struct row *row, const struct layout *l, bool oneline)
+{
+	struct words	ws[NCOLS];
+	int		width[VALUE_WORDS], c, j, n;
+
+	if (oneline) {
+		print_below_line(row, l);
+		return;
+	}
+
+	for (c = COL_WANTED; c <= COL_ORIGINAL; c++)
+		split_words(row->cell[c], &ws[c]);
+	n = ws[COL_WANTED].n;
+	word_widths(ws, n, width);
+	for (c = 0; c < NCOLS; c++) {
+		if (layout_has(l, c))
+			continue;
+		printf("    %-10s", col_label[c]);
+		if (c > COL_ORIGINAL || n < 2 || ws[c].n != n) {
+			printf("%s\n", row->cell[c]);
+			continue;
+		}
+		for (j = 0; j < n; j++)
+			printf("%s%*.*s", j ? " " : "", width[j], ws[c].len[j],
+			    ws[c].w[j]);
+		putchar('\n');
+	}
+}
+
+/* Non-default mode and on-reject, then the daemon's note. */
+static void
+print_details(const struct msg_key_status *ks)
+{
+	const char	*sep = "    ";
+
+	if (ks->mode != MODE_ENFORCE) {
+		printf("%smode %s", sep, key_mode_name(ks->mode));
+		sep = ", ";
+	}
+	if (ks->on_reject != REJECT_FAIL) {
+		printf("%son reject %s", sep, on_reject_name(ks->on_reject));
+		sep = ", ";
+	}
+	if (*sep == ',')
+		putchar('\n');
+	if (ks->note[0] != '\0')
+		printf("    %s\n", ks->note);
+}
+
+/*
+ * One line per key when that fits the terminal (80 columns when not a
+ * terminal); else the columns that do not fit go under each key, on one
+ * line if that fits for every key, else on a line each.
+ */
+static void
+text_table(const struct msg_key_status *keys, size_t n, int64_t now)
+{
+	struct row		*rows = xcalloc(n, sizeof(*rows));
+	const struct layout	*l;
+	int			 w[NCOLS];
+	bool			 oneline = true;
+	size_t			 i;
+
+	for (i = 0; i < n; i++)
+		make_row(&rows[i], &keys[i], now);
+	col_widths(rows, n, w);
+	l = choose_layout(w);
+	for (i = 0; i < n; i++)
+		if (below_width(&rows[i], l) > term_width())
+			oneline = false;
+	print_cells(col_title, w, l);
+	for (i = 0; i < n; i++) {
+		print_cells(rows[i].cell, w, l);
+		print_below(&rows[i], l, oneline);
+		print_details(&keys[i]);
+	}
+	free(rows);
+}
+
+static void
+text_reload_line(const struct msg_daemon_info *di)
+{
+	char	when[64], ago[32];
+
+	if (di->last_reload == 0) {
+		printf("%-12s never\n", "last reload");
+		return;
+	}
+	fmt_local(di->last_reload, di->now, false, when, sizeof(when));
+	fmt_duration(di->now - di->last_reload, ago, sizeof(ago));
+	printf("%-12s %s (%s ago), %s%s%s\n", "last reload", when, ago,
+	    di->last_reload_ok ? "ok" : "FAILED",
+	    di->last_reload_msg[0] ? ": " : "", di->last_reload_msg);
+}
+
+/* "3: 2 in force, 1 refused" */
+static void
+text_key_summary(const struct msg_key_status *keys, size_t n)
+{
+	size_t		count[KS_STATE_COUNT] = { 0 }, i;
+	const char	*sep = ": ";
+
+	for (i = 0; i < n; i++)
+		count[keys[i].state]++;
+	printf("%-12s ", "keys");
+	if (n == 0)
+		printf("none");
+	else
+		printf("%zu", n);
+	for (i = 0; i < KS_STATE_COUNT; i++) {
+		if (count[i] == 0)
+			continue;
+		printf("%s%zu %s", sep, count[i], key_state_name((uint32_t)i));
+		sep = ", ";
+	}
+	putchar('\n');
+}
+
+static void
+text_daemon(const struct msg_daemon_info *di)
+{
+	char	up[32];
+
+	fmt_duration(di->now - di->started, up, sizeof(up));
+	printf("tcptuned %s, pid %d, up %s, backend %s\n", di->version,
+	    di->pid, up, di->backend);
+	printf("%-12s %s\n", "config", di->config_path);
+	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
+	    (unsigned long long)di->checks);
+	text_reload_line(di);
+	printf("%-12s %s\n", "enforcement", di->paused ?
+	    "PAUSED, originals restored (tcptunectl resume)" : "active");
+	printf("%-12s %s\n", "on exit", di->restore_on_exit ?
+	    "originals restored" : "tuned values stay");
+	if (di->state_problem[0] != '\0')
+		printf("%-12s %s\n", "state", di->state_problem);
+}
+
+static void
+text_status(const struct reply *r)
+{
+	struct msg_daemon_info	 di = r->info;
+	struct msg_key_status	*keys;
+	size_t			 i;
+
+	scrub_info(&di);
+	text_daemon(&di);
+	keys = xcalloc(r->nkeys + 1, sizeof(*keys));
+	for (i = 0; i < r->nkeys; i++) {
+		keys[i] = r->keys[i];
+		scrub_key(&keys[i]);
+	}
+	text_key_summary(keys, r->nkeys);
+	if (r->nkeys > 0) {
+		putchar('\n');
+		text_table(keys, r->nkeys, di.now);
+	}
+	free(keys);
+}
+
+/*
+ * The config errors (already "file:line: message"), then the daemon's
+ * message.  A denied request is told on stderr by the caller.
+ */
+static void
+text_result(const char *cmd, const struct reply *r)
+{
+	struct msg_result	res = r->result;
+	struct msg_config_error	ce;
+	size_t			i;
+
+	for (i = 0; i < r->nerrors; i++) {
+		ce = r->errors[i];
+		scrub(ce.text);
+		printf("%s\n", ce.text);
+	}
+	scrub(res.text);
+	if (res.code == RESULT_DENIED)
+		return;
+	if (res.text[0] != '\0')
+		printf("%s\n", res.text);
+	else
+		printf("%s: %s\n", cmd, result_code_name(res.code));
+}
+
+static void
+text_version(void)
+{
+	printf("tcptunectl %s (control protocol %d)\n", PACKAGE_VERSION,
+	    TT_PROTO_VERSION);
+}
+
+const struct output text_output = {
+	.status = text_status,
+	.result = text_result,
+	.version = text_version,
+};
+
+/* ---- JSON */
+
+static struct {
+	int	depth;
+	bool	first[JSON_DEPTH];
+} js;
+
+/* The length of a valid UTF-8 sequence at s (not ASCII), or 0. */
+static size_t
+utf8_seq(const unsigned char *s)
+{
+	unsigned char	lo = 0x80, hi = 0xbf;
+	size_t		n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;		/* above U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void
+json_quote(const char *str)
+{
+	const unsigned char	*s = (const unsigned char *)str;
+	size_t			 n;
+
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else if (*s == '\r')
+			fputs("\\r", stdout);
+		else if (*s < 0x20 || *s == 0x7f)
+			printf("\\u%04x", *s);
+		else if (*s < 0x80)
+			putchar(*s);
+		else if ((n = utf8_seq(s)) == 0)
+			fputs("\\ufffd", stdout);
+		else {
+			fwrite(s, 1, n, stdout);
+			s += n - 1;
+		}
+	}
+	putchar('"');
+}
+
+/* Comma, newline and indent before a member; its key in an object. */
+static void
+json_member(const char *key)
+{
+	if (js.depth > 0) {
+		fputs(js.first[js.depth] ? "\n" : ",\n", stdout);
+		js.first[js.depth] = false;
+		printf("%*s", js.depth * 2, "");
+	}
+	if (key != NULL) {
+		json_quote(key);
+		fputs(": ", stdout);
+	}
+}
+
+static void
+json_open(const char *key, int c)
+{
+	json_member(key);
+	putchar(c);
+	if (js.depth + 1 >= JSON_DEPTH)
+		abort();		/* nesting is fixed by this file */
+	js.first[++js.depth] = true;
+}
+
+static void
+json_close(int c)
+{
+	if (!js.first[js.depth]) {
+		putchar('\n');
+		printf("%*s", (js.depth - 1) * 2, "");
+	}
+	js.depth--;
+	putchar(c);
+	if (js.depth == 0)
+		putchar('\n');
+}
+
+static void
+json_string(const char *key, const char *s)
+{
+	json_member(key);
+	if (s == NULL)
+		fputs("null", stdout);
+	else
+		json_quote(s);
+}
+
+static void
+json_int(const char *key, long long v)
+{
+	json_member(key);
+	printf("%lld", v);
+}
+
+static void
+json_uint(const char *key, unsigned long long v)
+{
+	json_member(key);
+	printf("%llu", v);
+}
+
+static void
+json_bool(const char *key, bool v)
+{
+	json_member(key);
+	fputs(v ? "true" : "false", stdout);
+}
+
+static void
+json_null(const char *key)
+{
+	json_member(key);
+	fputs("null", stdout);
+}
+
+/* ISO-8601 UTC, or null for 0 ("never"). */
+static void
+json_time(const char *key, int64_t t)
+{
+	char	buf[64];
+
+	if (t == 0) {
+		json_null(key);
+		return;
+	}
+	fmt_utc(t, buf, sizeof(buf));
+	json_string(key, buf);
+}
+
+static void
+json_error(const char *key, int err)
+{
+	char	buf[32];
+
+	if (err == 0) {
+		json_null(key);
+		return;
+	}
+	json_open(key, '{');
+	json_string("errno", errno_label(err, buf, sizeof(buf)));
+	json_string("message", strerror(err));
+	json_close('}');
+}
+
+static void
+json_daemon(const struct msg_daemon_info *di)
+{
+	json_open("daemon", '{');
+	json_int("pid", di->pid);
+	json_string("version", di->version);
+	json_string("backend", di->backend);
+	json_string("config_path", di->config_path);
+	json_time("started", di->started);
+	json_time("now", di->now);
+	json_int("uptime", di->now - di->started);
+	json_uint("check_interval", di->check_interval);
+	json_uint("checks", di->checks);
+	json_uint("nkeys", di->nkeys);
+	json_bool("paused", di->paused != 0);
+	json_bool("restore_on_exit", di->restore_on_exit != 0);
+	json_time("last_reload", di->last_reload);
+	if (di->last_reload == 0)
+		json_null("last_reload_ok");
+	else
+		json_bool("last_reload_ok", di->last_reload_ok != 0);
+	json_string("last_reload_message", di->last_reload_msg);
+	json_string("state_problem", di->state_problem[0] ?
+	    di->state_problem : NULL);
+	json_close('}');
+}
+
+static void
+json_key(const struct msg_key_status *ks)
+{
+	json_open(NULL, '{');
+	json_string("name", ks->name);
+	json_string("state", key_state_name(ks->state));
+	json_string("mode", key_mode_name(ks->mode));
+	json_string("on_reject", on_reject_name(ks->on_reject));
+	json_string("wanted", ks->wanted);
+	json_string("applied", ks->applied[0] ? ks->applied : NULL);
+	json_string("current", ks->current[0] ? ks->current : NULL);
+	json_string("original", ks->has_original ? ks->original : NULL);
+	json_error("error", ks->err);
+	json_uint("corrections", ks->corrections);
+	json_time("last_change", ks->last_change);
+	json_time("next_attempt", ks->next_attempt);
+	json_string("note", ks->note);
+	json_close('}');
+}
+
+static void
+json_status(const struct reply *r)
+{
+	size_t	i;
+
+	json_open(NULL, '{');
+	json_daemon(&r->info);
+	json_open("keys", '[');
+	for (i = 0; i < r->nkeys; i++)
+		json_key(&r->keys[i]);
+	json_close(']');
+	json_bool("all_in_force", reply_all_in_force(r));
+	json_close('}');
+}
+
+static void
+json_result(const char *cmd, const struct reply *r)
+{
+	size_t	i;
+
+	(void)cmd;
+	json_open(NULL, '{');
+	json_string("result", result_code_name(r->result.code));
+	json_string("message", r->result.text);
+	json_open("errors", '[');
+	for (i = 0; i < r->nerrors; i++)
+		json_string(NULL, r->errors[i].text);
+	json_close(']');
+	json_close('}');
+}
+
+static void
+json_version(void)
+{
+	json_open(NULL, '{');
+	json_string("version", PACKAGE_VERSION);
+	json_int("protocol", TT_PROTO_VERSION);
+	json_close('}');
+}
+
+const struct output json_output = {
+	.status = json_status,
+	.result = json_result,
+	.version = json_version,
+};

@@ -1,0 +1,538 @@
+/*
+ * tcptunectl: show and control tcptuned.
+ *
+ * The command line is read against two tables, commands and options (as
+ * bgpctl's parser.c); options may come before or after the command, and
+ * the help is printed from the same tables so that it cannot drift.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcptunectl.h"
+
+#define CTL_NAME	"tcptunectl"
+#define HELP_INDENT	22	/* column where the help texts start */
+#define EXIT_INDENT	6	/* the same for the exit codes */
+#define STRINGIFY(x)	STRINGIFY_(x)
+#define STRINGIFY_(x)	#x
+
+enum cmd_id {
+	C_STATUS,
+	C_RELOAD,
+	C_CHECK,
+	C_RESTORE,
+	C_RESUME,
+	C_HELP,
+	C_VERSION
+};
+#define CMD(id)		(1u << (id))
+#define CMD_ALL		(~0u)
+
+enum opt_id {
+	OPT_SOCKET,
+	OPT_JSON,
+	OPT_VERBOSE,
+	OPT_HELP,
+	OPT_VERSION
+};
+
+struct params;
+
+struct command {
+	enum cmd_id	 id;
+	const char	*name;
+	const char	*args;		/* as shown in the help */
+	int		 maxargs;
+	uint32_t	 request;	/* to the daemon; 0 none */
+	int		(*run)(const struct params *);
+	const char	*help;		/* lines separated by \n */
+};
+
+struct ctl_option {
+	enum opt_id	 id;
+	int		 letter;
+	const char	*name;
+	const char	*arg;		/* its argument, NULL if none */
+	unsigned	 cmds;		/* the commands it applies to */
+	const char	*help;
+};
+
+struct params {
+	const struct command	*cmd;
+	const struct output	*out;
+	const char		*socket;
+	const char		*file;
+	int			 nargs;
+	bool			 word_seen;
+	bool			 verbose;
+	bool			 help;
+	bool			 version;
+	unsigned		 opts_seen;	/* 1 << enum opt_id */
+	char			 error[256];	/* the first usage error */
+};
+
+static int	run_status(const struct params *);
+static int	run_change(const struct params *);
+static int	run_check(const struct params *);
+static int	run_help(const struct params *);
+static int	run_version(const struct params *);
+static void	usage_error(struct params *, const char *, ...)
+		    TT_PRINTF(2, 3);
+static void	vwarnx(const char *, va_list, int) TT_PRINTF(1, 0);
+
+static const struct command commands[] = {
+	{ C_STATUS, "status", "", 0, MSG_STATUS, run_status,
+	    "show the daemon and the state of every key" },
+	{ C_RELOAD, "reload", "", 0, MSG_RELOAD, run_change,
+	    "re-read the configuration (needs root)" },
+	{ C_CHECK, "check", "[-v] [FILE]", 1, 0, run_check,
+	    "check a configuration offline, without the daemon\n"
+	    "or root; -v also prints the plan.  FILE defaults to\n"
+	    TT_CONFIG_PATH },
+	{ C_RESTORE, "restore", "", 0, MSG_RESTORE, run_change,
+	    "put the original values back and pause enforcement\n"
+	    "until resume or a reload (needs root)" },
+	{ C_RESUME, "resume", "", 0, MSG_RESUME, run_change,
+	    "enforce the configuration again (needs root)" },
+	{ C_HELP, "help", "", 0, 0, run_help,
+	    "show this help" },
+	{ C_VERSION, "version", "", 0, 0, run_version,
+	    "show the version" },
+};
+
+static const struct ctl_option options[] = {
+	{ OPT_SOCKET, 's', "socket", "PATH", CMD_ALL,
+	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
+	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
+	    "print JSON (status, reload, restore, resume,\n"
+	    "version); nothing on stdout with exit status 2 or 4" },
+	{ OPT_VERBOSE, 'v', "verbose", NULL, CMD(C_CHECK),
+	    "check: also print the ordered plan" },
+	{ OPT_HELP, 'h', "help", NULL, CMD_ALL,
+	    "show this help" },
+	{ OPT_VERSION, 'V', "version", NULL, CMD_ALL,
+	    "show the version" },
+};
+
+static const struct {
+	int		 code;
+	const char	*help;
+} exit_codes[] = {
+	{ CTL_OK, "success; status: every key is in force" },
+	{ CTL_FAIL,
+	    "status: a key is not in force, or enforcement is paused;\n"
+	    "reload: the new configuration was rejected (the running one "
+	    "stays);\ncheck: the configuration has errors; restore, resume: "
+	    "failed" },
+	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
+	    "permission on its\nsocket, or no reply within "
+	    STRINGIFY(CTL_TIMEOUT_SEC) " s" },
+	{ CTL_DENIED, "the command needs root" },
+	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
+	    "another\nprotocol version" },
+	{ CTL_USAGE, "usage error" },
+};
+
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* ---- messages */
+
+static void
+vwarnx(const char *fmt, va_list ap, int err)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", CTL_NAME);
+	vfprintf(stderr, fmt, ap);
+	if (err != 0)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+}
+
+void
+ctl_warn(const char *fmt, ...)
+{
+	va_list	ap;
+	int	saved = errno;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap, saved);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+ctl_warnx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap, 0);
+	va_end(ap);
+}
+
+/* ---- help */
+
+/* "  label   text", the text's further lines aligned under its first. */
+static void
+help_entry(FILE *f, int indent, const char *label, const char *text)
+{
+	const char	*nl;
+	int		 n;
+
+	n = fprintf(f, "  %s", label);
+	if (n >= indent - 1) {
+		fputc('\n', f);
+		n = 0;
+	}
+	for (;;) {
+		fprintf(f, "%*s", indent - n, "");
+		if ((nl = strchr(text, '\n')) == NULL)
+			break;
+		fprintf(f, "%.*s\n", (int)(nl - text), text);
+		text = nl + 1;
+		n = 0;
+	}
+	fprintf(f, "%s\n", text);
+}
+
+static void
+usage_synopsis(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: %s [-hjV] [-s PATH] COMMAND [ARGS]\n", CTL_NAME);
+	fprintf(f, "commands:");
+	for (i = 0; i < NITEMS(commands); i++)
+		fprintf(f, "%s %s%s%s", i ? "," : "", commands[i].name,
+		    *commands[i].args ? " " : "", commands[i].args);
+	fputc('\n', f);
+}
+
+static void
+print_help(FILE *f)
+{
+	char	label[64];
+	size_t	i;
+
+	usage_synopsis(f);
+	fprintf(f, "\nShow and control tcptuned, which keeps TCP-tuning "
+	    "sysctls in force.\n\nCommands:\n");
+	for (i = 0; i < NITEMS(commands); i++) {
+		snprintf(label, sizeof(label), "%s %s", commands[i].name,
+		    commands[i].args);
+		help_entry(f, HELP_INDENT, label, commands[i].help);
+	}
+	fprintf(f, "\nOptions, before or after the command:\n");
+	for (i = 0; i < NITEMS(options); i++) {
+		snprintf(label, sizeof(label), "-%c, --%s%s%s",
+		    options[i].letter, options[i].name,
+		    options[i].arg ? " " : "",
+		    options[i].arg ? options[i].arg : "");
+		help_entry(f, HELP_INDENT, label, options[i].help);
+	}
+	fprintf(f, "\nExit status:\n");
+	for (i = 0; i < NITEMS(exit_codes); i++) {
+		snprintf(label, sizeof(label), "%d", exit_codes[i].code);
+		help_entry(f, EXIT_INDENT, label, exit_codes[i].help);
+	}
+}
+
+/* ---- the command line */
+
+static void
+usage_error(struct params *p, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (p->error[0] != '\0')
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->error, sizeof(p->error), fmt, ap);
+	va_end(ap);
+}
+
+static const struct command *
+find_command(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(commands); i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* By its letter, or by its long name when len > 0. */
+static const struct ctl_option *
+find_option(int letter, const char *name, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(options); i++) {
+		if (len == 0 && options[i].letter == letter)
+			return &options[i];
+		if (len > 0 && strlen(options[i].name) == len &&
+		    strncmp(options[i].name, name, len) == 0)
+			return &options[i];
+	}
+	return NULL;
+}
+
+static void
+set_option(struct params *p, const struct ctl_option *o, const char *arg)
+{
+	p->opts_seen |= 1u << o->id;
+	switch (o->id) {
+	case OPT_SOCKET:
+		p->socket = arg;
+		break;
+	case OPT_JSON:
+		p->out = &json_output;
+		break;
+	case OPT_VERBOSE:
+		p->verbose = true;
+		break;
+	case OPT_HELP:
+		p->help = true;
+		break;
+	case OPT_VERSION:
+		p->version = true;
+		break;
+	}
+}
+
+/*
+ * --name, --name=ARG or --name ARG; *ip moves past a separate ARG
+ * (argv[argc] is NULL).
+ */
+static void
+long_option(struct params *p, char *argv[], int *ip)
+{
+	const char		*name = argv[*ip] + 2, *arg;
+	const struct ctl_option	*o;
+	size_t			 len;
+
+	arg = strchr(name, '=');
+	len = arg ? (size_t)(arg - name) : strlen(name);
+	if ((o = find_option(0, name, len)) == NULL) {
+		usage_error(p, "unknown option --%.*s", (int)len, name);
+		return;
+	}
+	if (o->arg == NULL && arg != NULL) {
+		usage_error(p, "option --%s takes no argument", o->name);
+		return;
+	}
+	if (o->arg != NULL && arg != NULL)
+		arg++;
+	else if (o->arg != NULL && (arg = argv[++*ip]) == NULL) {
+		usage_error(p, "option --%s needs %s", o->name, o->arg);
+		return;
+	}
+	set_option(p, o, arg);
+}
+
+/* -jv, -sPATH or -s PATH; *ip moves past a separate PATH. */
+static void
+short_options(struct params *p, char *argv[], int *ip)
+{
+	const char		*s = argv[*ip] + 1, *arg = NULL;
+	const struct ctl_option	*o;
+
+	for (; *s != '\0'; s++) {
+		if ((o = find_option(*s, NULL, 0)) == NULL) {
+			usage_error(p, "unknown option -%c", *s);
+			return;
+		}
+		if (o->arg != NULL && s[1] != '\0')
+			arg = s + 1;
+		else if (o->arg != NULL && (arg = argv[++*ip]) == NULL) {
+			usage_error(p, "option -%c needs %s", *s, o->arg);
+			return;
+		}
+		set_option(p, o, arg);
+		if (o->arg != NULL)
+			return;
+	}
+}
+
+/* The command, then its arguments. */
+static void
+word(struct params *p, const char *w)
+{
+	if (!p->word_seen) {
+		p->word_seen = true;
+		if ((p->cmd = find_command(w)) == NULL)
+			usage_error(p, "unknown command \"%s\"", w);
+		return;
+	}
+	if (p->cmd == NULL)
+		return;
+	if (p->nargs++ < p->cmd->maxargs) {
+		p->file = w;
+		return;
+	}
+	if (p->cmd->maxargs == 0)
+		usage_error(p, "%s takes no arguments", p->cmd->name);
+	else
+		usage_error(p, "too many arguments for %s", p->cmd->name);
+}
+
+/* Every option given must apply to the command. */
+static void
+check_options(struct params *p)
+{
+	size_t	i;
+
+	if (p->cmd == NULL) {
+		if (!p->word_seen)
+			usage_error(p, "no command given");
+		return;
+	}
+	for (i = 0; i < NITEMS(options); i++)
+		if ((p->opts_seen & (1u << options[i].id)) &&
+		    !(options[i].cmds & CMD(p->cmd->id)))
+			usage_error(p, "option -%c/--%s does not apply to %s",
+			    options[i].letter, options[i].name, p->cmd->name);
+}
+
+/*
+ * Errors are remembered, not reported at once: --help or --version
+ * anywhere on the line still wins.
+ */
+static void
+parse_args(int argc, char *argv[], struct params *p)
+{
+	bool	opts_done = false;
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!opts_done && strcmp(a, "--") == 0)
+			opts_done = true;
+		else if (!opts_done && a[0] == '-' && a[1] == '-')
+			long_option(p, argv, &i);
+		else if (!opts_done && a[0] == '-' && a[1] != '\0')
+			short_options(p, argv, &i);
+		else
+			word(p, a);
+	}
+	check_options(p);
+}
+
+/* ---- commands */
+
+static int
+run_status(const struct params *p)
+{
+	struct reply	r;
+	int		rv;
+
+	if ((rv = client_request(p->socket, MSG_STATUS, &r)) != CTL_OK)
+		return rv;
+	p->out->status(&r);
+	rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;
+	reply_free(&r);
+	return rv;
+}
+
+/* The exit status of a reload, restore or resume, told on stderr. */
+static int
+result_exit(const char *cmd, const struct msg_result *res)
+{
+	switch (res->code) {
+	case RESULT_OK:
+		return CTL_OK;
+	case RESULT_FAILED:
+		return CTL_FAIL;
+	case RESULT_DENIED:
+		ctl_warnx("%s needs root: run it with sudo", cmd);
+		return CTL_DENIED;
+	default:
+		ctl_warnx("tcptuned did not accept the %s request%s%s", cmd,
+		    res->text[0] ? ": " : "", res->text);
+		return CTL_PROTOCOL;
+	}
+}
+
+static int
+run_change(const struct params *p)
+{
+	struct reply	r;
+	int		rv;
+
+	rv = client_request(p->socket, p->cmd->request, &r);
+	if (rv != CTL_OK)
+		return rv;
+	if (r.result.code != RESULT_BAD_REQUEST)	/* exit 4: no output */
+		p->out->result(p->cmd->name, &r);
+	rv = result_exit(p->cmd->name, &r.result);
+	reply_free(&r);
+	return rv;
+}
+
+static int
+run_check(const struct params *p)
+{
+	const char	*file = p->file ? p->file : TT_CONFIG_PATH;
+
+	return config_report(file, 0, p->verbose, stdout) == 0 ?
+	    CTL_OK : CTL_FAIL;
+}
+
+static int
+run_help(const struct params *p)
+{
+	(void)p;
+	print_help(stdout);
+	return CTL_OK;
+}
+
+static int
+run_version(const struct params *p)
+{
+	p->out->version();
+	return CTL_OK;
+}
+
+/* ---- main */
+
+/* Output that never reached stdout (a full disk) is a failure too. */
+static int
+finish(int rv)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		ctl_warn("standard output");
+		if (rv == CTL_OK)
+			rv = CTL_FAIL;
+	}
+	return rv;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct params	p;
+
+	memset(&p, 0, sizeof(p));
+	p.out = &text_output;
+	p.socket = TT_SOCKET_PATH;
+	parse_args(argc, argv, &p);
+	if (p.help)
+		return finish(run_help(&p));
+	if (p.version)
+		return finish(run_version(&p));
+	if (p.error[0] != '\0') {
+		ctl_warnx("%s", p.error);
+		usage_synopsis(stderr);
+		return CTL_USAGE;
+	}
+	return finish(p.cmd->run(&p));
+}
