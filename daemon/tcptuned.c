@@ -387,6 +387,7 @@ main(int argc, char **argv)
 	summarize(&d, msg, sizeof(msg), "started with");
 	log_info("%s", msg);
 	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
+	d.last_reload = d.started;
 	d.last_reload_ok = true;
 	if ((d.ctl = control_open(d.opt.socket_path, d.loop, &d)) == NULL)
 		fatalx("cannot listen on %s", d.opt.socket_path);

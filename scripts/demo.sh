@@ -26,8 +26,9 @@ fi
 work=$(mktemp -d /tmp/tcptune-demo.XXXXXX)
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 # The shipped config, checked every 3 s instead of 60 for the demo.
-sed 's|<key>CheckInterval</key><integer>60</integer>|<key>CheckInterval</key><integer>3</integer>|' \
+sed '/<key>CheckInterval<\/key>/{n;s|<integer>60<|<integer>3<|;}' \
     etc/tcptune.conf.linux >"$work/tcptune.conf"
+grep -q '<integer>3</integer>' "$work/tcptune.conf"
 chmod 0644 "$work/tcptune.conf"
 sock="$work/run/tcptuned.sock"
 ctl() { ./tcptunectl -s "$sock" "$@"; }

@@ -243,7 +243,9 @@ state_text(const struct msg_key_status *ks, int64_t now, char *buf,
 		snprintf(buf, len, "contested: next attempt in %s", when);
 		break;
 	case KS_DRIFTED:
-		snprintf(buf, len, "drifted, left alone");
+		snprintf(buf, len, ks->mode == MODE_ONCE ?
+		    "drifted, left alone (once)" :
+		    "drifted: the next check corrects it");
 		break;
 	default:
 		snprintf(buf, len, "%s", key_state_name(ks->state));

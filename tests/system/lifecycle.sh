@@ -93,6 +93,14 @@ grep -iqE "running|another|already|in use" "$T/d.second.log"
 report $? "the refusal says another instance is running" \
     "$(tail -n 5 "$T/d.second.log")"
 daemon_stop second KILL
+
+daemon_start third -f "$CONF" -s "$T/run2/tcptuned.sock" -S "$STATE"
+wait_until 3 daemon_exited third
+rc=$(daemon_exit_status third)
+[ -n "$rc" ] && [ "$rc" -ne 0 ]
+report $? "a second instance on another socket but the same state directory is refused (exit '${rc:-still running}')" \
+    "$(tail -n 5 "$T/d.third.log")"
+daemon_stop third KILL
 daemon_alive b && daemon_answers b && all_in_force
 report $? "the first instance keeps running and answering, all in force"
 
@@ -127,5 +135,43 @@ rc=$CTL_RC
 [ "$rc" -eq 0 ] && sysctl_is $RMEM "${RV[1]}"
 report $? "resume applies the config again" "exit $rc, $(values)"
 stop_timed d
+
+# ---- systemd readiness: READY=1 only after the first apply
+
+if command -v python3 >/dev/null 2>&1; then
+	NS=$T/notify.sock
+	python3 - "$NS" "$(sysctl_path $RMEM)" >"$T/notify.out" 2>&1 <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+open(sys.argv[1] + ".ready", "w").close()
+s.settimeout(5)
+try:
+    msg = s.recv(4096).decode()
+except socket.timeout:
+    print("TIMEOUT")
+    sys.exit(1)
+# What the sysctl holds the moment READY arrives.
+print("RMEM", " ".join(open(sys.argv[2]).read().split()))
+print("MSG", msg.replace("\n", "|"))
+EOF
+	pypid=$!
+	wait_until 3 test -e "$NS.ready" || bail "notify listener did not start"
+	plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+	export NOTIFY_SOCKET=$NS
+	daemon_start e -f "$CONF" -s "$SOCK" -S "$T/state-notify"
+	unset NOTIFY_SOCKET
+	wait "$pypid"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q '^MSG.*READY=1' "$T/notify.out"
+	report $? "with NOTIFY_SOCKET set, READY=1 is sent" "$(cat "$T/notify.out")"
+	grep -qxF "RMEM ${RV[0]}" "$T/notify.out"
+	report $? "READY=1 comes after the first apply" "$(cat "$T/notify.out")"
+	daemon_ready e
+	stop_timed e
+else
+	tap_skip "READY=1 is sent" "python3 not found"
+	tap_skip "READY=1 after the first apply" "python3 not found"
+fi
 
 done_testing
