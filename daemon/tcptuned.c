@@ -255,10 +255,22 @@ on_sigterm(void *arg)
 	ev_stop(d->loop);
 }
 
+/* One digest for a whole list of errors, to tell one bad version from another. */
+static uint64_t
+errors_digest(const struct errlist *errs)
+{
+	uint64_t	h = 0;
+	size_t		i;
+
+	for (i = 0; i < errs->n; i++)
+		h = h * 31 + fnv1a64(errs->msg[i], strlen(errs->msg[i]));
+	return h;
+}
+
 /*
  * The file changed: reload if its contents differ from the running config.
- * A bad file is reported once per version, not on every event while an
- * editor is at work.
+ * A bad file is reported once per set of errors, not again on every event
+ * while an editor is at work.
  */
 static void
 on_config_settled(void *arg)
@@ -267,24 +279,19 @@ on_config_settled(void *arg)
 	struct errlist	 errs;
 	struct config	*cfg;
 	char		 msg[TT_TEXT_MAX];
+	bool		 same;
 
 	errlist_init(&errs);
 	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, &errs);
-	if (cfg != NULL && cfg->digest == d->engine.cfg->digest) {
-		config_free(cfg);
-		errlist_clear(&errs);
-		return;
-	}
+	same = cfg != NULL ? cfg->digest == d->engine.cfg->digest :
+	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest;
 	config_free(cfg);
-	if (cfg == NULL && errs.n > 0 && d->last_bad_digest == fnv1a64(
-	    errs.msg[0], strlen(errs.msg[0]))) {
-		errlist_clear(&errs);
-		return;
-	}
 	errlist_clear(&errs);
+	if (same)
+		return;
 	log_info("%s changed: reloading", d->opt.config_path);
-	if (daemon_reload(d, &errs, msg, sizeof(msg)) == -1 && errs.n > 0)
-		d->last_bad_digest = fnv1a64(errs.msg[0], strlen(errs.msg[0]));
+	if (daemon_reload(d, &errs, msg, sizeof(msg)) == -1)
+		d->last_bad_digest = errors_digest(&errs);
 	errlist_clear(&errs);
 }
 

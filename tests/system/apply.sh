@@ -73,6 +73,16 @@ report $? "a config not owned by root is refused at start with a message saying 
 daemon_stop nr KILL
 reset_values
 
+daemon_start bad -f "$BAD" -s "$SOCK" -S "$T/state-bad"
+wait_until 3 daemon_exited bad
+rc=$(daemon_exit_status bad)
+why=$(has_all_errors "$BAD" "$T/d.bad.log") && [ -n "$rc" ] && [ "$rc" -ne 0 ] &&
+    sysctl_is $RMEM "$R0"
+report $? "a bad config: tcptuned exits non-zero at start, listing every error" \
+    "exit '${rc:-still running}', rmem now '$(sysctl_get $RMEM)'" "$why"
+daemon_stop bad KILL
+reset_values
+
 # ---- apply and show in force
 
 start_ready main

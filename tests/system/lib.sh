@@ -109,10 +109,12 @@ bail() {
 	exit 99
 }
 
+# The "not ok" lines carry the failures; a non-zero exit would make the
+# TAP driver count one more (as tests/config/golden.sh).
 done_testing() {
 	echo "1..$TT_NUM"
-	[ "$TT_FAILED" -eq 0 ]
-	exit $?
+	echo "# $TT_NAME: $TT_FAILED of $TT_NUM failed"
+	exit 0
 }
 
 # ---- time
@@ -144,9 +146,15 @@ tt_init() {
 		echo "1..0 # SKIP needs root for unshare -n"
 		exit 0
 	fi
+	if [ "$(uname -s)" != Linux ]; then
+		echo "1..0 # SKIP Linux only (runs the daemon in unshare -n)"
+		exit 0
+	fi
 	if [ -z "${TT_IN_NETNS:-}" ]; then
 		command -v unshare >/dev/null 2>&1 ||
 		    bail "unshare(1) not found (util-linux)"
+		unshare -n true 2>/dev/null ||
+		    bail "unshare -n fails here: $(unshare -n true 2>&1)"
 		TT_HOST_NETNS=$(readlink /proc/self/ns/net) ||
 		    bail "cannot read /proc/self/ns/net"
 		export TT_HOST_NETNS
@@ -259,9 +267,9 @@ sysctl_put() {
 	net.ipv4.*) ;;
 	*) bail "sysctl_put $1: only net.ipv4.* keys are per namespace" ;;
 	esac
+	# No read-back: the daemon may already have reverted it.
 	printf '%s\n' "$2" >"$(sysctl_path "$1")" ||
 	    bail "outside write of '$2' to $1 failed"
-	sysctl_is "$1" "$2" || bail "outside write to $1 did not stick"
 }
 
 # pick_cc: a congestion control this namespace may set, other than the

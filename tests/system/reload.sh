@@ -27,6 +27,11 @@ enforced() {
 	wait_until 3 sysctl_is $RMEM "$1"
 }
 
+# json_get_fresh FILTER: FILTER applied to a fresh status.
+json_get_fresh() {
+	status_json && json_get "$1"
+}
+
 # last_reload: the daemon's last reload time from a fresh status.
 last_reload() {
 	status_json && json_get '.daemon.last_reload // empty'
@@ -127,6 +132,18 @@ daemon_alive main && enforced "${RV[3]}" && sysctl_is $WMEM "${WV[3]}"
 report $? "rename of a bad config: the old values are kept and enforced" \
     "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"
 
+# Another bad version: line 5's error is the same, line 9 is fixed, line 10
+# has a different error.  Its errors must be reported too.
+sed -e 's/<string>sometimes</<string>once</' \
+    -e 's/not a sysctl name!/another bad name!/' "$T/etc/bad.tmp" |
+    replace_config "$CONF"
+new_error_logged() {
+	grep "$CONF:10: " "$T/d.main.log" | grep -qF "another bad name!"
+}
+wait_until 4 new_error_logged
+report $? "rename of another bad version (same first error): its errors are reported too" \
+    "log lines for $CONF:10:" "$(grep -F "$CONF:10: " "$T/d.main.log")"
+
 plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | replace_config "$CONF"
 wait_until 4 sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}"
 report $? "rename after a bad one: the watch still works, new values applied" \
@@ -150,6 +167,35 @@ sysctl_put $WMEM "${WV[1]}"
 wait_checks 2
 sysctl_is $WMEM "${WV[1]}" && sysctl_is $RMEM "${RV[0]}"
 report $? "a dropped key is no longer enforced" "wmem '$(sysctl_get $WMEM)'"
+
+# ---- CheckInterval follows the config; no wake-ups between checks
+
+wakeups() {
+	awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$PID/status"
+}
+
+plist -i 60 "$RMEM=${RV[1]}" | write_config "$CONF"
+ctl reload
+rc=$CTL_RC
+[ "$rc" -eq 0 ] && sysctl_is $RMEM "${RV[1]}" &&
+    [ "$(json_get_fresh .daemon.check_interval)" = 60 ]
+report $? "reload to CheckInterval 60: applied (exit $rc)" "rmem '$(sysctl_get $RMEM)'"
+sleep 0.5
+sysctl_put $RMEM "${RV[2]}"
+w0=$(wakeups)
+sleep 2
+w1=$(wakeups)
+sysctl_is $RMEM "${RV[2]}"
+report $? "CheckInterval 60: an outside write is not reverted within 2 s" \
+    "rmem '$(sysctl_get $RMEM)'"
+[ -n "$w0" ] && [ $((w1 - w0)) -le 1 ]
+report $? "CheckInterval 60: the daemon does not wake up between checks ($((w1 - w0)) wake-ups in 2 s)"
+plist -i 1 "$RMEM=${RV[1]}" | write_config "$CONF"
+ctl reload
+sysctl_put $RMEM "${RV[2]}"
+wait_until 3 sysctl_is $RMEM "${RV[1]}"
+report $? "reload back to CheckInterval 1: drift is reverted within 3 s again" \
+    "rmem '$(sysctl_get $RMEM)'"
 
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
