@@ -154,7 +154,8 @@ clamp_key(struct engine *e, struct engine_key *k, int first_err)
 	nc = value_numbers(k->current, cur, 16);
 	if (n <= 0 || nc != n)
 		return first_err;
-	if (e->be->ceiling(e->be, k->cfg.name, &max, why, sizeof(why)) != 0 ||
+	if (e->be->ceiling == NULL ||
+	    e->be->ceiling(e->be, k->cfg.name, &max, why, sizeof(why)) != 0 ||
 	    max >= nums[n - 1]) {
 		snprintf(why, sizeof(why), "the kernel refused %lld (%s); the "
 		    "highest value it takes was found by trying",

@@ -114,19 +114,6 @@ linux_set(struct sysctl_backend *be, const char *name, const char *value)
 	return err;
 }
 
-/* Linux's handlers say EINVAL; nothing tells their limits beforehand. */
-static int
-linux_ceiling(struct sysctl_backend *be, const char *name, long long *max,
-    char *why, size_t whylen)
-{
-	(void)be;
-	(void)name;
-	(void)max;
-	(void)why;
-	(void)whylen;
-	return ENOENT;
-}
-
 static void
 linux_free(struct sysctl_backend *be)
 {
@@ -151,7 +138,6 @@ backend_linux_new(const char *root)
 	be->name = "linux";
 	be->get = linux_get;
 	be->set = linux_set;
-	be->ceiling = linux_ceiling;
 	be->free = linux_free;
 	be->ctx = ctx;
 	return be;

@@ -109,7 +109,8 @@ struct sysctl_backend {
 	/*
 	 * The highest value the kernel would take for a key, when it can be
 	 * known without trying (macOS maxsockbuf from nmbclusters).  0 and
-	 * *max set, or ENOENT when nothing is known.
+	 * *max set, or ENOENT when nothing is known; NULL in a backend that
+	 * never knows (the engine then finds the ceiling by trying).
 	 */
 	int	(*ceiling)(struct sysctl_backend *, const char *, long long *,
 		    char *, size_t);

@@ -71,6 +71,18 @@ value_numbers(const char *v, long long *nums, int max)
 	return n;
 }
 
+/* Both values' integers, when they have the same number of them; else -1. */
+static int
+number_pair(const char *a, long long *na, const char *b, long long *nb)
+{
+	int	n;
+
+	n = value_numbers(a, na, VALUE_MAX_WORDS);
+	if (n == -1 || value_numbers(b, nb, VALUE_MAX_WORDS) != n)
+		return -1;
+	return n;
+}
+
 /*
  * 1 when every integer of current is at least the matching one of wanted,
  * 0 when one is below, -1 when they are not comparable.
@@ -79,11 +91,9 @@ int
 value_at_least(const char *current, const char *wanted)
 {
 	long long	c[VALUE_MAX_WORDS], w[VALUE_MAX_WORDS];
-	int		nc, nw, i;
+	int		nc, i;
 
-	nc = value_numbers(current, c, VALUE_MAX_WORDS);
-	nw = value_numbers(wanted, w, VALUE_MAX_WORDS);
-	if (nc == -1 || nw == -1 || nc != nw)
+	if ((nc = number_pair(current, c, wanted, w)) == -1)
 		return -1;
 	for (i = 0; i < nc; i++)
 		if (c[i] < w[i])
@@ -113,16 +123,14 @@ int
 value_raise(const char *current, const char *wanted, char *out, size_t outlen)
 {
 	long long	c[VALUE_MAX_WORDS], w[VALUE_MAX_WORDS];
-	int		nc, nw, i;
+	int		nc, i;
 
-	nc = value_numbers(current, c, VALUE_MAX_WORDS);
-	nw = value_numbers(wanted, w, VALUE_MAX_WORDS);
-	if (nc == -1 || nw == -1 || nc != nw)
+	if ((nc = number_pair(current, c, wanted, w)) == -1)
 		return -1;
 	for (i = 0; i < nc; i++)
 		if (c[i] > w[i])
 			w[i] = c[i];
-	return format_numbers(w, nw, out, outlen);
+	return format_numbers(w, nc, out, outlen);
 }
 
 /*

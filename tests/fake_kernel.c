@@ -346,19 +346,6 @@ fake_set(struct sysctl_backend *be, const char *name, const char *value)
 	return fake_set_text(be->ctx, name, value);
 }
 
-/* The fake backend knows no ceilings: the engine must find them itself. */
-static int
-fake_ceiling(struct sysctl_backend *be, const char *name, long long *max,
-    char *why, size_t whylen)
-{
-	(void)be;
-	(void)name;
-	(void)max;
-	(void)why;
-	(void)whylen;
-	return ENOENT;
-}
-
 static void
 fake_free(struct sysctl_backend *be)
 {
@@ -375,7 +362,6 @@ fake_backend_new(struct fake_kernel *fk)
 	be->name = "fake";
 	be->get = fake_get;
 	be->set = fake_set;
-	be->ceiling = fake_ceiling;
 	be->free = fake_free;
 	be->ctx = fk;
 	return be;

@@ -7,18 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
 
-RMEM=net.ipv4.tcp_rmem
-WMEM=net.ipv4.tcp_wmem
-CC=net.ipv4.tcp_congestion_control
 GLOBAL=net.core.rmem_max
-
-R0=$(sysctl_get $RMEM)
-W0=$(sysctl_get $WMEM)
-C0=$(sysctl_get $CC)
-mapfile -t RV < <(vec_pick $RMEM 3)
-mapfile -t WV < <(vec_pick $WMEM 3)
-CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
-diag "originals: rmem '$R0' wmem '$W0' cc '$C0'; tuned cc '$CA'"
+use_keys 3
 
 # After a test that may have let a daemon write, start again from the
 # namespace's originals.

@@ -8,23 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
 
-RMEM=net.ipv4.tcp_rmem
-WMEM=net.ipv4.tcp_wmem
-CC=net.ipv4.tcp_congestion_control
-
-C0=$(sysctl_get $CC)
-mapfile -t RV < <(vec_pick $RMEM 1)
-mapfile -t WV < <(vec_pick $WMEM 1)
-CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
-
-tuned() {
-	sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}" &&
-	    sysctl_is $CC "$CA"
-}
-
-values() {
-	echo "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)' cc '$(sysctl_get $CC)'"
-}
+use_keys 1
 
 # The unprivileged user must reach the socket and read the configs.
 chmod 0755 "$T" "$T/etc"

@@ -574,3 +574,36 @@ output_has() {
 log_has() {
 	grep -qF -- "$2" "$T/d.$1.log"
 }
+
+# ---- the three namespace keys every scenario tunes
+
+RMEM=net.ipv4.tcp_rmem
+WMEM=net.ipv4.tcp_wmem
+CC=net.ipv4.tcp_congestion_control
+
+# use_keys N: the originals R0 W0 C0, N tuned vectors each in RV and WV, and
+# a congestion control CA other than C0 that this namespace may set.
+use_keys() {
+	R0=$(sysctl_get $RMEM)
+	W0=$(sysctl_get $WMEM)
+	C0=$(sysctl_get $CC)
+	mapfile -t RV < <(vec_pick $RMEM "$1")
+	mapfile -t WV < <(vec_pick $WMEM "$1")
+	CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
+	diag "originals: rmem '$R0' wmem '$W0' cc '$C0'; tuned cc '$CA'"
+}
+
+# tuned: the first tuned values are in place.
+tuned() {
+	sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}" &&
+	    sysctl_is $CC "$CA"
+}
+
+# originals: the values from before any daemon are in place.
+originals() {
+	sysctl_is $RMEM "$R0" && sysctl_is $WMEM "$W0" && sysctl_is $CC "$C0"
+}
+
+values() {
+	echo "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)' cc '$(sysctl_get $CC)'"
+}

@@ -8,17 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
 
-RMEM=net.ipv4.tcp_rmem
-WMEM=net.ipv4.tcp_wmem
-CC=net.ipv4.tcp_congestion_control
-
-R0=$(sysctl_get $RMEM)
-W0=$(sysctl_get $WMEM)
-C0=$(sysctl_get $CC)
-mapfile -t RV < <(vec_pick $RMEM 4)
-mapfile -t WV < <(vec_pick $WMEM 4)
-CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
-diag "originals: rmem '$R0' wmem '$W0' cc '$C0'; tuned cc '$CA'"
+use_keys 4
 
 # enforced VALUE: rmem is VALUE and an outside write to it is reverted.
 enforced() {

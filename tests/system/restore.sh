@@ -8,30 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
 
-RMEM=net.ipv4.tcp_rmem
-WMEM=net.ipv4.tcp_wmem
-CC=net.ipv4.tcp_congestion_control
-
-R0=$(sysctl_get $RMEM)
-W0=$(sysctl_get $WMEM)
-C0=$(sysctl_get $CC)
-mapfile -t RV < <(vec_pick $RMEM 3)
-mapfile -t WV < <(vec_pick $WMEM 3)
-CA=$(pick_cc) || bail "no congestion control other than $C0 may be set here"
-diag "originals: rmem '$R0' wmem '$W0' cc '$C0'; tuned cc '$CA'"
-
-tuned() {
-	sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}" &&
-	    sysctl_is $CC "$CA"
-}
-
-originals() {
-	sysctl_is $RMEM "$R0" && sysctl_is $WMEM "$W0" && sysctl_is $CC "$C0"
-}
-
-values() {
-	echo "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)' cc '$(sysctl_get $CC)'"
-}
+use_keys 3
 
 # all_keys_in STATE: a fresh status shows every key in STATE.
 all_keys_in() {
