@@ -262,6 +262,45 @@ test_maxsockbuf_clamped_on_8gb(void **arg)
 	    "8388608");
 }
 
+/* A ceiling known beforehand, as the bsd backend computes on macOS. */
+static int
+known_ceiling(struct sysctl_backend *be, const char *name, long long *max,
+    char *why, size_t whylen)
+{
+	(void)be;
+	if (strcmp(name, "kern.ipc.maxsockbuf") != 0)
+		return ENOENT;
+	*max = 8388608;
+	snprintf(why, whylen, "capped by kern.ipc.nmbclusters");
+	return 0;
+}
+
+/* With a known ceiling the engine writes it at once and says why. */
+static void
+test_clamp_to_known_ceiling(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><dict>"
+	    "<key>Value</key><integer>16777216</integer>"
+	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    "</dict></dict></plist>\n";
+
+	f->be->ceiling = known_ceiling;
+	fake_kernel_poke(f->fk, "kern.ipc.maxsockbuf", "4194304");
+	engine_configure(&f->e, parse(conf));
+	k = key(f, "kern.ipc.maxsockbuf");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "8388608");
+	assert_non_null(strstr(k->note, "capped by kern.ipc.nmbclusters"));
+	/* the refused try, then the ceiling: no search */
+	assert_int_equal(fake_kernel_nwrites(f->fk), 1);
+	assert_string_equal(fake_kernel_write(f->fk, 0),
+	    "kern.ipc.maxsockbuf=8388608");
+}
+
 static void
 test_drift_reverted_and_counted(void **arg)
 {
@@ -548,6 +587,7 @@ main(void)
 		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
 		T(test_maxsockbuf_clamped_on_8gb, setup_mac8),
+		T(test_clamp_to_known_ceiling, setup_mac8),
 		T(test_drift_reverted_and_counted, setup_mac16),
 		T(test_refresh_shows_drift_without_writing, setup_mac16),
 		T(test_at_least_and_once, setup_mac16),
