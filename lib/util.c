@@ -67,7 +67,8 @@ fsync_dir_of(const char *path)
 	return rv;
 }
 
-static int
+/* All of data, across short writes and signals. */
+int
 write_all(int fd, const void *data, size_t len)
 {
 	const char	*p = data;

@@ -4,7 +4,7 @@
 set -eu
 
 build="build-essential autoconf automake pkg-config libxml2-dev"
-test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps"
+test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3"
 
 case "${1:-build}" in
 build) want=$build ;;

@@ -600,6 +600,7 @@ const struct output text_output = {
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
+	.advise = advise_text,
 };
 
 /* ---- JSON */
@@ -867,4 +868,5 @@ const struct output json_output = {
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,
+	.advise = advise_json,
 };

@@ -29,6 +29,7 @@ enum cmd_id {
 	C_CHECK,
 	C_RESTORE,
 	C_RESUME,
+	C_ADVISE,
 	C_HELP,
 	C_VERSION
 };
@@ -40,7 +41,16 @@ enum opt_id {
 	OPT_JSON,
 	OPT_VERBOSE,
 	OPT_HELP,
-	OPT_VERSION
+	OPT_VERSION,
+	OPT_RATE,
+	OPT_RTT,
+	OPT_HOST,
+	OPT_COUNT,
+	OPT_TIMEOUT,
+	OPT_PLATFORM,
+	OPT_SET,
+	OPT_CONFIG,
+	OPT_FORCE
 };
 
 struct params;
@@ -55,6 +65,11 @@ struct command {
 	const char	*help;		/* lines separated by \n */
 };
 
+/*
+ * An option with letter 0 has only its long form.  An argument written
+ * "[ARG]" is optional: --name=ARG, or the next word when that is neither
+ * an option nor, before the command, a command's name.
+ */
 struct ctl_option {
 	enum opt_id	 id;
 	int		 letter;
@@ -74,6 +89,7 @@ struct params {
 	bool			 verbose;
 	bool			 help;
 	bool			 version;
+	struct advise_args	 adv;
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -81,6 +97,7 @@ struct params {
 static int	run_status(const struct params *);
 static int	run_change(const struct params *);
 static int	run_check(const struct params *);
+static int	run_advise(const struct params *);
 static int	run_help(const struct params *);
 static int	run_version(const struct params *);
 static void	usage_error(struct params *, const char *, ...)
@@ -101,6 +118,11 @@ static const struct command commands[] = {
 	    "until resume or a reload (needs root)" },
 	{ C_RESUME, "resume", "", 0, MSG_RESUME, run_change,
 	    "enforce the configuration again (needs root)" },
+	{ C_ADVISE, "advise", "--rate RATE (--rtt TIME | --host HOST)", 0, 0,
+	    run_advise,
+	    "what one TCP stream needs on a path, what this\n"
+	    "machine allows and the ceilings to set; reads\n"
+	    "only, no daemon or root needed (options below)" },
 	{ C_HELP, "help", "", 0, 0, run_help,
 	    "show this help" },
 	{ C_VERSION, "version", "", 0, 0, run_version,
@@ -112,13 +134,44 @@ static const struct ctl_option options[] = {
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
 	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
 	    "print JSON (status, reload, restore, resume,\n"
-	    "version); nothing on stdout with exit status 2 or 4" },
+	    "advise, version); nothing on stdout with exit\n"
+	    "status 2 or 4" },
 	{ OPT_VERBOSE, 'v', "verbose", NULL, CMD(C_CHECK),
 	    "check: also print the ordered plan" },
 	{ OPT_HELP, 'h', "help", NULL, CMD_ALL,
 	    "show this help" },
 	{ OPT_VERSION, 'V', "version", NULL, CMD_ALL,
 	    "show the version" },
+	{ OPT_RATE, 0, "rate", "RATE", CMD(C_ADVISE),
+	    "advise: the line rate in bit/s: 500m, 1g, 2.5G,\n"
+	    "800mbit, or bytes as 100MB/s; k, m, g, t are\n"
+	    "powers of 1000" },
+	{ OPT_RTT, 0, "rtt", "TIME", CMD(C_ADVISE),
+	    "advise: the round trip: 150ms, 0.15s, 150000us;\n"
+	    "a plain number is in milliseconds" },
+	{ OPT_HOST, 0, "host", "HOST[:PORT]", CMD(C_ADVISE),
+	    "advise: measure the round trip with TCP connects\n"
+	    "to HOST, port 443 by default ([ADDR]:PORT for\n"
+	    "IPv6); a refused connect counts as a round trip" },
+	{ OPT_COUNT, 0, "count", "N", CMD(C_ADVISE),
+	    "advise --host: connects to time, the median is\n"
+	    "used (" STRINGIFY(ADV_COUNT_DEFAULT) ", at most "
+	    STRINGIFY(ADV_COUNT_MAX) ")" },
+	{ OPT_TIMEOUT, 0, "timeout", "TIME", CMD(C_ADVISE),
+	    "advise --host: the time each connect and the name\n"
+	    "lookup may take (2s; a plain number is in seconds)" },
+	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE),
+	    "advise: linux, darwin or freebsd, modelled from\n"
+	    "stock values and --set instead of this machine" },
+	{ OPT_SET, 0, "set", "NAME=VALUE", CMD(C_ADVISE),
+	    "advise: take VALUE for a sysctl instead of the\n"
+	    "live one (repeatable; K, M, G allowed)" },
+	{ OPT_CONFIG, 0, "config", "[FILE]", CMD(C_ADVISE),
+	    "advise: print the recommended tcptune.conf, or\n"
+	    "write it to FILE (mode 0644; an existing FILE\n"
+	    "only with --force)" },
+	{ OPT_FORCE, 0, "force", NULL, CMD(C_ADVISE),
+	    "advise --config FILE: replace an existing FILE" },
 };
 
 static const struct {
@@ -130,10 +183,11 @@ static const struct {
 	    "status: a key is not in force, or enforcement is paused;\n"
 	    "reload: the new configuration was rejected (the running one "
 	    "stays);\ncheck: the configuration has errors; restore, resume: "
-	    "failed" },
+	    "failed;\nadvise: the --config FILE could not be written" },
 	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
 	    "permission on its\nsocket, or no reply within "
-	    STRINGIFY(CTL_TIMEOUT_SEC) " s" },
+	    STRINGIFY(CTL_TIMEOUT_SEC) " s; advise --host: the host\n"
+	    "cannot be resolved, is unreachable or does not answer" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },
@@ -215,6 +269,20 @@ usage_synopsis(FILE *f)
 	fputc('\n', f);
 }
 
+/* "-s, --socket PATH", or "    --rate RATE" for a long-only option. */
+static void
+option_label(const struct ctl_option *o, char *buf, size_t len)
+{
+	const char	*sep = o->arg == NULL ? "" : " ";
+
+	if (o->letter != 0)
+		snprintf(buf, len, "-%c, --%s%s%s", o->letter, o->name, sep,
+		    o->arg ? o->arg : "");
+	else
+		snprintf(buf, len, "    --%s%s%s", o->name, sep,
+		    o->arg ? o->arg : "");
+}
+
 static void
 print_help(FILE *f)
 {
@@ -231,10 +299,7 @@ print_help(FILE *f)
 	}
 	fprintf(f, "\nOptions, before or after the command:\n");
 	for (i = 0; i < NITEMS(options); i++) {
-		snprintf(label, sizeof(label), "-%c, --%s%s%s",
-		    options[i].letter, options[i].name,
-		    options[i].arg ? " " : "",
-		    options[i].arg ? options[i].arg : "");
+		option_label(&options[i], label, sizeof(label));
 		help_entry(f, HELP_INDENT, label, options[i].help);
 	}
 	fprintf(f, "\nExit status:\n");
@@ -276,13 +341,57 @@ find_option(int letter, const char *name, size_t len)
 	size_t	i;
 
 	for (i = 0; i < NITEMS(options); i++) {
-		if (len == 0 && options[i].letter == letter)
+		if (len == 0 && letter != 0 && options[i].letter == letter)
 			return &options[i];
 		if (len > 0 && strlen(options[i].name) == len &&
 		    strncmp(options[i].name, name, len) == 0)
 			return &options[i];
 	}
 	return NULL;
+}
+
+/* The advise options: kept as given, advise_run checks them. */
+static void
+advise_option(struct params *p, const struct ctl_option *o, const char *arg)
+{
+	struct advise_args	*a = &p->adv;
+
+	switch (o->id) {
+	case OPT_RATE:
+		a->rate = arg;
+		break;
+	case OPT_RTT:
+		a->rtt = arg;
+		break;
+	case OPT_HOST:
+		a->host = arg;
+		break;
+	case OPT_COUNT:
+		a->count = arg;
+		break;
+	case OPT_TIMEOUT:
+		a->timeout = arg;
+		break;
+	case OPT_PLATFORM:
+		a->platform = arg;
+		break;
+	case OPT_SET:
+		if (a->nsets == ADV_MAX_SETS)
+			usage_error(p, "more than %d --set options",
+			    ADV_MAX_SETS);
+		else
+			a->sets[a->nsets++] = arg;
+		break;
+	case OPT_CONFIG:
+		a->config = arg;
+		a->config_set = true;
+		break;
+	case OPT_FORCE:
+		a->force = true;
+		break;
+	default:
+		break;
+	}
 }
 
 static void
@@ -305,7 +414,26 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_VERSION:
 		p->version = true;
 		break;
+	default:
+		advise_option(p, o, arg);
+		break;
 	}
+}
+
+/*
+ * The next word as an optional argument, or "" without one: an option is
+ * never taken, nor a command's name while none has been seen.
+ */
+static const char *
+optional_arg(const struct params *p, char *argv[], int *ip)
+{
+	const char	*next = argv[*ip + 1];
+
+	if (next == NULL || (next[0] == '-' && next[1] != '\0') ||
+	    (!p->word_seen && find_command(next) != NULL))
+		return "";
+	++*ip;
+	return next;
 }
 
 /*
@@ -331,6 +459,8 @@ long_option(struct params *p, char *argv[], int *ip)
 	}
 	if (o->arg != NULL && arg != NULL)
 		arg++;
+	else if (o->arg != NULL && o->arg[0] == '[')
+		arg = optional_arg(p, argv, ip);
 	else if (o->arg != NULL && (arg = argv[++*ip]) == NULL) {
 		usage_error(p, "option --%s needs %s", o->name, o->arg);
 		return;
@@ -388,6 +518,7 @@ word(struct params *p, const char *w)
 static void
 check_options(struct params *p)
 {
+	char	label[64];
 	size_t	i;
 
 	if (p->cmd == NULL) {
@@ -395,11 +526,19 @@ check_options(struct params *p)
 			usage_error(p, "no command given");
 		return;
 	}
-	for (i = 0; i < NITEMS(options); i++)
-		if ((p->opts_seen & (1u << options[i].id)) &&
-		    !(options[i].cmds & CMD(p->cmd->id)))
-			usage_error(p, "option -%c/--%s does not apply to %s",
-			    options[i].letter, options[i].name, p->cmd->name);
+	for (i = 0; i < NITEMS(options); i++) {
+		if (!(p->opts_seen & (1u << options[i].id)) ||
+		    (options[i].cmds & CMD(p->cmd->id)))
+			continue;
+		if (options[i].letter != 0)
+			snprintf(label, sizeof(label), "-%c/--%s",
+			    options[i].letter, options[i].name);
+		else
+			snprintf(label, sizeof(label), "--%s",
+			    options[i].name);
+		usage_error(p, "option %s does not apply to %s", label,
+		    p->cmd->name);
+	}
 }
 
 /*
@@ -485,6 +624,12 @@ run_check(const struct params *p)
 
 	return config_report(file, 0, p->verbose, stdout) == 0 ?
 	    CTL_OK : CTL_FAIL;
+}
+
+static int
+run_advise(const struct params *p)
+{
+	return advise_run(&p->adv, p->out);
 }
 
 static int

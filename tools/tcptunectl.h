@@ -10,6 +10,7 @@
 
 #include "tcptune.h"
 #include "proto.h"
+#include "advise.h"
 
 /* Exit status, documented in --help and tcptunectl(8). */
 enum ctl_exit {
@@ -52,8 +53,12 @@ struct output {
 	void	(*status)(const struct reply *);
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
+	void	(*advise)(FILE *, const struct advice *);
 };
 extern const struct output	text_output;
 extern const struct output	json_output;
+
+/* advise.c */
+int	 advise_run(const struct advise_args *, const struct output *);
 
 #endif /* TCPTUNECTL_H */

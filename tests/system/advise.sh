@@ -1,0 +1,337 @@
+#!/bin/bash
+# System test: tcptunectl advise, run as a user runs it.  The round trip
+# is measured against listeners on 127.0.0.1 only (Python sockets); the
+# failure cases are a closed port (a refusal is a round trip: exit 0), a
+# listener whose accept queue is full (its SYNs are dropped: no answer,
+# exit 2) and a .invalid name (RFC 6761: it never resolves, exit 2).
+# Nothing else is contacted, and nothing is written to the kernel: advise
+# only reads, which the last checks confirm.  The listeners need python3
+# and the JSON checks jq: without them those checks are skipped, the rest
+# still run.  Speaks TAP, plan at the end.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${top_builddir:=$here/../..}"
+ctl=$top_builddir/tcptunectl
+T=$(mktemp -d "${TMPDIR:-/tmp}/advise.XXXXXX") || exit 99
+pids=()
+n=0
+
+# shellcheck disable=SC2317 # run by the EXIT trap
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# report RC DESC [DIAG...]: ok when RC is 0, else not ok with diagnostics.
+report() {
+	local rc=$1 desc=$2
+	shift 2
+	n=$((n + 1))
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $n - $desc"
+		return 0
+	fi
+	echo "not ok $n - $desc"
+	printf '%s\n' "$@" | sed 's/^/# /'
+	[ -s "$T/out" ] && sed 's/^/#   out: /' "$T/out" | head -40
+	[ -s "$T/err" ] && sed 's/^/#   err: /' "$T/err" | head -10
+	return 1
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# run ARGS...: tcptunectl advise ARGS, stdout to $T/out, stderr to
+# $T/err, exit status in $rc, seconds taken in $took.
+run() {
+	local start=$SECONDS
+	"$ctl" advise "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	took=$((SECONDS - start))
+}
+
+jqe() {
+	jq -e "$1" "$T/out" >/dev/null 2>&1
+}
+
+has_jq() {
+	command -v jq >/dev/null 2>&1
+}
+
+# ---- listeners, on 127.0.0.1 only
+
+cat >"$T/listen.py" <<'EOF'
+import socket, sys, time
+mode = sys.argv[1]
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+if mode == "closed":            # a port nothing listens on
+    s.close()
+    print(port, flush=True)
+    sys.exit(0)
+s.listen(16 if mode == "accept" else 0)
+held = []
+if mode == "full":              # fill the queue: later SYNs are dropped
+    for _ in range(3):
+        c = socket.socket()
+        c.setblocking(False)
+        try:
+            c.connect(("127.0.0.1", port))
+        except BlockingIOError:
+            pass
+        held.append(c)
+    time.sleep(0.2)
+print(port, flush=True)
+s.settimeout(1)
+end = time.monotonic() + 60     # never outlives the test by much
+while time.monotonic() < end:
+    if mode != "accept":
+        time.sleep(0.5)
+        continue
+    try:
+        c, _ = s.accept()
+        c.close()
+    except socket.timeout:
+        pass
+EOF
+
+# listen MODE: start a listener, print its port.
+listen() {
+	local f=$T/port.$1 i
+	python3 "$T/listen.py" "$1" >"$f" &
+	pids+=("$!")
+	for i in $(seq 50); do
+		[ -s "$f" ] && break
+		sleep 0.1
+		: "$i"
+	done
+	cat "$f"
+}
+
+if [ ! -x "$ctl" ]; then
+	echo "1..0 # SKIP $ctl is not built"
+	exit 0
+fi
+has_python() {
+	command -v python3 >/dev/null 2>&1
+}
+rmem0=$(cat /proc/sys/net/ipv4/tcp_rmem 2>/dev/null)
+core0=$(cat /proc/sys/net/core/rmem_max 2>/dev/null)
+
+# ---- a given round trip
+
+"$ctl" --help >"$T/out" 2>&1
+grep -q 'advise --rate RATE' "$T/out" &&
+    grep -q -- '--host HOST\[:PORT\]' "$T/out"
+report $? "--help lists advise and its options"
+
+run --rate 1g --rtt 150ms
+[ "$rc" -eq 0 ] && grep -q '18750000 bytes (17.9 MiB)' "$T/out" &&
+    grep -q '^Verdict: ' "$T/out" && grep -q 'values read live' "$T/out"
+report $? "1g at 150ms: the BDP, the live values and a verdict, exit 0" \
+    "exit $rc"
+
+if has_jq; then
+	run --rate 1g --rtt 150ms --json
+	[ "$rc" -eq 0 ] && jqe '.version == 1 and .bdp_bytes == 18750000 and
+	    .path.rate_bps == 1000000000 and .path.rtt_s == 0.15 and
+	    .path.rtt_source == "given" and .path.measurement == null and
+	    (.keys | length) > 0 and
+	    (.verdict | IN("ok", "tune", "capped")) and
+	    (.now.receive.rate_bps | type) == "number" and
+	    .recommended.receive.rate_bps <= 1000000000'
+	report $? "--json: the documented shape, numbers as numbers" "exit $rc"
+	run --rate 1g --rtt 150ms --json --set net.core.rmem_max=212992
+	[ "$rc" -eq 0 ] && jqe '(.keys[] | select(.name == "net.core.rmem_max") |
+	    .given and .current == "212992") and
+	    ([.keys[] | select(.name != "net.core.rmem_max") | .given] |
+	    all | not)'
+	report $? "--set: that value is marked given, the others are not" \
+	    "exit $rc"
+else
+	skip "--json: the documented shape" "jq is not installed"
+	skip "--set: that value is marked given" "jq is not installed"
+fi
+run --rate 1g --rtt 150ms --set net.core.rmem_max=212992
+[ "$rc" -eq 0 ] && grep -q '^net.core.rmem_max  *212992= ' "$T/out" &&
+    grep -q 'except those given with' "$T/out"
+report $? "--set in text: the value is marked '=' and the machine line says so" \
+    "exit $rc"
+
+# ---- --host
+
+if has_python; then
+	port=$(listen accept)
+	closed=$(listen closed)
+	full=$(listen full)
+fi
+
+if ! has_python; then
+	skip "--host 127.0.0.1: a sane loopback rtt" "python3 is not installed"
+elif has_jq; then
+	run --rate 1g --host "127.0.0.1:$port" --json
+	[ "$rc" -eq 0 ] && jqe ".path.rtt_source == \"measured\" and
+	    .path.measurement.address == \"127.0.0.1\" and
+	    .path.measurement.port == $port and
+	    .path.measurement.samples == 5 and
+	    .path.measurement.refused == 0 and
+	    .path.rtt_s > 0 and .path.rtt_s < 0.5 and
+	    .path.measurement.min_s <= .path.measurement.median_s"
+	report $? "--host 127.0.0.1:$port: 5 connects, a sane loopback rtt" \
+	    "exit $rc"
+else
+	run --rate 1g --host "127.0.0.1:$port" --json
+	[ "$rc" -eq 0 ] && grep -q '"rtt_source": "measured"' "$T/out"
+	report $? "--host 127.0.0.1:$port: measured" "exit $rc"
+fi
+
+if has_python; then
+	run --rate 1g --host "localhost:$port" --count 3
+	[ "$rc" -eq 0 ] && grep -q 'median of 3 TCP connects' "$T/out"
+	report $? "--host localhost:$port --count 3: resolved and measured" \
+	    "exit $rc"
+
+	run --rate 1g --host "127.0.0.1:$closed" --count 2
+	[ "$rc" -eq 0 ] && grep -q 'refused' "$T/out"
+	report $? "a closed port: the resets are round trips, exit 0, said so" \
+	    "exit $rc"
+
+	run --rate 1g --host "127.0.0.1:$full" --timeout 300ms
+	want="--host 127.0.0.1:$full: no answer from 127.0.0.1 port $full"
+	[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$took" -le 3 ] &&
+	    grep -q -- "^tcptunectl: $want within 0.3 s$" "$T/err"
+	report $? "no answer (SYNs dropped): exit 2, one line, in the timeout" \
+	    "exit $rc after ${took}s"
+else
+	skip "--host localhost" "python3 is not installed"
+	skip "a closed port" "python3 is not installed"
+	skip "no answer" "python3 is not installed"
+fi
+
+run --rate 1g --host tcptune-test.invalid --timeout 1s
+want="--host tcptune-test.invalid: cannot resolve tcptune-test.invalid"
+[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$took" -le 3 ] &&
+    grep -q -- "^tcptunectl: $want" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ]
+report $? "a .invalid name: exit 2, one line, within the timeout" \
+    "exit $rc after ${took}s"
+
+# ---- --config
+
+run --rate 1g --rtt 150ms --config
+"$ctl" check "$T/out" >"$T/check" 2>&1
+crc=$?
+[ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] && grep -q 'configuration OK' "$T/check" &&
+    grep -q '<string>at-least</string>' "$T/out"
+report $? "--config: a plist tcptunectl check accepts" "exit $rc, check $crc" \
+    "$(cat "$T/check")"
+
+cfg=$T/tcptune.conf
+(umask 077 && "$ctl" advise --rate 1g --rtt 150ms --config "$cfg" \
+    >"$T/out" 2>"$T/err")
+rc=$?
+mode=$(stat -c %a "$cfg" 2>/dev/null || stat -f %Lp "$cfg")
+[ "$rc" -eq 0 ] && [ "$mode" = 644 ] && grep -q "^Wrote $cfg" "$T/out" &&
+    "$ctl" check "$cfg" >/dev/null 2>&1 && [ -z "$(ls "$T"/*.tmp.* 2>/dev/null)" ]
+report $? "--config FILE: written, mode 0644 under umask 077, checks" \
+    "exit $rc, mode $mode"
+
+echo keep >"$cfg"
+run --rate 1g --rtt 150ms --config "$cfg"
+[ "$rc" -eq 1 ] && [ "$(cat "$cfg")" = keep ] &&
+    grep -q 'exists: add --force to replace it' "$T/err"
+report $? "--config FILE refuses an existing file (exit 1, untouched)" \
+    "exit $rc"
+
+run --rate 1g --rtt 150ms --config="$cfg" --force --json
+[ "$rc" -eq 0 ] && "$ctl" check "$cfg" >/dev/null 2>&1 &&
+    { ! has_jq || jqe ".config_file == \"$cfg\""; }
+report $? "--config=FILE --force replaces it; --json names it" "exit $rc"
+
+# ---- another platform: an 8 GB Mac, simulated
+
+run --rate 1g --rtt 150ms --platform darwin --set kern.ipc.nmbclusters=65536
+[ "$rc" -eq 0 ] && grep -q 'This Mac cannot give one socket more than 7.11' "$T/out" &&
+    grep -q '398 Mbit/s' "$T/out"
+report $? "an 8 GB Mac is told it cannot exceed 8 MiB, in Mbit/s" "exit $rc"
+
+if has_jq; then
+	run --rate 1g --rtt 150ms --platform darwin --set hw.memsize=8G --json
+	[ "$rc" -eq 0 ] && jqe '.verdict == "capped" and .streams == 3 and
+	    .platform.live == false and
+	    .platform.maxsockbuf_ceiling == 8388608 and
+	    .recommended.receive.buffer_bytes == 7456540 and
+	    ([.keys[] | select(.name == "kern.ipc.maxsockbuf")][0].needed ==
+	    21093750)'
+	report $? "the 8 GB Mac in JSON: capped, 3 streams" "exit $rc"
+else
+	skip "the 8 GB Mac in JSON" "jq is not installed"
+fi
+
+run --rate 1g --rtt 150ms --platform freebsd --config
+"$ctl" check "$T/out" >/dev/null 2>&1
+crc=$?
+[ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] && grep -q '<integer>67108864</integer>' "$T/out"
+report $? "FreeBSD: maxsockbuf 64 MiB for 32 MiB buffers, a good plist" \
+    "exit $rc, check $crc"
+
+# ---- bad values: exit 64, one line naming the option
+
+bad() {
+	local want=$1 desc=$2
+	shift 2
+	run "$@"
+	[ "$rc" -eq 64 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	    grep -q -- "$want" "$T/err"
+	report $? "$desc: exit 64, one line" "exit $rc"
+}
+
+bad '--rate "0" is zero' "--rate 0" --rate 0 --rtt 150ms
+bad '--rate "-1g" is negative' "--rate -1g" --rate -1g --rtt 150ms
+bad '--rate "1x" has an unknown unit' "an absurd unit" --rate 1x --rtt 1
+bad '--rate "100MB" is ambiguous' "bits or bytes" --rate 100MB --rtt 1
+bad '--rate "1e400" is too large' "overflow" --rate 1e400 --rtt 1
+bad '--rate "2t" is above 1 Tbit/s' "above 1 Tbit/s" --rate 2t --rtt 1
+bad '--rtt "5us" is below 10 us' "below 10 us" --rate 1g --rtt 5us
+bad '--rtt "150ms!" has an unknown unit' "trailing junk" --rate 1g --rtt '150ms!'
+bad '--rtt "" is empty' "an empty --rtt" --rate 1g --rtt ''
+bad 'advise needs --rtt' "no round trip" --rate 1g
+bad 'exclude each other' "--rtt with --host" --rate 1g --rtt 1 --host x
+bad '--set foo.bar: advise does not use it' "an unknown --set" \
+    --rate 1g --rtt 1 --set foo.bar=1
+
+# ---- read only, and no root needed
+
+if [ -n "$rmem0" ]; then
+	[ "$(cat /proc/sys/net/ipv4/tcp_rmem)" = "$rmem0" ] &&
+	    [ "$(cat /proc/sys/net/core/rmem_max)" = "$core0" ]
+	report $? "no sysctl was written"
+else
+	skip "no sysctl was written" "not Linux"
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	run --rate 1g --rtt 150ms
+	[ "$rc" -eq 0 ] && grep -q 'values read live' "$T/out"
+	report $? "works without root (uid $(id -u))" "exit $rc"
+elif command -v setpriv >/dev/null 2>&1 &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$ctl" --version \
+    >/dev/null 2>&1; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    "$ctl" advise --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q 'values read live' "$T/out"
+	report $? "works without root (uid 65534)" "exit $rc"
+else
+	skip "works without root" "cannot run $ctl as another user here"
+fi
+
+echo "1..$n"
+exit 0

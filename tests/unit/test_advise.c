@@ -1,0 +1,980 @@
+/*
+ * tcptunectl advise: units as people write them (and every way of getting
+ * them wrong), the arithmetic, the three platforms' models from given
+ * ceilings (an 8 GB Mac, Linux before and after 6.6, FreeBSD's headroom),
+ * the JSON and the plist, which must parse back through config_parse, and
+ * the round trip measured against listeners on 127.0.0.1 only.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "advise.h"
+
+#define MIB	(1024LL * 1024)
+
+/* a within rel (a fraction) of b */
+static bool
+near(double a, double b, double rel)
+{
+	double	d = a > b ? a - b : b - a;
+
+	return d <= (b > 0 ? b : -b) * rel;
+}
+
+static double
+rate_of(const char *s)
+{
+	double	v = -1;
+
+	assert_int_equal(adv_parse_rate(s, &v), PERR_OK);
+	return v;
+}
+
+static double
+rtt_of(const char *s)
+{
+	double	v = -1;
+
+	assert_int_equal(adv_parse_rtt(s, &v), PERR_OK);
+	return v;
+}
+
+static enum adv_perr
+rate_err(const char *s)
+{
+	double	v = -1;
+	enum adv_perr e = adv_parse_rate(s, &v);
+
+	assert_true(v == -1);	/* untouched on error */
+	return e;
+}
+
+static enum adv_perr
+rtt_err(const char *s)
+{
+	double	v = -1;
+	enum adv_perr e = adv_parse_rtt(s, &v);
+
+	assert_true(v == -1);
+	return e;
+}
+
+/* ---- units */
+
+static void
+test_rate_units(void **arg)
+{
+	(void)arg;
+	assert_true(rate_of("500m") == 500e6);
+	assert_true(rate_of("1g") == 1e9);
+	assert_true(rate_of("10g") == 10e9);
+	assert_true(rate_of("100M") == 100e6);
+	assert_true(rate_of("2.5G") == 2.5e9);
+	assert_true(rate_of("800mbit") == 800e6);
+	assert_true(rate_of("1gbit") == 1e9);
+	assert_true(rate_of("1GBit") == 1e9);
+	assert_true(rate_of("1000000") == 1e6);
+	assert_true(rate_of("1 Gbit/s") == 1e9);
+	assert_true(rate_of("1gbits/s") == 1e9);
+	assert_true(rate_of("1Gbps") == 1e9);
+	assert_true(rate_of("800 Mb/s") == 800e6);
+	assert_true(rate_of("1e9") == 1e9);
+	assert_true(rate_of(".5g") == 500e6);
+	/* bytes, clearly: times 8 */
+	assert_true(rate_of("100MB/s") == 800e6);
+	assert_true(rate_of("12.5MBps") == 100e6);
+	assert_true(rate_of("1 gbyte/s") == 8e9);
+	assert_true(rate_of("125 mbytes/s") == 1e9);
+	/* the edges of the range are taken */
+	assert_true(rate_of("1k") == 1e3);
+	assert_true(rate_of("1t") == 1e12);
+}
+
+static void
+test_rate_bad(void **arg)
+{
+	char	longnum[100];
+
+	(void)arg;
+	assert_int_equal(rate_err(""), PERR_EMPTY);
+	assert_int_equal(rate_err("0"), PERR_ZERO);
+	assert_int_equal(rate_err("0g"), PERR_ZERO);
+	assert_int_equal(rate_err("0.000"), PERR_ZERO);
+	assert_int_equal(rate_err("-1g"), PERR_NEGATIVE);
+	assert_int_equal(rate_err("-0"), PERR_NEGATIVE);
+	assert_int_equal(rate_err("+1g"), PERR_SYNTAX);
+	assert_int_equal(rate_err("abc"), PERR_SYNTAX);
+	assert_int_equal(rate_err("g"), PERR_SYNTAX);
+	assert_int_equal(rate_err("inf"), PERR_SYNTAX);
+	assert_int_equal(rate_err("nan"), PERR_SYNTAX);
+	assert_int_equal(rate_err(" 1g"), PERR_SYNTAX);
+	assert_int_equal(rate_err("."), PERR_SYNTAX);
+	/* absurd units and trailing junk */
+	assert_int_equal(rate_err("1x"), PERR_UNIT);
+	assert_int_equal(rate_err("1gx"), PERR_UNIT);
+	assert_int_equal(rate_err("1g "), PERR_UNIT);
+	assert_int_equal(rate_err("1g!"), PERR_UNIT);
+	assert_int_equal(rate_err("1g2"), PERR_UNIT);
+	assert_int_equal(rate_err("1..2g"), PERR_UNIT);
+	assert_int_equal(rate_err("0x10"), PERR_UNIT);
+	assert_int_equal(rate_err("1ms"), PERR_UNIT);
+	assert_int_equal(rate_err("1Gibit"), PERR_UNIT);
+	assert_int_equal(rate_err("1  g"), PERR_UNIT);
+	/* bits or bytes? */
+	assert_int_equal(rate_err("1mb"), PERR_AMBIGUOUS);
+	assert_int_equal(rate_err("100MB"), PERR_AMBIGUOUS);
+	assert_int_equal(rate_err("1b"), PERR_AMBIGUOUS);
+	/* overflow and range */
+	assert_int_equal(rate_err("1e400"), PERR_OVERFLOW);
+	assert_int_equal(rate_err("1e308t"), PERR_OVERFLOW);
+	memset(longnum, '9', sizeof(longnum) - 1);
+	longnum[sizeof(longnum) - 1] = '\0';
+	assert_int_equal(rate_err(longnum), PERR_OVERFLOW);
+	assert_int_equal(rate_err("999"), PERR_TOO_LOW);
+	assert_int_equal(rate_err("0.5k"), PERR_TOO_LOW);
+	assert_int_equal(rate_err("1.1t"), PERR_TOO_HIGH);
+	assert_int_equal(rate_err("1e20"), PERR_TOO_HIGH);
+	assert_int_equal(rate_err("200TB/s"), PERR_TOO_HIGH);
+	assert_string_equal(adv_perr_text(PERR_AMBIGUOUS),
+	    "is ambiguous: b could be bits or bytes (write Mbit or MB/s)");
+}
+
+static void
+test_rtt_units(void **arg)
+{
+	double	t = -1;
+
+	(void)arg;
+	assert_true(near(rtt_of("150ms"), 0.15, 1e-12));
+	assert_true(near(rtt_of("0.15s"), 0.15, 1e-12));
+	assert_true(near(rtt_of("150"), 0.15, 1e-12));	/* plain = ms */
+	assert_true(near(rtt_of("150000us"), 0.15, 1e-12));
+	assert_true(near(rtt_of("150 ms"), 0.15, 1e-12));
+	assert_true(near(rtt_of("150MS"), 0.15, 1e-12));
+	assert_true(near(rtt_of("150\xc2\xb5s"), 150e-6, 1e-12));
+	assert_true(near(rtt_of("2sec"), 2, 1e-12));
+	assert_true(near(rtt_of("10us"), 10e-6, 1e-12));
+	assert_true(near(rtt_of("10s"), 10, 1e-12));
+	assert_int_equal(rtt_err(""), PERR_EMPTY);
+	assert_int_equal(rtt_err("0"), PERR_ZERO);
+	assert_int_equal(rtt_err("0ms"), PERR_ZERO);
+	assert_int_equal(rtt_err("-5ms"), PERR_NEGATIVE);
+	assert_int_equal(rtt_err("ms"), PERR_SYNTAX);
+	assert_int_equal(rtt_err("150m"), PERR_UNIT);	/* minutes? no */
+	assert_int_equal(rtt_err("150msx"), PERR_UNIT);
+	assert_int_equal(rtt_err("150 ms "), PERR_UNIT);
+	assert_int_equal(rtt_err("1h"), PERR_UNIT);
+	assert_int_equal(rtt_err("1e999"), PERR_OVERFLOW);
+	assert_int_equal(rtt_err("5us"), PERR_TOO_LOW);
+	assert_int_equal(rtt_err("0.001"), PERR_TOO_LOW);
+	assert_int_equal(rtt_err("10001"), PERR_TOO_HIGH);
+	assert_int_equal(rtt_err("11s"), PERR_TOO_HIGH);
+	/* --timeout: plain numbers are seconds */
+	assert_int_equal(adv_parse_timeout("2", &t), PERR_OK);
+	assert_true(near(t, 2, 1e-12));
+	assert_int_equal(adv_parse_timeout("500ms", &t), PERR_OK);
+	assert_true(near(t, 0.5, 1e-12));
+	assert_int_equal(adv_parse_timeout("0", &t), PERR_ZERO);
+	assert_int_equal(adv_parse_timeout("11", &t), PERR_TOO_HIGH);
+	assert_int_equal(adv_parse_timeout("1ms", &t), PERR_TOO_LOW);
+}
+
+static void
+test_sizes(void **arg)
+{
+	long long	v;
+
+	(void)arg;
+	assert_int_equal(adv_parse_size("64M", &v), 0);
+	assert_true(v == 64 * MIB);
+	assert_int_equal(adv_parse_size("4096", &v), 0);
+	assert_true(v == 4096);
+	assert_int_equal(adv_parse_size("1g", &v), 0);
+	assert_true(v == 1024 * MIB);
+	assert_int_equal(adv_parse_size("8k", &v), 0);
+	assert_true(v == 8192);
+	assert_int_equal(adv_parse_size("", &v), -1);
+	assert_int_equal(adv_parse_size("M", &v), -1);
+	assert_int_equal(adv_parse_size("-1", &v), -1);
+	assert_int_equal(adv_parse_size("1.5M", &v), -1);
+	assert_int_equal(adv_parse_size("12x", &v), -1);
+	assert_int_equal(adv_parse_size("9999999999999999999G", &v), -1);
+	assert_int_equal(adv_parse_size("99999999999G", &v), -1);
+}
+
+static void
+test_formats(void **arg)
+{
+	char	b[32];
+
+	(void)arg;
+	adv_fmt_rate(1e9, b, sizeof(b));
+	assert_string_equal(b, "1 Gbit/s");
+	adv_fmt_rate(8388608.0 * 8 / 0.15, b, sizeof(b));
+	assert_string_equal(b, "447 Mbit/s");
+	adv_fmt_rate(2.5e9, b, sizeof(b));
+	assert_string_equal(b, "2.5 Gbit/s");
+	adv_fmt_rate(999.7e6, b, sizeof(b));
+	assert_string_equal(b, "1 Gbit/s");
+	adv_fmt_rate(99.44e6, b, sizeof(b));
+	assert_string_equal(b, "99.4 Mbit/s");
+	adv_fmt_rate(1500, b, sizeof(b));
+	assert_string_equal(b, "1.5 kbit/s");
+	adv_fmt_bytes(18750000, b, sizeof(b));
+	assert_string_equal(b, "17.9 MiB");
+	adv_fmt_bytes(16 * MIB, b, sizeof(b));
+	assert_string_equal(b, "16 MiB");
+	adv_fmt_bytes(512 * 1024, b, sizeof(b));
+	assert_string_equal(b, "512 KiB");
+	adv_fmt_bytes(100, b, sizeof(b));
+	assert_string_equal(b, "100 bytes");
+	adv_fmt_time(0.15, b, sizeof(b));
+	assert_string_equal(b, "150 ms");
+	adv_fmt_time(45e-6, b, sizeof(b));
+	assert_string_equal(b, "45 us");
+	adv_fmt_time(1.5, b, sizeof(b));
+	assert_string_equal(b, "1.5 s");
+}
+
+static void
+test_arithmetic(void **arg)
+{
+	(void)arg;
+	assert_true(adv_pow2_at_least(1) == 1);
+	assert_true(adv_pow2_at_least(37500000) == 64 * MIB);
+	assert_true(adv_pow2_at_least(16 * MIB) == 16 * MIB);
+	assert_true(adv_pow2_at_least(16 * MIB + 1) == 32 * MIB);
+	/* xnu mbinit: 1/16 of the cluster pool, by RAM class */
+	assert_true(adv_xnu_high_sb_max(64 * MIB >> 11) == 4 * MIB);
+	assert_true(adv_xnu_high_sb_max(96 * MIB >> 11) == 6 * MIB);
+	assert_true(adv_xnu_high_sb_max(65536) == 8 * MIB);
+	assert_true(adv_xnu_high_sb_max(131072) == 16 * MIB);
+	assert_true(adv_xnu_high_sb_max(262144) == 32 * MIB);
+	/* a 2 MiB pool: 128 KiB, raised to 1 MiB */
+	assert_true(adv_xnu_high_sb_max(1024) == MIB);
+	/* sb_max_adj: 8/9 */
+	assert_true(adv_sb_max_adj(8 * MIB) == 7456540);
+	assert_true(adv_sb_max_adj(2 * MIB) == 1864135);
+	assert_true(adv_sb_max_adj(32 * MIB) == 29826161);
+}
+
+/* ---- models */
+
+static void
+input(struct adv_input *in, enum adv_os os, double rate, double rtt)
+{
+	memset(in, 0, sizeof(*in));
+	in->os = os;
+	in->live = true;
+	in->rate = rate;
+	in->rtt = rtt;
+}
+
+static void
+set(struct adv_input *in, const char *name, const char *value)
+{
+	assert_int_equal(adv_input_set(in, name, value, 0, false), 0);
+}
+
+static const struct adv_key *
+key(const struct adv_result *r, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nkeys; i++)
+		if (strcmp(r->keys[i].name, name) == 0)
+			return &r->keys[i];
+	return NULL;
+}
+
+static bool
+has_note(const struct adv_result *r, const char *part)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nnotes; i++)
+		if (strstr(r->notes[i], part) != NULL)
+			return true;
+	return false;
+}
+
+static void
+linux_stock(struct adv_input *in, const char *release)
+{
+	input(in, ADV_LINUX, 1e9, 0.150);
+	set(in, "kernel.osrelease", release);
+	set(in, "net.ipv4.tcp_rmem", "4096\t131072\t6291456");
+	set(in, "net.ipv4.tcp_wmem", "4096 16384 4194304");
+	set(in, "net.core.rmem_max", "212992");
+	set(in, "net.core.wmem_max", "212992");
+	set(in, "net.ipv4.tcp_adv_win_scale", "1");
+	set(in, "net.ipv4.tcp_moderate_rcvbuf", "1");
+}
+
+static void
+test_linux_after_6_6(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+
+	(void)arg;
+	linux_stock(&in, "6.18.4-arch1");
+	adv_model(&in, &r);
+	assert_true(near(r.bdp, 18750000, 1e-12));
+	assert_true(r.window == 18750000);
+	assert_true(r.rcv_ratio == 0.5 && r.snd_ratio == 0.5);
+	assert_string_equal(r.kernel, "Linux 6.18.4-arch1");
+	assert_non_null(k = key(&r, "net.ipv4.tcp_rmem"));
+	assert_string_equal(k->current, "4096 131072 6291456");
+	assert_string_equal(k->recommended, "4096 131072 67108864");
+	assert_true(k->needed == 37500000 && k->change && !k->assumed);
+	assert_int_equal(k->role, ROLE_CEILING);
+	assert_non_null(k = key(&r, "net.ipv4.tcp_wmem"));
+	assert_string_equal(k->recommended, "4096 16384 67108864");
+	assert_non_null(k = key(&r, "net.core.rmem_max"));
+	assert_string_equal(k->recommended, "67108864");
+	assert_int_equal(k->role, ROLE_SOCKOPT);
+	assert_null(key(&r, "net.ipv4.tcp_moderate_rcvbuf"));
+	/* now: half of 6 MiB at 150 ms; send: half of 4 MiB */
+	assert_true(r.now_rcv.window == 3145728);
+	assert_true(near(r.now_rcv.rate, 3145728.0 * 8 / 0.15, 1e-9));
+	assert_string_equal(r.now_rcv.limit, "net.ipv4.tcp_rmem");
+	assert_true(near(r.now_snd.rate, 2097152.0 * 8 / 0.15, 1e-9));
+	assert_string_equal(r.now_snd.limit, "net.ipv4.tcp_wmem");
+	assert_true(r.rec_rcv.rate == 1e9 && r.rec_rcv.limit == NULL);
+	assert_true(r.rec_snd.rate == 1e9 && r.rec_snd.limit == NULL);
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_int_equal(r.streams, 1);
+	assert_non_null(strstr(r.verdict_text, "168 Mbit/s receiving"));
+	assert_true(has_note(&r, "scaling_ratio"));
+	assert_true(has_note(&r, "network namespace"));
+	assert_true(has_note(&r, "global"));
+	assert_false(has_note(&r, "marked *"));
+}
+
+static void
+test_linux_before_6_6(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+
+	(void)arg;
+	linux_stock(&in, "5.15.0-91-generic");
+	adv_model(&in, &r);
+	assert_true(r.rcv_ratio == 0.5);
+	assert_true(has_note(&r, "tcp_adv_win_scale 1"));
+	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->recommended,
+	    "4096 131072 67108864");
+	/* tcp_adv_win_scale 2: 3/4 is window, 25 MB of buffer do */
+	set(&in, "net.ipv4.tcp_adv_win_scale", "2");
+	adv_model(&in, &r);
+	assert_true(r.rcv_ratio == 0.75);
+	assert_true(key(&r, "net.ipv4.tcp_rmem")->needed == 25000000);
+	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->recommended,
+	    "4096 131072 33554432");
+	/* <= 0: space >> -scale */
+	set(&in, "net.ipv4.tcp_adv_win_scale", "-1");
+	adv_model(&in, &r);
+	assert_true(r.rcv_ratio == 0.5);
+	set(&in, "net.ipv4.tcp_adv_win_scale", "0");
+	adv_model(&in, &r);
+	assert_true(r.rcv_ratio == 1.0);
+	/* 6.5 is before, 6.6 after: the sysctl no longer counts */
+	set(&in, "kernel.osrelease", "6.5.13");
+	adv_model(&in, &r);
+	assert_true(r.rcv_ratio == 1.0);
+	set(&in, "kernel.osrelease", "6.6.0");
+	adv_model(&in, &r);
+	assert_true(r.rcv_ratio == 0.5);
+}
+
+static void
+test_linux_enough_and_never_lower(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	size_t			 i;
+
+	(void)arg;
+	linux_stock(&in, "6.8.0");
+	set(&in, "net.ipv4.tcp_rmem", "4096 131072 1073741824");
+	set(&in, "net.ipv4.tcp_wmem", "4096 16384 67108864");
+	adv_model(&in, &r);
+	assert_int_equal(r.verdict, VERDICT_OK);
+	/* nothing to change, so not even the SO_RCVBUF bound */
+	for (i = 0; i < r.nkeys; i++)
+		assert_false(r.keys[i].change);
+	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->recommended,
+	    "4096 131072 1073741824");
+	assert_non_null(strstr(r.verdict_text, "nothing needs to change"));
+	/* tuning wmem: rmem_max stays, wmem_max follows wmem */
+	in.rate = 4e9;
+	adv_model(&in, &r);
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_false(key(&r, "net.ipv4.tcp_rmem")->change);
+	assert_false(key(&r, "net.core.rmem_max")->change);
+	assert_string_equal(key(&r, "net.ipv4.tcp_wmem")->recommended,
+	    "4096 16384 268435456");
+	assert_string_equal(key(&r, "net.core.wmem_max")->recommended,
+	    "268435456");
+}
+
+static void
+test_linux_autotuning_off(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+
+	(void)arg;
+	linux_stock(&in, "6.8.0");
+	set(&in, "net.ipv4.tcp_moderate_rcvbuf", "0");
+	adv_model(&in, &r);
+	assert_non_null(k = key(&r, "net.ipv4.tcp_moderate_rcvbuf"));
+	assert_int_equal(k->role, ROLE_SWITCH);
+	assert_string_equal(k->recommended, "1");
+	assert_true(r.now_rcv.buffer == 131072);
+	assert_string_equal(r.now_rcv.limit, "net.ipv4.tcp_moderate_rcvbuf");
+}
+
+/* Unknown values: the stock defaults, marked, and why in a note. */
+static void
+test_unread_values(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+
+	(void)arg;
+	input(&in, ADV_LINUX, 1e9, 0.15);
+	assert_int_equal(adv_input_set(&in, "net.core.rmem_max", NULL,
+	    EACCES, false), 0);
+	set(&in, "net.ipv4.tcp_rmem", "1 2");	/* not three: not believed */
+	adv_model(&in, &r);
+	assert_true(key(&r, "net.core.rmem_max")->assumed);
+	assert_string_equal(key(&r, "net.core.rmem_max")->current, "212992");
+	assert_true(key(&r, "net.ipv4.tcp_rmem")->assumed);
+	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->current,
+	    "4096 131072 6291456");
+	assert_true(has_note(&r, "net.core.rmem_max (Permission denied)"));
+	assert_true(has_note(&r, "could not be read"));
+	assert_true(has_note(&r, "6.6 or later assumed"));
+	assert_null(adv_input_get(&in, "net.core.rmem_max"));
+	/* a given value replaces it */
+	assert_int_equal(adv_input_set(&in, "net.core.rmem_max", "5", 0,
+	    true), 0);
+	assert_string_equal(adv_input_get(&in, "net.core.rmem_max"), "5");
+	assert_true(in.values[0].given);
+}
+
+static void
+mac(struct adv_input *in, const char *ncl)
+{
+	input(in, ADV_DARWIN, 1e9, 0.150);
+	in->live = false;
+	if (ncl != NULL)
+		set(in, "kern.ipc.nmbclusters", ncl);
+}
+
+static void
+test_darwin_8gb(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+
+	(void)arg;
+	mac(&in, "65536");
+	adv_model(&in, &r);
+	assert_true(r.sb_cap == 8 * MIB && r.ncl == 65536);
+	assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
+	assert_string_equal(k->current, "8388608");
+	assert_true(k->assumed);
+	assert_string_equal(k->recommended, "8388608");
+	assert_true(k->needed == 21093750 && k->clamp);
+	assert_string_equal(key(&r, "net.inet.tcp.autorcvbufmax")->recommended,
+	    "8388608");
+	assert_int_equal(key(&r, "net.inet.tcp.recvspace")->role, ROLE_INFO);
+	/* stock now: 4 MiB at 150 ms */
+	assert_true(near(r.now_rcv.rate, 4194304.0 * 8 / 0.15, 1e-9));
+	assert_string_equal(r.now_rcv.limit, "net.inet.tcp.autorcvbufmax");
+	/* at best 8/9 of 8 MiB */
+	assert_true(r.rec_rcv.buffer == 7456540);
+	assert_true(near(r.rec_rcv.rate, 7456540.0 * 8 / 0.15, 1e-9));
+	assert_string_equal(r.rec_rcv.limit, "kern.ipc.maxsockbuf");
+	assert_int_equal(r.verdict, VERDICT_CAPPED);
+	assert_int_equal(r.streams, 3);
+	assert_non_null(strstr(r.verdict_text,
+	    "This Mac cannot give one socket more than 7.11 MiB"));
+	assert_non_null(strstr(r.verdict_text, "8 MiB at most"));
+	assert_non_null(strstr(r.verdict_text, "about 398 Mbit/s"));
+	assert_non_null(strstr(r.verdict_text, "447 Mbit/s"));
+	assert_non_null(strstr(r.verdict_text, "not 1 Gbit/s"));
+	assert_non_null(strstr(r.verdict_text, "3 or more parallel"));
+	assert_non_null(strstr(r.verdict_text, "32 GB"));
+	assert_true(has_note(&r, "stock defaults of macOS"));
+}
+
+static void
+test_darwin_by_memory(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+
+	(void)arg;
+	/* 32 GB: 32 MiB, 8/9 of it holds 17.9 MiB */
+	mac(&in, "262144");
+	adv_model(&in, &r);
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_string_equal(key(&r, "kern.ipc.maxsockbuf")->recommended,
+	    "33554432");
+	assert_string_equal(key(&r, "net.inet.tcp.autorcvbufmax")->recommended,
+	    "33554432");
+	assert_true(r.rec_rcv.rate == 1e9 && r.rec_snd.rate == 1e9);
+	/* 16 GB, from hw.memsize: 16 MiB, 795 Mbit/s, two streams */
+	mac(&in, NULL);
+	set(&in, "hw.memsize", "17179869184");
+	adv_model(&in, &r);
+	assert_true(r.ncl == 131072 && r.sb_cap == 16 * MIB);
+	assert_int_equal(r.verdict, VERDICT_CAPPED);
+	assert_int_equal(r.streams, 2);
+	assert_true(has_note(&r, "was not read: 131072"));
+	/* 4 GB: 96 MB of clusters, 6 MiB */
+	mac(&in, NULL);
+	set(&in, "hw.memsize", "4294967296");
+	adv_model(&in, &r);
+	assert_true(r.sb_cap == 6 * MIB);
+	/* a slow path fits even the 8 GB Mac: nothing changes */
+	mac(&in, "65536");
+	in.rate = 100e6;
+	adv_model(&in, &r);
+	assert_int_equal(r.verdict, VERDICT_OK);
+	assert_false(key(&r, "kern.ipc.maxsockbuf")->change);
+	/* autotuning off: sockets keep recvspace */
+	mac(&in, "65536");
+	set(&in, "net.inet.tcp.doautorcvbuf", "0");
+	adv_model(&in, &r);
+	assert_non_null(key(&r, "net.inet.tcp.doautorcvbuf"));
+	assert_true(r.now_rcv.buffer == 131072);
+}
+
+static void
+test_freebsd_headroom(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+
+	(void)arg;
+	input(&in, ADV_FREEBSD, 1e9, 0.150);
+	in.live = false;
+	adv_model(&in, &r);
+	/* stock: 2 MiB of maxsockbuf leaves 8/9 of it */
+	assert_true(r.now_rcv.buffer == 1864135);
+	assert_string_equal(r.now_rcv.limit, "kern.ipc.maxsockbuf");
+	assert_string_equal(key(&r, "net.inet.tcp.recvbuf_max")->recommended,
+	    "33554432");
+	assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
+	/* 9/8 of 32 MiB is 36 MiB: the next power of two */
+	assert_string_equal(k->recommended, "67108864");
+	assert_true(k->needed == 21093750);
+	assert_true(adv_sb_max_adj(64 * MIB) >= 32 * MIB);
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_true(r.sb_cap == 0);
+	assert_true(has_note(&r, "1.125 x"));
+	/* a buffer at maxsockbuf itself: held to 8/9 */
+	set(&in, "kern.ipc.maxsockbuf", "33554432");
+	set(&in, "net.inet.tcp.recvbuf_max", "33554432");
+	set(&in, "net.inet.tcp.sendbuf_max", "33554432");
+	in.rate = 2e9;
+	adv_model(&in, &r);
+	assert_true(r.now_rcv.buffer == 29826161);
+	assert_string_equal(r.now_rcv.limit, "kern.ipc.maxsockbuf");
+	assert_string_equal(key(&r, "net.inet.tcp.recvbuf_max")->recommended,
+	    "67108864");
+	assert_string_equal(key(&r, "kern.ipc.maxsockbuf")->recommended,
+	    "134217728");
+}
+
+/* 1 Tbit/s over 10 s: no window is that large. */
+static void
+test_window_limit(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+
+	(void)arg;
+	linux_stock(&in, "6.8.0");
+	in.rate = 1e12;
+	in.rtt = 10;
+	adv_model(&in, &r);
+	assert_true(r.window == ADV_MAX_WINDOW);
+	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->recommended,
+	    "4096 131072 2147483647");
+	assert_true(r.rec_rcv.window == ADV_MAX_WINDOW);
+	assert_int_equal(r.verdict, VERDICT_CAPPED);
+	assert_int_equal(r.streams, 1165);
+	assert_non_null(strstr(r.verdict_text, "at most 1 GiB"));
+}
+
+static void
+test_keys_and_names(void **arg)
+{
+	enum adv_os	os;
+
+	(void)arg;
+	assert_int_equal(adv_os_from_name("Linux", &os), 0);
+	assert_int_equal(os, ADV_LINUX);
+	assert_int_equal(adv_os_from_name("macos", &os), 0);
+	assert_int_equal(os, ADV_DARWIN);
+	assert_int_equal(adv_os_from_name("freebsd", &os), 0);
+	assert_int_equal(adv_os_from_name("windows", &os), -1);
+	assert_true(adv_key_known(ADV_LINUX, "net.ipv4.tcp_rmem"));
+	assert_true(adv_key_known(ADV_LINUX, "kernel.osrelease"));
+	assert_false(adv_key_known(ADV_LINUX, "kern.ipc.maxsockbuf"));
+	assert_true(adv_key_known(ADV_DARWIN, "hw.memsize"));
+	assert_true(adv_key_known(ADV_FREEBSD, "net.inet.tcp.recvbuf_max"));
+	assert_int_equal(adv_key_words("net.ipv4.tcp_wmem"), 3);
+	assert_int_equal(adv_key_words("kernel.osrelease"), 0);
+	assert_int_equal(adv_key_words("kern.ipc.maxsockbuf"), 1);
+}
+
+/* ---- output */
+
+/* What a writer printed, NUL-terminated; free it. */
+static char *
+capture(void (*fn)(FILE *, const struct advice *), const struct advice *a,
+    size_t *lenp)
+{
+	char	*buf = NULL;
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, a);
+	assert_int_equal(fclose(f), 0);
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+static void
+advice_linux(struct advice *a)
+{
+	memset(a, 0, sizeof(*a));
+	linux_stock(&a->in, "6.18.4");
+	adv_model(&a->in, &a->res);
+}
+
+static void
+test_json(void **arg)
+{
+	static struct advice	a;
+	static struct adv_probe	p;
+	char			*j;
+	int			 depth = 0;
+	const char		*s;
+	bool			 quoted = false;
+
+	(void)arg;
+	advice_linux(&a);
+	j = capture(advise_json, &a, NULL);
+	assert_non_null(strstr(j, "\"version\": 1,"));
+	assert_non_null(strstr(j, "\"rate_bps\": 1000000000,"));
+	assert_non_null(strstr(j, "\"rtt_s\": 0.15,"));
+	assert_non_null(strstr(j, "\"rtt_source\": \"given\""));
+	assert_non_null(strstr(j, "\"measurement\": null"));
+	assert_non_null(strstr(j, "\"bdp_bytes\": 18750000,"));
+	assert_non_null(strstr(j, "\"window_bytes\": 18750000,"));
+	assert_non_null(strstr(j, "\"os\": \"linux\""));
+	assert_non_null(strstr(j, "\"receive_window_per_buffer_byte\": 0.5"));
+	assert_non_null(strstr(j, "\"recommended\": \"4096 131072 67108864\""));
+	assert_non_null(strstr(j, "\"needed\": 37500000"));
+	assert_non_null(strstr(j, "\"limited_by\": \"net.ipv4.tcp_rmem\""));
+	assert_non_null(strstr(j, "\"verdict\": \"tune\""));
+	assert_non_null(strstr(j, "\"streams\": 1"));
+	assert_non_null(strstr(j, "\"config_file\": null"));
+	assert_non_null(strstr(j, "\"maxsockbuf_ceiling\": null"));
+	/* balanced, and nothing outside strings but JSON */
+	for (s = j; *s != '\0'; s++) {
+		if (*s == '"' && (s == j || s[-1] != '\\'))
+			quoted = !quoted;
+		else if (!quoted && (*s == '{' || *s == '['))
+			depth++;
+		else if (!quoted && (*s == '}' || *s == ']'))
+			depth--;
+		assert_true(depth >= 0);
+	}
+	assert_int_equal(depth, 0);
+	assert_false(quoted);
+	free(j);
+	/* a measurement, with a host that needs escaping */
+	memset(&p, 0, sizeof(p));
+	snprintf(p.host, sizeof(p.host), "a\"b\n\x01\xff");
+	snprintf(p.addr, sizeof(p.addr), "127.0.0.1");
+	p.port = 443;
+	p.attempts = p.samples = 5;
+	p.median = 0.0002;
+	a.probe = &p;
+	j = capture(advise_json, &a, NULL);
+	assert_non_null(strstr(j, "\"host\": \"a\\\"b\\n\\u0001\\ufffd\""));
+	assert_non_null(strstr(j, "\"rtt_source\": \"measured\""));
+	assert_non_null(strstr(j, "\"median_s\": 0.0002"));
+	free(j);
+}
+
+/* The plist parses back through the daemon's reader without a problem. */
+static struct config *
+parse_back(const struct advice *a)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	char		*buf;
+	size_t		 len, i;
+
+	buf = capture(advise_plist, a, &len);
+	errlist_init(&errs);
+	cfg = config_parse(buf, len, "advice.plist", &errs);
+	for (i = 0; i < errs.n; i++)
+		print_message("%s\n", errs.msg[i]);
+	assert_int_equal(errs.n, 0);
+	assert_non_null(cfg);
+	errlist_clear(&errs);
+	free(buf);
+	return cfg;
+}
+
+static void
+test_plist_linux(void **arg)
+{
+	static struct advice	 a;
+	struct config		*cfg;
+	const struct config_key	*k;
+
+	(void)arg;
+	advice_linux(&a);
+	cfg = parse_back(&a);
+	assert_int_equal(cfg->nkeys, 4);
+	assert_int_equal(cfg->check_interval, TT_CHECK_DEFAULT);
+	assert_non_null(k = config_find(cfg, "net.ipv4.tcp_rmem"));
+	assert_string_equal(k->value, "4096 131072 67108864");
+	assert_int_equal(k->mode, MODE_AT_LEAST);
+	assert_non_null(k = config_find(cfg, "net.core.wmem_max"));
+	assert_string_equal(k->value, "67108864");
+	config_free(cfg);
+}
+
+static void
+test_plist_darwin_freebsd(void **arg)
+{
+	static struct advice	 a;
+	static struct adv_probe	 p;
+	struct config		*cfg;
+	const struct config_key	*k;
+	char			*buf;
+
+	(void)arg;
+	memset(&a, 0, sizeof(a));
+	mac(&a.in, "65536");
+	adv_model(&a.in, &a.res);
+	/* a host name with "--" must not end the comments early */
+	memset(&p, 0, sizeof(p));
+	snprintf(p.host, sizeof(p.host), "a--b.example-");
+	a.probe = &p;
+	buf = capture(advise_plist, &a, NULL);
+	assert_null(strstr(buf, "a--b"));
+	assert_non_null(strstr(buf, "a- -b.example-"));
+	free(buf);
+	cfg = parse_back(&a);
+	assert_non_null(k = config_find(cfg, "kern.ipc.maxsockbuf"));
+	assert_string_equal(k->value, "8388608");
+	assert_int_equal(k->on_reject, REJECT_CLAMP);
+	assert_non_null(config_find(cfg, "net.inet.tcp.autosndbufmax"));
+	/* shown only: not held by tcptuned */
+	assert_null(config_find(cfg, "net.inet.tcp.recvspace"));
+	assert_null(config_find(cfg, "kern.ipc.nmbclusters"));
+	config_free(cfg);
+	memset(&a, 0, sizeof(a));
+	input(&a.in, ADV_FREEBSD, 1e9, 0.15);
+	adv_model(&a.in, &a.res);
+	cfg = parse_back(&a);
+	assert_int_equal(cfg->nkeys, 3);
+	assert_string_equal(config_find(cfg, "kern.ipc.maxsockbuf")->value,
+	    "67108864");
+	config_free(cfg);
+}
+
+static void
+test_text(void **arg)
+{
+	static struct advice	 a;
+	char			*t;
+
+	(void)arg;
+	advice_linux(&a);
+	t = capture(advise_text, &a, NULL);
+	assert_non_null(strstr(t, "Path        1 Gbit/s, round trip 150 ms\n"));
+	assert_non_null(strstr(t, "18750000 bytes (17.9 MiB)"));
+	assert_non_null(strstr(t, "net.ipv4.tcp_rmem  4096 131072 6291456  "
+	    "4096 131072 67108864  37500000  raise\n"));
+	assert_non_null(strstr(t, "Verdict: "));
+	assert_non_null(strstr(t, "Add --config FILE"));
+	free(t);
+	memset(&a, 0, sizeof(a));
+	mac(&a.in, "65536");
+	adv_model(&a.in, &a.res);
+	a.config_path = "out.plist";
+	t = capture(advise_text, &a, NULL);
+	assert_non_null(strstr(t, "cannot give one socket more than 7.11 "
+	    "MiB"));
+	assert_non_null(strstr(t, "8388608*"));
+	assert_non_null(strstr(t, "* stock default"));
+	assert_non_null(strstr(t, "capped"));
+	assert_non_null(strstr(t, "Wrote out.plist"));
+	free(t);
+}
+
+/* ---- --host */
+
+static void
+split_ok(const char *arg, const char *want_host, int want_port)
+{
+	char	host[64], err[128];
+	int	port = -1;
+
+	assert_int_equal(adv_split_host(arg, host, sizeof(host), &port, err,
+	    sizeof(err)), 0);
+	assert_string_equal(host, want_host);
+	assert_int_equal(port, want_port);
+}
+
+static void
+split_bad(const char *arg)
+{
+	char	host[64], err[128] = "";
+	int	port;
+
+	assert_int_equal(adv_split_host(arg, host, sizeof(host), &port, err,
+	    sizeof(err)), -1);
+	assert_true(err[0] != '\0');
+}
+
+static void
+test_split_host(void **arg)
+{
+	(void)arg;
+	split_ok("example.com", "example.com", 443);
+	split_ok("localhost:8080", "localhost", 8080);
+	split_ok("127.0.0.1:1", "127.0.0.1", 1);
+	split_ok("[::1]:65535", "::1", 65535);
+	split_ok("[::1]", "::1", 443);
+	split_ok("::1", "::1", 443);
+	split_ok("fe80::1", "fe80::1", 443);
+	split_bad("");
+	split_bad(":80");
+	split_bad("host:");
+	split_bad("host:0");
+	split_bad("host:65536");
+	split_bad("host:http");
+	split_bad("host:-1");
+	split_bad("[::1");
+	split_bad("[::1]x");
+	split_bad("[::1]:");
+	split_bad("[]:80");
+	split_bad("a b");
+	split_bad("a/b");
+}
+
+/* A listener on 127.0.0.1 (only), on a port the kernel picks. */
+static int
+listener(int *port)
+{
+	struct sockaddr_in	sin;
+	socklen_t		len = sizeof(sin);
+	int			fd;
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_true((fd = socket(AF_INET, SOCK_STREAM, 0)) != -1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(listen(fd, 16), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	*port = ntohs(sin.sin_port);
+	return fd;
+}
+
+static void
+test_probe_loopback(void **arg)
+{
+	struct adv_probe	p;
+	char			err[256] = "";
+	int			fd, port;
+
+	(void)arg;
+	fd = listener(&port);
+	assert_int_equal(adv_probe_rtt("127.0.0.1", port, 3, 2.0, &p, err,
+	    sizeof(err)), 0);
+	assert_int_equal(p.attempts, 3);
+	assert_int_equal(p.samples, 3);
+	assert_int_equal(p.refused, 0);
+	assert_string_equal(p.addr, "127.0.0.1");
+	assert_true(p.min <= p.median && p.median <= p.max);
+	assert_true(p.median >= ADV_RTT_MIN && p.median < 0.5);
+	close(fd);
+	/* the port is closed now: a reset is a round trip too */
+	assert_int_equal(adv_probe_rtt("127.0.0.1", port, 2, 2.0, &p, err,
+	    sizeof(err)), 0);
+	assert_int_equal(p.samples, 2);
+	assert_int_equal(p.refused, 2);
+	/* a name that cannot resolve (RFC 6761: .invalid never does) */
+	assert_int_equal(adv_probe_rtt("tcptune-test.invalid", 443, 1, 2.0,
+	    &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot resolve tcptune-test.invalid"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rate_units),
+		cmocka_unit_test(test_rate_bad),
+		cmocka_unit_test(test_rtt_units),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_arithmetic),
+		cmocka_unit_test(test_linux_after_6_6),
+		cmocka_unit_test(test_linux_before_6_6),
+		cmocka_unit_test(test_linux_enough_and_never_lower),
+		cmocka_unit_test(test_linux_autotuning_off),
+		cmocka_unit_test(test_unread_values),
+		cmocka_unit_test(test_darwin_8gb),
+		cmocka_unit_test(test_darwin_by_memory),
+		cmocka_unit_test(test_freebsd_headroom),
+		cmocka_unit_test(test_window_limit),
+		cmocka_unit_test(test_keys_and_names),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_plist_linux),
+		cmocka_unit_test(test_plist_darwin_freebsd),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_split_host),
+		cmocka_unit_test(test_probe_loopback),
+	};
+
+	return cmocka_run_group_tests_name("advise", tests, NULL, NULL);
+}

@@ -1,0 +1,212 @@
+/*
+ * tcptunectl advise: from a path (rate and round trip) to the socket
+ * buffer ceilings one TCP stream needs, on Linux, macOS and FreeBSD.
+ *
+ *   advise_model.c   pure arithmetic and platform knowledge, fed a list
+ *                    of sysctl values (read live or given), so the unit
+ *                    test runs all three platforms' models anywhere
+ *   advise_output.c  the result as text, JSON or a tcptune.conf plist
+ *   advise_probe.c   a round trip measured with TCP connects
+ *   advise.c         the command: options, live values, files
+ */
+#ifndef ADVISE_H
+#define ADVISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tcptune.h"
+
+/* What --rate and --rtt take: anything else is a typo or a unit slip. */
+#define ADV_RATE_MIN		1e3		/* bit/s */
+#define ADV_RATE_MAX		1e12
+#define ADV_RTT_MIN		10e-6		/* seconds */
+#define ADV_RTT_MAX		10.0
+#define ADV_TIMEOUT_MIN		0.01
+#define ADV_TIMEOUT_MAX		10.0
+#define ADV_TIMEOUT_DEFAULT	2.0
+#define ADV_COUNT_DEFAULT	5
+#define ADV_COUNT_MAX		100
+#define ADV_PORT_DEFAULT	443
+
+/*
+ * RFC 7323 section 2.3: the window scale is at most 14, so no TCP window
+ * exceeds 65535 << 14 bytes, whatever the buffers (Linux TCP_MAX_WSCALE,
+ * xnu TCP_MAX_WINSHIFT, FreeBSD TCP_MAX_WINSHIFT).
+ */
+#define ADV_MAX_WINDOW		(65535LL << 14)
+
+#define ADV_MAX_VALUES		32	/* sysctl values in one input */
+#define ADV_MAX_SETS		16	/* --set options */
+#define ADV_MAX_KEYS		8	/* rows of advice */
+#define ADV_MAX_NOTES		10
+#define ADV_NOTE_MAX		400
+#define ADV_TEXT_MAX		800
+
+enum adv_os {
+	ADV_LINUX,
+	ADV_DARWIN,
+	ADV_FREEBSD,
+	ADV_NOS
+};
+
+/* Why a --rate, --rtt or --timeout value was refused. */
+enum adv_perr {
+	PERR_OK = 0,
+	PERR_EMPTY,		/* "" */
+	PERR_SYNTAX,		/* not a number: "abc", "inf", " 5" */
+	PERR_NEGATIVE,		/* "-5" */
+	PERR_ZERO,		/* "0", "0ms" */
+	PERR_UNIT,		/* an unknown unit or trailing junk: "5x" */
+	PERR_AMBIGUOUS,		/* "100MB": bits or bytes? */
+	PERR_OVERFLOW,		/* beyond a double: "1e400" */
+	PERR_TOO_LOW,		/* below the range */
+	PERR_TOO_HIGH		/* above the range */
+};
+
+/* One sysctl value as the model sees it. */
+struct adv_value {
+	char	name[TT_NAME_MAX];
+	char	value[TT_VALUE_MAX];	/* normalized; "" when unknown */
+	int	err;			/* why it could not be read, or 0 */
+	bool	given;			/* from --set, not read */
+};
+
+struct adv_input {
+	enum adv_os	 os;
+	bool		 live;		/* read from this machine */
+	double		 rate;		/* bit/s */
+	double		 rtt;		/* seconds */
+	struct adv_value values[ADV_MAX_VALUES];
+	size_t		 nvalues;
+};
+
+/* What a row of advice is for. */
+enum adv_role {
+	ROLE_CEILING,		/* bounds autotuning: decides throughput */
+	ROLE_SOCKOPT,		/* bounds SO_RCVBUF/SO_SNDBUF users only */
+	ROLE_SWITCH,		/* turns autotuning on */
+	ROLE_INFO		/* shown, not changed */
+};
+
+struct adv_key {
+	const char	*name;
+	char		 current[TT_VALUE_MAX];	/* "" when unknown */
+	bool		 assumed;	/* current is the stock default */
+	bool		 given;		/* current came from --set */
+	char		 recommended[TT_VALUE_MAX];
+	long long	 needed;	/* least this path needs; 0: none */
+	bool		 change;	/* recommended differs from current */
+	bool		 clamp;		/* plist: OnReject clamp */
+	enum adv_role	 role;
+	char		 why[ADV_NOTE_MAX];
+};
+
+/* One direction of one stream. */
+struct adv_dir {
+	long long	 buffer;	/* the per-socket ceiling, bytes */
+	long long	 window;	/* what that lets be in flight */
+	double		 rate;		/* bit/s one stream reaches */
+	const char	*limit;		/* the key holding it back, or NULL */
+};
+
+enum adv_verdict {
+	VERDICT_OK,		/* the current values reach the rate */
+	VERDICT_TUNE,		/* the recommended values reach it */
+	VERDICT_CAPPED		/* not even they: a hard ceiling */
+};
+
+struct adv_result {
+	enum adv_os	 os;
+	double		 rate;
+	double		 rtt;
+	double		 bdp;		/* bytes in flight at the full rate */
+	long long	 window;	/* what one stream needs: bdp, capped */
+	double		 rcv_ratio;	/* receive window per buffer byte */
+	double		 snd_ratio;	/* in flight per send buffer byte */
+	char		 kernel[64];	/* "Linux 6.18.4", "macOS", ... */
+	long long	 sb_cap;	/* macOS: the most maxsockbuf takes */
+	long long	 ncl;		/* macOS: kern.ipc.nmbclusters */
+	struct adv_key	 keys[ADV_MAX_KEYS];
+	size_t		 nkeys;
+	struct adv_dir	 now_rcv, now_snd, rec_rcv, rec_snd;
+	enum adv_verdict verdict;
+	int		 streams;	/* parallel streams the rate needs */
+	char		 verdict_text[ADV_TEXT_MAX];
+	char		 notes[ADV_MAX_NOTES][ADV_NOTE_MAX];
+	size_t		 nnotes;
+};
+
+/* A round trip measured by advise_probe.c. */
+struct adv_probe {
+	char	host[256];	/* as given */
+	char	addr[64];	/* the numeric address answered */
+	int	port;
+	int	attempts;
+	int	samples;	/* attempts that gave a round trip */
+	int	refused;	/* of those, answered by a reset */
+	double	min, median, max;	/* seconds */
+	bool	raised;		/* below ADV_RTT_MIN, raised to it */
+};
+
+/* Everything one advise run prints. */
+struct advice {
+	struct adv_input	 in;
+	struct adv_result	 res;
+	const struct adv_probe	*probe;		/* NULL: --rtt was given */
+	const char		*config_path;	/* --config FILE written */
+};
+
+/* The options of tcptunectl advise, as given; checked by advise_run. */
+struct advise_args {
+	const char	*rate;
+	const char	*rtt;
+	const char	*host;
+	const char	*count;
+	const char	*timeout;
+	const char	*platform;
+	const char	*config;	/* FILE; "" or "-" stdout */
+	bool		 config_set;
+	bool		 force;
+	const char	*sets[ADV_MAX_SETS];
+	int		 nsets;
+};
+
+/* advise_model.c */
+enum adv_perr	 adv_parse_rate(const char *, double *);
+enum adv_perr	 adv_parse_rtt(const char *, double *);
+enum adv_perr	 adv_parse_timeout(const char *, double *);
+const char	*adv_perr_text(enum adv_perr);
+int		 adv_parse_size(const char *, long long *);
+const char	*adv_os_name(enum adv_os);
+const char	*adv_os_label(enum adv_os);
+int		 adv_os_from_name(const char *, enum adv_os *);
+const char *const *adv_os_keys(enum adv_os);
+bool		 adv_key_known(enum adv_os, const char *);
+int		 adv_key_words(const char *);
+int		 adv_input_set(struct adv_input *, const char *, const char *,
+		    int, bool);
+const char	*adv_input_get(const struct adv_input *, const char *);
+bool		 adv_input_given(const struct adv_input *, const char *);
+long long	 adv_pow2_at_least(long long);
+long long	 adv_xnu_high_sb_max(long long);
+long long	 adv_sb_max_adj(long long);
+void		 adv_model(const struct adv_input *, struct adv_result *);
+const char	*adv_verdict_name(enum adv_verdict);
+void		 adv_fmt_rate(double, char *, size_t);
+void		 adv_fmt_bytes(double, char *, size_t);
+void		 adv_fmt_time(double, char *, size_t);
+
+/* advise_output.c */
+void	 advise_text(FILE *, const struct advice *);
+void	 advise_json(FILE *, const struct advice *);
+void	 advise_plist(FILE *, const struct advice *);
+
+/* advise_probe.c: 0, or -1 after a message in err. */
+int	 adv_split_host(const char *, char *, size_t, int *, char *,
+	    size_t);
+int	 adv_probe_rtt(const char *, int, int, double, struct adv_probe *,
+	    char *, size_t);
+
+#endif /* ADVISE_H */

@@ -1,0 +1,662 @@
+/*
+ * tcptunectl advise, printed: text for people, JSON for scripts, and a
+ * tcptune.conf plist that tcptunectl check accepts, with the reasoning in
+ * XML comments.  Each writes to the FILE it is given, so the unit test can
+ * read what it wrote.
+ *
+ * The JSON shape is an interface: fields may be added, never renamed or
+ * removed.  Sizes are integers of bytes, rates numbers of bit/s, times
+ * numbers of seconds.
+ *
+ *   { "version": 1,
+ *     "path": { "rate_bps": num, "rtt_s": num,
+ *       "rtt_source": "given"|"measured",
+ *       "measurement": null | { "host": str, "address": str, "port": int,
+ *         "attempts": int, "samples": int, "refused": int,
+ *         "min_s": num, "median_s": num, "max_s": num } },
+ *     "bdp_bytes": int, "window_bytes": int,
+ *     "platform": { "os": "linux"|"darwin"|"freebsd", "kernel": str,
+ *       "live": bool, "receive_window_per_buffer_byte": num,
+ *       "send_window_per_buffer_byte": num,
+ *       "maxsockbuf_ceiling": int|null },
+ *     "keys": [ { "name": str,
+ *       "role": "ceiling"|"sockopt"|"switch"|"info",
+ *       "current": str|null, "assumed": bool, "given": bool,
+ *       "recommended": str,
+ *       "needed": int|null, "change": bool, "why": str }, ... ],
+ *     "now": { "receive": DIR, "send": DIR },
+ *     "recommended": { "receive": DIR, "send": DIR },
+ *     "verdict": "ok"|"tune"|"capped", "verdict_text": str,
+ *     "streams": int, "notes": [ str, ... ], "config_file": str|null }
+ *   DIR: { "buffer_bytes": int, "window_bytes": int, "rate_bps": num,
+ *          "limited_by": str|null }
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "advise.h"
+
+#define WRAP		76	/* columns of running text */
+#define JSON_VERSION	1
+
+/* ---- text */
+
+/* The columns a prefix takes, tabs to the next multiple of 8. */
+static int
+disp_width(const char *s)
+{
+	int	col = 0;
+
+	for (; *s != '\0'; s++)
+		col = *s == '\t' ? (col / 8 + 1) * 8 : col + 1;
+	return col;
+}
+
+/* Running text, wrapped at WRAP, every line after the first indented. */
+static void
+wrap(FILE *f, const char *first, const char *indent, const char *text)
+{
+	const char	*p = text, *end;
+	int		 start, col;
+
+	fputs(first, f);
+	col = start = disp_width(first);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (end = p; *end != '\0' && *end != ' '; end++)
+			;
+		if (col > start && col + 1 + (int)(end - p) > WRAP) {
+			fprintf(f, "\n%s", indent);
+			col = start = disp_width(indent);
+		} else if (col > start) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)(end - p), p);
+		col += (int)(end - p);
+		p = end;
+	}
+	fputc('\n', f);
+}
+
+static void
+text_path(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	const struct adv_probe	*pr = a->probe;
+	char			 rate[32], rtt[32], lo[32], hi[32], line[512];
+	char			 refused[96] = "";
+
+	adv_fmt_rate(r->rate, rate, sizeof(rate));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	if (pr == NULL) {
+		fprintf(f, "%-12s%s, round trip %s\n", "Path", rate, rtt);
+		return;
+	}
+	adv_fmt_time(pr->min, lo, sizeof(lo));
+	adv_fmt_time(pr->max, hi, sizeof(hi));
+	if (pr->refused == pr->samples)
+		snprintf(refused, sizeof(refused), "; the port refused them, "
+		    "and a refusal (reset) is a round trip too");
+	else if (pr->refused > 0)
+		snprintf(refused, sizeof(refused), "; the port refused %d of "
+		    "them, and a refusal (reset) is a round trip too",
+		    pr->refused);
+	snprintf(line, sizeof(line), "%s, round trip %s: the median of %d "
+	    "TCP connects to %s port %d (%s to %s)%s%s", rate, rtt,
+	    pr->samples, pr->addr, pr->port, lo, hi, pr->raised ?
+	    ", raised to 10 us, the least the model takes" : "", refused);
+	wrap(f, "Path        ", "            ", line);
+	if (pr->samples < pr->attempts)
+		fprintf(f, "%-12s%d of %d attempts got no answer in time\n",
+		    "", pr->attempts - pr->samples, pr->attempts);
+}
+
+/* Whether any current value came from --set. */
+static bool
+any_given(const struct adv_result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nkeys; i++)
+		if (r->keys[i].given)
+			return true;
+	return false;
+}
+
+static void
+text_head(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	char			 bdp[32], line[512];
+
+	text_path(f, a);
+	adv_fmt_bytes(r->bdp, bdp, sizeof(bdp));
+	snprintf(line, sizeof(line), "%.0f bytes (%s), the bandwidth-delay "
+	    "product: the window one stream needs in each direction it "
+	    "carries data", r->bdp, bdp);
+	wrap(f, "In flight   ", "            ", line);
+	if (a->in.live && any_given(r)) {
+		snprintf(line, sizeof(line), "%s, values read live except "
+		    "those given with --set (nothing is changed)", r->kernel);
+		wrap(f, "Machine     ", "            ", line);
+	} else if (a->in.live)
+		fprintf(f, "%-12s%s, values read live (nothing is changed)\n",
+		    "Machine", r->kernel);
+	else
+		fprintf(f, "%-12s%s (--platform): stock values unless given "
+		    "with --set\n", "Machine", r->kernel);
+}
+
+static const char *
+change_word(const struct adv_key *k)
+{
+	long long	v[3];
+	int		n;
+
+	if (k->role == ROLE_INFO)
+		return "-";
+	if (k->needed > 0 && (n = value_numbers(k->recommended, v, 3)) > 0 &&
+	    v[n - 1] < k->needed)
+		return k->change ? "raise, capped" : "capped";
+	if (!k->change)
+		return "keep";
+	return k->role == ROLE_SWITCH ? "turn on" : "raise";
+}
+
+enum { KC_NAME, KC_CUR, KC_REC, KC_NEED, KC_CHANGE, KC_N };
+
+static void
+key_cells(const struct adv_key *k, char cell[KC_N][TT_VALUE_MAX + 2])
+{
+	snprintf(cell[KC_NAME], sizeof(cell[0]), "%s", k->name);
+	snprintf(cell[KC_CUR], sizeof(cell[0]), "%s%s",
+	    k->current[0] ? k->current : "?", k->assumed ? "*" :
+	    k->given ? "=" : "");
+	snprintf(cell[KC_REC], sizeof(cell[0]), "%s", k->recommended);
+	if (k->needed > 0)
+		snprintf(cell[KC_NEED], sizeof(cell[0]), "%lld", k->needed);
+	else
+		snprintf(cell[KC_NEED], sizeof(cell[0]), "-");
+	snprintf(cell[KC_CHANGE], sizeof(cell[0]), "%s", change_word(k));
+}
+
+static void
+print_row(FILE *f, char cell[KC_N][TT_VALUE_MAX + 2], const int w[KC_N])
+{
+	int	c;
+
+	for (c = 0; c < KC_N - 1; c++)
+		fprintf(f, "%-*s  ", w[c], cell[c]);
+	fprintf(f, "%s\n", cell[KC_N - 1]);
+}
+
+static void
+text_keys(FILE *f, const struct adv_result *r)
+{
+	static const char *const title[KC_N] = { "KEY", "CURRENT",
+	    "RECOMMENDED", "AT LEAST", "CHANGE" };
+	char	cell[KC_N][TT_VALUE_MAX + 2];
+	int	w[KC_N], c;
+	size_t	i;
+	bool	assumed = false, given = any_given(r);
+
+	for (c = 0; c < KC_N; c++)
+		w[c] = (int)strlen(title[c]);
+	for (i = 0; i < r->nkeys; i++) {
+		key_cells(&r->keys[i], cell);
+		for (c = 0; c < KC_N; c++)
+			if ((int)strlen(cell[c]) > w[c])
+				w[c] = (int)strlen(cell[c]);
+		assumed |= r->keys[i].assumed;
+	}
+	for (c = 0; c < KC_N; c++)
+		snprintf(cell[c], sizeof(cell[c]), "%s", title[c]);
+	fputc('\n', f);
+	print_row(f, cell, w);
+	for (i = 0; i < r->nkeys; i++) {
+		key_cells(&r->keys[i], cell);
+		print_row(f, cell, w);
+	}
+	if (assumed)
+		fprintf(f, "* stock default, not read from this machine\n");
+	if (given)
+		fprintf(f, "= given with --set, not read from this machine\n");
+}
+
+/* "895 Mbit/s, window 16 MiB, held by net.ipv4.tcp_rmem" */
+static void
+dir_cell(const struct adv_dir *d, char *buf, size_t len)
+{
+	char	rate[32], win[32];
+
+	adv_fmt_rate(d->rate, rate, sizeof(rate));
+	adv_fmt_bytes((double)d->window, win, sizeof(win));
+	if (d->limit == NULL)
+		snprintf(buf, len, "%s, window %s", rate, win);
+	else
+		snprintf(buf, len, "%s, window %s, held by %s", rate, win,
+		    d->limit);
+}
+
+static void
+text_streams(FILE *f, const struct adv_result *r)
+{
+	char	cell[160], rtt[32];
+
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	fprintf(f, "\nONE STREAM AT %s\n", rtt);
+	dir_cell(&r->now_rcv, cell, sizeof(cell));
+	fprintf(f, "receiving  now    %s\n", cell);
+	dir_cell(&r->rec_rcv, cell, sizeof(cell));
+	fprintf(f, "           tuned  %s\n", cell);
+	dir_cell(&r->now_snd, cell, sizeof(cell));
+	fprintf(f, "sending    now    %s\n", cell);
+	dir_cell(&r->rec_snd, cell, sizeof(cell));
+	fprintf(f, "           tuned  %s\n", cell);
+}
+
+static void
+text_notes(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	size_t			 i;
+
+	fputc('\n', f);
+	wrap(f, "Verdict: ", "  ", r->verdict_text);
+	fprintf(f, "\nWhy:\n");
+	for (i = 0; i < r->nnotes; i++)
+		wrap(f, "  - ", "    ", r->notes[i]);
+	if (a->config_path != NULL)
+		fprintf(f, "\nWrote %s; check it with: tcptunectl check %s\n",
+		    a->config_path, a->config_path);
+	else if (r->verdict != VERDICT_OK) {
+		fputc('\n', f);
+		wrap(f, "", "", "Add --config FILE to write the recommended "
+		    "values as a tcptune.conf, then install it as "
+		    "/etc/tcptune.conf and run tcptunectl reload.");
+	}
+}
+
+void
+advise_text(FILE *f, const struct advice *a)
+{
+	text_head(f, a);
+	text_keys(f, &a->res);
+	text_streams(f, &a->res);
+	text_notes(f, a);
+}
+
+/* ---- JSON */
+
+struct json {
+	FILE	*f;
+	int	 depth;
+	bool	 first[8];
+};
+
+/* A JSON string; bytes that are not printable ASCII are escaped. */
+static void
+json_quote(FILE *f, const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else if (*p >= 0x80)
+			fputs("\\ufffd", f);	/* host names are ASCII */
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void
+json_member(struct json *j, const char *key)
+{
+	if (j->depth > 0) {
+		fputs(j->first[j->depth] ? "\n" : ",\n", j->f);
+		j->first[j->depth] = false;
+		fprintf(j->f, "%*s", j->depth * 2, "");
+	}
+	if (key != NULL) {
+		json_quote(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void
+json_open(struct json *j, const char *key, int c)
+{
+	json_member(j, key);
+	fputc(c, j->f);
+	j->first[++j->depth] = true;
+}
+
+static void
+json_close(struct json *j, int c)
+{
+	if (!j->first[j->depth])
+		fprintf(j->f, "\n%*s", (j->depth - 1) * 2, "");
+	j->depth--;
+	fputc(c, j->f);
+	if (j->depth == 0)
+		fputc('\n', j->f);
+}
+
+static void
+json_str(struct json *j, const char *key, const char *s)
+{
+	json_member(j, key);
+	if (s == NULL)
+		fputs("null", j->f);
+	else
+		json_quote(j->f, s);
+}
+
+static void
+json_int(struct json *j, const char *key, long long v)
+{
+	json_member(j, key);
+	fprintf(j->f, "%lld", v);
+}
+
+/* Numbers as numbers; 15 digits keep 0.15 from printing as 0.1499... */
+static void
+json_num(struct json *j, const char *key, double v)
+{
+	json_member(j, key);
+	if (isfinite(v))
+		fprintf(j->f, "%.15g", v);
+	else
+		fputs("null", j->f);
+}
+
+static void
+json_bool(struct json *j, const char *key, bool v)
+{
+	json_member(j, key);
+	fputs(v ? "true" : "false", j->f);
+}
+
+static void
+json_null(struct json *j, const char *key)
+{
+	json_member(j, key);
+	fputs("null", j->f);
+}
+
+static void
+json_probe(struct json *j, const struct adv_probe *pr)
+{
+	if (pr == NULL) {
+		json_null(j, "measurement");
+		return;
+	}
+	json_open(j, "measurement", '{');
+	json_str(j, "host", pr->host);
+	json_str(j, "address", pr->addr);
+	json_int(j, "port", pr->port);
+	json_int(j, "attempts", pr->attempts);
+	json_int(j, "samples", pr->samples);
+	json_int(j, "refused", pr->refused);
+	json_num(j, "min_s", pr->min);
+	json_num(j, "median_s", pr->median);
+	json_num(j, "max_s", pr->max);
+	json_close(j, '}');
+}
+
+static void
+json_path(struct json *j, const struct advice *a)
+{
+	json_open(j, "path", '{');
+	json_num(j, "rate_bps", a->res.rate);
+	json_num(j, "rtt_s", a->res.rtt);
+	json_str(j, "rtt_source", a->probe ? "measured" : "given");
+	json_probe(j, a->probe);
+	json_close(j, '}');
+}
+
+static void
+json_platform(struct json *j, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+
+	json_open(j, "platform", '{');
+	json_str(j, "os", adv_os_name(r->os));
+	json_str(j, "kernel", r->kernel);
+	json_bool(j, "live", a->in.live);
+	json_num(j, "receive_window_per_buffer_byte", r->rcv_ratio);
+	json_num(j, "send_window_per_buffer_byte", r->snd_ratio);
+	if (r->sb_cap > 0)
+		json_int(j, "maxsockbuf_ceiling", r->sb_cap);
+	else
+		json_null(j, "maxsockbuf_ceiling");
+	json_close(j, '}');
+}
+
+static const char *
+role_name(enum adv_role role)
+{
+	switch (role) {
+	case ROLE_CEILING:
+		return "ceiling";
+	case ROLE_SOCKOPT:
+		return "sockopt";
+	case ROLE_SWITCH:
+		return "switch";
+	case ROLE_INFO:
+		return "info";
+	}
+	return "?";
+}
+
+static void
+json_key(struct json *j, const struct adv_key *k)
+{
+	json_open(j, NULL, '{');
+	json_str(j, "name", k->name);
+	json_str(j, "role", role_name(k->role));
+	json_str(j, "current", k->current[0] ? k->current : NULL);
+	json_bool(j, "assumed", k->assumed);
+	json_bool(j, "given", k->given);
+	json_str(j, "recommended", k->recommended);
+	if (k->needed > 0)
+		json_int(j, "needed", k->needed);
+	else
+		json_null(j, "needed");
+	json_bool(j, "change", k->change);
+	json_str(j, "why", k->why);
+	json_close(j, '}');
+}
+
+static void
+json_dir(struct json *j, const char *key, const struct adv_dir *d)
+{
+	json_open(j, key, '{');
+	json_int(j, "buffer_bytes", d->buffer);
+	json_int(j, "window_bytes", d->window);
+	json_num(j, "rate_bps", d->rate);
+	json_str(j, "limited_by", d->limit);
+	json_close(j, '}');
+}
+
+static void
+json_streams(struct json *j, const char *key, const struct adv_dir *rcv,
+    const struct adv_dir *snd)
+{
+	json_open(j, key, '{');
+	json_dir(j, "receive", rcv);
+	json_dir(j, "send", snd);
+	json_close(j, '}');
+}
+
+void
+advise_json(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	struct json		 j = { .f = f };
+	size_t			 i;
+
+	json_open(&j, NULL, '{');
+	json_int(&j, "version", JSON_VERSION);
+	json_path(&j, a);
+	json_int(&j, "bdp_bytes", (long long)(r->bdp + 0.5));
+	json_int(&j, "window_bytes", r->window);
+	json_platform(&j, a);
+	json_open(&j, "keys", '[');
+	for (i = 0; i < r->nkeys; i++)
+		json_key(&j, &r->keys[i]);
+	json_close(&j, ']');
+	json_streams(&j, "now", &r->now_rcv, &r->now_snd);
+	json_streams(&j, "recommended", &r->rec_rcv, &r->rec_snd);
+	json_str(&j, "verdict", adv_verdict_name(r->verdict));
+	json_str(&j, "verdict_text", r->verdict_text);
+	json_int(&j, "streams", r->streams);
+	json_open(&j, "notes", '[');
+	for (i = 0; i < r->nnotes; i++)
+		json_str(&j, NULL, r->notes[i]);
+	json_close(&j, ']');
+	json_str(&j, "config_file", a->config_path);
+	json_close(&j, '}');
+}
+
+/* ---- plist */
+
+/*
+ * Text wrapped into an open comment, each line indented by ind.  A
+ * comment may not hold "--" (XML 1.0, section 2.5), and a host name may:
+ * such dashes are spaced out.
+ */
+static void
+comment_text(FILE *f, const char *ind, const char *text)
+{
+	char	buf[2 * (ADV_TEXT_MAX + ADV_NOTE_MAX)];
+	size_t	n = 0;
+
+	for (; *text != '\0' && n + 2 < sizeof(buf); text++) {
+		buf[n++] = *text;
+		if (text[0] == '-' && text[1] == '-')
+			buf[n++] = ' ';
+	}
+	buf[n] = '\0';
+	wrap(f, ind, ind, buf);
+}
+
+static void
+plist_path(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	char			 rate[32], rtt[32], bdp[32], line[600];
+	char			 nr[32], ns[32], rr[32], rs[32];
+
+	adv_fmt_rate(r->rate, rate, sizeof(rate));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	adv_fmt_bytes(r->bdp, bdp, sizeof(bdp));
+	adv_fmt_rate(r->now_rcv.rate, nr, sizeof(nr));
+	adv_fmt_rate(r->now_snd.rate, ns, sizeof(ns));
+	adv_fmt_rate(r->rec_rcv.rate, rr, sizeof(rr));
+	adv_fmt_rate(r->rec_snd.rate, rs, sizeof(rs));
+	snprintf(line, sizeof(line), "Path: %s with a round trip of %s%s%s. "
+	    "Bandwidth-delay product: %.0f bytes (%s) in flight.", rate, rtt,
+	    a->probe ? ", measured with TCP connects to " : "",
+	    a->probe ? a->probe->host : "", r->bdp, bdp);
+	comment_text(f, "\t", line);
+	snprintf(line, sizeof(line), "One stream with the values read: "
+	    "receiving %s, sending %s. With these values: receiving %s, "
+	    "sending %s.", nr, ns, rr, rs);
+	fputc('\n', f);
+	comment_text(f, "\t", line);
+}
+
+static void
+plist_head(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	char			 line[128];
+	size_t			 i;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+	    "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<!--\n");
+	snprintf(line, sizeof(line), "tcptune.conf(5) for %s, written by "
+	    "tcptunectl advise.", adv_os_label(r->os));
+	comment_text(f, "\t", line);
+	fputc('\n', f);
+	plist_path(f, a);
+	fputc('\n', f);
+	comment_text(f, "\t", r->verdict_text);
+	for (i = 0; i < r->nnotes; i++) {
+		fputc('\n', f);
+		comment_text(f, "\t", r->notes[i]);
+	}
+	fputc('\n', f);
+	comment_text(f, "\t", "Every key is Mode at-least: tcptuned raises "
+	    "a value that falls below it and leaves alone one that "
+	    "something else set higher. Check this file with tcptunectl "
+	    "check, install it as /etc/tcptune.conf (owned by root, mode "
+	    "0644) and run tcptunectl reload.");
+	fprintf(f, "-->\n");
+}
+
+static void
+plist_key(FILE *f, const struct adv_key *k)
+{
+	char	line[ADV_NOTE_MAX + 2 * TT_VALUE_MAX + 128], need[64] = "";
+	bool	vector = strchr(k->recommended, ' ') != NULL;
+
+	if (k->needed > 0)
+		snprintf(need, sizeof(need), " This path needs at least %lld.",
+		    k->needed);
+	snprintf(line, sizeof(line), "%s: %s.%s%s%s%s", k->name, k->why,
+	    need, k->change ? " Now " : " Already enough, kept so it stays: ",
+	    k->current[0] ? k->current : "unknown",
+	    k->assumed ? " (stock default, not read)." : ".");
+	fprintf(f, "\t\t<!--\n");
+	comment_text(f, "\t\t\t", line);
+	fprintf(f, "\t\t-->\n\t\t<key>%s</key>\n\t\t<dict>\n"
+	    "\t\t\t<key>Value</key>\n", k->name);
+	if (vector)
+		fprintf(f, "\t\t\t<string>%s</string>\n", k->recommended);
+	else
+		fprintf(f, "\t\t\t<integer>%s</integer>\n", k->recommended);
+	fprintf(f, "\t\t\t<key>Mode</key>\n\t\t\t<string>at-least</string>\n");
+	if (k->clamp)
+		fprintf(f, "\t\t\t<key>OnReject</key>\n"
+		    "\t\t\t<string>clamp</string>\n");
+	fprintf(f, "\t\t</dict>\n");
+}
+
+/*
+ * The recommended ceilings as a tcptune.conf.  Rows that are only shown
+ * (the initial buffers) stay out: tcptuned would hold them for nothing.
+ */
+void
+advise_plist(FILE *f, const struct advice *a)
+{
+	const struct adv_result	*r = &a->res;
+	size_t			 i;
+
+	plist_head(f, a);
+	fprintf(f, "<plist version=\"1.0\">\n<dict>\n"
+	    "\t<key>CheckInterval</key>\n\t<integer>%d</integer>\n"
+	    "\t<key>Sysctls</key>\n\t<dict>\n", TT_CHECK_DEFAULT);
+	for (i = 0; i < r->nkeys; i++)
+		if (r->keys[i].role != ROLE_INFO)
+			plist_key(f, &r->keys[i]);
+	fprintf(f, "\t</dict>\n</dict>\n</plist>\n");
+}
