@@ -14,11 +14,14 @@ fi
 if [ -z "${TT_DEMO_IN_NETNS:-}" ]; then
 	bash scripts/deps.sh build
 	bash scripts/build.sh >/dev/null
-	exec env TT_DEMO_IN_NETNS=1 unshare -n bash "$0" "$@"
+	host_netns=$(readlink /proc/self/ns/net)
+	exec env TT_DEMO_IN_NETNS="$host_netns" unshare -n bash "$0" "$@"
 fi
 
-# From here on we are in the private namespace; make sure of it.
-if [ "$(readlink /proc/self/ns/net)" = "$(readlink /proc/1/ns/net)" ]; then
+# From here on we are in the private namespace; make sure of it before
+# any write: another namespace than the one we started in, only lo.
+if [ "$(readlink /proc/self/ns/net)" = "$TT_DEMO_IN_NETNS" ] ||
+    [ "$(awk 'NR > 2' /proc/self/net/dev | wc -l)" -ne 1 ]; then
 	echo "demo.sh: not in a private network namespace: refusing" >&2
 	exit 1
 fi
@@ -32,7 +35,11 @@ grep -q '<integer>3</integer>' "$work/tcptune.conf"
 chmod 0644 "$work/tcptune.conf"
 sock="$work/run/tcptuned.sock"
 ctl() { ./tcptunectl -s "$sock" "$@"; }
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+if [ -t 1 ]; then
+	say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+else
+	say() { printf '\n== %s\n' "$*"; }
+fi
 
 say "kernel values before tcptuned (this namespace)"
 for k in net/ipv4/tcp_rmem net/ipv4/tcp_wmem net/core/rmem_max; do
