@@ -140,16 +140,15 @@ arm_check_timer(struct daemon *d)
 }
 
 /*
- * Parse into a new config and swap only on success: a bad file never
- * leaves the daemon half-configured.  A reload also ends a pause.
+ * Swap in cfg, freshly loaded (NULL when it had errors, which errs holds):
+ * a bad file never leaves the daemon half-configured.  A reload also ends
+ * a pause.
  */
-int
-daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
+static int
+reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
+    char *msg, size_t len)
 {
-	struct config	*cfg;
-
 	d->last_reload = time(NULL);
-	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, errs);
 	if (cfg == NULL) {
 		log_errors(errs);
 		snprintf(msg, len, "%s has %zu error%s: keeping the running "
@@ -169,6 +168,14 @@ daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
 	d->last_bad_digest = 0;
 	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
 	return 0;
+}
+
+/* Parse into a new config beside the running one; swap only on success. */
+int
+daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
+{
+	return reload_with(d, config_load(d->opt.config_path,
+	    CONFIG_CHECK_OWNER, errs), errs, msg, len);
 }
 
 int
@@ -279,18 +286,17 @@ on_config_settled(void *arg)
 	struct errlist	 errs;
 	struct config	*cfg;
 	char		 msg[TT_TEXT_MAX];
-	bool		 same;
 
 	errlist_init(&errs);
 	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, &errs);
-	same = cfg != NULL ? cfg->digest == d->engine.cfg->digest :
-	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest;
-	config_free(cfg);
-	errlist_clear(&errs);
-	if (same)
+	if (cfg != NULL ? cfg->digest == d->engine.cfg->digest :
+	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest) {
+		config_free(cfg);
+		errlist_clear(&errs);
 		return;
+	}
 	log_info("%s changed: reloading", d->opt.config_path);
-	if (daemon_reload(d, &errs, msg, sizeof(msg)) == -1)
+	if (reload_with(d, cfg, &errs, msg, sizeof(msg)) == -1)
 		d->last_bad_digest = errors_digest(&errs);
 	errlist_clear(&errs);
 }
