@@ -42,6 +42,13 @@ static const char *darwin_conf =
     "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
     "</dict></dict></plist>\n";
 
+/* The start of a config: maxsockbuf 16 MiB with OnReject clamp. */
+#define CLAMPED_MAXSOCKBUF_16M						\
+	"<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"	\
+	"<key>kern.ipc.maxsockbuf</key><dict>"				\
+	"<key>Value</key><integer>16777216</integer>"			\
+	"<key>OnReject</key><string>clamp</string></dict>\n"
+
 static struct config *
 parse(const char *text)
 {
@@ -236,10 +243,7 @@ test_maxsockbuf_clamped_on_8gb(void **arg)
 	struct fixture	*f = *arg;
 	const struct engine_key *k;
 	const char *conf =
-	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
-	    "<key>kern.ipc.maxsockbuf</key><dict>"
-	    "<key>Value</key><integer>16777216</integer>"
-	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    CLAMPED_MAXSOCKBUF_16M
 	    "<key>net.inet.tcp.autorcvbufmax</key><integer>33554432</integer>\n"
 	    "</dict></dict></plist>\n";
 
@@ -282,10 +286,7 @@ test_clamp_to_known_ceiling(void **arg)
 	struct fixture	*f = *arg;
 	const struct engine_key *k;
 	const char *conf =
-	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
-	    "<key>kern.ipc.maxsockbuf</key><dict>"
-	    "<key>Value</key><integer>16777216</integer>"
-	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    CLAMPED_MAXSOCKBUF_16M
 	    "</dict></dict></plist>\n";
 
 	f->be->ceiling = known_ceiling;
