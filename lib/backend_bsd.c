@@ -30,14 +30,12 @@
 
 /*
  * xnu constants behind the macOS ceilings.  MSIZE 256, MCLSHIFT 11
- * (bsd/arm/param.h, bsd/i386/param.h); MBSHIFT 20; SB_MAX 8 MiB
- * (bsd/sys/socketvar.h).
+ * (bsd/arm/param.h, bsd/i386/param.h).  high_sb_max is xnu_high_sb_max()
+ * in plan.c, which advise uses too.
  */
 #define XNU_MSIZE	256U
 #define XNU_MCLSHIFT	11
 #define XNU_MCLBYTES	(1U << XNU_MCLSHIFT)
-#define XNU_MBSHIFT	20
-#define XNU_SB_MAX	(8192U * 1024U)
 
 struct bsd_ctx {
 	/*
@@ -376,29 +374,9 @@ bsd_get_ll(const char *name, long long *v)
 }
 
 /*
- * high_sb_max, the most kern.ipc.maxsockbuf will take.  xnu's mbinit
- * (bsd/kern/uipc_mbuf.c) sets it to 1/16 of the mbuf cluster pool,
- * nmbclusters << (MCLSHIFT - 4), and raises it to 1 MiB when that is less
- * than SB_MAX and 1 MiB or less but the pool is larger than 1 MiB.  The
- * pool comes from RAM (mbuf_default_ncl: 128 MiB at 8 GB, 256 MiB at 16,
- * 512 MiB at 32 and more) unless the ncl or mbuf_pool boot-args override
- * it, which is why nmbclusters is read rather than RAM.  The kernel does
- * this in 32 bits, and so does this.
- */
-static uint32_t
-xnu_high_sb_max(uint32_t nmbclusters)
-{
-	uint32_t	high = nmbclusters << (XNU_MCLSHIFT - 4);
-
-	if (high < XNU_SB_MAX && high <= (1U << XNU_MBSHIFT) &&
-	    (nmbclusters << XNU_MCLSHIFT) > (1U << XNU_MBSHIFT))
-		high = 1U << XNU_MBSHIFT;
-	return high;
-}
-
-/*
  * kern.ipc.maxsockbuf: xnu's sysctl_sb_max (bsd/kern/uipc_socket2.c)
- * takes LOW_SB_MAX < v <= high_sb_max, else ERANGE.
+ * takes LOW_SB_MAX < v <= high_sb_max, else ERANGE.  nmbclusters is read
+ * rather than RAM: boot-args can change the pool.
  */
 static int
 xnu_ceiling_maxsockbuf(long long *max, char *why, size_t whylen)
@@ -410,7 +388,7 @@ xnu_ceiling_maxsockbuf(long long *max, char *why, size_t whylen)
 		return err;
 	if (ncl <= 0 || ncl > UINT32_MAX)
 		return EINVAL;
-	*max = xnu_high_sb_max((uint32_t)ncl);
+	*max = xnu_high_sb_max(ncl);
 	if (why != NULL && whylen > 0)
 		snprintf(why, whylen, "kern.ipc.maxsockbuf is capped at %lld "
 		    "by kern.ipc.nmbclusters %lld (1/16 of the mbuf cluster "

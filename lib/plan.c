@@ -79,3 +79,25 @@ plan_sort(const struct config_key **keys, size_t n)
 		keys[j] = k;
 	}
 }
+
+/*
+ * xnu's high_sb_max, the most kern.ipc.maxsockbuf will take, for a count
+ * of mbuf clusters.  mbinit (bsd/kern/uipc_mbuf.c) sets it to 1/16 of the
+ * cluster pool, nmbclusters << (MCLSHIFT - 4), and raises it to 1 MiB
+ * when that is under SB_MAX (8 MiB, bsd/sys/socketvar.h) and 1 MiB or
+ * less but the pool is larger than 1 MiB.  The pool comes from RAM
+ * (mbuf_default_ncl: 128 MiB at 8 GB, 256 MiB at 16, 512 MiB at 32 and
+ * more) unless the ncl or mbuf_pool boot-args override it, which is why
+ * callers use nmbclusters rather than RAM.  The kernel works in 32 bits;
+ * for every pool it can have (under 4 GiB) this gives the same.
+ */
+long long
+xnu_high_sb_max(long long nmbclusters)
+{
+	const long long	mclshift = 11, mb = 1LL << 20, sb_max = 8 * mb;
+	long long	high = nmbclusters << (mclshift - 4);
+
+	if (high < sb_max && high <= mb && (nmbclusters << mclshift) > mb)
+		high = mb;
+	return high;
+}

@@ -99,6 +99,7 @@ int	 value_with_last(const char *, long long, char *, size_t);
 int		 sysctl_rank(const char *);
 const char	*sysctl_capped_by(const char *);
 void		 plan_sort(const struct config_key **, size_t);
+long long	 xnu_high_sb_max(long long);
 
 /* backend.c and backend_<os>.c: reading and writing sysctls. */
 struct sysctl_backend {

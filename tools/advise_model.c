@@ -61,7 +61,6 @@
 #define BSD_MSIZE	256LL
 #define BSD_MCLBYTES	2048LL
 #define XNU_MCLSHIFT	11
-#define XNU_MBSHIFT	20
 
 /* The send buffer per byte in flight that Linux plans (tcp_sndbuf_expand) */
 #define LINUX_SND_FACTOR	2.0
@@ -621,23 +620,6 @@ adv_pow2_at_least(long long n)
 	return p;
 }
 
-/*
- * xnu's high_sb_max for a cluster count, as mbinit computes it
- * (bsd/kern/uipc_mbuf.c): 1/16 of the pool, raised to 1 MiB when that is
- * under SB_MAX and 1 MiB or less but the pool is above 1 MiB.  The same
- * rule as lib/backend_bsd.c xnu_high_sb_max, which is private there.
- */
-long long
-adv_xnu_high_sb_max(long long nmbclusters)
-{
-	long long	high = nmbclusters << (XNU_MCLSHIFT - 4);
-
-	if (high < 8 * MIB && high <= (1LL << XNU_MBSHIFT) &&
-	    (nmbclusters << XNU_MCLSHIFT) > (1LL << XNU_MBSHIFT))
-		high = 1LL << XNU_MBSHIFT;
-	return high;
-}
-
 /* The largest buffer a maxsockbuf lets a socket reserve: 8/9 of it. */
 long long
 adv_sb_max_adj(long long sb_max)
@@ -1046,7 +1028,7 @@ xnu_ram_for(long long buf)
 	size_t	i;
 
 	for (i = 0; i < NITEMS(xnu_pools); i++)
-		if (adv_sb_max_adj(adv_xnu_high_sb_max(xnu_pools[i].pool >>
+		if (adv_sb_max_adj(xnu_high_sb_max(xnu_pools[i].pool >>
 		    XNU_MCLSHIFT)) >= buf)
 			return xnu_pools[i].min_gb > 0 ? xnu_pools[i].min_gb :
 			    1;
@@ -1077,7 +1059,7 @@ darwin_cur_get(const struct adv_input *in, struct darwin_cur *c)
 		    c->ncl.v[0]);
 		c->ncl_derived = true;
 	}
-	c->high = adv_xnu_high_sb_max(c->ncl.v[0]);
+	c->high = xnu_high_sb_max(c->ncl.v[0]);
 }
 
 /*

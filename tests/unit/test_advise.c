@@ -260,13 +260,13 @@ test_arithmetic(void **arg)
 	assert_true(adv_pow2_at_least(16 * MIB) == 16 * MIB);
 	assert_true(adv_pow2_at_least(16 * MIB + 1) == 32 * MIB);
 	/* xnu mbinit: 1/16 of the cluster pool, by RAM class */
-	assert_true(adv_xnu_high_sb_max(64 * MIB >> 11) == 4 * MIB);
-	assert_true(adv_xnu_high_sb_max(96 * MIB >> 11) == 6 * MIB);
-	assert_true(adv_xnu_high_sb_max(65536) == 8 * MIB);
-	assert_true(adv_xnu_high_sb_max(131072) == 16 * MIB);
-	assert_true(adv_xnu_high_sb_max(262144) == 32 * MIB);
+	assert_true(xnu_high_sb_max(64 * MIB >> 11) == 4 * MIB);
+	assert_true(xnu_high_sb_max(96 * MIB >> 11) == 6 * MIB);
+	assert_true(xnu_high_sb_max(65536) == 8 * MIB);
+	assert_true(xnu_high_sb_max(131072) == 16 * MIB);
+	assert_true(xnu_high_sb_max(262144) == 32 * MIB);
 	/* a 2 MiB pool: 128 KiB, raised to 1 MiB */
-	assert_true(adv_xnu_high_sb_max(1024) == MIB);
+	assert_true(xnu_high_sb_max(1024) == MIB);
 	/* sb_max_adj: 8/9 */
 	assert_true(adv_sb_max_adj(8 * MIB) == 7456540);
 	assert_true(adv_sb_max_adj(2 * MIB) == 1864135);

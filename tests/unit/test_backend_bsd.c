@@ -4,7 +4,7 @@
  *
  * lib/backend_bsd.c is included rather than linked: libtcptune.a holds it
  * only where configure picks the bsd backend, and the test needs its
- * statics (the xnu_rules switch, xnu_high_sb_max) anyway.
+ * statics (the xnu_rules switch) anyway.
  */
 #include <errno.h>
 #include <setjmp.h>
