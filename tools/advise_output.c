@@ -35,11 +35,11 @@
 #include "config.h"
 #endif
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "advise.h"
+#include "json.h"
 
 #define WRAP		76	/* columns of running text */
 #define JSON_VERSION	1
@@ -297,109 +297,6 @@ advise_text(FILE *f, const struct advice *a)
 
 /* ---- JSON */
 
-struct json {
-	FILE	*f;
-	int	 depth;
-	bool	 first[8];
-};
-
-/* A JSON string; bytes that are not printable ASCII are escaped. */
-static void
-json_quote(FILE *f, const char *s)
-{
-	const unsigned char	*p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else if (*p >= 0x80)
-			fputs("\\ufffd", f);	/* host names are ASCII */
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-static void
-json_member(struct json *j, const char *key)
-{
-	if (j->depth > 0) {
-		fputs(j->first[j->depth] ? "\n" : ",\n", j->f);
-		j->first[j->depth] = false;
-		fprintf(j->f, "%*s", j->depth * 2, "");
-	}
-	if (key != NULL) {
-		json_quote(j->f, key);
-		fputs(": ", j->f);
-	}
-}
-
-static void
-json_open(struct json *j, const char *key, int c)
-{
-	json_member(j, key);
-	fputc(c, j->f);
-	j->first[++j->depth] = true;
-}
-
-static void
-json_close(struct json *j, int c)
-{
-	if (!j->first[j->depth])
-		fprintf(j->f, "\n%*s", (j->depth - 1) * 2, "");
-	j->depth--;
-	fputc(c, j->f);
-	if (j->depth == 0)
-		fputc('\n', j->f);
-}
-
-static void
-json_str(struct json *j, const char *key, const char *s)
-{
-	json_member(j, key);
-	if (s == NULL)
-		fputs("null", j->f);
-	else
-		json_quote(j->f, s);
-}
-
-static void
-json_int(struct json *j, const char *key, long long v)
-{
-	json_member(j, key);
-	fprintf(j->f, "%lld", v);
-}
-
-/* Numbers as numbers; 15 digits keep 0.15 from printing as 0.1499... */
-static void
-json_num(struct json *j, const char *key, double v)
-{
-	json_member(j, key);
-	if (isfinite(v))
-		fprintf(j->f, "%.15g", v);
-	else
-		fputs("null", j->f);
-}
-
-static void
-json_bool(struct json *j, const char *key, bool v)
-{
-	json_member(j, key);
-	fputs(v ? "true" : "false", j->f);
-}
-
-static void
-json_null(struct json *j, const char *key)
-{
-	json_member(j, key);
-	fputs("null", j->f);
-}
-
 static void
 json_probe(struct json *j, const struct adv_probe *pr)
 {
@@ -509,9 +406,10 @@ void
 advise_json(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
-	struct json		 j = { .f = f };
+	struct json		 j;
 	size_t			 i;
 
+	json_begin(&j, f);
 	json_open(&j, NULL, '{');
 	json_int(&j, "version", JSON_VERSION);
 	json_path(&j, a);

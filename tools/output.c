@@ -43,11 +43,11 @@
 #include <unistd.h>
 
 #include "tcptunectl.h"
+#include "json.h"
 
 #define TERM_COLUMNS	80	/* when stdout is not a terminal */
 #define COL_GAP		2
 #define VALUE_WORDS	8	/* vector values aligned up to this many */
-#define JSON_DEPTH	8
 
 /* ---- shared helpers */
 
@@ -605,148 +605,7 @@ const struct output text_output = {
 
 /* ---- JSON */
 
-static struct {
-	int	depth;
-	bool	first[JSON_DEPTH];
-} js;
-
-/* The length of a valid UTF-8 sequence at s (not ASCII), or 0. */
-static size_t
-utf8_seq(const unsigned char *s)
-{
-	unsigned char	lo = 0x80, hi = 0xbf;
-	size_t		n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;		/* overlong */
-	else if (s[0] == 0xed)
-		hi = 0x9f;		/* surrogates */
-	else if (s[0] == 0xf0)
-		lo = 0x90;		/* overlong */
-	else if (s[0] == 0xf4)
-		hi = 0x8f;		/* above U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void
-json_quote(const char *str)
-{
-	const unsigned char	*s = (const unsigned char *)str;
-	size_t			 n;
-
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", stdout);
-		else if (*s == '\t')
-			fputs("\\t", stdout);
-		else if (*s == '\r')
-			fputs("\\r", stdout);
-		else if (*s < 0x20 || *s == 0x7f)
-			printf("\\u%04x", *s);
-		else if (*s < 0x80)
-			putchar(*s);
-		else if ((n = utf8_seq(s)) == 0)
-			fputs("\\ufffd", stdout);
-		else {
-			fwrite(s, 1, n, stdout);
-			s += n - 1;
-		}
-	}
-	putchar('"');
-}
-
-/* Comma, newline and indent before a member; its key in an object. */
-static void
-json_member(const char *key)
-{
-	if (js.depth > 0) {
-		fputs(js.first[js.depth] ? "\n" : ",\n", stdout);
-		js.first[js.depth] = false;
-		printf("%*s", js.depth * 2, "");
-	}
-	if (key != NULL) {
-		json_quote(key);
-		fputs(": ", stdout);
-	}
-}
-
-static void
-json_open(const char *key, int c)
-{
-	json_member(key);
-	putchar(c);
-	if (js.depth + 1 >= JSON_DEPTH)
-		abort();		/* nesting is fixed by this file */
-	js.first[++js.depth] = true;
-}
-
-static void
-json_close(int c)
-{
-	if (!js.first[js.depth]) {
-		putchar('\n');
-		printf("%*s", (js.depth - 1) * 2, "");
-	}
-	js.depth--;
-	putchar(c);
-	if (js.depth == 0)
-		putchar('\n');
-}
-
-static void
-json_string(const char *key, const char *s)
-{
-	json_member(key);
-	if (s == NULL)
-		fputs("null", stdout);
-	else
-		json_quote(s);
-}
-
-static void
-json_int(const char *key, long long v)
-{
-	json_member(key);
-	printf("%lld", v);
-}
-
-static void
-json_uint(const char *key, unsigned long long v)
-{
-	json_member(key);
-	printf("%llu", v);
-}
-
-static void
-json_bool(const char *key, bool v)
-{
-	json_member(key);
-	fputs(v ? "true" : "false", stdout);
-}
-
-static void
-json_null(const char *key)
-{
-	json_member(key);
-	fputs("null", stdout);
-}
+static struct json	js;
 
 /* ISO-8601 UTC, or null for 0 ("never"). */
 static void
@@ -755,11 +614,11 @@ json_time(const char *key, int64_t t)
 	char	buf[64];
 
 	if (t == 0) {
-		json_null(key);
+		json_null(&js, key);
 		return;
 	}
 	fmt_utc(t, buf, sizeof(buf));
-	json_string(key, buf);
+	json_str(&js, key, buf);
 }
 
 static void
@@ -768,60 +627,60 @@ json_error(const char *key, int err)
 	char	buf[32];
 
 	if (err == 0) {
-		json_null(key);
+		json_null(&js, key);
 		return;
 	}
-	json_open(key, '{');
-	json_string("errno", errno_label(err, buf, sizeof(buf)));
-	json_string("message", strerror(err));
-	json_close('}');
+	json_open(&js, key, '{');
+	json_str(&js, "errno", errno_label(err, buf, sizeof(buf)));
+	json_str(&js, "message", strerror(err));
+	json_close(&js, '}');
 }
 
 static void
 json_daemon(const struct msg_daemon_info *di)
 {
-	json_open("daemon", '{');
-	json_int("pid", di->pid);
-	json_string("version", di->version);
-	json_string("backend", di->backend);
-	json_string("config_path", di->config_path);
+	json_open(&js, "daemon", '{');
+	json_int(&js, "pid", di->pid);
+	json_str(&js, "version", di->version);
+	json_str(&js, "backend", di->backend);
+	json_str(&js, "config_path", di->config_path);
 	json_time("started", di->started);
 	json_time("now", di->now);
-	json_int("uptime", di->now - di->started);
-	json_uint("check_interval", di->check_interval);
-	json_uint("checks", di->checks);
-	json_uint("nkeys", di->nkeys);
-	json_bool("paused", di->paused != 0);
-	json_bool("restore_on_exit", di->restore_on_exit != 0);
+	json_int(&js, "uptime", di->now - di->started);
+	json_uint(&js, "check_interval", di->check_interval);
+	json_uint(&js, "checks", di->checks);
+	json_uint(&js, "nkeys", di->nkeys);
+	json_bool(&js, "paused", di->paused != 0);
+	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
 	json_time("last_reload", di->last_reload);
 	if (di->last_reload == 0)
-		json_null("last_reload_ok");
+		json_null(&js, "last_reload_ok");
 	else
-		json_bool("last_reload_ok", di->last_reload_ok != 0);
-	json_string("last_reload_message", di->last_reload_msg);
-	json_string("state_problem", di->state_problem[0] ?
+		json_bool(&js, "last_reload_ok", di->last_reload_ok != 0);
+	json_str(&js, "last_reload_message", di->last_reload_msg);
+	json_str(&js, "state_problem", di->state_problem[0] ?
 	    di->state_problem : NULL);
-	json_close('}');
+	json_close(&js, '}');
 }
 
 static void
 json_key(const struct msg_key_status *ks)
 {
-	json_open(NULL, '{');
-	json_string("name", ks->name);
-	json_string("state", key_state_name(ks->state));
-	json_string("mode", key_mode_name(ks->mode));
-	json_string("on_reject", on_reject_name(ks->on_reject));
-	json_string("wanted", ks->wanted);
-	json_string("applied", ks->applied[0] ? ks->applied : NULL);
-	json_string("current", ks->current[0] ? ks->current : NULL);
-	json_string("original", ks->has_original ? ks->original : NULL);
+	json_open(&js, NULL, '{');
+	json_str(&js, "name", ks->name);
+	json_str(&js, "state", key_state_name(ks->state));
+	json_str(&js, "mode", key_mode_name(ks->mode));
+	json_str(&js, "on_reject", on_reject_name(ks->on_reject));
+	json_str(&js, "wanted", ks->wanted);
+	json_str(&js, "applied", ks->applied[0] ? ks->applied : NULL);
+	json_str(&js, "current", ks->current[0] ? ks->current : NULL);
+	json_str(&js, "original", ks->has_original ? ks->original : NULL);
 	json_error("error", ks->err);
-	json_uint("corrections", ks->corrections);
+	json_uint(&js, "corrections", ks->corrections);
 	json_time("last_change", ks->last_change);
 	json_time("next_attempt", ks->next_attempt);
-	json_string("note", ks->note);
-	json_close('}');
+	json_str(&js, "note", ks->note);
+	json_close(&js, '}');
 }
 
 static void
@@ -829,14 +688,15 @@ json_status(const struct reply *r)
 {
 	size_t	i;
 
-	json_open(NULL, '{');
+	json_begin(&js, stdout);
+	json_open(&js, NULL, '{');
 	json_daemon(&r->info);
-	json_open("keys", '[');
+	json_open(&js, "keys", '[');
 	for (i = 0; i < r->nkeys; i++)
 		json_key(&r->keys[i]);
-	json_close(']');
-	json_bool("all_in_force", reply_all_in_force(r));
-	json_close('}');
+	json_close(&js, ']');
+	json_bool(&js, "all_in_force", reply_all_in_force(r));
+	json_close(&js, '}');
 }
 
 static void
@@ -845,23 +705,25 @@ json_result(const char *cmd, const struct reply *r)
 	size_t	i;
 
 	(void)cmd;
-	json_open(NULL, '{');
-	json_string("result", result_code_name(r->result.code));
-	json_string("message", r->result.text);
-	json_open("errors", '[');
+	json_begin(&js, stdout);
+	json_open(&js, NULL, '{');
+	json_str(&js, "result", result_code_name(r->result.code));
+	json_str(&js, "message", r->result.text);
+	json_open(&js, "errors", '[');
 	for (i = 0; i < r->nerrors; i++)
-		json_string(NULL, r->errors[i].text);
-	json_close(']');
-	json_close('}');
+		json_str(&js, NULL, r->errors[i].text);
+	json_close(&js, ']');
+	json_close(&js, '}');
 }
 
 static void
 json_version(void)
 {
-	json_open(NULL, '{');
-	json_string("version", PACKAGE_VERSION);
-	json_int("protocol", TT_PROTO_VERSION);
-	json_close('}');
+	json_begin(&js, stdout);
+	json_open(&js, NULL, '{');
+	json_str(&js, "version", PACKAGE_VERSION);
+	json_int(&js, "protocol", TT_PROTO_VERSION);
+	json_close(&js, '}');
 }
 
 const struct output json_output = {
