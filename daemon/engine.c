@@ -461,17 +461,19 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 	char		 buf[TT_VALUE_MAX];
 	const char	*target;
 
-	if (read_key(e, k) != 0)
-		return;
 	if (e->state->paused) {
-		k->state = KS_PAUSED;
+		if (read_key(e, k) == 0)
+			k->state = KS_PAUSED;
 		return;
 	}
 	if (k->state == KS_REFUSED) {
-		/* Retried each tick: the obstacle may have gone. */
+		/* Retried each tick (apply_key reads first): the obstacle
+		 * may have gone. */
 		apply_key(e, k);
 		return;
 	}
+	if (read_key(e, k) != 0)
+		return;
 	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
 		k->state = in_force_state(k);
 		if (k->backoff > 0 && now - k->recent[0] >= CONTEST_WINDOW) {
