@@ -16,6 +16,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +39,16 @@ typedef const xmlError	*tt_xml_error;
 typedef xmlError	*tt_xml_error;
 #endif
 
+/*
+ * FreeBSD's <sys/stat.h> declares S_ISVTX (0001000) only when
+ * __XSI_VISIBLE, which _POSIX_C_SOURCE alone does not turn on.
+ */
+#ifndef S_ISVTX
+#define S_ISVTX		0001000
+#endif
+
 #define SHOW_BUF	80	/* user text in a message: 72 bytes, then "..." */
+#define MAX_PROBLEMS	100	/* listed per file; then a count of the rest */
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct problem {
@@ -247,7 +257,13 @@ problem_cmp(const void *a, const void *b)
 	return pa->seq < pb->seq ? -1 : pa->seq > pb->seq;
 }
 
-/* Hand the problems to the caller's list in file order. */
+/*
+ * Hand the problems to the caller's list in file order, the first
+ * MAX_PROBLEMS of them.  A 1 MiB file can hold some 50,000 bad keys: all
+ * of them would flood the log on every reload and overflow the control
+ * socket's reply (CONTROL_MAX_OUTPUT), so that tcptunectl reload showed
+ * none.  The last line says how many more there are.
+ */
 static void
 flush_problems(struct parse *p, struct errlist *errs)
 {
@@ -255,14 +271,18 @@ flush_problems(struct parse *p, struct errlist *errs)
 
 	qsort(p->probs, p->nprobs, sizeof(*p->probs), problem_cmp);
 	for (i = 0; i < p->nprobs; i++) {
-		if (p->probs[i].line > 0)
+		if (i < MAX_PROBLEMS && p->probs[i].line > 0)
 			errlist_add(errs, "%s:%ld: %s", p->label,
 			    p->probs[i].line, p->probs[i].msg);
-		else
+		else if (i < MAX_PROBLEMS)
 			errlist_add(errs, "%s: %s", p->label,
 			    p->probs[i].msg);
 		free(p->probs[i].msg);
 	}
+	if (p->nprobs > MAX_PROBLEMS)
+		errlist_add(errs, "%s: %zu more problem%s not listed (only "
+		    "the first %d are)", p->label, p->nprobs - MAX_PROBLEMS,
+		    p->nprobs - MAX_PROBLEMS == 1 ? "" : "s", MAX_PROBLEMS);
 	free(p->probs);
 	p->probs = NULL;
 	p->nprobs = p->capprobs = 0;
@@ -289,16 +309,18 @@ xml_error(void *ctx, tt_xml_error err)
 {
 	struct parse	*p = ctxt_parse(ctx);
 	char		 msg[512], buf[512];
-	size_t		 len;
 
 	/* Warnings (e.g. about namespaces) do not make a config wrong. */
 	if (err == NULL || err->level == XML_ERR_WARNING)
 		return;
-	tt_strlcpy(msg, err->message ? err->message : "XML error",
-	    sizeof(msg));
-	len = strlen(msg);
-	while (len > 0 && isspace((unsigned char)msg[len - 1]))
-		msg[--len] = '\0';
+	/*
+	 * Folded: libxml2 puts newlines inside some messages ("Input is not
+	 * proper UTF-8, indicate encoding !\nBytes: ..."), and one problem
+	 * must stay one readable line.
+	 */
+	if (value_normalize(err->message ? err->message : "XML error", msg,
+	    sizeof(msg)) == -1)
+		tt_strlcpy(msg, err->message, sizeof(msg));
 	problem(p, err->line, "%s", show(msg, buf, sizeof(buf)));
 	if (err->level == XML_ERR_FATAL)
 		p->fatal = true;
@@ -722,8 +744,11 @@ integer_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
 		return false;
 	if (blank((const xmlChar *)text))
 		nproblem(p, v, "%s%s is an empty <integer>", owner, what);
-	else if (value_normalize(text, word, sizeof(word)) == -1 ||
-	    !looks_integer(word))
+	else if (value_normalize(text, word, sizeof(word)) == -1)
+		nproblem(p, v, "%s%s \"%s\" is too long (at most %d "
+		    "characters)", owner, what, show(text, buf, sizeof(buf)),
+		    TT_VALUE_MAX - 1);
+	else if (!looks_integer(word))
 		nproblem(p, v, "%s%s \"%s\" is not a decimal integer", owner,
 		    what, show(text, buf, sizeof(buf)));
 	else if (parse_ll(word, out) == -1)
@@ -1024,6 +1049,29 @@ parse_root(struct parse *p, xmlDocPtr doc)
 	parse_top(p, d);
 }
 
+/* The line of buf that at is on. */
+static long
+line_at(const char *buf, const char *at)
+{
+	long	line = 1;
+
+	for (; buf < at; buf++)
+		line += *buf == '\n';
+	return line;
+}
+
+/* Nothing but white space (or nothing): as good as empty. */
+static bool
+all_space(const char *buf, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return false;
+	return true;
+}
+
 static struct config *
 config_new(const char *label)
 {
@@ -1046,6 +1094,7 @@ config_parse(const char *buf, size_t len, const char *label,
 {
 	struct parse	 p;
 	xmlDocPtr	 doc;
+	const char	*nul;
 
 	memset(&p, 0, sizeof(p));
 	p.label = label;
@@ -1054,9 +1103,17 @@ config_parse(const char *buf, size_t len, const char *label,
 	if (len > TT_CONFIG_MAX_BYTES)
 		problem(&p, 0, "larger than %d bytes: refusing to parse it",
 		    TT_CONFIG_MAX_BYTES);
-	else if (len == 0)
+	else if (all_space(buf, len))
 		problem(&p, 0, "empty file: expected a <plist> holding a "
 		    "<dict>");
+	/*
+	 * libxml2 takes a NUL for the end of its input, so whatever follows
+	 * one would be ignored unseen (and one in a name would cut it short
+	 * in C): refused, on the line where it is.
+	 */
+	else if ((nul = memchr(buf, '\0', len)) != NULL)
+		problem(&p, line_at(buf, nul), "a NUL byte: a config is text "
+		    "and holds none");
 	else if ((doc = xml_read(&p, buf, len)) != NULL) {
 		if (!p.fatal)
 			parse_root(&p, doc);
@@ -1073,8 +1130,61 @@ config_parse(const char *buf, size_t len, const char *label,
 }
 
 /*
+ * Whoever can rename entries in a directory on the way to the file can put
+ * another file in its place, so each directory of its canonical path, up
+ * to /, must be root's and not writable by group or others: as OpenSSH's
+ * safe_path() (misc.c: realpath(), then dirname() up to "/", refusing
+ * mode & 022 or an owner other than root or the user).  Unlike safe_path(),
+ * a root-owned directory with the sticky bit (/tmp) is accepted: "a file
+ * in a sticky directory may only be removed or renamed by a user if [...]
+ * the user is the owner of the file, the owner of the directory, or the
+ * super-user" (sticky(7) of FreeBSD and xnu, bsd/man/man7/sticky.7; Linux
+ * rename(2), EPERM), so nobody but root can replace root's file in it.
+ * The file is already open; this checks that the name cannot be pointed
+ * at another file behind our back, for the next reload.
+ */
+static bool
+dir_unsafe(const struct stat *st)
+{
+	return st->st_uid != 0 || ((st->st_mode & (S_IWGRP | S_IWOTH)) != 0 &&
+	    (st->st_mode & S_ISVTX) == 0);
+}
+
+static bool
+dirs_usable(const char *path, struct errlist *errs)
+{
+	struct stat	 st;
+	char		 real[PATH_MAX], *slash;
+	bool		 ok = true;
+
+	/* A buffer, not realpath(path, NULL): older macOS needs one. */
+	if (realpath(path, real) == NULL) {
+		errlist_add(errs, "%s: %s", path, strerror(errno));
+		return false;
+	}
+	while (ok && (slash = strrchr(real, '/')) != NULL) {
+		slash[slash == real] = '\0';	/* "/etc" -> "/", "/" stays */
+		if (stat(real, &st) == -1) {
+			errlist_add(errs, "%s: %s: %s", path, real,
+			    strerror(errno));
+			ok = false;
+		} else if (dir_unsafe(&st)) {
+			errlist_add(errs, "%s: directory %s must be owned by "
+			    "root and not writable by group or others unless "
+			    "sticky (mode %04o, owner %lu): refusing to use "
+			    "it", path, real, (unsigned)(st.st_mode & 07777),
+			    (unsigned long)st.st_uid);
+			ok = false;
+		}
+		if (strcmp(real, "/") == 0)
+			break;
+	}
+	return ok;
+}
+
+/*
  * As sshd's StrictModes: the file decides what root writes to the kernel,
- * so only root may be able to change it.
+ * so only root may be able to change it, or the directories that hold it.
  */
 static bool
 file_usable(const char *path, int fd, int flags, struct errlist *errs)
@@ -1103,7 +1213,7 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
 		    "it", path, TT_CONFIG_MAX_BYTES);
 		return false;
 	}
-	return true;
+	return (flags & CONFIG_CHECK_OWNER) == 0 || dirs_usable(path, errs);
 }
 
 /*

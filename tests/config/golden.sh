@@ -7,6 +7,15 @@
 #   bad/NAME.conf     `check` must print bad/NAME.err and exit 1
 #   etc/tcptune.conf.OS, the shipped defaults, are good files too; their
 #   expected output is shipped/tcptune.conf.OS.out
+#   generated/NAME.err  the hostile cases that cannot be kept in git
+#                     (hostile.sh makes them in a temp dir): `check`, or
+#                     `tcptuned -n` for those about owners and modes
+#
+# Every bad and generated case also runs under strace (when it works here)
+# and must open no file but its own and the shared libraries, open nothing
+# for writing and make no socket: an entity, DTD or XInclude that reached
+# out would show.  Each run is bounded by timeout(1), and must exit 1 (0
+# for the good ones): a crash or a hang fails.
 #
 # Each file is checked from its own directory by its bare name, so the
 # "file:line:" prefixes do not depend on where the tree is.  `check` does
@@ -34,40 +43,150 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-golden.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 99' HUP INT TERM
 
+# shellcheck source=/dev/null # tests/config/hostile.sh
+. "$cfg/hostile.sh"
+
 n=0
 failed=0
+
+# A hang must fail, not stall the suite: 10 s is far more than any case
+# takes (where timeout(1) is not installed, runs are unbounded).
+bounded() {
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 10 "$@"
+	else
+		"$@"
+	fi
+}
+
+# strace, if it can trace here (ptrace may be forbidden in a container).
+tracer=
+if command -v strace >/dev/null 2>&1 &&
+    strace -o /dev/null true >/dev/null 2>&1; then
+	tracer=strace
+fi
+
+# run DIR CMD...: CMD from DIR, bounded, output into $tmp/out.
+run() {
+	r_dir=$1
+	shift
+	(cd "$r_dir" && bounded "$@") >"$tmp/out" 2>&1
+}
+
+# compare NAME EXPECTED STATUS WANT: $tmp/out against EXPECTED.
+compare() {
+	n=$((n + 1))
+	if [ ! -f "$2" ]; then
+		echo "not ok $n - $1: $2 is missing"
+		sed 's/^/# /' "$tmp/out"
+		failed=$((failed + 1))
+	elif ! diff -u "$2" "$tmp/out" >"$tmp/diff" 2>&1; then
+		echo "not ok $n - $1: output differs"
+		sed 's/^/# /' "$tmp/diff"
+		failed=$((failed + 1))
+	elif [ "$3" -ne "$4" ]; then
+		echo "not ok $n - $1: exit status $3, expected $4" \
+		    "$([ "$3" -eq 124 ] && echo '(timed out: a hang)')"
+		failed=$((failed + 1))
+	else
+		echo "ok $n - $1"
+	fi
+}
 
 # check NAME DIR FILE EXPECTED STATUS ARGS...
 check() {
 	name=$1 dir=$2 file=$3 expected=$4 want=$5
 	shift 5
-	n=$((n + 1))
-	(cd "$dir" && "$ctl" check "$@" "$file") >"$tmp/out" 2>&1
+	run "$dir" "$ctl" check "$@" "$file"
 	status=$?
 	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
 		cp "$tmp/out" "$expected"
 	fi
-	if [ ! -f "$expected" ]; then
-		echo "not ok $n - $name: $expected is missing"
-		sed 's/^/# /' "$tmp/out"
-		failed=$((failed + 1))
-	elif ! diff -u "$expected" "$tmp/out" >"$tmp/diff" 2>&1; then
-		echo "not ok $n - $name: output differs"
-		sed 's/^/# /' "$tmp/diff"
-		failed=$((failed + 1))
-	elif [ "$status" -ne "$want" ]; then
-		echo "not ok $n - $name: exit status $status, expected $want"
-		failed=$((failed + 1))
-	else
-		echo "ok $n - $name"
+	compare "$name" "$expected" "$status" "$want"
+}
+
+# confined NAME DIR FILE CMD...: CMD, run from DIR on FILE, opens FILE and
+# the shared libraries (and, for sanitizers, /proc but not /proc/sys), all
+# read-only, and no socket.
+confined() {
+	name=$1 dir=$2 file=$3
+	shift 3
+	n=$((n + 1))
+	if [ -z "$tracer" ]; then
+		echo "ok $n - $name: opens nothing else # SKIP strace cannot trace here"
+		return 0
 	fi
+	(cd "$dir" && bounded strace -f -qq -o "$tmp/trace" \
+	    -e trace='/^(open|openat|openat2|creat|socket|connect)$' \
+	    "$@" "$file") >/dev/null 2>&1
+	if awk -v file="$file" '
+		/ (socket|connect)\(/ { print; bad = 1; next }
+		/ (open|openat|openat2|creat)\(/ {
+			if (match($0, /"[^"]*"/) == 0) { print; bad = 1; next }
+			path = substr($0, RSTART + 1, RLENGTH - 2)
+			if ($0 ~ /O_WRONLY|O_RDWR|O_CREAT|creat\(/) {
+				print; bad = 1; next
+			}
+			if (path == file || path == file ".target")
+				next
+			if (path ~ /^\/proc\/sys(\/|$)/) { print; bad = 1; next }
+			if (path ~ /^\/(etc\/ld\.so\.(cache|preload)|lib|lib64|usr\/lib|usr\/lib64|usr\/local\/lib|usr\/share\/locale|proc)(\/|$)/)
+				next
+			print; bad = 1
+		}
+		END { exit bad }' "$tmp/trace" >"$tmp/bad-opens"; then
+		echo "ok $n - $name: opens nothing but its file, no socket"
+	else
+		echo "not ok $n - $name: opens something else or a socket"
+		sed 's/^/# /' "$tmp/bad-opens"
+		failed=$((failed + 1))
+	fi
+}
+
+# generated NAME STATUS CMD...: make the case in a directory of its own,
+# run CMD on it, compare with generated/NAME.err.
+generated() {
+	gname=$1 want=$2
+	shift 2
+	gdir=$tmp/gen/$gname
+	gfile=$gdir/tcptune.conf
+	mkdir -p "$gdir" && chmod 0755 "$gdir"
+	hostile_make "$gname" "$gfile"
+	run "$gdir" "$@" "$gfile"
+	status=$?
+	expected=$cfg/generated/$gname.err
+	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
+		real=$(cd "$gdir" && pwd -P)
+		sed -e "s|$gfile|@CONF@|g" -e "s|$real|@DIR@|g" "$tmp/out" \
+		    >"$expected"
+	fi
+	if [ -f "$expected" ]; then
+		hostile_expected "$gname" "$gfile" >"$tmp/want"
+		expected=$tmp/want
+	fi
+	compare "generated/$gname" "$expected" "$status" "$want"
+	confined "generated/$gname" "$gdir" "$gfile" "$@"
+	hostile_undo "$gname" "$gfile"
+}
+
+# The owner and mode cases need root to chown; as anyone else they skip.
+generated_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		n=$((n + 2))
+		echo "ok $((n - 1)) - generated/$1 # SKIP needs root to chown"
+		echo "ok $n - generated/$1: opens nothing else # SKIP needs root"
+		return 0
+	fi
+	generated "$@"
 }
 
 set -- "$cfg"/good/*.conf
 ngood=$#
 set -- "$cfg"/bad/*.conf
 nbad=$#
-echo "1..$((ngood + 3 + nbad))"
+# shellcheck disable=SC2086 # the lists split into words
+set -- $HOSTILE_CASES $HOSTILE_ROOT_CASES $HOSTILE_GOOD_CASES
+echo "1..$((ngood + 3 + 2 * nbad + 2 * $#))"
 
 for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
@@ -80,7 +199,18 @@ done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
 	check "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
+	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check
 done
+
+tcptuned=$top_builddir/tcptuned
+for c in $HOSTILE_CASES; do
+	generated "$c" 1 "$ctl" check
+done
+for c in $HOSTILE_ROOT_CASES; do
+	generated_root "$c" 1 "$tcptuned" -n -f
+done
+generated exactly-1mib 0 "$ctl" check
+generated_root dir-sticky 0 "$tcptuned" -n -f
 
 # The "not ok" lines carry the failures; a non-zero exit would make the
 # TAP driver count one more.

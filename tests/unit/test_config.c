@@ -772,6 +772,112 @@ test_parse_size_limit(void **state)
 	free(buf);
 }
 
+/*
+ * Nothing but white space is an empty file too, told as one (a file-wide
+ * problem: "file: message", no line).
+ */
+static void
+test_blank_file(void **state)
+{
+	(void)state;
+	expect_error(" \n\t\r\n", "t.conf: empty file: expected a <plist> "
+	    "holding a <dict>");
+}
+
+/*
+ * libxml2 ends its input at a NUL, so a NUL after a good document would
+ * hide whatever follows it, and one in a name would cut it short in C.
+ */
+static void
+test_nul_byte(void **state)
+{
+	static const char	good[] = "<plist><dict/></plist>\n";
+	static const char	in_name[] = "<plist><dict>\n<key>Sysctls</key>"
+	    "<dict>\n<key>net.ipv4\0/../x</key><integer>1</integer>\n"
+	    "</dict></dict></plist>\n";
+	struct errlist		errs;
+	char			buf[64];
+
+	(void)state;
+	memcpy(buf, good, sizeof(good) - 1);
+	memcpy(buf + sizeof(good) - 1, "\0<!-- hidden -->", 16);
+	errlist_init(&errs);
+	assert_null(config_parse(buf, sizeof(good) - 1 + 16, "t.conf",
+	    &errs));
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.msg[0], "t.conf:2: a NUL byte: a config is "
+	    "text and holds none");
+	errlist_clear(&errs);
+
+	errlist_init(&errs);
+	assert_null(config_parse(in_name, sizeof(in_name) - 1, "t.conf",
+	    &errs));
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.msg[0], "t.conf:3: a NUL byte: a config is "
+	    "text and holds none");
+	errlist_clear(&errs);
+}
+
+/* One problem is one line, even when libxml2's message has a newline. */
+static void
+test_xml_message_one_line(void **state)
+{
+	(void)state;
+	expect_error("<plist><dict>\n<key>net.a\xff\xfe</key>"
+	    "<integer>1</integer></dict></plist>\n",
+	    "t.conf:2: Input is not proper UTF-8, indicate encoding ! "
+	    "Bytes: 0xFF 0xFE 0x3C 0x2F");
+}
+
+/* An integer too long to hold is too long, not "not an integer". */
+static void
+test_integer_too_long(void **state)
+{
+	char	xml[600], digits[300];
+
+	(void)state;
+	memset(digits, '0', 299);
+	digits[298] = '1';
+	digits[299] = '\0';
+	snprintf(xml, sizeof(xml), SYSCTLS("<key>net.a</key><integer>%s"
+	    "</integer>\n"), digits);
+	expect_error(xml, "t.conf:3: net.a: value \"0000000000000000000000000"
+	    "00000000000000000000000000000000000000000000000...\" is too long "
+	    "(at most 255 characters)");
+}
+
+/*
+ * A file with thousands of errors lists the first 100, then how many more:
+ * all of them would flood the log and overflow tcptunectl reload's reply.
+ */
+static void
+test_problem_cap(void **state)
+{
+	struct errlist	 errs;
+	char		*xml, *p;
+	size_t		 i, cap = 64 + 5000 * 48;
+
+	(void)state;
+	assert_non_null(xml = malloc(cap));
+	p = xml + snprintf(xml, cap, "<plist><dict>\n<key>Sysctls</key>"
+	    "<dict>\n");
+	for (i = 1; i <= 5000; i++)
+		p += snprintf(p, cap - (size_t)(p - xml), "<key>bad%zu</key>"
+		    "<integer>1</integer>\n", i);
+	snprintf(p, cap - (size_t)(p - xml), "</dict></dict></plist>\n");
+	errlist_init(&errs);
+	assert_null(config_parse(xml, strlen(xml), "t.conf", &errs));
+	assert_int_equal(errs.n, 101);
+	assert_string_equal(errs.msg[0], "t.conf:3: \"bad1\" is not a sysctl "
+	    "name: it needs at least two dot-separated parts");
+	assert_string_equal(errs.msg[99], "t.conf:102: \"bad100\" is not a "
+	    "sysctl name: it needs at least two dot-separated parts");
+	assert_string_equal(errs.msg[100], "t.conf: 4900 more problems not "
+	    "listed (only the first 100 are)");
+	errlist_clear(&errs);
+	free(xml);
+}
+
 /* ---- XML attacks: refused, quickly, without reading or connecting */
 
 static void
@@ -1121,6 +1227,69 @@ test_load_owner(void **state)
 	unlink(path);
 }
 
+/*
+ * The directories that hold the file count too (as sshd's safe_path()):
+ * one that others may write to lets them rename another file over it,
+ * unless it is root's and sticky, as /tmp.
+ */
+static void
+test_load_dirs(void **state)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	char		 dir[300], path[320], want[5120], real[4096];
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("# not root: cannot chown test directories\n");
+		skip();
+	}
+	tmp_path(dir, sizeof(dir), "sub");
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_non_null(realpath(dir, real));
+	snprintf(path, sizeof(path), "%s/dirs.conf", dir);
+	write_file(path, good_xml, 0644);
+
+	assert_int_equal(chmod(dir, 0777), 0);
+	snprintf(want, sizeof(want), "%s: directory %s must be owned by root "
+	    "and not writable by group or others unless sticky (mode 0777, "
+	    "owner 0): refusing to use it", path, real);
+	expect_load_error(path, CONFIG_CHECK_OWNER, want);
+
+	assert_int_equal(chmod(dir, 0775), 0);
+	snprintf(want, sizeof(want), "%s: directory %s must be owned by root "
+	    "and not writable by group or others unless sticky (mode 0775, "
+	    "owner 0): refusing to use it", path, real);
+	expect_load_error(path, CONFIG_CHECK_OWNER, want);
+
+	/* Sticky and root's: only root may replace root's file in it. */
+	assert_int_equal(chmod(dir, 01777), 0);
+	errlist_init(&errs);
+	cfg = config_load(path, CONFIG_CHECK_OWNER, &errs);
+	if (cfg == NULL)
+		print_errors(&errs);
+	assert_non_null(cfg);
+	config_free(cfg);
+	errlist_clear(&errs);
+
+	/* Sticky but someone else's: its owner may replace anything. */
+	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
+	snprintf(want, sizeof(want), "%s: directory %s must be owned by root "
+	    "and not writable by group or others unless sticky (mode 1777, "
+	    "owner 65534): refusing to use it", path, real);
+	expect_load_error(path, CONFIG_CHECK_OWNER, want);
+
+	/* tcptunectl check does not ask. */
+	errlist_init(&errs);
+	cfg = config_load(path, 0, &errs);
+	assert_non_null(cfg);
+	config_free(cfg);
+	errlist_clear(&errs);
+
+	unlink(path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* ---- config_report: what tcptuned -n and tcptunectl check print */
 
 static void
@@ -1194,7 +1363,7 @@ setup(void **state)
 /* Files a failed test may have left behind. */
 static const char *const tmp_names[] = {
 	"fifo", "good.conf", "fifo.conf", "zero.conf", "big.conf",
-	"owner.conf", "mine.conf", "report.conf",
+	"owner.conf", "mine.conf", "report.conf", "sub/dirs.conf", "sub",
 };
 
 static int
@@ -1206,7 +1375,8 @@ teardown(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(tmp_names) / sizeof(tmp_names[0]); i++) {
 		tmp_path(path, sizeof(path), tmp_names[i]);
-		unlink(path);
+		if (unlink(path) == -1)
+			rmdir(path);
 	}
 	return rmdir(tmpdir);
 }
@@ -1238,6 +1408,11 @@ main(void)
 		cmocka_unit_test(test_big_line_numbers),
 		cmocka_unit_test(test_all_errors_listed),
 		cmocka_unit_test(test_parse_size_limit),
+		cmocka_unit_test(test_blank_file),
+		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_xml_message_one_line),
+		cmocka_unit_test(test_integer_too_long),
+		cmocka_unit_test(test_problem_cap),
 		cmocka_unit_test(test_billion_laughs),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_undeclared_entity),
@@ -1248,6 +1423,7 @@ main(void)
 		cmocka_unit_test(test_load_not_regular),
 		cmocka_unit_test(test_load_size),
 		cmocka_unit_test(test_load_owner),
+		cmocka_unit_test(test_load_dirs),
 		cmocka_unit_test(test_report),
 	};
 

@@ -1,0 +1,152 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers are called through wait_until
+# System test: a running tcptuned is handed every hostile config of the
+# corpus (tests/config/bad/*.conf and the cases tests/config/hostile.sh
+# generates: too big, device, FIFO, NUL, foreign owner, loose modes, loose
+# directory, ...) by `tcptunectl reload`, and a few by the file watch and
+# by SIGHUP.  Each reload must exit 1 and print exactly the errors
+# `tcptunectl check` / `tcptuned -n` print (tests/config/golden.sh), and the
+# daemon must stay up with its running config: the same keys and values in
+# status, all in force, the sysctls unchanged.  Runs inside `unshare -n`.
+
+. "$(dirname "$0")/lib.sh"
+tt_init "$@"
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+CFG=$top_srcdir/tests/config
+# shellcheck source=/dev/null # tests/config/hostile.sh
+. "$CFG/hostile.sh"
+
+use_keys 1
+
+plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+cp "$CONF" "$T/good.conf"
+start_ready main
+wait_until 3 tuned
+report $? "the good config is applied" "$(values)"
+
+# What must not change: each key's name, mode, wanted and applied values.
+keys_now() {
+	status_json && jq -c '[.keys[] | {name, mode, on_reject, wanted, applied}]' \
+	    "$T/status.json"
+}
+KEYS=$(keys_now)
+[ "$(jq length <<<"$KEYS")" = 3 ]
+report $? "status shows the three keys" "$KEYS"
+
+# kept: the daemon is up and its running config unchanged and in force.
+kept() {
+	daemon_alive main || { echo "the daemon died"; return 1; }
+	tuned || { echo "sysctls changed: $(values)"; return 1; }
+	[ "$(keys_now)" = "$KEYS" ] || { echo "keys now $(keys_now)"; return 1; }
+	[ "$(json_get .all_in_force)" = true ] ||
+	    { echo "not all in force: $(jq -c . "$T/status.json")"; return 1; }
+	[ "$(json_get .daemon.last_reload_ok)" = false ] ||
+	    { echo "last_reload_ok is not false"; return 1; }
+}
+
+# reload_rejects NAME EXPECTED: `tcptunectl reload` exits 1 and prints the
+# lines of EXPECTED, then the daemon's one-line summary.
+reload_rejects() {
+	local n summary
+	ctl reload
+	n=$(wc -l <"$2")
+	summary="$CONF has $n error$([ "$n" -eq 1 ] || echo s): keeping the running configuration"
+	{ cat "$2"; echo "$summary"; } >"$T/want"
+	diff -u "$T/want" "$T/ctl.out" >"$T/diff" && [ "$CTL_RC" -eq 1 ]
+}
+
+# one NAME EXPECTED: reload, then check everything is kept.
+one() {
+	local why
+	if ! reload_rejects "$1" "$2"; then
+		tap_not_ok "$1: reload exits 1 with its errors (exit $CTL_RC)"
+		diag_file "diff" "$T/diff" 40
+		return 0
+	fi
+	if why=$(kept); then
+		tap_ok "$1: rejected with its file:line errors, running config kept"
+	else
+		tap_not_ok "$1: rejected, but the running config was not kept"
+		diag "$why"
+	fi
+}
+
+t0=$(now_ms)
+for f in "$CFG"/bad/*.conf; do
+	b=$(basename "$f" .conf)
+	write_config "$CONF" <"$f"
+	sed "s|^$b\\.conf:|$CONF:|" "$CFG/bad/$b.err" >"$T/expected"
+	one "bad/$b" "$T/expected"
+done
+# shellcheck disable=SC2086 # the lists split into words
+for c in $HOSTILE_CASES $HOSTILE_ROOT_CASES; do
+	hostile_make "$c" "$CONF" || bail "cannot make case $c"
+	hostile_expected "$c" "$CONF" >"$T/expected"
+	one "generated/$c" "$T/expected"
+	hostile_undo "$c" "$CONF"
+done
+diag "$(( $(now_ms) - t0 )) ms for every case by tcptunectl reload"
+
+# ---- the file watch and SIGHUP: the errors are logged, nothing changes
+
+# logged_more N LINE: the daemon log holds LINE more than N times.
+logged_more() {
+	[ "$(count_in "$T/d.main.log" "$2")" -gt "$1" ]
+}
+
+# by_event HOW NAME: after HOW (watch or hup) made the daemon read the
+# case already in $CONF, its first expected error is logged once more and
+# everything is kept.
+by_event() {
+	local first n0 why
+	first=$(head -n 1 "$T/expected")
+	n0=$(count_in "$T/d.main.log" "$first")
+	[ "$1" = hup ] && kill -HUP "$(daemon_pid main)"
+	if ! wait_until 5 logged_more "$n0" "$first"; then
+		tap_not_ok "$2 by $1: the error is logged"
+		diag "expected a new log line: $first"
+		diag_context
+		return 0
+	fi
+	if why=$(kept); then
+		tap_ok "$2 by $1: the error is logged, running config kept"
+	else
+		tap_not_ok "$2 by $1: logged, but the running config was not kept"
+		diag "$why"
+	fi
+}
+
+# Cases in a row differ, so that none is taken for the one before it.
+for b in entity-passwd names-traversal dtd-url; do
+	sed "s|^$b\\.conf:|$CONF:|" "$CFG/bad/$b.err" >"$T/expected"
+	replace_config "$CONF" <"$CFG/bad/$b.conf"
+	by_event watch "bad/$b"
+done
+for c in nul-in-name symlink-dev-zero big-10mib; do
+	# Made beside it, then renamed over it, as an editor would.
+	hostile_make "$c" "$T/etc/new.conf"
+	hostile_expected "$c" "$CONF" >"$T/expected"
+	mv -f "$T/etc/new.conf" "$CONF"
+	by_event watch "generated/$c"
+done
+write_config "$CONF" <"$CFG/bad/xinclude.conf"
+sed "s|^xinclude\\.conf:|$CONF:|" "$CFG/bad/xinclude.err" >"$T/expected"
+by_event hup "bad/xinclude"
+
+# ---- and the good config is still taken afterwards
+
+write_config "$CONF" <"$T/good.conf"
+ctl reload
+[ "$CTL_RC" -eq 0 ] && tuned && [ "$(keys_now)" = "$KEYS" ] &&
+    [ "$(json_get .daemon.last_reload_ok)" = true ]
+report $? "the good config again: reload exits 0 ($CTL_RC), same keys in force" \
+    "$(values)"
+sysctl_put "$RMEM" "$R0"
+wait_until 3 sysctl_is "$RMEM" "${RV[0]}"
+report $? "still enforcing: an outside write is reverted" "$(values)"
+
+daemon_stop main
+check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
+
+done_testing
