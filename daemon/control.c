@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -43,6 +44,7 @@ struct control {
 	struct daemon	*daemon;
 	struct client	*clients;
 	int		 nclients;
+	int		 max_clients;	/* CONTROL_MAX_CLIENTS or fewer */
 	bool		 accept_paused;
 	struct ev_timer	*idle_timer;
 	struct ev_timer	*accept_timer;
@@ -448,7 +450,44 @@ client_free(struct client *c)
 	ctl->nclients--;
 	if (ctl->nclients == 0)
 		ev_timer_stop(ctl->idle_timer);
+	if (ctl->accept_paused)
+		log_info("control: a client left (%d now): accepting again",
+		    ctl->nclients);
 	pause_accept(ctl, false);
+}
+
+/*
+ * Clients may hold only the descriptors the daemon does not need itself:
+ * each sysctl read or write, config load and state save opens one for a
+ * moment, and a client that took the last of them would make the engine
+ * see EMFILE instead of the kernel's values.  So the bound is the limit
+ * less what is open now (the loop, timers, watch, lock, socket) less a
+ * reserve.  Counted once, at start: these are all long-lived.
+ */
+static int
+client_budget(void)
+{
+	struct rlimit	rl;
+	long		limit, open_now = 0, fd, budget;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur == RLIM_INFINITY)
+		return CONTROL_MAX_CLIENTS;
+	limit = rl.rlim_cur > (rlim_t)65536 ? 65536 : (long)rl.rlim_cur;
+	for (fd = 0; fd < limit && fd < 4096; fd++)
+		if (fcntl((int)fd, F_GETFD) != -1)
+			open_now++;
+	budget = limit - open_now - CONTROL_FD_RESERVE;
+	if (budget > CONTROL_MAX_CLIENTS)
+		return CONTROL_MAX_CLIENTS;
+	if (budget < 1) {
+		log_warnx("control: descriptor limit %ld leaves no room for "
+		    "clients: serving one at a time", limit);
+		return 1;
+	}
+	if (budget < CONTROL_MAX_CLIENTS)
+		log_info("control: descriptor limit %ld: at most %ld clients at "
+		    "once", limit, budget);
+	return (int)budget;
 }
 
 static void
@@ -475,8 +514,11 @@ client_new(struct control *ctl, int fd, uid_t uid)
 	if (ctl->nclients++ == 0)
 		ev_timer_start(ctl->idle_timer, 1000 * CONTROL_IDLE_TIMEOUT / 3,
 		    true);
-	if (ctl->nclients >= CONTROL_MAX_CLIENTS)
+	if (ctl->nclients >= ctl->max_clients) {
+		log_warnx("control: %d clients, the most allowed: pausing "
+		    "accept until one leaves", ctl->nclients);
 		pause_accept(ctl, true);
+	}
 }
 
 static void
@@ -519,7 +561,7 @@ accept_resume(void *arg)
 {
 	struct control	*ctl = arg;
 
-	if (ctl->nclients < CONTROL_MAX_CLIENTS)
+	if (ctl->nclients < ctl->max_clients)
 		pause_accept(ctl, false);
 }
 
@@ -587,6 +629,7 @@ control_open(const char *path, struct evloop *loop, struct daemon *d)
 		log_warn("control: event loop");
 		goto fail;
 	}
+	ctl->max_clients = client_budget();
 	return ctl;
 fail:
 	control_close(ctl);

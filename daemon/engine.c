@@ -531,6 +531,9 @@ engine_refresh(struct engine *e)
  * Originals back, in reverse plan order.  With pause, enforcement stops
  * until resume or a reload, and that survives a restart; without it (exit
  * with RestoreOnExit) the originals are forgotten, to be taken afresh.
+ * The pause is saved only once every original is back: a crash half-way
+ * must not leave a restart paused over a mix of tuned and original values
+ * (it applies the config instead, and the client saw no reply).
  */
 int
 engine_restore(struct engine *e, bool pause)
@@ -539,8 +542,6 @@ engine_restore(struct engine *e, bool pause)
 	size_t		 i;
 	int		 failed = 0;
 
-	if (pause)
-		state_set_paused(e->state, true);
 	for (i = e->nkeys; i-- > 0;) {
 		struct engine_key *k = &e->keys[i];
 
@@ -559,6 +560,8 @@ engine_restore(struct engine *e, bool pause)
 		read_key(e, k);
 		k->state = KS_PAUSED;
 	}
+	if (pause)
+		state_set_paused(e->state, true);
 	return failed ? -1 : 0;
 }
 

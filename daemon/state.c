@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,19 +21,50 @@
 #define STATE_VERSION	"version 1"
 #define STATE_MAX_BYTES	(TT_MAX_KEYS * (TT_NAME_MAX + TT_VALUE_MAX + 16) + 4096)
 
-static void	state_problem(struct state *, const char *, ...)
-		    TT_PRINTF(2, 3);
+static void	state_problem(struct state *, char *, const char *, ...)
+		    TT_PRINTF(3, 4);
 
-/* Kept for status and logged; the daemon goes on with what it has. */
+/* status shows both kinds of trouble: the file's past and the disk's now. */
 static void
-state_problem(struct state *st, const char *fmt, ...)
+compose_problem(struct state *st)
 {
+	if (st->save_err[0] != '\0' && st->corrupt[0] != '\0')
+		(void)tt_snprintf(st->problem, sizeof(st->problem), "%s; %s",
+		    st->save_err, st->corrupt);	/* cut short is fine */
+	else
+		tt_strlcpy(st->problem, st->save_err[0] != '\0' ?
+		    st->save_err : st->corrupt, sizeof(st->problem));
+}
+
+/*
+ * Kept for status (slot is st->save_err or st->corrupt) and logged once
+ * per new text, not again on every retry; the daemon goes on with what it
+ * has.
+ */
+static void
+state_problem(struct state *st, char *slot, const char *fmt, ...)
+{
+	char	text[TT_TEXT_MAX];
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vsnprintf(st->problem, sizeof(st->problem), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	log_warnx("%s", st->problem);
+	if (strcmp(text, slot) != 0)
+		log_warnx("%s", text);
+	tt_strlcpy(slot, text, TT_TEXT_MAX);
+	compose_problem(st);
+}
+
+static void
+clear_save_err(struct state *st)
+{
+	if (st->save_err[0] == '\0')
+		return;
+	log_info("state directory %s writable again: originals saved",
+	    st->dir);
+	st->save_err[0] = '\0';
+	compose_problem(st);
 }
 
 static void
@@ -130,17 +162,24 @@ parse_state(struct state *st, char *buf, size_t len, const char **why)
 	return 0;
 }
 
-/* A corrupt file is kept for a human to read, never trusted. */
+/*
+ * A corrupt or unreadable file is kept for a human to read, never trusted
+ * and never overwritten: it is moved aside before anything new is saved.
+ */
 static void
 set_aside(struct state *st, const char *why)
 {
 	char	aside[1100];
 
 	snprintf(aside, sizeof(aside), "%s.corrupt", st->path);
-	if (rename(st->path, aside) == -1)
-		log_warn("rename %s", st->path);
-	state_problem(st, "%s was corrupt (%s): kept as %s; originals not "
-	    "trusted, current values taken instead", st->path, why, aside);
+	if (rename(st->path, aside) == -1) {
+		state_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
+		    "be moved aside (%s); originals not trusted, current "
+		    "values taken instead", st->path, why, strerror(errno));
+	} else
+		state_problem(st, st->corrupt, "%s was corrupt (%s): kept as "
+		    "%s; originals not trusted, current values taken instead",
+		    st->path, why, aside);
 	state_reset(st);
 }
 
@@ -152,12 +191,12 @@ state_load(struct state *st)
 	size_t		 len;
 	int		 fd;
 
-	if ((fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
-		if (errno == ENOENT)
-			return 0;
-		state_problem(st, "cannot read %s: %s", st->path,
-		    strerror(errno));
-		return -1;
+	/* O_NONBLOCK: a FIFO planted in its place must not hang us. */
+	if ((fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK)) == -1) {
+		if (errno != ENOENT)
+			set_aside(st, strerror(errno));
+		return 0;
 	}
 	if (read_file_bounded(fd, &buf, &len, STATE_MAX_BYTES) == -1) {
 		close(fd);
@@ -175,13 +214,55 @@ int
 state_open(struct state *st, const char *dir)
 {
 	memset(st, 0, sizeof(*st));
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
-		state_problem(st, "cannot create state directory %s: %s",
-		    dir, strerror(errno));
-	}
+	tt_strlcpy(st->dir, dir, sizeof(st->dir));
+	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+		state_problem(st, st->save_err, "cannot create state directory "
+		    "%s: %s; originals kept in memory only", dir,
+		    strerror(errno));
+	else if (access(dir, W_OK) == -1)
+		state_problem(st, st->save_err, "state directory %s is not "
+		    "writable: %s; new originals kept in memory only", dir,
+		    strerror(errno));
 	if (tt_snprintf(st->path, sizeof(st->path), "%s/originals", dir) == -1)
 		return -1;
 	return state_load(st);
+}
+
+/*
+ * Called on every check: what could not be saved is saved as soon as the
+ * disk lets us (space freed, remounted read-write), so a crash after that
+ * cannot lose the originals.
+ */
+void
+state_retry(struct state *st)
+{
+	if (st->dirty)
+		state_save(st);
+	else if (st->save_err[0] != '\0' && access(st->dir, W_OK) == 0)
+		clear_save_err(st);
+}
+
+/*
+ * Temporary files of a save that a crash (kill -9) interrupted.  Called
+ * with the lock held, so no other instance is writing one.
+ */
+void
+state_sweep(struct state *st)
+{
+	static const char	 prefix[] = "originals.tmp.";	/* util.c */
+	struct dirent		*de;
+	DIR			*dp;
+
+	if ((dp = opendir(st->dir)) == NULL)
+		return;
+	while ((de = readdir(dp)) != NULL) {
+		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0)
+			continue;
+		if (unlinkat(dirfd(dp), de->d_name, 0) == 0)
+			log_info("removed %s/%s, left by an interrupted save",
+			    st->dir, de->d_name);
+	}
+	closedir(dp);
 }
 
 void
@@ -267,6 +348,7 @@ state_save(struct state *st)
 
 	if ((buf = malloc(STATE_MAX_BYTES)) == NULL)
 		fatal("%s", __func__);
+	st->dirty = true;	/* until it is on disk */
 	if (appendf(buf, &len, "%s\n%s\npaused %d\n", STATE_MAGIC,
 	    STATE_VERSION, st->paused) == -1)
 		goto done;
@@ -278,19 +360,28 @@ state_save(struct state *st)
 	    (unsigned long long)fnv1a64(buf, len)) == -1)
 		goto done;
 	if (write_file_atomic(st->path, buf, len, 0600) == -1) {
-		state_problem(st, "cannot save %s: %s (originals kept in "
-		    "memory)", st->path, strerror(errno));
+		st->dirty = true;
+		state_problem(st, st->save_err, "cannot save %s: %s (originals "
+		    "kept in memory, saved when the disk allows)", st->path,
+		    strerror(errno));
 		goto done;
 	}
-	if (strncmp(st->problem, "cannot save", 11) == 0)
-		st->problem[0] = '\0';
+	st->dirty = false;
+	clear_save_err(st);
 	rv = 0;
 done:
 	free(buf);
 	return rv;
 }
 
-/* One daemon per state directory, whatever socket each was given. */
+/*
+ * One daemon per state directory, whatever socket each was given.
+ * Returns the locked fd; -1 when another process holds the lock; -2 when
+ * the directory cannot hold a lock file (read-only, full), where the
+ * caller goes on without one rather than stop enforcing.  flock(2) works
+ * on a descriptor opened read-only, so an existing lock file on a
+ * read-only file system still serves.
+ */
 int
 state_lock(const char *dir)
 {
@@ -300,10 +391,14 @@ state_lock(const char *dir)
 	snprintf(path, sizeof(path), "%s/lock", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd == -1)
-		return -1;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd == -1)
+		return -2;
 	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		int saved = errno;
+
 		close(fd);
-		return -1;
+		return saved == EWOULDBLOCK ? -1 : -2;
 	}
 	return fd;
 }

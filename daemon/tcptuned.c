@@ -17,6 +17,7 @@
 #include "event.h"
 
 #define DEBOUNCE_MS	300	/* editors write, rename and chmod in bursts */
+#define DEBOUNCE_MAX_MS	2000	/* a file that never settles is read anyway */
 
 struct options {
 	const char	*config_path;
@@ -42,8 +43,16 @@ struct daemon {
 	bool			 last_reload_ok;
 	char			 last_reload_msg[TT_TEXT_MAX];
 	uint64_t		 last_bad_digest;
+	uint64_t		 first_event_ms;	/* of a burst; 0 none */
 	int			 lock_fd;
 };
+
+/* Where sysctls come from without -r. */
+#if defined(__APPLE__) || defined(__FreeBSD__)
+#define TT_SYSCTL_SOURCE	"sysctlbyname(3)"
+#else
+#define TT_SYSCTL_SOURCE	"/proc/sys"
+#endif
 
 static void
 usage(FILE *out)
@@ -53,11 +62,12 @@ usage(FILE *out)
 	    "[-S state-dir] [-s socket]\n"
 	    "  -d            debug: log to stderr, verbosely\n"
 	    "  -f config     configuration file (default %s)\n"
-	    "  -n            check the configuration, print every error, "
-	    "and exit\n"
+	    "  -n            check the configuration (its owner and mode "
+	    "too),\n"
+	    "                print every error, and exit 0 or 1\n"
 	    "  -r directory  read and write sysctls as files under this "
 	    "directory\n"
-	    "                (Linux layout; default /proc/sys)\n"
+	    "                (Linux layout; default " TT_SYSCTL_SOURCE ")\n"
 	    "  -S directory  state directory for the original values "
 	    "(default %s)\n"
 	    "  -s socket     control socket (default %s)\n"
@@ -238,6 +248,7 @@ on_check(void *arg)
 	struct daemon	*d = arg;
 
 	engine_check(&d->engine);
+	state_retry(&d->state);
 }
 
 static void
@@ -287,6 +298,9 @@ on_config_settled(void *arg)
 	struct config	*cfg;
 	char		 msg[TT_TEXT_MAX];
 
+	d->first_event_ms = 0;
+	log_debug("%s settled or changed for long enough: reading it",
+	    d->opt.config_path);
 	errlist_init(&errs);
 	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, &errs);
 	if (cfg != NULL ? cfg->digest == d->engine.cfg->digest :
@@ -301,11 +315,31 @@ on_config_settled(void *arg)
 	errlist_clear(&errs);
 }
 
+static uint64_t
+mono_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * Each event pushes the reload back by DEBOUNCE_MS, but no further than
+ * DEBOUNCE_MAX_MS after the first of the burst: a file rewritten more
+ * often than the debounce (a flapping generator) is still read, and the
+ * daemon converges while it flaps.
+ */
 static void
 on_config_event(void *arg)
 {
 	struct daemon	*d = arg;
+	uint64_t	 now = mono_ms();
 
+	if (d->first_event_ms == 0)
+		d->first_event_ms = now;
+	else if (now - d->first_event_ms >= DEBOUNCE_MAX_MS - DEBOUNCE_MS)
+		return;		/* the armed timer fires soon enough */
 	ev_timer_start(d->debounce_timer, DEBOUNCE_MS, false);
 }
 
@@ -355,7 +389,13 @@ startup_checks(struct daemon *d)
 		fatalx("state directory %s: %s", d->opt.state_dir,
 		    d->state.problem);
 	if ((d->lock_fd = state_lock(d->opt.state_dir)) == -1)
-		fatal("another tcptuned holds %s/lock", d->opt.state_dir);
+		fatalx("another tcptuned holds %s/lock", d->opt.state_dir);
+	if (d->lock_fd == -2)
+		log_warnx("cannot lock %s/lock (%s): going on without the "
+		    "lock", d->opt.state_dir, d->state.problem[0] ?
+		    d->state.problem : "the directory is not writable");
+	else
+		state_sweep(&d->state);
 	if ((d->be = backend_platform_new(d->opt.sysctl_root)) == NULL)
 		fatalx("cannot set up the sysctl backend");
 	return cfg;
@@ -376,7 +416,8 @@ shutdown_daemon(struct daemon *d)
 	engine_free(&d->engine);
 	state_close(&d->state);
 	backend_free(d->be);
-	close(d->lock_fd);
+	if (d->lock_fd >= 0)
+		close(d->lock_fd);
 }
 
 int

@@ -21,20 +21,26 @@ struct state_entry {
 	char	value[TT_VALUE_MAX];
 };
 struct state {
+	char			 dir[1024];
 	char			 path[1024];
 	struct state_entry	*entries;
 	size_t			 n;
 	bool			 paused;
-	char			 problem[TT_TEXT_MAX];	/* "" when fine */
+	bool			 dirty;		/* memory not on disk yet */
+	char			 save_err[TT_TEXT_MAX];	/* cleared by a save */
+	char			 corrupt[TT_TEXT_MAX];	/* a file set aside */
+	char			 problem[TT_TEXT_MAX];	/* both; "" when fine */
 };
 int		 state_open(struct state *, const char *);
 void		 state_close(struct state *);
+void		 state_retry(struct state *);
+void		 state_sweep(struct state *);
 const char	*state_original(const struct state *, const char *);
 int		 state_set_original(struct state *, const char *, const char *);
 int		 state_forget(struct state *, const char *);
 int		 state_set_paused(struct state *, bool);
 int		 state_save(struct state *);
-int		 state_lock(const char *);
+int		 state_lock(const char *);	/* -1 held, -2 cannot lock */
 
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {
@@ -75,6 +81,7 @@ void	 engine_key_status(const struct engine *, const struct engine_key *,
 #define CONTROL_MAX_CLIENTS	512
 #define CONTROL_IDLE_TIMEOUT	30	/* seconds */
 #define CONTROL_MAX_OUTPUT	(1024 * 1024)	/* queued per client */
+#define CONTROL_FD_RESERVE	16	/* descriptors clients never get */
 struct control;
 struct daemon;
 struct evloop;

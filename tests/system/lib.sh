@@ -125,9 +125,12 @@ now_ms() {
 
 # wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds or
 # SECONDS (may be fractional) have passed.  Returns CMD's last status.
+# TT_TIME_SCALE (default 1) multiplies SECONDS, for a daemon run under a
+# slow tool such as valgrind (scripts/valgrind.sh).
 wait_until() {
 	local end
-	end=$(( $(now_ms) + $(awk -v s="$1" 'BEGIN { printf "%d", s * 1000 }') ))
+	end=$(( $(now_ms) + $(awk -v s="$1" -v k="${TT_TIME_SCALE:-1}" \
+	    'BEGIN { printf "%d", s * k * 1000 }') ))
 	shift
 	while :; do
 		"$@" && return 0
@@ -212,7 +215,8 @@ tt_cleanup() {
 		while read -r pid; do
 			is_our_daemon "$pid" && kill -TERM "$pid" 2>/dev/null
 		done <"$T/pids"
-		sleep 0.2
+		# under valgrind (TT_TIME_SCALE) its leak check needs longer
+		sleep "$(awk -v k="${TT_TIME_SCALE:-1}" 'BEGIN { print 0.2 * k }')"
 		while read -r pid; do
 			is_our_daemon "$pid" && kill -KILL "$pid" 2>/dev/null
 		done <"$T/pids"
@@ -414,6 +418,8 @@ plist() {
 # daemon_start ID [tcptuned args...]: start tcptuned -d in the background,
 # stderr into $T/d.ID.log, its exit status into $T/d.ID.exit when it ends.
 # Sets DPID.  The default args are our config, socket and state dir.
+# TT_DAEMON_WRAPPER from the environment, e.g. "valgrind --log-file=...",
+# is put before the daemon (it must exec it in the same process).
 daemon_start() {
 	local id=$1
 	shift
@@ -422,7 +428,8 @@ daemon_start() {
 	rm -f "$T/d.$id.pid" "$T/d.$id.exit"
 	echo "=== $(date +%T.%3N) start: tcptuned -d $*" >>"$T/d.$id.log"
 	(
-		sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && shift && exec "$@"' \
+		sh -c 'echo $$ >"$1.tmp" && mv "$1.tmp" "$1" && shift &&
+		    exec ${TT_DAEMON_WRAPPER:-} "$@"' \
 		    tt-start "$T/d.$id.pid" "$TCPTUNED" -d "$@" \
 		    >>"$T/d.$id.log" 2>&1 </dev/null
 		echo $? >"$T/d.$id.exit.tmp"
@@ -606,4 +613,97 @@ originals() {
 
 values() {
 	echo "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)' cc '$(sysctl_get $CC)'"
+}
+
+# ---- the reliability suite (abuse.sh, faults.sh, flip.sh)
+
+# rel_begin: start a row of the reliability table.
+rel_begin() {
+	REL_NUM0=$TT_NUM
+	REL_FAILED0=$TT_FAILED
+}
+
+# rel_row CLASS TRIED [FIGURE]: a "# report:" line for
+# scripts/reliability-report.sh, its outcome from the TAP results since
+# rel_begin; starts the next row.
+rel_row() {
+	local n=$((TT_NUM - ${REL_NUM0:-0})) f=$((TT_FAILED - ${REL_FAILED0:-0}))
+	local verdict
+	if [ "$f" -eq 0 ]; then
+		verdict="pass ($n checks)"
+	else
+		verdict="FAIL ($f of $n checks)"
+	fi
+	echo "# report: $1|$2|$verdict${3:+; $3}"
+	rel_begin
+}
+
+# py_cases FILE: "PASS name: detail" / "FAIL name: detail" lines as TAP.
+py_cases() {
+	local verdict rest
+	while read -r verdict rest; do
+		case $verdict in
+		PASS) tap_ok "$rest" ;;
+		FAIL) tap_not_ok "$rest"; diag_context ;;
+		*) diag "$verdict $rest" ;;
+		esac
+	done <"$1"
+}
+
+# rawclient ARGS...: tests/system/rawclient.py, the raw protocol client.
+rawclient() {
+	python3 "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/system/rawclient.py" "$@"
+}
+
+# python_for_nobody: a python3 that uid 65534 may run (a root-only pyenv
+# shim will not do), or false.
+python_for_nobody() {
+	local py
+	for py in /usr/bin/python3 /usr/local/bin/python3 "$(command -v python3)"; do
+		[ -x "$py" ] || continue
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$py" -c pass \
+		    2>/dev/null || continue
+		echo "$py"
+		return 0
+	done
+	return 1
+}
+
+# tt_private_mounts "$@": re-execute in a private mount namespace (before
+# tt_init), so a test may mount a small or read-only tmpfs for the state
+# directory without the host seeing it.  Skips when not root.
+tt_private_mounts() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	[ -z "${TT_IN_MNTNS:-}" ] || return 0
+	unshare -m --propagation private true 2>/dev/null || return 0
+	# shellcheck disable=SC2093 # exec only returns on failure
+	exec env TT_IN_MNTNS=1 unshare -m --propagation private "$BASH" "$0" "$@"
+}
+
+# originals_file_ok FILE R W C: the state file, if there, holds only the
+# given values (any subset of the three keys) and a good checksum.
+originals_file_ok() {
+	python3 - "$@" <<'PYEOF'
+import sys
+path, want = sys.argv[1], dict(zip(
+    ("net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_congestion_control"),
+    sys.argv[2:5]))
+try:
+    data = open(path, "rb").read()
+except FileNotFoundError:
+    sys.exit(0)
+body, _, last = data.rstrip(b"\n").rpartition(b"\n")
+body += b"\n"
+h = 0xcbf29ce484222325
+for b in body:
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+if last != b"checksum %016x" % h:
+    print("bad checksum line %r (want %016x)" % (last, h)); sys.exit(1)
+for line in body.decode().splitlines()[2:]:
+    if line.startswith("original "):
+        _, name, value = line.split(" ", 2)
+        if " ".join(value.split()) != " ".join(want.get(name, "?").split()):
+            print("%s: original '%s', want '%s'" % (name, value, want.get(name)))
+            sys.exit(1)
+PYEOF
 }
