@@ -380,24 +380,32 @@ startup_checks(struct daemon *d)
 		    errs.n, errs.n == 1 ? "" : "s");
 	}
 	errlist_clear(&errs);
-	if ((running = control_probe(d->opt.socket_path)) == 1)
+	if ((running = control_probe(d->opt.socket_path)) == 1) {
+		config_free(cfg);
 		fatalx("another tcptuned is running (it answers on %s)",
 		    d->opt.socket_path);
+	}
 	if (running == -1)
 		log_warn("probing %s", d->opt.socket_path);
-	if (state_open(&d->state, d->opt.state_dir) == -1)
+	if (state_open(&d->state, d->opt.state_dir) == -1) {
+		config_free(cfg);
 		fatalx("state directory %s: %s", d->opt.state_dir,
 		    d->state.problem);
-	if ((d->lock_fd = state_lock(d->opt.state_dir)) == -1)
+	}
+	if ((d->lock_fd = state_lock(d->opt.state_dir)) == -1) {
+		config_free(cfg);
 		fatalx("another tcptuned holds %s/lock", d->opt.state_dir);
+	}
 	if (d->lock_fd == -2)
 		log_warnx("cannot lock %s/lock (%s): going on without the "
 		    "lock", d->opt.state_dir, d->state.problem[0] ?
 		    d->state.problem : "the directory is not writable");
 	else
 		state_sweep(&d->state);
-	if ((d->be = backend_platform_new(d->opt.sysctl_root)) == NULL)
+	if ((d->be = backend_platform_new(d->opt.sysctl_root)) == NULL) {
+		config_free(cfg);
 		fatalx("cannot set up the sysctl backend");
+	}
 	return cfg;
 }
 

@@ -16,6 +16,7 @@ static int	log_to_stderr = 1;
 static int	log_verbose;
 
 static void	vlog(int, const char *, va_list) TT_PRINTF(2, 0);
+static void	vlog_errno(int, const char *, va_list) TT_PRINTF(2, 0);
 
 void
 log_init(int to_stderr, int verbose, const char *ident)

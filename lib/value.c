@@ -12,7 +12,13 @@
 
 #include "tcptune.h"
 
-#define VALUE_MAX_WORDS	16
+/*
+ * As many words as a value that fits can hold ("1 1 1 ..."): the config
+ * reader takes any such value as numeric, and at-least must then be able
+ * to compare it rather than write it over a bigger one (found by
+ * fuzz/fuzz_config.c; fuzz/regress/config/at-least-17-words).
+ */
+#define VALUE_MAX_WORDS	(TT_VALUE_MAX / 2)
 
 /* Fold runs of white space to one space and trim; -1 if empty or too long. */
 int

@@ -1,27 +1,111 @@
 #!/usr/bin/env bash
 # Quick start, command two: installs what the tests need, builds, and runs
-# every test (unit, config golden files, system tests inside private
-# network namespaces).  Ends with "N passed, N failed".
+# every test, in stages:
+#   check       make check: unit, config golden files, man pages, packaging,
+#               system tests in private network namespaces, bench smoke runs
+#   distcheck   the release tarball builds, tests, installs and uninstalls
+#   sanitizers  the whole suite again under ASan + UBSan (clang)
+#   valgrind    the system tests with the daemon under memcheck
+#   fuzz        each libFuzzer harness for a bounded time
+# Each stage prints its own "N passed, N failed"; the last line sums them.
+# TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+top=$(pwd)
 
 bash scripts/deps.sh test || exit 1
 bash scripts/build.sh || { echo "0 passed, 1 failed"; exit 1; }
 
-make -j"$(nproc 2>/dev/null || echo 2)" check
-status=$?
+total_pass=0
+total_fail=0
+summary=""
 
-# Count the TAP results of every test log.
-pass=$(cat tests/*/*.trs tests/*.trs 2>/dev/null | grep -c '^:test-result: PASS')
-fail=$(cat tests/*/*.trs tests/*.trs 2>/dev/null | grep -Ec '^:test-result: (FAIL|XPASS|ERROR)')
-skip=$(cat tests/*/*.trs tests/*.trs 2>/dev/null | grep -c '^:test-result: SKIP')
-if [ "$status" -ne 0 ]; then
-	for log in tests/*/*.log; do
-		grep -Eq '^(FAIL|ERROR|XPASS)' "$log" 2>/dev/null || continue
+# count_trs DIR: "PASS FAIL SKIP" over the automake test results under DIR.
+count_trs() {
+	local trs
+	trs=$(find "$1" -name '*.trs' -newer "$2" -exec cat {} + 2>/dev/null)
+	printf '%s %s %s\n' \
+	    "$(grep -c '^:test-result: PASS' <<<"$trs")" \
+	    "$(grep -Ec '^:test-result: (FAIL|XPASS|ERROR)' <<<"$trs")" \
+	    "$(grep -c '^:test-result: SKIP' <<<"$trs")"
+}
+
+# show_failures DIR: the tail of each failing test's log.
+show_failures() {
+	local log
+	find "$1" -name '*.log' ! -name 'test-suite.log' ! -name 'config.log' |
+	while read -r log; do
+		grep -Eq '^(FAIL|ERROR|XPASS|not ok)' "$log" 2>/dev/null || continue
 		echo "==== $log"
 		tail -n 60 "$log"
 	done
-	[ "$fail" -eq 0 ] && fail=1
-fi
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$status" -eq 0 ]
+}
+
+# tally NAME PASS FAIL: add one stage's figures to the total.
+tally() {
+	total_pass=$((total_pass + $2))
+	total_fail=$((total_fail + $3))
+	summary="$summary$(printf '%-11s %5s passed, %s failed' "$1" "$2" "$3")\n"
+}
+
+stage_check() {
+	local stamp pass fail skip status
+	stamp=$(mktemp)
+	make -j"$(nproc 2>/dev/null || echo 2)" check
+	status=$?
+	read -r pass fail skip <<<"$(count_trs . "$stamp")"
+	rm -f "$stamp"
+	if [ "$status" -ne 0 ]; then
+		show_failures tests
+		show_failures bench
+		[ "$fail" -eq 0 ] && fail=1
+	fi
+	echo "check: $pass passed, $fail failed, $skip skipped"
+	tally check "$pass" "$fail"
+}
+
+stage_distcheck() {
+	if make distcheck >/tmp/tcptune-distcheck.log 2>&1; then
+		echo "distcheck: 1 passed, 0 failed"
+		tally distcheck 1 0
+	else
+		tail -n 80 /tmp/tcptune-distcheck.log
+		echo "distcheck: 0 passed, 1 failed"
+		tally distcheck 0 1
+	fi
+}
+
+# stage_script NAME SCRIPT [ARGS]: a script whose last line is
+# "N passed, N failed".
+stage_script() {
+	local name=$1 script=$2 out last pass fail
+	shift 2
+	out=$(mktemp)
+	bash "$top/$script" "$@" 2>&1 | tee "$out"
+	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+	rm -f "$out"
+	if [ -z "$last" ]; then
+		pass=0 fail=1
+	else
+		pass=${last%% passed*}
+		fail=${last#*passed, }
+		fail=${fail%% failed*}
+	fi
+	tally "$name" "$pass" "$fail"
+}
+
+for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz}; do
+	echo "==== stage: $stage"
+	case $stage in
+	check) stage_check ;;
+	distcheck) stage_distcheck ;;
+	sanitizers) stage_script sanitizers scripts/sanitize.sh ;;
+	valgrind) stage_script valgrind scripts/valgrind.sh ;;
+	fuzz) stage_script fuzz scripts/fuzz.sh "${TT_FUZZ_TIME:-60}" ;;
+	*) echo "unknown stage $stage"; tally "$stage" 0 1 ;;
+	esac
+done
+
+printf '\n%b' "$summary"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

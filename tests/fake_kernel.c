@@ -30,6 +30,8 @@ struct fake_key {
 	bool		writable;
 	int		fail_get;
 	int		fail_set;
+	unsigned	fail_get_left;	/* 0: until cleared */
+	unsigned	fail_set_left;
 };
 
 struct fake_kernel {
@@ -184,19 +186,48 @@ fake_kernel_type(struct fake_kernel *fk, const char *name, bool *found)
 void
 fake_kernel_fail_get(struct fake_kernel *fk, const char *name, int err)
 {
-	struct fake_key	*k = find_key(fk, name);
-
-	if (k != NULL)
-		k->fail_get = err;
+	fake_kernel_fail_get_n(fk, name, err, 0);
 }
 
 void
 fake_kernel_fail_set(struct fake_kernel *fk, const char *name, int err)
 {
+	fake_kernel_fail_set_n(fk, name, err, 0);
+}
+
+void
+fake_kernel_fail_get_n(struct fake_kernel *fk, const char *name, int err,
+    unsigned n)
+{
 	struct fake_key	*k = find_key(fk, name);
 
-	if (k != NULL)
+	if (k != NULL) {
+		k->fail_get = err;
+		k->fail_get_left = err ? n : 0;
+	}
+}
+
+void
+fake_kernel_fail_set_n(struct fake_kernel *fk, const char *name, int err,
+    unsigned n)
+{
+	struct fake_key	*k = find_key(fk, name);
+
+	if (k != NULL) {
 		k->fail_set = err;
+		k->fail_set_left = err ? n : 0;
+	}
+}
+
+/* The fault this access meets, if any; a transient one counts down. */
+static int
+take_fault(int *fault, unsigned *left)
+{
+	int	err = *fault;
+
+	if (err != 0 && *left > 0 && --*left == 0)
+		*fault = 0;
+	return err;
 }
 
 void
@@ -308,8 +339,8 @@ fake_set_text(struct fake_kernel *fk, const char *name, const char *value)
 
 	if (k == NULL)
 		return ENOENT;
-	if (k->fail_set)
-		return k->fail_set;
+	if ((err = take_fault(&k->fail_set, &k->fail_set_left)) != 0)
+		return err;
 	if (!k->writable)
 		return fk->rules == FK_RULES_NONE ? EACCES : EPERM;
 	if (k->type != FK_STRING) {
@@ -330,11 +361,12 @@ fake_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 {
 	struct fake_kernel	*fk = be->ctx;
 	struct fake_key		*k = find_key(fk, name);
+	int			 err;
 
 	if (k == NULL)
 		return ENOENT;
-	if (k->fail_get)
-		return k->fail_get;
+	if ((err = take_fault(&k->fail_get, &k->fail_get_left)) != 0)
+		return err;
 	if (value_normalize(k->value, buf, len) == -1)
 		return EINVAL;
 	return 0;
@@ -421,11 +453,12 @@ fake_kernel_get_raw(struct fake_kernel *fk, const char *name, void *buf,
 	size_t		 need;
 	int32_t		 i32;
 	int64_t		 i64;
+	int		 err;
 
 	if (k == NULL)
 		return ENOENT;
-	if (k->fail_get)
-		return k->fail_get;
+	if ((err = take_fault(&k->fail_get, &k->fail_get_left)) != 0)
+		return err;
 	need = k->type == FK_STRING ? strlen(k->value) + 1 :
 	    type_width(k->type);
 	if (buf == NULL) {

@@ -44,6 +44,11 @@ enum fake_type fake_kernel_type(struct fake_kernel *, const char *, bool *);
 /* Faults: every get or set of name fails with err until cleared with 0. */
 void	 fake_kernel_fail_get(struct fake_kernel *, const char *, int);
 void	 fake_kernel_fail_set(struct fake_kernel *, const char *, int);
+/* Transient faults: the next n gets or sets fail with err, then it clears. */
+void	 fake_kernel_fail_get_n(struct fake_kernel *, const char *, int,
+	    unsigned);
+void	 fake_kernel_fail_set_n(struct fake_kernel *, const char *, int,
+	    unsigned);
 /* A set that "succeeds" but stores another value (a silent clamp). */
 void	 fake_kernel_store_instead(struct fake_kernel *, const char *,
 	    const char *);

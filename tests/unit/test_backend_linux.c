@@ -5,14 +5,18 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -191,6 +195,162 @@ test_value_too_long(void **arg)
 	    ERANGE);
 }
 
+/*
+ * Kernel errors in a mix: one root holding a healthy key beside a key for
+ * every way /proc/sys refuses, all used in one pass.  Each gets its own
+ * errno and the healthy keys are read and written as if alone.  The
+ * permission errors need a user that permissions stop, so as root the pass
+ * runs in a child that drops to nobody (65534), the owner of the healthy
+ * files; otherwise in this process.
+ */
+struct mix_op {
+	const char	*name;
+	const char	*set;		/* NULL: a get */
+	int		 err;		/* expected */
+};
+
+static const struct mix_op mix_ops[] = {
+	{ "net.ipv4.tcp_rmem",		"4096 131072 67108864",	0 },
+	{ "net.ipv4.tcp_rmem",		NULL,			0 },
+	{ "net.ipv4.nosuch",		NULL,			ENOENT },
+	{ "net.ipv4.nosuch",		"1",			ENOENT },
+	{ "net.core.rmem_max",		NULL,			0 },
+	{ "net.core.rmem_max",		"67108864",		EACCES },
+	{ "net.ipv4.secret",		NULL,			EACCES },
+	{ "net.ipv4.secret",		"1",			EACCES },
+	{ "net.ipv4.conf",		NULL,			EISDIR },
+	{ "net.ipv4.conf",		"1",			EISDIR },
+	{ "net.ipv4.empty",		NULL,			ERANGE },
+	{ "net.ipv4.huge",		NULL,			ERANGE },
+	{ "net.ipv4.link",		NULL,			EINVAL },
+	{ "net.ipv4.link",		"1",			EINVAL },
+	{ "net.ipv4..x",		"1",			EINVAL },
+	{ "net.ipv4.tcp_wmem",		"4096 16384 67108864",	0 },
+	{ "net.ipv4.tcp_wmem",		NULL,			0 },
+};
+#define NMIX	(sizeof(mix_ops) / sizeof(mix_ops[0]))
+
+static void
+mix_root(struct fixture *f)
+{
+	char	path[PATH_MAX], huge[TT_VALUE_MAX * 5];
+
+	memset(huge, '1', sizeof(huge) - 1);
+	huge[sizeof(huge) - 1] = '\0';
+	put(f->root, "net/ipv4/tcp_wmem", "4096\t16384\t4194304\n", 0644);
+	put(f->root, "net/core/rmem_max", "212992\n", 0444);
+	put(f->root, "net/ipv4/secret", "1\n", 0000);
+	put(f->root, "net/ipv4/conf/all/rp_filter", "0\n", 0644);
+	put(f->root, "net/ipv4/empty", "", 0644);
+	put(f->root, "net/ipv4/huge", huge, 0644);
+	snprintf(path, sizeof(path), "%s/net/ipv4/link", f->root);
+	assert_int_equal(symlink("tcp_rmem", path), 0);
+	assert_int_equal(chmod(f->root, 0755), 0);
+}
+
+static void
+run_mix(struct fixture *f, int *res)
+{
+	char	buf[TT_VALUE_MAX];
+	size_t	i;
+
+	for (i = 0; i < NMIX; i++)
+		res[i] = mix_ops[i].set ?
+		    f->be->set(f->be, mix_ops[i].name, mix_ops[i].set) :
+		    f->be->get(f->be, mix_ops[i].name, buf, sizeof(buf));
+}
+
+/* run_mix as nobody, the results back through a pipe. */
+static void
+run_mix_as_nobody(struct fixture *f, int *res)
+{
+	char	path[PATH_MAX];
+	int	fds[2], st;
+	pid_t	pid;
+
+	snprintf(path, sizeof(path), "%s/net/ipv4/tcp_rmem", f->root);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	snprintf(path, sizeof(path), "%s/net/ipv4/tcp_wmem", f->root);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(pipe(fds), 0);
+	assert_true((pid = fork()) != -1);
+	if (pid == 0) {
+		close(fds[0]);
+		if (setgroups(0, NULL) == -1 || setgid(65534) == -1 ||
+		    setuid(65534) == -1)
+			_exit(2);
+		run_mix(f, res);
+		_exit(write(fds[1], res, NMIX * sizeof(*res)) ==
+		    (ssize_t)(NMIX * sizeof(*res)) ? 0 : 3);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], res, NMIX * sizeof(*res)),
+	    (ssize_t)(NMIX * sizeof(*res)));
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void
+test_error_mix(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 buf[TT_VALUE_MAX];
+	int		 res[NMIX];
+	size_t		 i, bad = 0;
+
+	mix_root(f);
+	if (geteuid() == 0)
+		run_mix_as_nobody(f, res);
+	else
+		run_mix(f, res);
+	for (i = 0; i < NMIX; i++) {
+		if (res[i] == mix_ops[i].err)
+			continue;
+		print_error("%s %s: %s, expected %s\n", mix_ops[i].set ?
+		    "set" : "get", mix_ops[i].name, errno_name(res[i]),
+		    errno_name(mix_ops[i].err));
+		bad++;
+	}
+	assert_int_equal(bad, 0);
+	assert_int_equal(f->be->get(f->be, "net.ipv4.tcp_rmem", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "4096 131072 67108864");
+	assert_int_equal(f->be->get(f->be, "net.core.rmem_max", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "212992");
+}
+
+/*
+ * A write the kernel takes only in part comes back as EIO, not success
+ * (the file size limit makes one, as honestly as a proc handler's short
+ * write); a write it takes none of gives the kernel's own errno.
+ */
+static void
+test_short_write_is_eio(void **arg)
+{
+	struct fixture	*f = *arg;
+	struct rlimit	 old, lim;
+	void		(*oldsig)(int);
+	int		 short_err, none_err;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	oldsig = signal(SIGXFSZ, SIG_IGN);
+	lim = old;
+	lim.rlim_cur = 4;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	short_err = f->be->set(f->be, "net.ipv4.tcp_rmem", "1 2 3");
+	lim.rlim_cur = 0;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	none_err = f->be->set(f->be, "net.ipv4.tcp_rmem", "1 2 3");
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, oldsig);
+	assert_int_equal(short_err, EIO);
+	assert_int_equal(none_err, EFBIG);
+	/* and the next write, with no limit, goes in whole */
+	assert_int_equal(f->be->set(f->be, "net.ipv4.tcp_rmem", "1 2 3"), 0);
+}
+
 int
 main(void)
 {
@@ -206,6 +366,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_not_followed,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_value_too_long, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_error_mix, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_short_write_is_eio, setup,
 		    teardown),
 	};
 

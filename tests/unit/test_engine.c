@@ -4,6 +4,7 @@
  * across restarts, and the back-off from a contested key.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,21 +81,30 @@ stop(struct fixture *f)
 	state_close(&f->st);
 }
 
+/* A fixture over the kernel fk, which it then owns; NULL: no fake. */
 static int
-setup_macos(void **arg, unsigned ram_gb)
+setup_kernel(void **arg, struct fake_kernel *fk)
 {
 	struct fixture	*f = calloc(1, sizeof(*f));
 
 	log_init(1, 0, "test");
 	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-engine.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
-	f->fk = fake_kernel_new(FK_RULES_XNU);
-	fake_kernel_stock_macos(f->fk, ram_gb);
-	f->be = fake_backend_new(f->fk);
+	f->fk = fk;
+	f->be = fk ? fake_backend_new(fk) : NULL;	/* NULL: the caller's */
 	start(f);
 	fake_now = 1000;
 	*arg = f;
 	return 0;
+}
+
+static int
+setup_macos(void **arg, unsigned ram_gb)
+{
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_XNU);
+
+	fake_kernel_stock_macos(fk, ram_gb);
+	return setup_kernel(arg, fk);
 }
 
 static int
@@ -575,6 +585,410 @@ test_linux_vectors_and_clamp_by_search(void **arg)
 	assert_true(value_equal("4096\t131072  6291456", "4096 131072 6291456"));
 }
 
+/*
+ * Linux as seen in a namespace, with every refusal a kernel gives at the
+ * same time: one key each for ENOENT, EACCES, EPERM, ERANGE, EINVAL and
+ * EIO (and EIO on read), beside three healthy keys.
+ */
+static int
+setup_linux_mix(void **arg)
+{
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_NONE);
+
+	fake_kernel_stock_linux(fk);		/* net.core.* read-only */
+	fake_kernel_add(fk, "net.ipv4.tcp_limit_output_bytes", FK_INT,
+	    "1048576", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_notsent_lowat", FK_UINT,
+	    "4294967295", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_adv_win_scale", FK_INT, "1", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_mem", FK_STRING,
+	    "94011 125351 188022", true);
+	fake_kernel_fail_set(fk, "net.core.wmem_max", EPERM);
+	fake_kernel_fail_set(fk, "net.ipv4.tcp_adv_win_scale", EIO);
+	fake_kernel_fail_get(fk, "net.ipv4.tcp_mem", EIO);
+	return setup_kernel(arg, fk);
+}
+
+#define HEALTHY_RMEM	"4096 131072 67108864"
+#define HEALTHY_WMEM	"4096 16384 67108864"
+
+static const char *linux_mix_conf =
+    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+    "<key>net.ipv4.tcp_rmem</key><string>" HEALTHY_RMEM "</string>\n"
+    "<key>net.ipv4.tcp_wmem</key><dict><key>Value</key><string>"
+    HEALTHY_WMEM "</string><key>Mode</key><string>at-least</string>"
+    "</dict>\n"
+    "<key>net.ipv4.tcp_congestion_control</key><string>reno</string>\n"
+    "<key>net.ipv4.tcp_nosuch</key><integer>1</integer>\n"
+    "<key>net.core.rmem_max</key><integer>67108864</integer>\n"
+    "<key>net.core.wmem_max</key><integer>67108864</integer>\n"
+    "<key>net.ipv4.tcp_limit_output_bytes</key>"
+    "<integer>4294967296</integer>\n"
+    "<key>net.ipv4.tcp_notsent_lowat</key><string>fast</string>\n"
+    "<key>net.ipv4.tcp_adv_win_scale</key><integer>2</integer>\n"
+    "<key>net.ipv4.tcp_mem</key><string>1 2 3</string>\n"
+    "</dict></dict></plist>\n";
+
+/* The keys that fail, the errno each gets, and the value they keep. */
+static const struct {
+	const char	*name;
+	int		 err;
+	const char	*value;		/* NULL: no such key */
+} mix_failing[] = {
+	{ "net.ipv4.tcp_nosuch",		ENOENT,	NULL },
+	{ "net.core.rmem_max",			EACCES,	"212992" },
+	{ "net.core.wmem_max",			EPERM,	"212992" },
+	{ "net.ipv4.tcp_limit_output_bytes",	ERANGE,	"1048576" },
+	{ "net.ipv4.tcp_notsent_lowat",		EINVAL,	"4294967295" },
+	{ "net.ipv4.tcp_adv_win_scale",		EIO,	"1" },
+	{ "net.ipv4.tcp_mem",			EIO,	"94011 125351 188022" },
+};
+#define NFAILING	(sizeof(mix_failing) / sizeof(mix_failing[0]))
+
+static bool
+healthy_in_force(struct fixture *f)
+{
+	return key(f, "net.ipv4.tcp_rmem")->state == KS_IN_FORCE &&
+	    key(f, "net.ipv4.tcp_wmem")->state == KS_IN_FORCE &&
+	    key(f, "net.ipv4.tcp_congestion_control")->state == KS_IN_FORCE &&
+	    value_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    HEALTHY_RMEM) &&
+	    value_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_wmem"),
+	    HEALTHY_WMEM) &&
+	    strcmp(fake_kernel_peek(f->fk, "net.ipv4.tcp_congestion_control"),
+	    "reno") == 0;
+}
+
+/* Every failing key refused with its own errno, shown so in its status. */
+static void
+assert_failing_reported(struct fixture *f, size_t from)
+{
+	struct msg_key_status	ks;
+	size_t			i;
+
+	for (i = from; i < NFAILING; i++) {
+		const char *v = fake_kernel_peek(f->fk, mix_failing[i].name);
+
+		engine_key_status(&f->e, key(f, mix_failing[i].name), &ks);
+		if (ks.state != KS_REFUSED || ks.err != mix_failing[i].err)
+			fail_msg("%s: state %s err %d, expected refused %s",
+			    mix_failing[i].name, key_state_name(ks.state),
+			    ks.err, errno_name(mix_failing[i].err));
+		/* never written: the kernel still has its own value */
+		if (mix_failing[i].value == NULL)
+			assert_null(v);
+		else
+			assert_string_equal(v, mix_failing[i].value);
+	}
+}
+
+/* No write ever reached a key outside the allowed list. */
+static void
+assert_writes_only_to(struct fixture *f, const char *const *names)
+{
+	size_t	i, j, n;
+
+	for (i = 0; i < fake_kernel_nwrites(f->fk); i++) {
+		const char *w = fake_kernel_write(f->fk, i);
+
+		for (j = 0; names[j] != NULL; j++) {
+			n = strlen(names[j]);
+			if (strncmp(w, names[j], n) == 0 && w[n] == '=')
+				break;
+		}
+		if (names[j] == NULL)
+			fail_msg("unexpected write %s", w);
+	}
+}
+
+static const char *const healthy_names[] = {
+	"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem",
+	"net.ipv4.tcp_congestion_control", NULL
+};
+
+/*
+ * All refusals at once: the healthy keys still go in, stay enforced
+ * through drift, and the refused ones keep their own errno every check.
+ */
+static void
+test_error_mix_healthy_keys_enforced(void **arg)
+{
+	struct fixture	*f = *arg;
+	int		 i;
+
+	assert_int_equal(engine_configure(&f->e, parse(linux_mix_conf)), -1);
+	assert_true(healthy_in_force(f));
+	assert_failing_reported(f, 0);
+	assert_false(engine_all_in_force(&f->e));
+	for (i = 0; i < 3; i++) {
+		fake_kernel_poke(f->fk, "net.ipv4.tcp_rmem", "4096 87380 6291456");
+		fake_kernel_poke(f->fk, "net.ipv4.tcp_wmem", "4096 16384 4194304");
+		fake_kernel_poke(f->fk, "net.ipv4.tcp_congestion_control",
+		    "cubic");
+		fake_now += 10;
+		engine_check(&f->e);
+		assert_true(healthy_in_force(f));
+		assert_failing_reported(f, 0);
+	}
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->corrections, 3);
+	assert_int_equal(key(f, "net.ipv4.tcp_wmem")->corrections, 3);
+	assert_writes_only_to(f, healthy_names);
+	/* at-least: a bigger value set by someone else is kept */
+	fake_kernel_poke(f->fk, "net.ipv4.tcp_wmem", "8192 65536 134217728");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_wmem"),
+	    "8192 65536 134217728");
+}
+
+/*
+ * The EIO faults go away: the next check brings those keys in (the one
+ * that could not be read gets its original taken first), the others stay
+ * refused.  Restore then puts back every key that was changed and writes
+ * nothing to the refused or unknown ones.
+ */
+static void
+test_error_mix_recovery_and_restore(void **arg)
+{
+	struct fixture	*f = *arg;
+	static const char *const restored[] = {
+		"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem",
+		"net.ipv4.tcp_congestion_control", "net.ipv4.tcp_adv_win_scale",
+		"net.ipv4.tcp_mem", NULL
+	};
+	size_t		 i;
+
+	engine_configure(&f->e, parse(linux_mix_conf));
+	assert_null(state_original(&f->st, "net.ipv4.tcp_mem"));
+	assert_null(state_original(&f->st, "net.ipv4.tcp_nosuch"));
+	fake_kernel_fail_set(f->fk, "net.ipv4.tcp_adv_win_scale", 0);
+	fake_kernel_fail_get(f->fk, "net.ipv4.tcp_mem", 0);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.tcp_adv_win_scale")->state,
+	    KS_IN_FORCE);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.ipv4.tcp_adv_win_scale"), "2");
+	assert_int_equal(key(f, "net.ipv4.tcp_mem")->state, KS_IN_FORCE);
+	assert_string_equal(state_original(&f->st, "net.ipv4.tcp_mem"),
+	    "94011 125351 188022");
+	assert_true(healthy_in_force(f));
+	for (i = 0; i < NFAILING - 2; i++)
+		assert_int_equal(key(f, mix_failing[i].name)->err,
+		    mix_failing[i].err);
+	assert_failing_reported(f, NFAILING);	/* none left: no-op */
+
+	fake_kernel_clear_writes(f->fk);
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    "4096 131072 6291456");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_wmem"),
+	    "4096 16384 4194304");
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.ipv4.tcp_congestion_control"), "cubic");
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.ipv4.tcp_adv_win_scale"), "1");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_mem"),
+	    "94011 125351 188022");
+	assert_int_equal(fake_kernel_nwrites(f->fk), 5);
+	assert_writes_only_to(f, restored);
+	for (i = 0; i < NFAILING - 2; i++)
+		if (mix_failing[i].value != NULL)
+			assert_string_equal(fake_kernel_peek(f->fk,
+			    mix_failing[i].name), mix_failing[i].value);
+	assert_null(fake_kernel_peek(f->fk, "net.ipv4.tcp_nosuch"));
+}
+
+static const char *healthy_conf =
+    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+    "<key>net.ipv4.tcp_rmem</key><string>" HEALTHY_RMEM "</string>\n"
+    "<key>net.ipv4.tcp_wmem</key><string>" HEALTHY_WMEM "</string>\n"
+    "<key>net.ipv4.tcp_congestion_control</key><string>reno</string>\n"
+    "</dict></dict></plist>\n";
+
+/*
+ * Faults that last a few accesses, as a busy kernel gives: a failed read
+ * or write is reported with its errno, then the key comes back by itself
+ * on a later check.
+ */
+static void
+test_transient_faults_recover(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	assert_int_equal(engine_configure(&f->e, parse(healthy_conf)), 0);
+	/* one failed read: refused for one check, then in force again */
+	fake_kernel_fail_get_n(f->fk, "net.ipv4.tcp_rmem", EIO, 1);
+	fake_kernel_clear_writes(f->fk);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_REFUSED);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->err, EIO);
+	assert_int_equal(key(f, "net.ipv4.tcp_wmem")->state, KS_IN_FORCE);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_IN_FORCE);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->err, 0);
+	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
+	/* drift while writes fail twice: corrected on the third check */
+	fake_kernel_poke(f->fk, "net.ipv4.tcp_wmem", "1 2 3");
+	fake_kernel_fail_set_n(f->fk, "net.ipv4.tcp_wmem", EAGAIN, 2);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.tcp_wmem")->err, EAGAIN);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.tcp_wmem")->state, KS_REFUSED);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_wmem"),
+	    "1 2 3");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.tcp_wmem")->state, KS_IN_FORCE);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_wmem"),
+	    HEALTHY_WMEM);
+	assert_true(healthy_in_force(f));
+}
+
+/*
+ * A restore that meets a failed read still restores; one whose write fails
+ * says so and does the others; the next restore finishes the job.
+ */
+static void
+test_restore_through_faults(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	assert_int_equal(engine_configure(&f->e, parse(healthy_conf)), 0);
+	fake_kernel_fail_get_n(f->fk, "net.ipv4.tcp_congestion_control", EIO,
+	    1);
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_string_equal(fake_kernel_peek(f->fk,
+	    "net.ipv4.tcp_congestion_control"), "cubic");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    "4096 131072 6291456");
+	assert_int_equal(engine_resume(&f->e), 0);
+	fake_kernel_fail_set_n(f->fk, "net.ipv4.tcp_rmem", EIO, 1);
+	assert_int_equal(engine_restore(&f->e, true), -1);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    HEALTHY_RMEM);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_wmem"),
+	    "4096 16384 4194304");
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    "4096 131072 6291456");
+}
+
+/*
+ * The engine over the real Linux backend and a sysctl tree in a temporary
+ * directory, with refusals the file system gives: a missing key (ENOENT),
+ * a directory where the value should be (EISDIR), an empty value (ERANGE)
+ * and a symlink (EINVAL), beside three healthy keys.
+ */
+static void
+put_file(const char *root, const char *rel, const char *content)
+{
+	char	 path[PATH_MAX], cmd[PATH_MAX + 32];
+	FILE	*fp;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	assert_non_null(fp = fopen(path, "w"));
+	fputs(content, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static const char *
+read_file(const char *root, const char *name, char *buf, size_t len)
+{
+	struct sysctl_backend	*be = backend_linux_new(root);
+	int			 err;
+
+	assert_non_null(be);
+	err = be->get(be, name, buf, len);
+	backend_free(be);
+	return err == 0 ? buf : errno_name(err);
+}
+
+static int
+setup_linux_root(void **arg)
+{
+	struct fixture	*f;
+	char		 root[PATH_MAX], path[PATH_MAX + 16];
+
+	setup_kernel(arg, NULL);
+	f = *arg;
+	snprintf(root, sizeof(root), "%s/sys", f->dir);
+	put_file(root, "net/ipv4/tcp_rmem", "4096\t131072\t6291456\n");
+	put_file(root, "net/ipv4/tcp_wmem", "4096\t16384\t4194304\n");
+	put_file(root, "net/ipv4/tcp_congestion_control", "cubic\n");
+	put_file(root, "net/ipv4/conf/all/rp_filter", "0\n");
+	put_file(root, "net/ipv4/empty", "");
+	snprintf(path, sizeof(path), "%s/net/ipv4/link", root);
+	assert_int_equal(symlink("tcp_rmem", path), 0);
+	assert_non_null(f->be = backend_linux_new(root));
+	f->e.be = f->be;	/* start() saw none */
+	return 0;
+}
+
+static void
+test_linux_backend_error_mix(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 root[PATH_MAX], buf[TT_VALUE_MAX];
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>net.ipv4.tcp_rmem</key><string>" HEALTHY_RMEM "</string>\n"
+	    "<key>net.ipv4.tcp_wmem</key><string>" HEALTHY_WMEM "</string>\n"
+	    "<key>net.ipv4.tcp_congestion_control</key><string>reno</string>\n"
+	    "<key>net.ipv4.nosuch</key><integer>1</integer>\n"
+	    "<key>net.ipv4.conf</key><integer>1</integer>\n"
+	    "<key>net.ipv4.empty</key><integer>7</integer>\n"
+	    "<key>net.ipv4.link</key><string>1 2 3</string>\n"
+	    "</dict></dict></plist>\n";
+
+	snprintf(root, sizeof(root), "%s/sys", f->dir);
+	assert_int_equal(engine_configure(&f->e, parse(conf)), -1);
+	assert_int_equal(key(f, "net.ipv4.nosuch")->err, ENOENT);
+	assert_int_equal(key(f, "net.ipv4.conf")->err, EISDIR);
+	assert_int_equal(key(f, "net.ipv4.empty")->err, ERANGE);
+	assert_int_equal(key(f, "net.ipv4.link")->err, EINVAL);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_IN_FORCE);
+	assert_int_equal(key(f, "net.ipv4.tcp_congestion_control")->state,
+	    KS_IN_FORCE);
+	/* drift, put back; the refused keys stay refused */
+	put_file(root, "net/ipv4/tcp_rmem", "4096\t87380\t6291456\n");
+	put_file(root, "net/ipv4/tcp_congestion_control", "cubic\n");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_string_equal(read_file(root, "net.ipv4.tcp_rmem", buf,
+	    sizeof(buf)), HEALTHY_RMEM);
+	assert_string_equal(read_file(root, "net.ipv4.tcp_congestion_control",
+	    buf, sizeof(buf)), "reno");
+	assert_int_equal(key(f, "net.ipv4.link")->err, EINVAL);
+	/* the empty key gets a value: taken as original, then tuned */
+	put_file(root, "net/ipv4/empty", "5\n");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "net.ipv4.empty")->state, KS_IN_FORCE);
+	assert_string_equal(read_file(root, "net.ipv4.empty", buf,
+	    sizeof(buf)), "7");
+	/* restore: every changed key back, the others as they were */
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_string_equal(read_file(root, "net.ipv4.tcp_rmem", buf,
+	    sizeof(buf)), "4096 131072 6291456");
+	assert_string_equal(read_file(root, "net.ipv4.tcp_wmem", buf,
+	    sizeof(buf)), "4096 16384 4194304");
+	assert_string_equal(read_file(root, "net.ipv4.tcp_congestion_control",
+	    buf, sizeof(buf)), "cubic");
+	assert_string_equal(read_file(root, "net.ipv4.empty", buf,
+	    sizeof(buf)), "5");
+	assert_string_equal(read_file(root, "net.ipv4.nosuch", buf,
+	    sizeof(buf)), "ENOENT");
+	assert_string_equal(read_file(root, "net.ipv4.conf.all.rp_filter", buf,
+	    sizeof(buf)), "0");
+}
+
 #define T(fn, setup)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -601,6 +1015,11 @@ main(void)
 		T(test_restore_on_exit_forgets, setup_mac16),
 		T(test_status_message, setup_mac16),
 		T(test_linux_vectors_and_clamp_by_search, setup_mac16),
+		T(test_error_mix_healthy_keys_enforced, setup_linux_mix),
+		T(test_error_mix_recovery_and_restore, setup_linux_mix),
+		T(test_transient_faults_recover, setup_linux_mix),
+		T(test_restore_through_faults, setup_linux_mix),
+		T(test_linux_backend_error_mix, setup_linux_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Write the seed corpora of fuzz_proto and fuzz_value (fuzz/corpus/).
+
+Run from fuzz/ after a protocol change: python3 mkcorpus.py.  The layouts
+follow lib/proto.h (host byte order, little-endian here); the sizes are
+checked against its _Static_asserts.
+"""
+import os
+import struct
+
+VERSION = 1
+T = dict(status=1, reload=2, restore=3, resume=4, daemon_info=100,
+         key_status=101, config_error=102, result=103, version=104, end=105)
+
+
+def hdr(mtype, length, seq=7, version=VERSION, flags=0):
+    return struct.pack("<IIIHH", mtype, length, seq, version, flags)
+
+
+def s(text, size):
+    b = text.encode()[:size]
+    return b + b"\0" * (size - len(b))
+
+
+def daemon_info():
+    p = struct.pack("<qqqiiIIIIQ", 1700000000, 1700000100, 0, 42, 1, 60, 2,
+                    0, 0, 17)
+    p += s("0.1", 32) + s("linux", 32) + s("/etc/tcptune.conf", 1024)
+    p += s("", 1280) + s("", 1280)
+    assert len(p) == 3704
+    return p
+
+
+def key_status(name, wanted, current, state, err=0):
+    p = s(name, 128) + s(wanted, 256) + s(wanted, 256) + s(current, 256)
+    p += s("4096 131072 6291456", 256) + s("", 1280)
+    p += struct.pack("<qqIIIiII", 1700000050, 0, state, 0, 0, err, 1, 1)
+    assert len(p) == 2472
+    return p
+
+
+def result(code, text):
+    p = struct.pack("<II", code, 0) + s(text, 1280)
+    assert len(p) == 1288
+    return p
+
+
+def end(n):
+    return struct.pack("<II", n, 0)
+
+
+def msg(name, payload=b"", **kw):
+    return hdr(T[name], len(payload), **kw) + payload
+
+
+def write(d, name, data):
+    with open(os.path.join("corpus", d, name), "wb") as f:
+        f.write(data)
+
+
+def proto():
+    for r in ("status", "reload", "restore", "resume"):
+        write("proto", "request-" + r, msg(r))
+    write("proto", "requests-pipelined", msg("status") + msg("reload", seq=8))
+    write("proto", "reply-status",
+          msg("daemon_info", daemon_info()) +
+          msg("key_status", key_status("net.ipv4.tcp_rmem",
+                                        "4096 131072 67108864",
+                                        "4096 131072 67108864", 1)) +
+          msg("key_status", key_status("net.core.rmem_max", "67108864",
+                                        "212992", 3, 13)) +
+          msg("end", end(2)))
+    write("proto", "reply-reload-errors",
+          msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
+          msg("result", result(1, "configuration rejected")) +
+          msg("end", end(1)))
+    write("proto", "reply-restore", msg("result", result(0, "restored")) +
+          msg("end", end(0)))
+    write("proto", "reply-version",
+          msg("version", struct.pack("<II", 1, 2), version=2))
+    write("proto", "request-other-version", msg("status", version=2))
+    write("proto", "request-unterminated",
+          hdr(T["config_error"], 1280) + b"A" * 1280)
+
+
+def value():
+    pairs = [
+        ("4096\t131072\t6291456\n", "4096 131072 67108864"),
+        ("212992\n", "67108864"),
+        ("cubic\n", "bbr"),
+        ("  4096   16384 4194304 ", "4096 16384 4194304"),
+        ("-1 +2 003", "9223372036854775807 -9223372036854775808 0"),
+        ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", "1"),
+        ("net.ipv4.tcp_rmem", "net.core.rmem_max"),
+        ("net.ipv4.conf.eth-0.rp_filter", "kern.ipc.maxsockbuf"),
+    ]
+    for i, (a, b) in enumerate(pairs):
+        write("value", "pair-%02d" % i, a.encode() + b"\0" + b.encode())
+
+
+if __name__ == "__main__":
+    proto()
+    value()
