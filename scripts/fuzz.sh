@@ -28,6 +28,9 @@ command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1 ||
 if [ ! -x "$src/configure" ]; then
 	(cd "$src" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
 fi
+# shellcheck source=scripts/vpath-source.sh
+. "$src/scripts/vpath-source.sh"
+src=$(vpath_source "$src" "$dir") || die "cannot copy the configured source tree"
 cd "$dir" || die "cannot cd to $dir"
 if [ ! -f Makefile ]; then
 	"$src/configure" -q >configure.out 2>&1 ||

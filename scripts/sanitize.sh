@@ -28,6 +28,9 @@ command -v clang >/dev/null 2>&1 || die "clang not found (apt-get install -y cla
 if [ ! -x "$src/configure" ]; then
 	(cd "$src" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
 fi
+# shellcheck source=scripts/vpath-source.sh
+. "$src/scripts/vpath-source.sh"
+src=$(vpath_source "$src" "$dir") || die "cannot copy the configured source tree"
 cd "$dir" || die "cannot cd to $dir"
 # shellcheck disable=SC2086 # the extra flags are words
 CC=clang "$src/configure" -q --enable-sanitizers --enable-werror \

@@ -29,6 +29,9 @@ command -v valgrind >/dev/null 2>&1 || die "valgrind not found (apt-get install 
 if [ ! -x "$src/configure" ]; then
 	(cd "$src" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
 fi
+# shellcheck source=scripts/vpath-source.sh
+. "$src/scripts/vpath-source.sh"
+src=$(vpath_source "$src" "$dir") || die "cannot copy the configured source tree"
 cd "$dir" || die "cannot cd to $dir"
 "$src/configure" -q --enable-werror >configure.out 2>&1 ||
     { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }

@@ -56,24 +56,6 @@ check_identities() {
 	return 0
 }
 
-# unconfigured_source: a source tree a VPATH build may use.  configure
-# refuses one that was configured in place (as scripts/build.sh does), so
-# then the build uses a cleaned copy of it in the work directory.
-unconfigured_source() {
-	if [ ! -f "$srcdir/config.status" ]; then
-		echo "$srcdir"
-		return 0
-	fi
-	local copy=$workdir/src
-	rm -rf "$copy"
-	mkdir -p "$copy"
-	tar -C "$srcdir" --exclude=./.git --exclude=./autom4te.cache \
-	    --exclude=./packaging/macos/build -cf - . | tar -C "$copy" -xf -
-	make -C "$copy" distclean >/dev/null 2>&1 ||
-	    die "make distclean failed in the copy of $srcdir"
-	echo "$copy"
-}
-
 # configure_tree: a VPATH build for the macOS layout.  -arch twice makes
 # clang build both slices in one pass (and link them, since automake links
 # with CFLAGS); -mmacosx-version-min matches the distribution's
@@ -94,7 +76,10 @@ configure_tree() {
 		xml=(LIBXML2_CFLAGS="-I$sdk/usr/include/libxml2" LIBXML2_LIBS=-lxml2)
 	fi
 	local src
-	src=$(unconfigured_source)
+	# shellcheck source=scripts/vpath-source.sh
+	. "$srcdir/scripts/vpath-source.sh"
+	src=$(vpath_source "$srcdir" "$workdir") ||
+	    die "cannot copy the configured source tree"
 	mkdir -p "$b"
 	(cd "$b" && "$src/configure" -q --prefix="$PREFIX" --sysconfdir=/etc \
 	    --localstatedir=/var --with-statedir=/var/db/tcptune \
