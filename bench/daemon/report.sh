@@ -1,0 +1,234 @@
+#!/bin/bash
+#
+# bench/daemon/report.sh OUTDIR QUICK: daemon.md from the figures that
+# run.sh and tuned.sh left in OUTDIR (daemon.vars, tuned.vars,
+# status-latency.txt).  Markdown on stdout.
+
+OUT=${1:?usage: report.sh OUTDIR QUICK}
+QUICK=${2:-0}
+VARS=$OUT/daemon.vars
+TVARS=$OUT/tuned.vars
+
+get() {
+	sed -n "s/^$1=//p" "$VARS" | tail -n 1
+}
+
+tget() {
+	[ -e "$TVARS" ] && sed -n "s/^$1=//p" "$TVARS" | tail -n 1
+}
+
+# kv LINE KEY: KEY=VALUE out of a line of figures.
+kv() {
+	printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# yes_if AWK-CONDITION: "yes" or "**no**".
+yes_if() {
+	if awk "BEGIN { exit !($1) }"; then echo yes; else echo '**no**'; fi
+}
+
+ms() {
+	awk -v v="$1" 'BEGIN { printf "%.2f ms", v / 1000 }'
+}
+
+lat_line() {
+	grep -E "^clients=$1 .* reconnect=$2 pause_us=0" "$OUT/status-latency.txt" | tail -n 1
+}
+
+num() {
+	printf '%s' "$1" | sed -e ':a' -e 's/^\([0-9]\+\)\([0-9]\{3\}\)/\1,\2/; ta'
+}
+
+rss=$(get rss_round2) uss=$(get uss_round2)
+grow1=$(( $(get rss_status) - $(get rss_start) ))
+grow2=$(( $(get rss_round2) - $(get rss_status) ))
+l64=$(lat_line 64 0) paced=$(get paced) drift=$(get drift)
+p99_64=$(kv "$l64" p99_us) p99_paced=$(kv "$paced" p99_us)
+dmax=$(kv "$drift" max_ms) dp95=$(kv "$drift" p95_ms)
+w1=$(get wake1_min) w60=$(get wake60_min) win=$(get wake_window)
+if [ "$(get wake_method)" = strace ]; then
+	# shellcheck disable=SC2016 # backquotes for markdown
+	wake_how='the returns from its one `epoll_wait` that brought events,
+counted by `strace -e trace=epoll_wait -p PID`; and, in a window of the
+same length before it (strace'"'"'s ptrace stops would add some), its
+voluntary context switches (/proc/PID/status), which also count any sleep
+on a page fault or a disk read on a busy machine'
+else
+	# shellcheck disable=SC2016 # backquotes for markdown
+	wake_how='its voluntary context switches (/proc/PID/status: strace was
+not there to count the returns from `epoll_wait`), which also count any
+sleep on a page fault or a disk read on a busy machine'
+fi
+
+cat <<EOF
+## The daemon's own cost
+
+What a resident tcptuned costs, measured by \`bench/daemon/run.sh\` (run
+by \`make bench\`) in one run on the machine described above$( [ "$QUICK" = 1 ] && printf ' (**quick mode**: shorter windows and fewer samples)').  Every
+process that writes sysctls ran in a private network namespace (\`unshare
+-n\`) or on a sysctl root directory (\`tcptuned -r DIR\`): the host's
+sysctls were never touched.  The daemon is the unmodified \`tcptuned\`
+binary of this build; where a benchmark needed many check cycles in little
+time, an \`LD_PRELOAD\` shim (\`bench/daemon/timescale.so\`) divided its
+check timer's period, and nothing else.
+
+### Targets
+
+| figure | measured | target | met? |
+| --- | --- | --- | --- |
+| resident set (VmRSS) after $(num "$(get mem_checks)") check cycles and 20,000 status requests | $rss KiB | ≤ 2048 KiB | $(yes_if "$rss <= 2048") |
+| memory of its own (USS: private pages, libraries not counted) | $uss KiB | ≤ 2048 KiB | $(yes_if "$uss <= 2048") |
+| RSS growth, second 10,000 cycles + 10,000 status requests | $grow2 KiB | 0 (noise: ±8 KiB) | $(yes_if "$grow2 <= 8 && $grow2 >= -8") |
+| user-space instructions per check, shell way ÷ tcptuned, default profile, all keys in force | $(get ratio_root)× | ≥ 100× | $(yes_if "$(get ratio_root) >= 100") |
+| the same in a network namespace (2 global keys refused, retried each cycle) | $(get ratio_def)× | ≥ 100× | $(yes_if "$(get ratio_def) >= 100") |
+| the same for 100 keys | $(get ratio_100)× | ≥ 100× | $(yes_if "$(get ratio_100) >= 100") |
+| status round trip p99, 64 clients back to back | $(ms "$p99_64") | ≤ 1 ms | $(yes_if "$p99_64 <= 1000") |
+| status round trip p99, 64 clients, each one request per 10 ms | $(ms "$p99_paced") | ≤ 1 ms | $(yes_if "$p99_paced <= 1000") |
+| drift correction, slowest of $(kv "$drift" samples) (p95 $(kv "$drift" p95_ms) ms), CheckInterval 1 | $dmax ms | ≤ 1050 ms | $(yes_if "$dmax <= 1050") |
+| wake-ups per minute at CheckInterval 1 | $w1 | 60 (the timer) | $(yes_if "$(get wake1) >= $win - 2 && $(get wake1) <= $win + 2") |
+| wake-ups per minute at CheckInterval 60 | $w60 | 1 (the timer) | $(yes_if "$(get wake60) <= $win / 60 + 1") |
+
+### Memory
+
+| process, moment | VmRSS KiB | anonymous KiB | file-backed KiB | PSS KiB | USS KiB |
+| --- | --- | --- | --- | --- | --- |
+EOF
+for t in start:"default profile, after the first apply" \
+    cycles:"default profile, after 10,000 check cycles" \
+    status:"... and 10,000 status requests" \
+    round2:"... and 10,000 more cycles, 10,000 more requests" \
+    lat:"default profile, after the status runs (up to 64 clients at once)" \
+    k100start:"100 keys (sysctl root), after the first apply" \
+    k100end:"100 keys, after 10,000 cycles and 10,000 requests"; do
+	tag=${t%%:*}
+	echo "| tcptuned, ${t#*:} | $(get "rss_$tag") | $(get "anon_$tag") | $(get "filerss_$tag") | $(get "pss_$tag") | $(get "uss_$tag") |"
+done
+cat <<EOF
+
+Every figure is from the tcptuned process itself (\`/proc/PID/status\`
+and \`/proc/PID/smaps_rollup\`), peak VmHWM $(get hwm) KiB.  Most of
+its resident set is shared libraries, counted in full by VmRSS although
+other processes share them: libc, and libxml2 with what Debian's build of
+it links ($(ldd "${top_builddir:-.}/tcptuned" 2>/dev/null | awk '$1 ~ /^lib/ && $1 !~ /^lib(c|xml2|m)\.so/ { sub(/\.so.*/, "", $1); printf "%s%s", sep, $1; sep = ", " }')); PSS
+divides each page among its users and USS counts only the daemon's own
+pages (both depend on what else maps the same libraries at that moment,
+hence their spread between rows).  Growth from the first apply to after 10,000 cycles and 10,000
+requests: $grow1 KiB; over the second round: $grow2 KiB.  After the
+status runs with up to 64 clients at once (below) the daemon held
+$(( $(get anon_lat) - $(get anon_round2) )) KiB more anonymous memory than the one-client daemon: each
+connected client has a 16 KiB input buffer and an output queue, freed when
+it leaves, and the C library's allocator need not give freed memory back
+to the kernel.
+
+Command: \`LD_PRELOAD=bench/daemon/timescale.so TT_TIMESCALE=1000 tcptuned
+-d -f mem.conf -s S -S DIR\` in \`unshare -n\`, mem.conf being
+\`etc/tcptune.conf.linux\` ($(get nkeys_default) keys, of which the two
+global \`net.core\` keys are refused inside a namespace and retried every
+cycle) with CheckInterval 1, so one check per millisecond; cycles counted
+by the daemon (\`tcptunectl status --json\` .daemon.checks, $(num "$(get mem_checks)")
+at the end), then \`bench/daemon/statusbench -s S -c 1 -n 10000\`.  The
+100-key daemon: \`tcptuned -r ROOT\` on 100 files of Linux layout (half
+integers, half \`tcp_rmem\`-like vectors).
+
+### CPU per check cycle
+
+| check of | tcptuned, instructions per cycle | shell way, instructions | ratio |
+| --- | --- | --- | --- |
+| default profile, $(get nkeys_default) keys, all in force (sysctl root) | $(num "$(get ir_cgroot | cut -d. -f1)") | $(num "$(get irsh_root)") ($(get shprocs_root) processes) | $(get ratio_root)× |
+| default profile in a network namespace: 2 keys refused, retried | $(num "$(get ir_cgdef | cut -d. -f1)") | $(num "$(get irsh_def)") ($(get shprocs_def) processes) | $(get ratio_def)× |
+| 100 keys | $(num "$(get ir_cg100 | cut -d. -f1)") | $(num "$(get irsh_k100_scaled | cut -d. -f1)")$( [ "$(get shell_keys)" != 100 ] && printf ' (%s keys measured, scaled to 100)' "$(get shell_keys)") | $(get ratio_100)× |
+
+tcptuned: \`valgrind --tool=callgrind --toggle-collect=engine_check\` on
+the daemon (check timer divided by 50), the instructions counted inside
+\`engine_check\` and everything it calls, divided by its calls
+($(get ircalls_cgroot), $(get ircalls_cgdef) and $(get ircalls_cg100)).
+Shell way: a script with one \`v=\$(sysctl -n KEY)\` per key compared with
+the wanted value, as a cron or launchd job does it, under \`valgrind
+--tool=callgrind --trace-children=yes\`, summing the instructions of every
+process (the shell and each \`sysctl\`), in the C locale as cron runs
+jobs (with a UTF-8 locale each \`sysctl\` also loads locale data, about
+50 % more); on a sysctl root it reads the same files, bind-mounted over
+/proc/sys in a private mount namespace.  Instruction counts hardly
+change from run to run: they follow the code, not the machine's load.  Both count
+user-space instructions only: the shell way's fork, exec and page faults
+in the kernel come on top, so the ratio understates its cost.  In CPU time
+with the kernel included: tcptuned used $(get cpu_us_per_check) µs per
+cycle (user + system time of the 10,000-cycle run above, from
+\`/proc/PID/stat\`, its timer wake-up included) against $(get cpu_sh_def) µs
+for one run of the shell way (bash \`times\` over 20 runs), a ratio of
+$(get cpu_ratio_def)× (both in the namespace).
+
+Where tcptuned's instructions go, 100 keys (\`callgrind_annotate
+--inclusive=no\`, self cost):
+
+\`\`\`
+$(cat "$OUT/cg100-top.txt" 2>/dev/null)
+\`\`\`
+
+### Idle wake-ups
+
+| CheckInterval | window | wake-ups | per minute | the timer alone | voluntary context switches |
+| --- | --- | --- | --- | --- | --- |
+| 1 s | $win s | $(get wake1) | $w1 | 60 | $(get ctx1) |
+| 60 s | $win s | $(get wake60) | $w60 | 1 | $(get ctx60) |
+
+Two daemons side by side (\`tcptuned -r ROOT\`, 4 keys each, no shim),
+nobody talking to them, over the window (from $(get wake_date)): $wake_how.  Nothing polls: the loop sleeps until the check
+timer, a signal, a client or an inotify event.
+
+### Status latency
+
+| clients | connection | p50 | p90 | p99 | max | requests/s |
+| --- | --- | --- | --- | --- | --- | --- |
+EOF
+while read -r line; do
+	conn="kept"
+	[ "$(kv "$line" reconnect)" = 1 ] && conn="new each request"
+	[ "$(kv "$line" pause_us)" != 0 ] && conn="kept, 10 ms pause between requests"
+	echo "| $(kv "$line" clients) | $conn | $(ms "$(kv "$line" p50_us)") | $(ms "$(kv "$line" p90_us)") | $(ms "$(kv "$line" p99_us)") | $(ms "$(kv "$line" max_us)") | $(kv "$line" rps) |"
+done <"$OUT/status-latency.txt"
+cat <<EOF
+
+![status round trip p50 and p99 by number of clients](bench-status-latency.png)
+
+Command: \`bench/daemon/statusbench -s S -c N -n $(kv "$l64" requests | awk -v c=64 '{ print $1 / c }')\`
+(\`-C\`: a new connection per request, as \`tcptunectl status\` does;
+\`-p 10000\`: a 10 ms pause between a client's requests) against tcptuned
+on the default profile in \`unshare -n\`; each client is a thread with its
+own connection, all start together, and each request is timed from its
+send to the end of its reply ($(kv "$l64" keys) keys, each read live).
+The daemon answers one request at a time, so with N clients sending back
+to back a request waits behind the others: the p50 grows with N as N ×
+the service time (at most $(awk -v r="$(kv "$l64" rps)" 'BEGIN { printf "%.0f", 1e6 / r }') µs a request at 64 clients: one over the rate), and on this
+$(nproc)-core machine the $(kv "$l64" clients) client threads also compete
+with the daemon for the CPU.  The paced run is closer to real use (many
+clients that each ask now and then).
+
+### Drift correction
+
+Outside writes to keys tcptuned enforces at CheckInterval 1, at random
+moments (a random wait of 50 to 1050 ms before each), each timed until
+the daemon had put the value back (polled every millisecond):
+$(kv "$drift" samples) samples, p50 $(kv "$drift" p50_ms) ms, p95
+$dp95 ms, max $dmax ms, min $(kv "$drift" min_ms) ms, $(kv "$drift" timeouts)
+not reverted within 5 s.  The daemon counted $(get drift_corrections)
+corrections; $(get drift_contested) keys ended contested.
+
+![drift correction latency](bench-correction.png)
+
+Command: \`bench/daemon/driftbench -n $(kv "$drift" samples) -t 5000 KEYS\`
+in \`unshare -n\`, KEYS being $(get drift_keys) integer \`net.ipv4\` keys of
+the namespace (each checked to take another value and put back first),
+all enforced at their current values; the samples take the keys in turn,
+so that no key is corrected 3 times within 5 minutes and becomes
+*contested*, which would slow its corrections on purpose.  The latency is
+the wait for the next tick of the check timer (uniform over the
+interval) plus the check itself.
+EOF
+echo
+if [ -s "$OUT/tuned.md" ]; then
+	cat "$OUT/tuned.md"
+else
+	printf '### A resident peer: tuned\n\nNot measured in this run%s.\n' \
+	    "$( [ -n "$(tget tuned_error)" ] && printf ': %s' "$(tget tuned_error)")"
+fi

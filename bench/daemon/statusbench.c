@@ -1,0 +1,297 @@
+/*
+ * statusbench: status round trips against a running tcptuned, from N
+ * concurrent clients, and their latency distribution.
+ *
+ *   statusbench [-C] [-o FILE] [-p PAUSE_US] -s SOCKET -c CLIENTS -n REQUESTS
+ *
+ * Each client is a thread with its own connection.  All connect first,
+ * then start together (a barrier), and each sends REQUESTS status requests
+ * one after the other, timing each from the send to the MSG_END that
+ * closes its reply.  With -C every request gets a fresh connection, as
+ * tcptunectl does (connect, request, reply, close).  With -p each client
+ * waits between requests, a random time of 0 to 2 x PAUSE_US microseconds
+ * (independent clients that each ask now and then, as monitoring agents
+ * do, rather than back to back and in step; the pause is not timed).  The reply stream is
+ * checked: MSG_DAEMON_INFO, then MSG_KEY_STATUS as many as MSG_END counts,
+ * every message with the request's sequence number.
+ *
+ * Prints one line of key=value figures (microseconds):
+ *   clients=64 requests=128000 p50_us=.. p99_us=.. max_us=.. mean_us=..
+ *   rps=.. keys=..
+ * and with -o every latency, one a line, in microseconds.  Exits 1 on any
+ * failed or malformed reply, 64 on a usage error.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto.h"
+
+#define REPLY_TIMEOUT_MS	10000	/* a stuck daemon fails the run */
+
+struct client {
+	pthread_t	 thread;
+	int		 id;
+	uint64_t	*lat;		/* ns, one per request */
+	unsigned	 keys;		/* as the last MSG_END counted */
+	char		 error[256];	/* "" when every request succeeded */
+};
+
+static const char	*sock_path;
+static unsigned		 nrequests;
+static int		 reconnect;
+static unsigned		 pause_us;
+static pthread_barrier_t start_line;
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int
+connect_daemon(void)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(sock_path) >= sizeof(sun.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(sun.sun_path, sock_path, strlen(sock_path) + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One request and its whole reply, checked; 0 or -1 with c->error set. */
+static int
+round_trip(struct client *c, int fd, uint32_t seq)
+{
+	static const char	 none[1];
+	struct msg_hdr		 h;
+	union {
+		struct msg_daemon_info	di;
+		struct msg_key_status	ks;
+		struct msg_end		end;
+		char			raw[TT_PROTO_MAX_PAYLOAD];
+	}			 p;
+	unsigned		 items = 0, n = 0;
+
+	if (proto_write_msg(fd, MSG_STATUS, seq, none, 0) == -1) {
+		snprintf(c->error, sizeof(c->error), "send: %s",
+		    strerror(errno));
+		return -1;
+	}
+	for (;; n++) {
+		if (proto_read_msg(fd, &h, &p, sizeof(p), REPLY_TIMEOUT_MS)
+		    == -1) {
+			snprintf(c->error, sizeof(c->error), "reply %u: %s", n,
+			    strerror(errno));
+			return -1;
+		}
+		if (h.seq != seq || (n == 0 && h.type != MSG_DAEMON_INFO) ||
+		    (n > 0 && h.type != MSG_KEY_STATUS && h.type != MSG_END)) {
+			snprintf(c->error, sizeof(c->error), "reply %u: "
+			    "unexpected %s (seq %u, wanted %u)", n,
+			    proto_type_name(h.type), h.seq, seq);
+			return -1;
+		}
+		if (h.type == MSG_KEY_STATUS)
+			items++;
+		if (h.type == MSG_END)
+			break;
+	}
+	if (p.end.count != items) {
+		snprintf(c->error, sizeof(c->error), "MSG_END counts %u keys, "
+		    "%u came", p.end.count, items);
+		return -1;
+	}
+	c->keys = items;
+	return 0;
+}
+
+static void *
+client_run(void *arg)
+{
+	struct client	*c = arg;
+	uint64_t	 t0;
+	unsigned	 i, seed = (unsigned)c->id * 2654435761U;
+	int		 fd;
+
+	fd = connect_daemon();
+	if (fd == -1)
+		snprintf(c->error, sizeof(c->error), "connect %s: %s",
+		    sock_path, strerror(errno));
+	pthread_barrier_wait(&start_line);
+	for (i = 0; fd != -1 && i < nrequests; i++) {
+		if (pause_us > 0)
+			usleep((useconds_t)(rand_r(&seed) % (2 * pause_us)));
+		t0 = now_ns();
+		if (reconnect && i > 0 && (close(fd), fd = connect_daemon())
+		    == -1) {
+			snprintf(c->error, sizeof(c->error), "connect: %s",
+			    strerror(errno));
+			break;
+		}
+		if (round_trip(c, fd, (uint32_t)c->id << 20 | i) == -1)
+			break;
+		c->lat[i] = now_ns() - t0;
+	}
+	if (fd != -1)
+		close(fd);
+	return NULL;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The p-th percentile of sorted v[n], nearest rank. */
+static double
+percentile_us(const uint64_t *v, size_t n, double p)
+{
+	size_t	rank = (size_t)(p / 100.0 * (double)n + 0.999999);
+
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return (double)v[rank - 1] / 1000.0;
+}
+
+static int
+report(struct client *cl, unsigned nclients, uint64_t wall, const char *out)
+{
+	size_t		 n = (size_t)nclients * nrequests, i;
+	uint64_t	*all, sum = 0;
+	FILE		*f = NULL;
+
+	if ((all = malloc(n * sizeof(*all))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		all[i] = cl[i / nrequests].lat[i % nrequests];
+		sum += all[i];
+	}
+	qsort(all, n, sizeof(*all), cmp_u64);
+	printf("clients=%u requests=%zu p50_us=%.1f p90_us=%.1f p99_us=%.1f "
+	    "max_us=%.1f mean_us=%.1f rps=%.0f keys=%u reconnect=%d pause_us=%u\n",
+	    nclients, n, percentile_us(all, n, 50), percentile_us(all, n, 90),
+	    percentile_us(all, n, 99), (double)all[n - 1] / 1000.0,
+	    (double)sum / (double)n / 1000.0,
+	    (double)n / ((double)wall / 1e9), cl[0].keys, reconnect, pause_us);
+	if (out != NULL && (f = fopen(out, "w")) == NULL) {
+		fprintf(stderr, "statusbench: %s: %s\n", out, strerror(errno));
+		free(all);
+		return -1;
+	}
+	for (i = 0; f != NULL && i < n; i++)
+		fprintf(f, "%.1f\n", (double)all[i] / 1000.0);
+	if (f != NULL && fclose(f) == EOF)
+		return -1;
+	free(all);
+	return 0;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: statusbench [-C] [-o file] [-p pause_us] "
+	    "-s socket -c clients -n requests\n");
+	exit(64);
+}
+
+static unsigned
+number(const char *s, unsigned max)
+{
+	char		*end;
+	unsigned long	 v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || *s == '\0' || *end != '\0' || v < 1 || v > max)
+		usage();
+	return (unsigned)v;
+}
+
+/* Start every client, wait for all; the wall time is from the barrier. */
+static int
+run_clients(struct client *cl, unsigned nclients, uint64_t *wall)
+{
+	uint64_t	t0;
+	unsigned	i;
+	int		failed = 0;
+
+	if (pthread_barrier_init(&start_line, NULL, nclients + 1) != 0)
+		return -1;
+	for (i = 0; i < nclients; i++) {
+		cl[i].id = (int)i;
+		if ((cl[i].lat = calloc(nrequests, sizeof(uint64_t))) == NULL ||
+		    pthread_create(&cl[i].thread, NULL, client_run, &cl[i]))
+			return -1;
+	}
+	pthread_barrier_wait(&start_line);
+	t0 = now_ns();
+	for (i = 0; i < nclients; i++)
+		pthread_join(cl[i].thread, NULL);
+	*wall = now_ns() - t0;
+	for (i = 0; i < nclients; i++)
+		if (cl[i].error[0] != '\0') {
+			fprintf(stderr, "statusbench: client %u: %s\n", i,
+			    cl[i].error);
+			failed = 1;
+		}
+	return failed ? -1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct client	*cl;
+	const char	*out = NULL;
+	unsigned	 nclients = 0;
+	uint64_t	 wall;
+	int		 ch;
+
+	while ((ch = getopt(argc, argv, "Cc:n:o:p:s:")) != -1) {
+		switch (ch) {
+		case 'C': reconnect = 1; break;
+		case 'c': nclients = number(optarg, 1024); break;
+		case 'n': nrequests = number(optarg, 1000000); break;
+		case 'o': out = optarg; break;
+		case 'p': pause_us = number(optarg, 10000000); break;
+		case 's': sock_path = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind != argc || sock_path == NULL || nclients == 0 ||
+	    nrequests == 0)
+		usage();
+	if ((cl = calloc(nclients, sizeof(*cl))) == NULL) {
+		perror("statusbench");
+		return 1;
+	}
+	if (run_clients(cl, nclients, &wall) == -1)
+		return 1;
+	return report(cl, nclients, wall, out) == -1 ? 1 : 0;
+}

@@ -1,0 +1,141 @@
+#!/bin/bash
+#
+# Smoke test of the throughput benchmark (TAP), so it does not rot: the
+# delay line between two fresh namespaces at 100 Mbit/s and 20 ms, its
+# round trip, one short iperf3 run, its counters, its refusals, the
+# namespace guard, cleanup, and `run.sh --quick` end to end.  Writes
+# sysctls only inside its own namespaces (lib.sh: tb_assert_ns).
+
+set -u
+export LC_ALL=C
+
+N=0
+FAILED=0
+ok() { N=$((N + 1)); echo "ok $N - $*"; }
+not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $*"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# expect RC DESC [DIAG...]: ok when RC is 0
+expect() {
+	local rc=$1 desc=$2
+	shift 2
+	if [ "$rc" -eq 0 ]; then ok "$desc"; else not_ok "$desc"; diag "$@"; fi
+}
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+[ "$(uname -s)" = Linux ] || skip_all "Linux only (TUN, network namespaces)"
+[ "$(id -u)" -eq 0 ] || skip_all "needs root for network namespaces"
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+command -v iperf3 >/dev/null 2>&1 || skip_all "no iperf3 (apt-get install iperf3)"
+for t in ip jq ss gnuplot; do
+	command -v "$t" >/dev/null 2>&1 || skip_all "no $t"
+done
+ip netns list >/dev/null 2>&1 || skip_all "ip netns does not work here"
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${top_srcdir:=$(cd "$here/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+TB_DELAYLINE=$top_builddir/bench/throughput/delayline
+TB_TCPTUNECTL=$top_builddir/tcptunectl
+[ -x "$TB_DELAYLINE" ] || { echo "Bail out! $TB_DELAYLINE not built"; exit 99; }
+[ -x "$TB_TCPTUNECTL" ] || { echo "Bail out! $TB_TCPTUNECTL not built"; exit 99; }
+
+TB_TMP=$(mktemp -d /tmp/tt-bench-smoke.XXXXXX) || exit 99
+# shellcheck source=bench/throughput/lib.sh
+. "$top_srcdir/bench/throughput/lib.sh"
+export TB_FORCE_DELAYLINE=1	# the delay line is what this tests
+trap 'tb_down; rm -rf "$TB_TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+
+RATE=100000000
+RTT=20
+QUEUE=$((RATE * RTT / 8000))	# one BDP
+
+# ---- the delay line's refusals (no namespace needed)
+
+"$TB_DELAYLINE" -a /x -A a -b /y -B b -r 0 -d 1 -q 100000 2>"$TB_TMP/err"
+rc=$?
+expect $((rc != 64)) "delayline refuses a zero rate (usage, exit 64)" "exit $rc"
+"$TB_DELAYLINE" -a /nonexistent/ns -A tta -b /nonexistent/ns -B ttb \
+    -r "$RATE" -d 10000 -q "$QUEUE" 2>"$TB_TMP/err"
+rc=$?
+grep -q 'open /nonexistent/ns' "$TB_TMP/err" || rc=255
+expect $((rc != 1)) "delayline reports a missing namespace (exit 1)" \
+    "exit $rc: $(cat "$TB_TMP/err")"
+
+# ---- the namespace guard
+
+( tb_assert_ns not-a-bench-ns ) >/dev/null 2>&1
+expect $(($? == 0)) "tb_assert_ns refuses a name that is not a bench namespace"
+( tb_assert_ns tt-bench-missing-$$ ) >/dev/null 2>&1
+expect $(($? == 0)) "tb_assert_ns refuses a namespace that does not exist"
+
+# ---- the link
+
+if ! tb_up "$RATE" "$RTT" "$QUEUE" 1500 2>"$TB_TMP/up.err"; then
+	not_ok "delay line up between two namespaces"
+	diag "$(cat "$TB_TMP/up.err")"
+	echo "Bail out! no link"
+	exit 99
+fi
+ok "delay line up between $TB_NS_A and $TB_NS_B ($TB_EMU)"
+( tb_assert_ns "$TB_NS_A" && tb_assert_ns "$TB_NS_B" ) 2>"$TB_TMP/err"
+expect $? "both namespaces are private (not the host's)" "$(cat "$TB_TMP/err")"
+
+rtt=$(tb_rtt_ms 5)
+awk -v r="$rtt" -v w="$RTT" 'BEGIN { exit !(r != "" && r >= w - 5 && r <= w + 5) }'
+expect $? "round trip ${rtt:-?} ms is $RTT +- 5 ms"
+
+tb_iperf_server
+expect $? "iperf3 server listening in B"
+tb_bufs "4096 131072 6291456" "4096 16384 4194304"
+expect $? "tcp_rmem/tcp_wmem set inside both bench namespaces"
+tb_iperf "$TB_TMP/r.json" -t 2 -C cubic 2>"$TB_TMP/err"
+mbps=$(tb_mbps "$TB_TMP/r.json" 2>/dev/null)
+awk -v m="$mbps" -v l="$((RATE / 1000000))" \
+    'BEGIN { exit !(m != "" && m > l * 0.1 && m <= l * 1.1) }'
+expect $? "one stream: ${mbps:-?} Mbit/s, within (10 %, 110 %] of the link" \
+    "$(cat "$TB_TMP/err")" "$(jq -c '.error // empty' "$TB_TMP/r.json" 2>/dev/null)"
+
+# every packet the delay line took is delivered or counted as dropped
+# once the queue has drained (the ring of records is consistent)
+# shellcheck disable=SC2317 # called through tb_wait
+drained() {
+	tb_counters >"$TB_TMP/counters"
+	awk '/^delayline a>b:/ { exit !($4 == $8 + $10 + $12 && $4 > 0) }' "$TB_TMP/counters"
+}
+tb_wait 3 drained
+expect $? "counters: a>b packets = delivered + drops" "$(cat "$TB_TMP/counters")"
+diag "$(cat "$TB_TMP/counters")"
+grep -q 'write_errors 0 ' "$TB_TMP/counters"
+expect $? "no write errors"
+
+ns_a=$TB_NS_A
+ns_b=$TB_NS_B
+tb_down
+! ip netns list | grep -qE "^($ns_a|$ns_b)( |$)"
+expect $? "namespaces deleted after the link is taken down"
+
+# ---- run.sh --quick end to end
+
+bench_ns() { ip netns list | awk '/^tt-bench-/ { print $1 }' | sort; }
+bench_ns >"$TB_TMP/ns.before"
+
+export top_srcdir top_builddir
+"$top_srcdir/bench/throughput/run.sh" --quick "$TB_TMP/out" \
+    >"$TB_TMP/quick.log" 2>&1
+expect $? "run.sh --quick completes" "$(tail -n 15 "$TB_TMP/quick.log")"
+grep -q '^| tcptune Linux default, by tcptuned | 64 / 64 MiB | [0-9]' \
+    "$TB_TMP/out/throughput.md" 2>/dev/null
+expect $? "throughput.md has the tuned row, measured" \
+    "$(head -n 40 "$TB_TMP/out/throughput.md" 2>/dev/null)"
+for f in throughput-sweep.png throughput-rows.png; do
+	[ "$(head -c 4 "$TB_TMP/out/$f" 2>/dev/null | od -An -c | tr -d ' ')" = '211PNG' ]
+	expect $? "$f is a PNG"
+done
+bench_ns | comm -13 "$TB_TMP/ns.before" - >"$TB_TMP/ns.new"
+[ ! -s "$TB_TMP/ns.new" ]
+expect $? "run.sh left no namespace behind" "$(cat "$TB_TMP/ns.new")"
+
+echo "1..$N"
+echo "# smoke.sh: $FAILED of $N failed"
+exit 0
