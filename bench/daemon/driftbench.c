@@ -257,5 +257,6 @@ main(int argc, char **argv)
 			fprintf(f, "%.2f\n", lat[i]);
 		fclose(f);
 	}
+	free(lat);
 	return got > 0 && timeouts == 0 ? 0 : 1;
 }

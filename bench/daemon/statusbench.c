@@ -271,7 +271,8 @@ main(int argc, char **argv)
 	const char	*out = NULL;
 	unsigned	 nclients = 0;
 	uint64_t	 wall;
-	int		 ch;
+	unsigned	 i;
+	int		 ch, rc;
 
 	while ((ch = getopt(argc, argv, "Cc:n:o:p:s:")) != -1) {
 		switch (ch) {
@@ -291,7 +292,10 @@ main(int argc, char **argv)
 		perror("statusbench");
 		return 1;
 	}
-	if (run_clients(cl, nclients, &wall) == -1)
-		return 1;
-	return report(cl, nclients, wall, out) == -1 ? 1 : 0;
+	rc = run_clients(cl, nclients, &wall) == -1 ||
+	    report(cl, nclients, wall, out) == -1 ? 1 : 0;
+	for (i = 0; i < nclients; i++)
+		free(cl[i].lat);
+	free(cl);
+	return rc;
 }
