@@ -35,6 +35,24 @@ component_ok(const char *s, size_t len)
 }
 
 /*
+ * root + "/" + name with its dots as slashes.  By hand rather than with
+ * snprintf: this runs for every key of every check.
+ */
+static int
+join_path(const char *root, const char *name, char *out, size_t len)
+{
+	size_t	rlen = strlen(root), nlen = strlen(name), i;
+
+	if (rlen + 1 + nlen >= len)
+		return ENAMETOOLONG;
+	memcpy(out, root, rlen);
+	out[rlen] = '/';
+	for (i = 0; i <= nlen; i++)
+		out[rlen + 1 + i] = name[i] == '.' ? '/' : name[i];
+	return 0;
+}
+
+/*
  * "net.ipv4.tcp_rmem" -> "<root>/net/ipv4/tcp_rmem".  Rejects (EINVAL)
  * anything but dot-separated plain components, so "/", "..", white space
  * and empty parts never reach the file system.
@@ -58,12 +76,7 @@ linux_sysctl_path(const char *root, const char *name, char *out, size_t len)
 	}
 	if (parts < 2)
 		return EINVAL;
-	if (tt_snprintf(out, len, "%s/%s", root, name) == -1)
-		return ENAMETOOLONG;
-	for (p = out + strlen(root) + 1; *p != '\0'; p++)
-		if (*p == '.')
-			out[p - out] = '/';
-	return 0;
+	return join_path(root, name, out, len);
 }
 
 static int

@@ -20,6 +20,16 @@
  */
 #define VALUE_MAX_WORDS	(TT_VALUE_MAX / 2)
 
+/*
+ * White space as the C locale's isspace() has it, without its per-byte
+ * function call: every check normalizes every value it reads.
+ */
+static int
+is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /* Fold runs of white space to one space and trim; -1 if empty or too long. */
 int
 value_normalize(const char *in, char *out, size_t outlen)
@@ -28,7 +38,7 @@ value_normalize(const char *in, char *out, size_t outlen)
 	int	pending_space = 0;
 
 	for (; *in != '\0'; in++) {
-		if (isspace((unsigned char)*in)) {
+		if (is_space(*in)) {
 			pending_space = n > 0;
 			continue;
 		}
@@ -50,6 +60,9 @@ value_equal(const char *a, const char *b)
 {
 	char	na[TT_VALUE_MAX], nb[TT_VALUE_MAX];
 
+	/* The usual case: both already folded, and equal. */
+	if (strcmp(a, b) == 0)
+		return true;
 	if (value_normalize(a, na, sizeof(na)) == -1 ||
 	    value_normalize(b, nb, sizeof(nb)) == -1)
 		return strcmp(a, b) == 0;
