@@ -22,16 +22,11 @@ die() {
 case $secs in
 '' | *[!0-9]*) die "SECONDS must be a whole number, not '$secs'" ;;
 esac
-[ "$dir" != "$src" ] || die "refusing to build in the source tree"
 command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1 ||
     die "${FUZZ_CC:-clang} not found (apt-get install -y clang)"
-if [ ! -x "$src/configure" ]; then
-	(cd "$src" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
-fi
-# shellcheck source=scripts/vpath-source.sh
+# shellcheck source-path=SCRIPTDIR source=vpath-source.sh
 . "$src/scripts/vpath-source.sh"
-src=$(vpath_source "$src" "$dir") || die "cannot copy the configured source tree"
-cd "$dir" || die "cannot cd to $dir"
+vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
 if [ ! -f Makefile ]; then
 	"$src/configure" -q >configure.out 2>&1 ||
 	    { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }

@@ -23,15 +23,10 @@ die() {
 	exit 1
 }
 
-[ "$dir" != "$src" ] || die "refusing to build in the source tree"
 command -v clang >/dev/null 2>&1 || die "clang not found (apt-get install -y clang)"
-if [ ! -x "$src/configure" ]; then
-	(cd "$src" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
-fi
-# shellcheck source=scripts/vpath-source.sh
+# shellcheck source-path=SCRIPTDIR source=vpath-source.sh
 . "$src/scripts/vpath-source.sh"
-src=$(vpath_source "$src" "$dir") || die "cannot copy the configured source tree"
-cd "$dir" || die "cannot cd to $dir"
+vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
 # shellcheck disable=SC2086 # the extra flags are words
 CC=clang "$src/configure" -q --enable-sanitizers --enable-werror \
     ${SANITIZE_CONFIGURE_FLAGS:-} >configure.out 2>&1 ||

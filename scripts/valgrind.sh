@@ -24,15 +24,10 @@ die() {
 	exit 1
 }
 
-[ "$dir" != "$src" ] || die "refusing to build in the source tree"
 command -v valgrind >/dev/null 2>&1 || die "valgrind not found (apt-get install -y valgrind)"
-if [ ! -x "$src/configure" ]; then
-	(cd "$src" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
-fi
-# shellcheck source=scripts/vpath-source.sh
+# shellcheck source-path=SCRIPTDIR source=vpath-source.sh
 . "$src/scripts/vpath-source.sh"
-src=$(vpath_source "$src" "$dir") || die "cannot copy the configured source tree"
-cd "$dir" || die "cannot cd to $dir"
+vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
 "$src/configure" -q --enable-werror >configure.out 2>&1 ||
     { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }
 # TESTS= builds every check program and runs none.

@@ -20,3 +20,18 @@ vpath_source() {
 	make -C "$copy" distclean >/dev/null 2>&1 || return 1
 	echo "$copy"
 }
+
+# vpath_setup SRCDIR BUILDDIR: the start of scripts/sanitize.sh, valgrind.sh
+# and fuzz.sh, before their configure: refuse to build in the source tree,
+# run autoreconf when there is no configure yet, set src to the tree to
+# configure from (vpath_source) and cd to BUILDDIR.  A failure calls the
+# caller's die, which exits.
+vpath_setup() {
+	[ "$2" != "$1" ] || die "refusing to build in the source tree"
+	if [ ! -x "$1/configure" ]; then
+		(cd "$1" && autoreconf -fi >/dev/null 2>&1) || die "autoreconf failed"
+	fi
+	src=$(vpath_source "$1" "$2") ||
+	    die "cannot copy the configured source tree"
+	cd "$2" || die "cannot cd to $2"
+}

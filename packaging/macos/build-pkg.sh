@@ -76,7 +76,7 @@ configure_tree() {
 		xml=(LIBXML2_CFLAGS="-I$sdk/usr/include/libxml2" LIBXML2_LIBS=-lxml2)
 	fi
 	local src
-	# shellcheck source=scripts/vpath-source.sh
+	# shellcheck source-path=SCRIPTDIR source=../../scripts/vpath-source.sh
 	. "$srcdir/scripts/vpath-source.sh"
 	src=$(vpath_source "$srcdir" "$workdir") ||
 	    die "cannot copy the configured source tree"

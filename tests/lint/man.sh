@@ -16,29 +16,8 @@ TCPTUNECTL=${TCPTUNECTL:-$top_builddir/tcptunectl}
 MAN=$top_srcdir/man
 PAGES="tcptuned.8 tcptunectl.8 tcptune.conf.5"
 
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	local line
-	for line in "$@"; do
-		printf '%s\n' "$line" | sed 's/^/# /'
-	done
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+# shellcheck source-path=SCRIPTDIR source=../tap.sh
+. "$top_srcdir/tests/tap.sh"
 
 # ---- reading the pages
 
@@ -321,5 +300,4 @@ lint_pages
 check_tcptuned
 check_tcptunectl
 check_conf
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end

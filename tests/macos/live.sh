@@ -23,8 +23,7 @@ B=${1:-${top_builddir:-$PWD}}
 . "$top_srcdir/tests/packaging/standins.sh"
 
 if [ "$(uname -s)" != Darwin ] || [ "$(id -u)" -ne 0 ]; then
-	echo "1..0 # SKIP needs macOS and root (it writes kernel sysctls)"
-	exit 0
+	skip_all "needs macOS and root (it writes kernel sysctls)"
 fi
 
 MSB=kern.ipc.maxsockbuf
@@ -73,21 +72,10 @@ ctl() {
 	"$B/tcptunectl" -s "$T/sock" "$@" >"$T/ctl.out" 2>&1
 }
 
-# wait_until DESC SECONDS CMD...: poll CMD every half second.
-wait_until() {
-	local desc=$1 n=$(($2 * 2))
-	shift 2
-	while ! "$@" 2>/dev/null; do
-		n=$((n - 1))
-		if [ "$n" -le 0 ]; then
-			not_ok "$desc"
-			diag_file "tcptunectl output" "$T/ctl.out"
-			diag_file "tcptuned log" "$T/log"
-			return 1
-		fi
-		sleep 0.5
-	done
-	ok "$desc"
+# What a wait_until (tests/tap.sh) that times out shows.
+wait_diag() {
+	diag_file "tcptunectl output" "$T/ctl.out"
+	diag_file "tcptuned log" "$T/log"
 }
 
 is() {

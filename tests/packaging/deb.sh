@@ -17,16 +17,8 @@
 # shellcheck disable=SC2317 # functions run through check, wait_for, trap
 set -u
 
-N=0
-FAILED=0
-ok() { N=$((N + 1)); echo "ok $N - $*"; }
-not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $*"; }
-skip() { N=$((N + 1)); echo "ok $N - $1 # SKIP $2"; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 finish() {
-	echo "1..$N"
-	echo "# deb.sh: $FAILED of $N failed"
+	tap_end
 	exit 0
 }
 # skip_rest REASON...: the root part (dpkg -i onwards) cannot run here.
@@ -36,34 +28,19 @@ skip_rest() {
 }
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+# shellcheck source-path=SCRIPTDIR source=../tap.sh
+. "$top_srcdir/tests/tap.sh"
 PKG=tcptune
 LOCK=/run/lock/tcptune-deb-test.lock
 
 [ "$(uname -s)" = Linux ] || skip_all "Linux only"
 command -v dpkg-deb >/dev/null 2>&1 || skip_all "no dpkg-deb here"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/tcptune-deb.XXXXXX") || {
-	echo "Bail out! mktemp failed"; exit 99; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/tcptune-deb.XXXXXX") || bail "mktemp failed"
 chmod 0755 "$T"
 trap 'rm -rf "$T"' EXIT
 DPID=
 POLICY_SET=
-
-# check DESC CMD...: ok when CMD succeeds; its output as diagnostics if not.
-check() {
-	local desc=$1 rc
-	shift
-	"$@" >"$T/check.out" 2>&1
-	rc=$?
-	if [ "$rc" -eq 0 ]; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		diag "command: $* -> exit $rc"
-		sed 's/^/#   /' "$T/check.out" | tail -n 30
-	fi
-	return "$rc"
-}
 
 # absent PATH...: none of them exists, not even as a dangling link.
 absent() {

@@ -24,12 +24,10 @@ IN=$top_srcdir/etc/rc.d/tcptuned.in
 TCPTUNED=$top_builddir/tcptuned
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "1..0 # SKIP tcptuned refuses a config that root does not own"
-	exit 0
+	skip_all "tcptuned refuses a config that root does not own"
 fi
 if [ ! -r /proc/self/cmdline ] || ! command -v setsid >/dev/null; then
-	echo "1..0 # SKIP the rc.subr and daemon(8) stand-ins need /proc and setsid"
-	exit 0
+	skip_all "the rc.subr and daemon(8) stand-ins need /proc and setsid"
 fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/tt-freebsd.XXXXXX")
@@ -128,21 +126,10 @@ alive() {
 	[ -n "$1" ] && kill -0 "$1" 2>/dev/null
 }
 
-# wait_until DESC SECONDS CMD...: poll CMD every 0.1 s.
-wait_until() {
-	local desc=$1 n=$(($2 * 10))
-	shift 2
-	while ! "$@" 2>/dev/null; do
-		n=$((n - 1))
-		if [ "$n" -le 0 ]; then
-			not_ok "$desc"
-			diag_file "rc output" "$T/rc.out"
-			diag_file "syslog (tcptuned)" "$T/syslog"
-			return 1
-		fi
-		sleep 0.1
-	done
-	ok "$desc"
+# What a wait_until (tests/tap.sh) that times out shows.
+wait_diag() {
+	diag_file "rc output" "$T/rc.out"
+	diag_file "syslog (tcptuned)" "$T/syslog"
 }
 
 value_is() {

@@ -7,31 +7,9 @@
 # directory; needs no root.
 set -u
 
-N=0
-FAILED=0
-ok() { N=$((N + 1)); echo "ok $N - $*"; }
-not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $*"; }
-skip() { N=$((N + 1)); echo "ok $N - $1 # SKIP $2"; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
-bail() { echo "Bail out! install.sh: $*"; exit 99; }
-
-# check DESC CMD...: ok when CMD succeeds; its output as diagnostics if not.
-check() {
-	local desc=$1 rc
-	shift
-	"$@" >"$T/check.out" 2>&1
-	rc=$?
-	if [ "$rc" -eq 0 ]; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-		diag "command: $* -> exit $rc"
-		sed 's/^/#   /' "$T/check.out" | tail -n 30
-	fi
-	return "$rc"
-}
-
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+# shellcheck source-path=SCRIPTDIR source=../tap.sh
+. "$top_srcdir/tests/tap.sh"
 : "${top_builddir:=$top_srcdir}"
 [ -f "$top_builddir/Makefile" ] || bail "$top_builddir is not configured"
 
@@ -210,6 +188,5 @@ else
 	sed 's/^/#   /' "$T/check.out" | tail -n 20
 fi
 
-echo "1..$N"
-echo "# install.sh: $FAILED of $N failed"
+tap_end
 exit 0

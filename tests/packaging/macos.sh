@@ -31,8 +31,7 @@ MAC=$top_srcdir/packaging/macos
 CTL=$top_builddir/tcptunectl
 
 if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
-	echo "1..0 # SKIP needs root and unshare -m (a chroot in a mount namespace)"
-	exit 0
+	skip_all "needs root and unshare -m (a chroot in a mount namespace)"
 fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/tt-macos.XXXXXX")
