@@ -64,13 +64,21 @@ stage_check() {
 	tally check "$pass" "$fail"
 }
 
+# The log gets a fresh name: this runs as root, and a fixed name in /tmp
+# could be a symlink someone else planted.  Kept only on failure.
 stage_distcheck() {
-	if make distcheck >/tmp/tcptune-distcheck.log 2>&1; then
+	local log
+	log=$(mktemp "${TMPDIR:-/tmp}/tcptune-distcheck.XXXXXX") || {
+		tally distcheck 0 1
+		return
+	}
+	if make distcheck >"$log" 2>&1; then
+		rm -f "$log"
 		echo "distcheck: 1 passed, 0 failed"
 		tally distcheck 1 0
 	else
-		tail -n 80 /tmp/tcptune-distcheck.log
-		echo "distcheck: 0 passed, 1 failed"
+		tail -n 80 "$log"
+		echo "distcheck: 0 passed, 1 failed (log $log)"
 		tally distcheck 0 1
 	fi
 }
