@@ -167,10 +167,15 @@ parse_state(struct state *st, char *buf, size_t len, const char **why)
  * and never overwritten: it is moved aside before anything new is saved.
  */
 static void
-set_aside(struct state *st, const char *why)
+set_aside(struct state *st, const char *why_in)
 {
-	char	aside[1100];
+	char	aside[1100], why[TT_TEXT_MAX];
 
+	/*
+	 * why_in may be strerror()'s text, which POSIX lets a later call of
+	 * strerror() (the one below) overwrite.
+	 */
+	tt_strlcpy(why, why_in, sizeof(why));
 	snprintf(aside, sizeof(aside), "%s.corrupt", st->path);
 	if (rename(st->path, aside) == -1) {
 		state_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
@@ -249,7 +254,7 @@ state_retry(struct state *st)
 void
 state_sweep(struct state *st)
 {
-	static const char	 prefix[] = "originals.tmp.";	/* util.c */
+	static const char	 prefix[] = "originals" TT_ATOMIC_TMP;
 	struct dirent		*de;
 	DIR			*dp;
 
@@ -360,7 +365,6 @@ state_save(struct state *st)
 	    (unsigned long long)fnv1a64(buf, len)) == -1)
 		goto done;
 	if (write_file_atomic(st->path, buf, len, 0600) == -1) {
-		st->dirty = true;
 		state_problem(st, st->save_err, "cannot save %s: %s (originals "
 		    "kept in memory, saved when the disk allows)", st->path,
 		    strerror(errno));

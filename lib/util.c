@@ -97,7 +97,7 @@ write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
 	char	tmp[PATH_MAX];
 	int	fd, saved;
 
-	if (tt_snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", path,
 	    (long)getpid()) == -1) {
 		errno = ENAMETOOLONG;
 		return -1;
