@@ -188,25 +188,50 @@ set_aside(struct state *st, const char *why_in)
 	state_reset(st);
 }
 
+/*
+ * Errors that say the file itself is unusable: a symlink (O_NOFOLLOW), a
+ * directory, a FIFO or device (O_NONBLOCK), too big.  Such a file is set
+ * aside.  Any other error (EACCES from a security module, EMFILE, ENOMEM,
+ * EIO) says nothing about the file, and setting a good file aside would
+ * lose the originals it holds: then the daemon does not start.  EAGAIN is
+ * EWOULDBLOCK on Linux, macOS and FreeBSD.
+ */
+static bool
+file_unusable(int err)
+{
+	return err == ELOOP || err == EISDIR || err == EAGAIN ||
+	    err == ENXIO || err == EFBIG;
+}
+
+/* Set an unusable file aside (0), or refuse to go on without it (-1). */
+static int
+unreadable(struct state *st, int err)
+{
+	if (file_unusable(err)) {
+		set_aside(st, strerror(err));
+		return 0;
+	}
+	state_problem(st, st->corrupt, "cannot read %s: %s; not going on "
+	    "without the originals it may hold", st->path, strerror(err));
+	return -1;
+}
+
 static int
 state_load(struct state *st)
 {
 	const char	*why;
 	char		*buf;
 	size_t		 len;
-	int		 fd;
+	int		 fd, err;
 
 	/* O_NONBLOCK: a FIFO planted in its place must not hang us. */
 	if ((fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK)) == -1) {
-		if (errno != ENOENT)
-			set_aside(st, strerror(errno));
-		return 0;
-	}
+	    O_NONBLOCK)) == -1)
+		return errno == ENOENT ? 0 : unreadable(st, errno);
 	if (read_file_bounded(fd, &buf, &len, STATE_MAX_BYTES) == -1) {
+		err = errno;
 		close(fd);
-		set_aside(st, strerror(errno));
-		return 0;
+		return unreadable(st, err);
 	}
 	close(fd);
 	if (parse_state(st, buf, len, &why) == -1)

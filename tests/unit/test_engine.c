@@ -4,6 +4,7 @@
  * across restarts, and the back-off from a contested key.
  */
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "tcptuned.h"
@@ -989,6 +992,44 @@ test_linux_backend_error_mix(void **arg)
 	    sizeof(buf)), "0");
 }
 
+/*
+ * An originals file that cannot be read for a reason that says nothing
+ * about the file (here EACCES: uid 65534 and a root-only directory) is
+ * neither believed nor set aside: state_open fails, so tcptuned does not
+ * start, and the saved originals stay where they are.
+ */
+static void
+test_unreadable_originals_not_set_aside(void **arg)
+{
+	struct fixture	*f = *arg;
+	struct state	 st;
+	struct stat	 sb;
+	char		 path[PATH_MAX];
+	int		 status;
+	pid_t		 pid;
+
+	if (geteuid() != 0)
+		skip();
+	engine_configure(&f->e, parse(darwin_conf));
+	snprintf(path, sizeof(path), "%s/originals", f->dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_true((pid = fork()) != -1);
+	if (pid == 0) {
+		if (setgroups(0, NULL) == -1 || setgid(65534) == -1 ||
+		    setuid(65534) == -1)
+			_exit(2);
+		if (state_open(&st, f->dir) != -1)
+			_exit(3);
+		_exit(strstr(st.problem, "cannot read") != NULL ? 0 : 4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	snprintf(path, sizeof(path), "%s/originals.corrupt", f->dir);
+	assert_int_equal(stat(path, &sb), -1);
+}
+
 #define T(fn, setup)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -998,6 +1039,7 @@ main(void)
 		T(test_applies_in_dependency_order, setup_mac16),
 		T(test_originals_captured_before_write, setup_mac16),
 		T(test_restart_keeps_true_originals, setup_mac16),
+		T(test_unreadable_originals_not_set_aside, setup_mac16),
 		T(test_restore_reverse_order, setup_mac16),
 		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
