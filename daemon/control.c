@@ -77,15 +77,6 @@ socket_setup(int fd)
 	return 0;
 }
 
-static time_t
-now_mono(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
 static int
 fill_sockaddr(struct sockaddr_un *sun, const char *path)
 {
@@ -402,7 +393,7 @@ client_event(int fd, bool readable, bool writable, void *arg)
 	ssize_t		 n;
 
 	(void)fd;
-	c->last_active = now_mono();
+	c->last_active = tt_mono();
 	if (writable) {
 		client_flush(c);
 		return;		/* c may be gone; reading waits a turn */
@@ -502,7 +493,7 @@ client_new(struct control *ctl, int fd, uid_t uid)
 	c->fd = fd;
 	c->uid = uid;
 	c->ctl = ctl;
-	c->last_active = now_mono();
+	c->last_active = tt_mono();
 	if (ev_fd_add(ctl->loop, fd, client_event, c) == -1) {
 		log_warn("control: ev_fd_add");
 		close(fd);
@@ -570,7 +561,7 @@ idle_sweep(void *arg)
 {
 	struct control	*ctl = arg;
 	struct client	*c, *next;
-	time_t		 now = now_mono();
+	time_t		 now = tt_mono();
 
 	for (c = ctl->clients; c != NULL; c = next) {
 		next = c->next;

@@ -14,22 +14,13 @@
 
 #define CLAMP_MAX_TRIES	64
 
-static time_t
-mono_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
 void
 engine_init(struct engine *e, struct sysctl_backend *be, struct state *st)
 {
 	memset(e, 0, sizeof(*e));
 	e->be = be;
 	e->state = st;
-	e->mono = mono_now;
+	e->mono = tt_mono;
 }
 
 void

@@ -134,6 +134,7 @@ int	 write_file_atomic(const char *, const void *, size_t, mode_t);
 #define TT_ATOMIC_TMP	".tmp."
 int	 read_file_bounded(int, char **, size_t *, size_t);
 uint64_t fnv1a64(const void *, size_t);
+time_t	 tt_mono(void);
 int	 parse_ll(const char *, long long *);
 const char *errno_name(int);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -216,4 +217,14 @@ errno_name(int err)
 	case EBUSY:	return "EBUSY";
 	default:	return "error";
 	}
+}
+
+/* Seconds on a clock that neither jumps nor goes back with the date. */
+time_t
+tt_mono(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
 }
