@@ -1076,6 +1076,43 @@ bsd_dir(struct adv_dir *d, const struct adv_result *r, long long automax,
 	    "kern.ipc.maxsockbuf");
 }
 
+/*
+ * The autotuning ceilings and switch that xnu and FreeBSD both have, each
+ * under its own names.
+ */
+struct autotune_names {
+	const char	*rbuf, *sbuf, *autorcv;
+};
+
+static const struct autotune_names darwin_autotune = {
+	"net.inet.tcp.autorcvbufmax", "net.inet.tcp.autosndbufmax",
+	"net.inet.tcp.doautorcvbuf"
+};
+static const struct autotune_names freebsd_autotune = {
+	"net.inet.tcp.recvbuf_max", "net.inet.tcp.sendbuf_max",
+	"net.inet.tcp.recvbuf_auto"
+};
+
+static void
+autotune_rows(struct adv_result *r, const struct autotune_names *n,
+    const struct cur *rcur, const struct cur *scur, const struct cur *autorcv,
+    long long rbuf, long long sbuf)
+{
+	struct adv_key	*k;
+
+	k = add_key(r, n->rbuf, ROLE_CEILING, rcur);
+	key_scalar(k, rbuf, r->window);
+	why(k, "how far receive autotuning grows a buffer (the window)");
+	k = add_key(r, n->sbuf, ROLE_CEILING, scur);
+	key_scalar(k, sbuf, r->window);
+	why(k, "how far send autotuning grows a buffer");
+	if (autorcv->v[0] == 0) {
+		k = add_key(r, n->autorcv, ROLE_SWITCH, autorcv);
+		key_scalar(k, 1, 1);
+		why(k, "receive autotuning is off: sockets keep recvspace");
+	}
+}
+
 static void
 darwin_rows(struct adv_result *r, const struct darwin_cur *c, long long sb,
     long long rbuf, long long sbuf)
@@ -1089,18 +1126,8 @@ darwin_rows(struct adv_result *r, const struct darwin_cur *c, long long sb,
 	k->clamp = true;
 	why(k, "every socket buffer's ceiling; a buffer may use 8/9 of it; "
 	    "at most %s on this Mac", high);
-	k = add_key(r, "net.inet.tcp.autorcvbufmax", ROLE_CEILING, &c->rbuf);
-	key_scalar(k, rbuf, r->window);
-	why(k, "how far receive autotuning grows a buffer (the window)");
-	k = add_key(r, "net.inet.tcp.autosndbufmax", ROLE_CEILING, &c->sbuf);
-	key_scalar(k, sbuf, r->window);
-	why(k, "how far send autotuning grows a buffer");
-	if (c->autorcv.v[0] == 0) {
-		k = add_key(r, "net.inet.tcp.doautorcvbuf", ROLE_SWITCH,
-		    &c->autorcv);
-		key_scalar(k, 1, 1);
-		why(k, "receive autotuning is off: sockets keep recvspace");
-	}
+	autotune_rows(r, &darwin_autotune, &c->rbuf, &c->sbuf, &c->autorcv,
+	    rbuf, sbuf);
 	k = add_key(r, "kern.ipc.nmbclusters", ROLE_INFO, &c->ncl);
 	key_scalar(k, c->ncl.v[0], 0);
 	why(k, "the mbuf cluster pool, set from memory at boot; it sets the "
@@ -1220,18 +1247,8 @@ freebsd_rows(struct adv_result *r, const struct freebsd_cur *c,
 	key_scalar(k, sb, sb_max_for(r->window));
 	why(k, "at least 9/8 of the largest buffer: only 8/9 of it can be "
 	    "reserved (sb_max_adj)");
-	k = add_key(r, "net.inet.tcp.recvbuf_max", ROLE_CEILING, &c->rbuf);
-	key_scalar(k, rbuf, r->window);
-	why(k, "how far receive autotuning grows a buffer (the window)");
-	k = add_key(r, "net.inet.tcp.sendbuf_max", ROLE_CEILING, &c->sbuf);
-	key_scalar(k, sbuf, r->window);
-	why(k, "how far send autotuning grows a buffer");
-	if (c->autorcv.v[0] == 0) {
-		k = add_key(r, "net.inet.tcp.recvbuf_auto", ROLE_SWITCH,
-		    &c->autorcv);
-		key_scalar(k, 1, 1);
-		why(k, "receive autotuning is off: sockets keep recvspace");
-	}
+	autotune_rows(r, &freebsd_autotune, &c->rbuf, &c->sbuf, &c->autorcv,
+	    rbuf, sbuf);
 }
 
 static void
