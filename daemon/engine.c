@@ -44,12 +44,23 @@ engine_key(const struct engine *e, const char *name)
 	return NULL;
 }
 
-static void
-set_refused(struct engine_key *k, int err, const char *what)
+/*
+ * The backend's own reason (Group Policy, a missing CIM class) replaces
+ * the generic note when it has one; true then.
+ */
+static bool
+backend_note(const struct engine *e, struct engine_key *k)
 {
-	if (k->state != KS_REFUSED || k->err != err)
-		log_warnx("%s: %s %s refused: %s", k->cfg.name, what,
-		    k->applied, strerror(err));
+	return e->be->explain != NULL && e->be->explain(e->be, k->cfg.name,
+	    k->note, sizeof(k->note)) == 0;
+}
+
+static void
+set_refused(const struct engine *e, struct engine_key *k, int err,
+    const char *what)
+{
+	bool	report = k->state != KS_REFUSED || k->err != err;
+
 	k->state = KS_REFUSED;
 	k->err = err;
 	if (err == ENOENT)
@@ -58,6 +69,12 @@ set_refused(struct engine_key *k, int err, const char *what)
 	else if (err == EACCES || err == EPERM)
 		tt_strlcpy(k->note, "not writable here (a global key inside "
 		    "a container or namespace, or not root)", sizeof(k->note));
+	if (backend_note(e, k) && report)
+		log_warnx("%s: %s %s refused: %s: %s", k->cfg.name, what,
+		    k->applied, strerror(err), k->note);
+	else if (report)
+		log_warnx("%s: %s %s refused: %s", k->cfg.name, what,
+		    k->applied, strerror(err));
 }
 
 static int
@@ -67,15 +84,20 @@ read_key(struct engine *e, struct engine_key *k)
 
 	err = e->be->get(e->be, k->cfg.name, k->current, sizeof(k->current));
 	if (err != 0) {
+		bool report = k->state != KS_REFUSED || k->err != err;
+
 		k->current[0] = '\0';
-		if (k->state != KS_REFUSED || k->err != err)
-			log_warnx("%s: cannot read: %s", k->cfg.name,
-			    strerror(err));
 		k->state = KS_REFUSED;
 		k->err = err;
 		if (err == ENOENT)
 			tt_strlcpy(k->note, "no such sysctl on this system",
 			    sizeof(k->note));
+		if (backend_note(e, k) && report)
+			log_warnx("%s: cannot read: %s: %s", k->cfg.name,
+			    strerror(err), k->note);
+		else if (report)
+			log_warnx("%s: cannot read: %s", k->cfg.name,
+			    strerror(err));
 	}
 	return err;
 }
@@ -190,7 +212,7 @@ enforce_key(struct engine *e, struct engine_key *k, const char *target)
 	if (k->cfg.on_reject == REJECT_CLAMP && clampable(err) &&
 	    clamp_key(e, k, err) == 0)
 		return 0;
-	set_refused(k, err, "value");
+	set_refused(e, k, err, "value");
 	return -1;
 }
 

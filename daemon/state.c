@@ -6,14 +6,9 @@
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tcptuned.h"
 
@@ -222,18 +217,10 @@ state_load(struct state *st)
 	const char	*why;
 	char		*buf;
 	size_t		 len;
-	int		 fd, err;
+	int		 err;
 
-	/* O_NONBLOCK: a FIFO planted in its place must not hang us. */
-	if ((fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK)) == -1)
-		return errno == ENOENT ? 0 : unreadable(st, errno);
-	if (read_file_bounded(fd, &buf, &len, STATE_MAX_BYTES) == -1) {
-		err = errno;
-		close(fd);
-		return unreadable(st, err);
-	}
-	close(fd);
+	if ((err = state_file_read(st->path, STATE_MAX_BYTES, &buf, &len)))
+		return err == ENOENT ? 0 : unreadable(st, err);
 	if (parse_state(st, buf, len, &why) == -1)
 		set_aside(st, why);
 	free(buf);
@@ -243,16 +230,18 @@ state_load(struct state *st)
 int
 state_open(struct state *st, const char *dir)
 {
+	int	err;
+
 	memset(st, 0, sizeof(*st));
 	tt_strlcpy(st->dir, dir, sizeof(st->dir));
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+	if ((err = state_dir_make(dir)) != 0)
 		state_problem(st, st->save_err, "cannot create state directory "
 		    "%s: %s; originals kept in memory only", dir,
-		    strerror(errno));
-	else if (access(dir, W_OK) == -1)
+		    strerror(err));
+	else if ((err = state_dir_writable(dir)) != 0)
 		state_problem(st, st->save_err, "state directory %s is not "
 		    "writable: %s; new originals kept in memory only", dir,
-		    strerror(errno));
+		    strerror(err));
 	if (tt_snprintf(st->path, sizeof(st->path), "%s/originals", dir) == -1)
 		return -1;
 	return state_load(st);
@@ -268,31 +257,8 @@ state_retry(struct state *st)
 {
 	if (st->dirty)
 		state_save(st);
-	else if (st->save_err[0] != '\0' && access(st->dir, W_OK) == 0)
+	else if (st->save_err[0] != '\0' && state_dir_writable(st->dir) == 0)
 		clear_save_err(st);
-}
-
-/*
- * Temporary files of a save that a crash (kill -9) interrupted.  Called
- * with the lock held, so no other instance is writing one.
- */
-void
-state_sweep(struct state *st)
-{
-	static const char	 prefix[] = "originals" TT_ATOMIC_TMP;
-	struct dirent		*de;
-	DIR			*dp;
-
-	if ((dp = opendir(st->dir)) == NULL)
-		return;
-	while ((de = readdir(dp)) != NULL) {
-		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0)
-			continue;
-		if (unlinkat(dirfd(dp), de->d_name, 0) == 0)
-			log_info("removed %s/%s, left by an interrupted save",
-			    st->dir, de->d_name);
-	}
-	closedir(dp);
 }
 
 void
@@ -401,33 +367,4 @@ state_save(struct state *st)
 done:
 	free(buf);
 	return rv;
-}
-
-/*
- * One daemon per state directory, whatever socket each was given.
- * Returns the locked fd; -1 when another process holds the lock; -2 when
- * the directory cannot hold a lock file (read-only, full), where the
- * caller goes on without one rather than stop enforcing.  flock(2) works
- * on a descriptor opened read-only, so an existing lock file on a
- * read-only file system still serves.
- */
-int
-state_lock(const char *dir)
-{
-	char	path[1100];
-	int	fd;
-
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd == -1)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd == -1)
-		return -2;
-	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-		int saved = errno;
-
-		close(fd);
-		return saved == EWOULDBLOCK ? -1 : -2;
-	}
-	return fd;
 }

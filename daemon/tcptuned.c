@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,15 +314,6 @@ on_config_settled(void *arg)
 	errlist_clear(&errs);
 }
 
-static uint64_t
-mono_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /*
  * Each event pushes the reload back by DEBOUNCE_MS, but no further than
  * DEBOUNCE_MAX_MS after the first of the burst: a file rewritten more
@@ -334,7 +324,7 @@ static void
 on_config_event(void *arg)
 {
 	struct daemon	*d = arg;
-	uint64_t	 now = mono_ms();
+	uint64_t	 now = tt_mono_ms();
 
 	if (d->first_event_ms == 0)
 		d->first_event_ms = now;
@@ -348,10 +338,7 @@ setup_events(struct daemon *d)
 {
 	if ((d->loop = ev_new()) == NULL)
 		fatal("event loop");
-	signal(SIGPIPE, SIG_IGN);
-	if (ev_signal(d->loop, SIGHUP, on_sighup, d) == -1 ||
-	    ev_signal(d->loop, SIGTERM, on_sigterm, d) == -1 ||
-	    ev_signal(d->loop, SIGINT, on_sigterm, d) == -1)
+	if (supervisor_events(d->loop, on_sighup, on_sigterm, d) == -1)
 		fatal("signals");
 	d->check_timer = ev_timer_new(d->loop, on_check, d);
 	d->debounce_timer = ev_timer_new(d->loop, on_config_settled, d);
@@ -428,8 +415,9 @@ shutdown_daemon(struct daemon *d)
 		close(d->lock_fd);
 }
 
+/* main() is in main_posix.c, or service_win.c under the SCM. */
 int
-main(int argc, char **argv)
+tcptuned_main(int argc, char **argv)
 {
 	struct daemon	 d;
 	struct config	*cfg;

@@ -34,13 +34,17 @@ struct state {
 int		 state_open(struct state *, const char *);
 void		 state_close(struct state *);
 void		 state_retry(struct state *);
-void		 state_sweep(struct state *);
 const char	*state_original(const struct state *, const char *);
 int		 state_set_original(struct state *, const char *, const char *);
 int		 state_forget(struct state *, const char *);
 int		 state_set_paused(struct state *, bool);
 int		 state_save(struct state *);
+/* state_posix.c | state_win.c */
+void		 state_sweep(struct state *);
 int		 state_lock(const char *);	/* -1 held, -2 cannot lock */
+int		 state_file_read(const char *, size_t, char **, size_t *);
+int		 state_dir_make(const char *);
+int		 state_dir_writable(const char *);
 
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {
@@ -92,7 +96,17 @@ int		 control_probe(const char *);
 /* notify.c: systemd's sd_notify, without libsystemd. */
 int	 notify_systemd(const char *);
 
+/*
+ * supervisor_posix.c | service_win.c: what the supervisor asks for, on the
+ * loop: reload (SIGHUP; the service's PARAMCHANGE) and stop (SIGTERM,
+ * SIGINT; the service's STOP and SHUTDOWN, Ctrl-C).
+ */
+struct evloop;
+int	 supervisor_events(struct evloop *, void (*)(void *), void (*)(void *),
+	    void *);
+
 /* tcptuned.c: what the control server asks of the daemon. */
+int	 tcptuned_main(int, char **);
 void	 daemon_status(struct daemon *, struct msg_daemon_info *);
 const struct engine *daemon_engine(struct daemon *);
 int	 daemon_reload(struct daemon *, struct errlist *, char *, size_t);

@@ -1,13 +1,13 @@
 /*
  * Logging in the style of OpenBSD daemons: stderr in the foreground with -d,
- * syslog otherwise (on macOS syslog reaches the unified log).
+ * the system log otherwise, through the sink of log_syslog.c (on macOS
+ * syslog reaches the unified log) or log_eventlog.c (the Windows Event Log).
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <time.h>
 
 #include "tcptune.h"
@@ -15,8 +15,9 @@
 static int	log_to_stderr = 1;
 static int	log_verbose;
 
-static void	vlog(int, const char *, va_list) TT_PRINTF(2, 0);
-static void	vlog_errno(int, const char *, va_list) TT_PRINTF(2, 0);
+static void	vlog(enum log_level, const char *, va_list) TT_PRINTF(2, 0);
+static void	vlog_errno(enum log_level, const char *, va_list)
+		    TT_PRINTF(2, 0);
 
 void
 log_init(int to_stderr, int verbose, const char *ident)
@@ -24,7 +25,7 @@ log_init(int to_stderr, int verbose, const char *ident)
 	log_to_stderr = to_stderr;
 	log_verbose = verbose;
 	if (!to_stderr)
-		openlog(ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+		log_sink_open(ident);
 	tzset();
 }
 
@@ -35,29 +36,35 @@ log_setverbose(int v)
 }
 
 static void
-vlog(int pri, const char *fmt, va_list ap)
+vlog(enum log_level pri, const char *fmt, va_list ap)
 {
+	char	buf[1024];
+
 	if (log_to_stderr) {
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
 		fflush(stderr);
-	} else
-		vsyslog(pri, fmt, ap);
+	} else {
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		log_sink_write(pri, buf);
+	}
 }
 
 /* Appends strerror(errno), like warn(3). */
 static void
-vlog_errno(int pri, const char *fmt, va_list ap)
+vlog_errno(enum log_level pri, const char *fmt, va_list ap)
 {
-	char	buf[1024];
+	char	buf[1024], line[1200];
 	int	saved = errno;
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	errno = saved;
 	if (log_to_stderr)
 		fprintf(stderr, "%s: %s\n", buf, strerror(saved));
-	else
-		syslog(pri, "%s: %s", buf, strerror(saved));
+	else {
+		snprintf(line, sizeof(line), "%s: %s", buf, strerror(saved));
+		log_sink_write(pri, line);
+	}
 	errno = saved;
 }
 
@@ -67,7 +74,7 @@ log_warn(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vlog_errno(LOG_ERR, fmt, ap);
+	vlog_errno(TT_LOG_ERR, fmt, ap);
 	va_end(ap);
 }
 
@@ -77,7 +84,7 @@ log_warnx(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_ERR, fmt, ap);
+	vlog(TT_LOG_ERR, fmt, ap);
 	va_end(ap);
 }
 
@@ -87,7 +94,7 @@ log_info(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_INFO, fmt, ap);
+	vlog(TT_LOG_INFO, fmt, ap);
 	va_end(ap);
 }
 
@@ -99,7 +106,7 @@ log_debug(const char *fmt, ...)
 	if (!log_verbose)
 		return;
 	va_start(ap, fmt);
-	vlog(LOG_DEBUG, fmt, ap);
+	vlog(TT_LOG_DEBUG, fmt, ap);
 	va_end(ap);
 }
 
@@ -109,7 +116,7 @@ fatal(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vlog_errno(LOG_CRIT, fmt, ap);
+	vlog_errno(TT_LOG_CRIT, fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -120,7 +127,7 @@ fatalx(const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	vlog(LOG_CRIT, fmt, ap);
+	vlog(TT_LOG_CRIT, fmt, ap);
 	va_end(ap);
 	exit(1);
 }

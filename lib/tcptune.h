@@ -38,6 +38,16 @@ void	 log_debug(const char *, ...) TT_PRINTF(1, 2);
 void	 fatal(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
 void	 fatalx(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
 
+/* log_syslog.c | log_eventlog.c: the system log, one line a call. */
+enum log_level {
+	TT_LOG_CRIT,
+	TT_LOG_ERR,
+	TT_LOG_INFO,
+	TT_LOG_DEBUG
+};
+void	 log_sink_open(const char *);
+void	 log_sink_write(enum log_level, const char *);
+
 /* errlist.c: an ordered list of messages, e.g. every config error. */
 struct errlist {
 	char	**msg;
@@ -86,6 +96,9 @@ const char	*on_reject_name(enum on_reject);
 bool		 sysctl_name_valid(const char *);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
+/* config_file_posix.c | config_file_win.c: the bytes, after the checks. */
+int		 config_file_read(const char *, int, char **, size_t *,
+		    struct errlist *);
 
 /* value.c: sysctl values as normalized text. */
 int	 value_normalize(const char *, char *, size_t);
@@ -115,11 +128,19 @@ struct sysctl_backend {
 	 */
 	int	(*ceiling)(struct sysctl_backend *, const char *, long long *,
 		    char *, size_t);
+	/*
+	 * Why the last get or set of a key failed, in the backend's own
+	 * words (Group Policy, a missing CIM class): 0 and the text, or -1
+	 * for the engine's generic words.  NULL in backends without any.
+	 */
+	int	(*explain)(struct sysctl_backend *, const char *, char *,
+		    size_t);
 	void	(*free)(struct sysctl_backend *);
 	void	*ctx;
 };
 struct sysctl_backend	*backend_linux_new(const char *);
 struct sysctl_backend	*backend_bsd_new(void);
+struct sysctl_backend	*backend_windows_new(void);	/* cim_wmi.c */
 struct sysctl_backend	*backend_platform_new(const char *);
 void			 backend_free(struct sysctl_backend *);
 int			 linux_sysctl_path(const char *, const char *, char *,
@@ -129,12 +150,15 @@ int			 linux_sysctl_path(const char *, const char *, char *,
 size_t	 tt_strlcpy(char *, const char *, size_t);
 int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
 int	 write_all(int, const void *, size_t);
+int	 read_file_bounded(int, char **, size_t *, size_t);
+uint64_t fnv1a64(const void *, size_t);
+
+/* os_posix.c | os_win.c */
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);
 /* Its temporary file is path TT_ATOMIC_TMP pid; a crash can leave one. */
 #define TT_ATOMIC_TMP	".tmp."
-int	 read_file_bounded(int, char **, size_t *, size_t);
-uint64_t fnv1a64(const void *, size_t);
 time_t	 tt_mono(void);
+uint64_t tt_mono_ms(void);
 int	 parse_ll(const char *, long long *);
 const char *errno_name(int);
 

@@ -43,6 +43,9 @@ struct reply {
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
 
+/* client_transport_unix.c | client_transport_win.c */
+int	 client_connect(const char *, int *);
+
 /* client.c */
 int	 client_request(const char *, uint32_t, struct reply *);
 void	 reply_free(struct reply *);

@@ -1,0 +1,237 @@
+/*
+ * The fake CIM of fake_cim.h.  Values are kept as the provider keeps
+ * them, uint8 codes, so the backend's word tables are tested too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_cim.h"
+
+#define NTEMPLATES	6
+
+/* SettingName of each template (MSFT_NetTCPSetting docs). */
+static const char *const templates[NTEMPLATES] = {
+	"Automatic", "InternetCustom", "DatacenterCustom", "Compat",
+	"Datacenter", "Internet"
+};
+/* CongestionProvider of a Windows 11 client: CUBIC (5), Compat NewReno. */
+static const unsigned stock_provider[NTEMPLATES] = { 5, 5, 5, 1, 5, 5 };
+
+struct fail {
+	char	cls[CIM_NAME_MAX];
+	int32_t	hr;
+	bool	update_only;
+};
+
+struct fake_cim {
+	struct cim	cim;
+	unsigned	local[NTEMPLATES];
+	unsigned	provider[NTEMPLATES];
+	int		gp;		/* level Group Policy sets, -1 none */
+	unsigned	rss;
+	struct fail	fails[4];
+	size_t		nfails;
+	unsigned	nupdates;
+};
+
+static int32_t
+failure(struct fake_cim *f, const char *cls, bool update)
+{
+	size_t	i;
+
+	for (i = 0; i < f->nfails; i++)
+		if (strcmp(f->fails[i].cls, cls) == 0 && f->fails[i].hr != 0 &&
+		    (!f->fails[i].update_only || update))
+			return f->fails[i].hr;
+	return CIM_OK;
+}
+
+static bool
+prop_value(struct fake_cim *f, size_t t, const char *prop, unsigned *v)
+{
+	if (strcmp(prop, "AutoTuningLevelLocal") == 0)
+		*v = f->local[t];
+	else if (strcmp(prop, "AutoTuningLevelGroupPolicy") == 0)
+		*v = f->gp < 0 ? 0 : (unsigned)f->gp;
+	else if (strcmp(prop, "AutoTuningLevelEffective") == 0)
+		*v = f->gp < 0 ? 0 : 1;
+	else if (strcmp(prop, "CongestionProvider") == 0)
+		*v = f->provider[t];
+	else
+		return false;
+	return true;
+}
+
+static int32_t
+fake_query(struct cim *cim, const char *cls, const char *const *props,
+    size_t nprops, struct cim_row *rows, size_t maxrows, size_t *nrows)
+{
+	struct fake_cim	*f = cim->ctx;
+	int32_t		 hr;
+	size_t		 t, p;
+
+	*nrows = 0;
+	if ((hr = failure(f, cls, false)) != CIM_OK)
+		return hr;
+	if (strcmp(cls, "MSFT_NetOffloadGlobalSetting") == 0) {
+		memset(rows, 0, sizeof(*rows));
+		for (p = 0; p < nprops && p < CIM_MAX_PROPS; p++)
+			if (strcmp(props[p], "ReceiveSideScaling") == 0) {
+				rows[0].value[p] = f->rss;
+				rows[0].has[p] = true;
+			}
+		*nrows = 1;
+		return CIM_OK;
+	}
+	if (strcmp(cls, "MSFT_NetTCPSetting") != 0)
+		return CIM_E_INVALID_CLASS;
+	for (t = 0; t < NTEMPLATES && t < maxrows; t++) {
+		memset(&rows[t], 0, sizeof(rows[t]));
+		strcpy(rows[t].setting, templates[t]);
+		for (p = 0; p < nprops && p < CIM_MAX_PROPS; p++)
+			rows[t].has[p] = prop_value(f, t, props[p],
+			    &rows[t].value[p]);
+		(*nrows)++;
+	}
+	return CIM_OK;
+}
+
+static int32_t
+fake_update(struct cim *cim, const char *cls, const char *setting,
+    const char *prop, unsigned value)
+{
+	struct fake_cim	*f = cim->ctx;
+	int32_t		 hr;
+	size_t		 t;
+
+	if ((hr = failure(f, cls, true)) != CIM_OK)
+		return hr;
+	if (strcmp(cls, "MSFT_NetOffloadGlobalSetting") == 0 &&
+	    setting == NULL && strcmp(prop, "ReceiveSideScaling") == 0 &&
+	    value <= 1) {
+		f->rss = value;
+		f->nupdates++;
+		return CIM_OK;
+	}
+	if (strcmp(cls, "MSFT_NetTCPSetting") != 0 || setting == NULL)
+		return CIM_E_INVALID_CLASS;
+	if (strcmp(prop, "AutoTuningLevelLocal") != 0)
+		return CIM_E_READ_ONLY;	/* the rest is not ours to write */
+	if (value > 4)
+		return CIM_E_FAILED;
+	for (t = 0; t < NTEMPLATES; t++)
+		if (strcmp(templates[t], setting) == 0) {
+			f->local[t] = value;
+			f->nupdates++;
+			return CIM_OK;
+		}
+	return CIM_E_NOT_FOUND;
+}
+
+static void
+fake_free(struct cim *cim)
+{
+	free(cim->ctx);
+}
+
+struct fake_cim *
+fake_cim_new(void)
+{
+	struct fake_cim	*f;
+	size_t		 t;
+
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		abort();
+	for (t = 0; t < NTEMPLATES; t++) {
+		f->local[t] = 3;
+		f->provider[t] = stock_provider[t];
+	}
+	f->gp = -1;
+	f->rss = 1;
+	f->cim.query = fake_query;
+	f->cim.update = fake_update;
+	f->cim.free = fake_free;
+	f->cim.ctx = f;
+	return f;
+}
+
+struct cim *
+fake_cim_cim(struct fake_cim *f)
+{
+	return &f->cim;
+}
+
+void
+fake_cim_poke_level(struct fake_cim *f, unsigned level)
+{
+	size_t	t;
+
+	for (t = 0; t < NTEMPLATES; t++)
+		f->local[t] = level;
+}
+
+void
+fake_cim_poke_rss(struct fake_cim *f, unsigned on)
+{
+	f->rss = on;
+}
+
+unsigned
+fake_cim_level(struct fake_cim *f, const char *setting)
+{
+	size_t	t;
+
+	for (t = 0; t < NTEMPLATES; t++)
+		if (strcmp(templates[t], setting) == 0)
+			return f->local[t];
+	abort();
+}
+
+unsigned
+fake_cim_rss(struct fake_cim *f)
+{
+	return f->rss;
+}
+
+void
+fake_cim_group_policy(struct fake_cim *f, int level)
+{
+	f->gp = level;
+}
+
+static void
+add_fail(struct fake_cim *f, const char *cls, int32_t hr, bool update_only)
+{
+	size_t	i;
+
+	for (i = 0; i < f->nfails; i++)
+		if (strcmp(f->fails[i].cls, cls) == 0 &&
+		    f->fails[i].update_only == update_only) {
+			f->fails[i].hr = hr;
+			return;
+		}
+	if (f->nfails == sizeof(f->fails) / sizeof(f->fails[0]))
+		abort();
+	strncpy(f->fails[f->nfails].cls, cls, CIM_NAME_MAX - 1);
+	f->fails[f->nfails].hr = hr;
+	f->fails[f->nfails].update_only = update_only;
+	f->nfails++;
+}
+
+void
+fake_cim_fail_class(struct fake_cim *f, const char *cls, int32_t hr)
+{
+	add_fail(f, cls, hr, false);
+}
+
+void
+fake_cim_fail_update(struct fake_cim *f, const char *cls, int32_t hr)
+{
+	add_fail(f, cls, hr, true);
+}
+
+unsigned
+fake_cim_nupdates(struct fake_cim *f)
+{
+	return f->nupdates;
+}

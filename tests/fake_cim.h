@@ -1,0 +1,30 @@
+/*
+ * A fake root/StandardCimv2 for tests: the instances of
+ * MSFT_NetTCPSetting (one per template) and MSFT_NetOffloadGlobalSetting
+ * in memory, as the Microsoft docs describe them (lib/backend_windows.c),
+ * with Group Policy, a missing class and refusals to inject.
+ */
+#ifndef TCPTUNE_FAKE_CIM_H
+#define TCPTUNE_FAKE_CIM_H
+
+#include "cim.h"
+
+struct fake_cim;
+
+/* A stock Windows 10/11 client: six templates, level normal, RSS on. */
+struct fake_cim	*fake_cim_new(void);
+struct cim	*fake_cim_cim(struct fake_cim *);	/* give to the backend */
+/* What netsh or a "TCP optimizer" does: every template, or RSS. */
+void		 fake_cim_poke_level(struct fake_cim *, unsigned);
+void		 fake_cim_poke_rss(struct fake_cim *, unsigned);
+unsigned	 fake_cim_level(struct fake_cim *, const char *);
+unsigned	 fake_cim_rss(struct fake_cim *);
+/* Group Policy sets the level (in force) or stops (gp < 0). */
+void		 fake_cim_group_policy(struct fake_cim *, int);
+/* Every call on cls fails with hr (0 clears): a class this Windows lacks. */
+void		 fake_cim_fail_class(struct fake_cim *, const char *, int32_t);
+/* Updates of cls fail with hr; queries still work. */
+void		 fake_cim_fail_update(struct fake_cim *, const char *, int32_t);
+unsigned	 fake_cim_nupdates(struct fake_cim *);
+
+#endif /* TCPTUNE_FAKE_CIM_H */

@@ -1,0 +1,344 @@
+/*
+ * The engine over the Windows backend's rules (lib/backend_windows.c) on
+ * a fake root/StandardCimv2 (tests/fake_cim.c): apply, drift, Group
+ * Policy refused and never fought, a class this Windows lacks, the
+ * namespace missing (Wine), read-only congestion providers, restore.
+ * Built natively: the rules are plain C, and Wine cannot fake the CIM
+ * classes, so this is where their success paths are tested.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tcptuned.h"
+#include "cim.h"
+#include "fake_cim.h"
+
+static time_t	fake_now = 1000;
+
+static time_t
+fake_mono(void)
+{
+	return fake_now;
+}
+
+struct fixture {
+	struct fake_cim		*fc;
+	struct sysctl_backend	*be;
+	struct state		 st;
+	struct engine		 e;
+	char			 dir[64];
+};
+
+static const char *windows_conf =
+    "<plist version=\"1.0\"><dict>\n"
+    "<key>CheckInterval</key><integer>10</integer>\n"
+    "<key>Sysctls</key><dict>\n"
+    "<key>tcp.autotuninglevel</key><string>normal</string>\n"
+    "<key>offload.rss</key><string>enabled</string>\n"
+    "</dict></dict></plist>\n";
+
+static struct config *
+parse(const char *text)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	size_t		 i;
+
+	errlist_init(&errs);
+	cfg = config_parse(text, strlen(text), "test.conf", &errs);
+	for (i = 0; i < errs.n; i++)
+		print_error("%s\n", errs.msg[i]);
+	errlist_clear(&errs);
+	assert_non_null(cfg);
+	return cfg;
+}
+
+static void
+start(struct fixture *f)
+{
+	assert_int_equal(state_open(&f->st, f->dir), 0);
+	engine_init(&f->e, f->be, &f->st);
+	f->e.mono = fake_mono;
+}
+
+/* A Windows box that a "TCP optimizer" left with auto-tuning and RSS off. */
+static int
+setup(void **arg)
+{
+	struct fixture	*f = calloc(1, sizeof(*f));
+
+	log_init(1, 0, "test");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-engine-win.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->fc = fake_cim_new();
+	fake_cim_poke_level(f->fc, 0);
+	fake_cim_poke_rss(f->fc, 0);
+	f->be = backend_windows_over(fake_cim_cim(f->fc));
+	assert_non_null(f->be);
+	start(f);
+	fake_now = 1000;
+	*arg = f;
+	return 0;
+}
+
+static int
+teardown(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 cmd[128];
+
+	engine_free(&f->e);
+	state_close(&f->st);
+	backend_free(f->be);	/* frees the fake CIM too */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static const struct engine_key *
+key(struct fixture *f, const char *name)
+{
+	const struct engine_key	*k = engine_key(&f->e, name);
+
+	assert_non_null(k);
+	return k;
+}
+
+static void
+test_apply_sets_every_template_and_rss(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->state, KS_IN_FORCE);
+	assert_int_equal(key(f, "offload.rss")->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 3);
+	assert_int_equal(fake_cim_level(f->fc, "Compat"), 3);
+	assert_int_equal(fake_cim_rss(f->fc), 1);
+	assert_string_equal(key(f, "tcp.autotuninglevel")->current, "normal");
+	assert_string_equal(state_original(&f->st, "tcp.autotuninglevel"),
+	    "disabled");
+	assert_string_equal(state_original(&f->st, "offload.rss"),
+	    "disabled");
+	assert_true(engine_all_in_force(&f->e));
+}
+
+static void
+test_drift_reverted(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(windows_conf));
+	fake_cim_poke_level(f->fc, 1);		/* netsh ... highlyrestricted */
+	fake_cim_poke_rss(f->fc, 0);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 3);
+	assert_int_equal(fake_cim_rss(f->fc), 1);
+	assert_int_equal(key(f, "tcp.autotuninglevel")->corrections, 1);
+	assert_int_equal(key(f, "offload.rss")->corrections, 1);
+}
+
+/* Group Policy's level is shown and reported, and never written over. */
+static void
+test_group_policy_refused_not_fought(void **arg)
+{
+	struct fixture		*f = *arg;
+	const struct engine_key	*k;
+	unsigned		 before;
+
+	fake_cim_group_policy(f->fc, 1);
+	before = fake_cim_nupdates(f->fc);
+	engine_configure(&f->e, parse(windows_conf));
+	k = key(f, "tcp.autotuninglevel");
+	assert_int_equal(k->state, KS_REFUSED);
+	assert_int_equal(k->err, EPERM);
+	assert_non_null(strstr(k->note, "Group Policy sets the auto-tuning "
+	    "level"));
+	assert_non_null(strstr(k->note, "highlyrestricted"));
+	assert_string_equal(k->current, "highlyrestricted");
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+	/* Only RSS was written. */
+	assert_int_equal(fake_cim_nupdates(f->fc), before + 1);
+	assert_int_equal(key(f, "offload.rss")->state, KS_IN_FORCE);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(fake_cim_nupdates(f->fc), before + 1);
+	/* The policy goes away: the next check applies the local level. */
+	fake_cim_group_policy(f->fc, -1);
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(key(f, "tcp.autotuninglevel")->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 3);
+}
+
+/* Group Policy that sets the wanted level anyway: in force, no write. */
+static void
+test_group_policy_agreeing(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	fake_cim_group_policy(f->fc, 3);
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+}
+
+static void
+test_missing_class_others_apply(void **arg)
+{
+	struct fixture		*f = *arg;
+	const struct engine_key	*k;
+
+	fake_cim_fail_class(f->fc, "MSFT_NetOffloadGlobalSetting",
+	    CIM_E_INVALID_CLASS);
+	engine_configure(&f->e, parse(windows_conf));
+	k = key(f, "offload.rss");
+	assert_int_equal(k->state, KS_REFUSED);
+	assert_int_equal(k->err, ENOENT);
+	assert_non_null(strstr(k->note, "MSFT_NetOffloadGlobalSetting is not "
+	    "on this Windows"));
+	assert_non_null(strstr(k->note, "0x80041010"));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 3);
+}
+
+/* Wine: root/StandardCimv2 does not exist; every key says so. */
+static void
+test_no_namespace_every_key_reported(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	fake_cim_fail_class(f->fc, "MSFT_NetTCPSetting",
+	    CIM_E_INVALID_NAMESPACE);
+	fake_cim_fail_class(f->fc, "MSFT_NetOffloadGlobalSetting",
+	    CIM_E_INVALID_NAMESPACE);
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->err, ENOENT);
+	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
+	    "WBEM_E_INVALID_NAMESPACE 0x8004100E"));
+	assert_non_null(strstr(key(f, "offload.rss")->note,
+	    "WBEM_E_INVALID_NAMESPACE 0x8004100E"));
+	fake_now += 10;
+	engine_check(&f->e);		/* keeps running, keeps reporting */
+	assert_int_equal(f->e.checks, 1);
+}
+
+static void
+test_access_denied(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	fake_cim_fail_update(f->fc, "MSFT_NetTCPSetting", CIM_E_ACCESS_DENIED);
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->err, EACCES);
+	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
+	    "LocalSystem"));
+	assert_string_equal(key(f, "tcp.autotuninglevel")->current,
+	    "disabled");
+}
+
+static void
+test_restore_puts_originals_back(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+	assert_int_equal(fake_cim_level(f->fc, "Datacenter"), 0);
+	assert_int_equal(fake_cim_rss(f->fc), 0);
+	assert_true(f->st.paused);
+	assert_int_equal(key(f, "offload.rss")->state, KS_PAUSED);
+}
+
+/* The originals survive a restart of the daemon (a crash, a reboot). */
+static void
+test_originals_survive_restart(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(windows_conf));
+	engine_free(&f->e);
+	state_close(&f->st);
+	start(f);
+	engine_configure(&f->e, parse(windows_conf));
+	assert_string_equal(state_original(&f->st, "tcp.autotuninglevel"),
+	    "disabled");
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+}
+
+static void
+test_congestion_provider_read_only(void **arg)
+{
+	struct fixture		*f = *arg;
+	const struct engine_key	*k;
+	unsigned		 before = fake_cim_nupdates(f->fc);
+
+	engine_configure(&f->e, parse(
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>tcp.congestionprovider.internet</key><string>cubic</string>\n"
+	    "<key>tcp.congestionprovider.compat</key><string>ctcp</string>\n"
+	    "<key>tcp.congestionprovider.nosuch</key><string>cubic</string>\n"
+	    "</dict></dict></plist>\n"));
+	assert_int_equal(key(f, "tcp.congestionprovider.internet")->state,
+	    KS_IN_FORCE);
+	k = key(f, "tcp.congestionprovider.compat");
+	assert_int_equal(k->state, KS_REFUSED);
+	assert_int_equal(k->err, EROFS);
+	assert_string_equal(k->current, "newreno");
+	assert_non_null(strstr(k->note, "read-only"));
+	assert_int_equal(key(f, "tcp.congestionprovider.nosuch")->err, ENOENT);
+	assert_int_equal(fake_cim_nupdates(f->fc), before);
+}
+
+static void
+test_bad_values_and_keys(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>tcp.autotuninglevel</key><string>Normal</string>\n"
+	    "<key>offload.rss</key><string>on</string>\n"
+	    "<key>net.inet.tcp.sendspace</key><integer>65536</integer>\n"
+	    "</dict></dict></plist>\n"));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->err, EINVAL);
+	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
+	    "not a level"));
+	assert_int_equal(key(f, "offload.rss")->err, EINVAL);
+	assert_int_equal(key(f, "net.inet.tcp.sendspace")->err, ENOENT);
+	assert_non_null(strstr(key(f, "net.inet.tcp.sendspace")->note,
+	    "not a Windows key"));
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+}
+
+#define T(fn)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_apply_sets_every_template_and_rss),
+		T(test_drift_reverted),
+		T(test_group_policy_refused_not_fought),
+		T(test_group_policy_agreeing),
+		T(test_missing_class_others_apply),
+		T(test_no_namespace_every_key_reported),
+		T(test_access_denied),
+		T(test_restore_puts_originals_back),
+		T(test_originals_survive_restart),
+		T(test_congestion_provider_read_only),
+		T(test_bad_values_and_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
