@@ -1,8 +1,9 @@
 /*
  * A small event loop: fds, timers, signals and a file watch, over kqueue
  * (macOS, FreeBSD: event_kqueue.c) or epoll with timerfd, signalfd and
- * inotify (Linux: event_epoll.c).  Callbacks run from ev_run() only, never
- * from a signal handler.
+ * inotify (Linux: event_epoll.c); on Windows timers, the file watch and
+ * kernel handles over WaitForMultipleObjects (event_win.c).  Callbacks run
+ * from ev_run() only, never from a signal handler.
  */
 #ifndef TCPTUNE_EVENT_H
 #define TCPTUNE_EVENT_H
@@ -42,5 +43,15 @@ int	 ev_signal(struct evloop *, int, ev_cb, void *);
  */
 struct ev_watch	*ev_watch_file(struct evloop *, const char *, ev_cb, void *);
 void		 ev_watch_free(struct ev_watch *);
+
+#ifdef _WIN32
+/*
+ * Windows: cb runs each time the kernel object h is signalled (an
+ * auto-reset event, a pipe's overlapped event).  ev_handle_del is safe
+ * from a callback.
+ */
+int	 ev_handle_add(struct evloop *, void *, ev_cb, void *);
+void	 ev_handle_del(struct evloop *, void *);
+#endif
 
 #endif /* TCPTUNE_EVENT_H */

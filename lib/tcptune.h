@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#if defined(__GNUC__) || defined(__clang__)
+#if defined(__MINGW_PRINTF_FORMAT)	/* mingw-w64's C99 printf, not msvcrt's */
+#define TT_PRINTF(f, a)	__attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#define TT_NORETURN	__attribute__((noreturn))
+#elif defined(__GNUC__) || defined(__clang__)
 #define TT_PRINTF(f, a)	__attribute__((format(printf, f, a)))
 #define TT_NORETURN	__attribute__((noreturn))
 #else
@@ -157,6 +160,7 @@ uint64_t fnv1a64(const void *, size_t);
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);
 /* Its temporary file is path TT_ATOMIC_TMP pid; a crash can leave one. */
 #define TT_ATOMIC_TMP	".tmp."
+#define TT_WATOMIC_TMP	L".tmp."
 time_t	 tt_mono(void);
 uint64_t tt_mono_ms(void);
 int	 parse_ll(const char *, long long *);

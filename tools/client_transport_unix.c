@@ -1,6 +1,6 @@
 /*
  * tcptunectl's side of the AF_UNIX control socket: connecting, and what
- * each failure to connect means.  client_transport_win.c connects to the
+ * each failure to connect means; and the terminal it prints to.  client_transport_win.c connects to the
  * named pipe on Windows.
  */
 #ifdef HAVE_CONFIG_H
@@ -8,6 +8,7 @@
 #endif
 
 #include <sys/types.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -99,3 +100,14 @@ client_connect(const char *path, int *fdp)
 	return CTL_OK;
 }
 
+
+int
+term_columns(void)
+{
+	struct winsize	ws;
+
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ,
+	    &ws) == 0)
+		return ws.ws_col;
+	return 0;
+}

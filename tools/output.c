@@ -34,7 +34,6 @@
 #include "config.h"
 #endif
 
-#include <sys/ioctl.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,12 +202,9 @@ text_width(const char *s)
 static int
 term_width(void)
 {
-	struct winsize	ws;
+	int	cols = term_columns();
 
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ,
-	    &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return TERM_COLUMNS;
+	return cols > 0 ? cols : TERM_COLUMNS;
 }
 
 static void

@@ -45,6 +45,8 @@ void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
 
 /* client_transport_unix.c | client_transport_win.c */
 int	 client_connect(const char *, int *);
+/* The terminal's width when stdout is one, else 0. */
+int	 term_columns(void);
 
 /* client.c */
 int	 client_request(const char *, uint32_t, struct reply *);

@@ -1,0 +1,19 @@
+/*
+ * Windows helpers shared by the Windows files of lib/, daemon/ and tools/
+ * (os_win.c).  Paths are UTF-8 in the rest of tcptune and UTF-16 for the
+ * Win32 calls; a path may start with %ProgramData%, replaced by the
+ * known folder (SHGetKnownFolderPath), not by the environment variable a
+ * caller could set.
+ */
+#ifndef TCPTUNE_WIN_H
+#define TCPTUNE_WIN_H
+
+#include <windows.h>
+
+#define TT_WPATH_MAX	1024
+
+int	 win_wpath(const char *, wchar_t *, size_t);
+int	 win_errno(DWORD);
+void	 win_strerror(DWORD, char *, size_t);
+
+#endif /* TCPTUNE_WIN_H */
