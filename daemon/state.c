@@ -19,6 +19,7 @@
 
 #define STATE_MAGIC	"# tcptuned state: original values. Do not edit."
 #define STATE_VERSION	"version 1"
+#define STATE_FILE	"originals"
 #define STATE_MAX_BYTES	(TT_MAX_KEYS * (TT_NAME_MAX + TT_VALUE_MAX + 16) + 4096)
 
 static void	state_problem(struct state *, char *, const char *, ...)
@@ -177,7 +178,8 @@ set_aside(struct state *st, const char *why_in)
 	 */
 	tt_strlcpy(why, why_in, sizeof(why));
 	snprintf(aside, sizeof(aside), "%s.corrupt", st->path);
-	if (rename(st->path, aside) == -1) {
+	if (renameat(st->dirfd, STATE_FILE, st->dirfd, STATE_FILE ".corrupt")
+	    == -1) {
 		state_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
 		    "be moved aside (%s); originals not trusted, current "
 		    "values taken instead", st->path, why, strerror(errno));
@@ -194,13 +196,14 @@ set_aside(struct state *st, const char *why_in)
  * aside.  Any other error (EACCES from a security module, EMFILE, ENOMEM,
  * EIO) says nothing about the file, and setting a good file aside would
  * lose the originals it holds: then the daemon does not start.  EAGAIN is
- * EWOULDBLOCK on Linux, macOS and FreeBSD.
+ * EWOULDBLOCK on Linux, macOS and FreeBSD; FreeBSD's open(2) gives EMLINK,
+ * not ELOOP, for O_NOFOLLOW on a symbolic link.
  */
 static bool
 file_unusable(int err)
 {
-	return err == ELOOP || err == EISDIR || err == EAGAIN ||
-	    err == ENXIO || err == EFBIG;
+	return err == ELOOP || err == EMLINK || err == EISDIR ||
+	    err == EAGAIN || err == ENXIO || err == EFBIG;
 }
 
 /* Set an unusable file aside (0), or refuse to go on without it (-1). */
@@ -220,14 +223,21 @@ static int
 state_load(struct state *st)
 {
 	const char	*why;
-	char		*buf;
+	char		*buf, untrusted[TT_TEXT_MAX];
 	size_t		 len;
 	int		 fd, err;
 
+	if (st->dirfd == -1)
+		return 0;
 	/* O_NONBLOCK: a FIFO planted in its place must not hang us. */
-	if ((fd = open(st->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	    O_NONBLOCK)) == -1)
+	if ((fd = openat(st->dirfd, STATE_FILE, O_RDONLY | O_CLOEXEC |
+	    O_NOFOLLOW | O_NONBLOCK)) == -1)
 		return errno == ENOENT ? 0 : unreadable(st, errno);
+	if (trusted_file_owner(fd, untrusted, sizeof(untrusted)) == -1) {
+		close(fd);
+		set_aside(st, untrusted);
+		return 0;
+	}
 	if (read_file_bounded(fd, &buf, &len, STATE_MAX_BYTES) == -1) {
 		err = errno;
 		close(fd);
@@ -240,20 +250,48 @@ state_load(struct state *st)
 	return 0;
 }
 
+/*
+ * The directory, checked up to / (trusted_dir.c) and held open.  -1 when
+ * it cannot be trusted: then nothing in it is believed and the daemon does
+ * not start.  A directory that cannot be created (read-only or full file
+ * system) leaves the originals in memory only, as a full disk does later.
+ */
+static int
+state_open_dir(struct state *st)
+{
+	char	why[TT_TEXT_MAX];
+	int	fd;
+
+	fd = trusted_dir_open(st->dir, 0700, why, sizeof(why));
+	if (fd >= 0) {
+		st->dirfd = fd;
+		if (faccessat(st->dirfd, ".", W_OK, 0) == -1)
+			state_problem(st, st->save_err, "state directory %s is "
+			    "not writable: %s; new originals kept in memory "
+			    "only", st->dir, strerror(errno));
+		return 0;
+	}
+	if (fd == TRUSTED_DIR_NOT_CREATED) {
+		state_problem(st, st->save_err, "%s; originals kept in memory "
+		    "only", why);
+		return 0;
+	}
+	tt_strlcpy(st->problem, why, sizeof(st->problem));
+	return -1;
+}
+
 int
 state_open(struct state *st, const char *dir)
 {
 	memset(st, 0, sizeof(*st));
+	st->dirfd = -1;
 	tt_strlcpy(st->dir, dir, sizeof(st->dir));
-	if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-		state_problem(st, st->save_err, "cannot create state directory "
-		    "%s: %s; originals kept in memory only", dir,
-		    strerror(errno));
-	else if (access(dir, W_OK) == -1)
-		state_problem(st, st->save_err, "state directory %s is not "
-		    "writable: %s; new originals kept in memory only", dir,
-		    strerror(errno));
-	if (tt_snprintf(st->path, sizeof(st->path), "%s/originals", dir) == -1)
+	if (tt_snprintf(st->path, sizeof(st->path), "%s/" STATE_FILE, dir)
+	    == -1) {
+		tt_strlcpy(st->problem, "path too long", sizeof(st->problem));
+		return -1;
+	}
+	if (state_open_dir(st) == -1)
 		return -1;
 	return state_load(st);
 }
@@ -266,9 +304,12 @@ state_open(struct state *st, const char *dir)
 void
 state_retry(struct state *st)
 {
+	if (st->dirfd == -1 && state_open_dir(st) == -1)
+		return;		/* became untrusted: keep what memory has */
 	if (st->dirty)
 		state_save(st);
-	else if (st->save_err[0] != '\0' && access(st->dir, W_OK) == 0)
+	else if (st->save_err[0] != '\0' && st->dirfd != -1 &&
+	    faccessat(st->dirfd, ".", W_OK, 0) == 0)
 		clear_save_err(st);
 }
 
@@ -279,12 +320,17 @@ state_retry(struct state *st)
 void
 state_sweep(struct state *st)
 {
-	static const char	 prefix[] = "originals" TT_ATOMIC_TMP;
+	static const char	 prefix[] = STATE_FILE TT_ATOMIC_TMP;
 	struct dirent		*de;
 	DIR			*dp;
+	int			 fd;
 
-	if ((dp = opendir(st->dir)) == NULL)
+	if (st->dirfd == -1 || (fd = dup(st->dirfd)) == -1)
 		return;
+	if ((dp = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
 	while ((de = readdir(dp)) != NULL) {
 		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0)
 			continue;
@@ -299,6 +345,9 @@ void
 state_close(struct state *st)
 {
 	state_reset(st);
+	if (st->dirfd != -1)
+		close(st->dirfd);
+	st->dirfd = -1;
 }
 
 const char *
@@ -389,7 +438,10 @@ state_save(struct state *st)
 	if (appendf(buf, &len, "checksum %016llx\n",
 	    (unsigned long long)fnv1a64(buf, len)) == -1)
 		goto done;
-	if (write_file_atomic(st->path, buf, len, 0600) == -1) {
+	if (st->dirfd == -1)
+		errno = ENOENT;
+	if (st->dirfd == -1 ||
+	    write_file_atomic_at(st->dirfd, STATE_FILE, buf, len, 0600) == -1) {
 		state_problem(st, st->save_err, "cannot save %s: %s (originals "
 		    "kept in memory, saved when the disk allows)", st->path,
 		    strerror(errno));
@@ -405,29 +457,48 @@ done:
 
 /*
  * One daemon per state directory, whatever socket each was given.
- * Returns the locked fd; -1 when another process holds the lock; -2 when
- * the directory cannot hold a lock file (read-only, full), where the
- * caller goes on without one rather than stop enforcing.  flock(2) works
- * on a descriptor opened read-only, so an existing lock file on a
- * read-only file system still serves.
+ * Returns the locked fd; STATE_LOCK_HELD when another process holds the
+ * lock; STATE_LOCK_NONE when the directory cannot hold a lock file
+ * (read-only, full), where the caller goes on without one rather than
+ * stop enforcing; STATE_LOCK_BAD when the lock is not a file only root
+ * controls (a symlink, someone else's file), which stops the daemon: a
+ * lock that can be swapped lets two daemons share the directory.  why
+ * says what happened.  flock(2) works on a descriptor opened read-only,
+ * so an existing lock file on a read-only file system still serves.
  */
 int
-state_lock(const char *dir)
+state_lock(struct state *st, char *why, size_t whylen)
 {
-	char	path[1100];
-	int	fd;
+	char	detail[TT_TEXT_MAX];
+	int	fd, err;
 
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd == -1)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd == -1)
-		return -2;
-	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-		int saved = errno;
-
+	tt_strlcpy(why, "the directory is not usable", whylen);
+	if (st->dirfd == -1)
+		return STATE_LOCK_NONE;
+	fd = openat(st->dirfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (fd == -1 && (errno == EROFS || errno == EACCES))
+		fd = openat(st->dirfd, "lock", O_RDONLY | O_CLOEXEC |
+		    O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -1) {
+		err = errno;
+		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir,
+		    err == ELOOP || err == EMLINK ? "a symbolic link" :
+		    strerror(err));
+		return err == EROFS || err == ENOSPC || err == EDQUOT ||
+		    err == ENOENT ? STATE_LOCK_NONE : STATE_LOCK_BAD;
+	}
+	if (trusted_file_check(fd, detail, sizeof(detail)) == -1) {
+		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir, detail);
 		close(fd);
-		return saved == EWOULDBLOCK ? -1 : -2;
+		return STATE_LOCK_BAD;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		err = errno;
+		close(fd);
+		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir,
+		    strerror(err));
+		return err == EWOULDBLOCK ? STATE_LOCK_HELD : STATE_LOCK_NONE;
 	}
 	return fd;
 }

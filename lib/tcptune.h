@@ -130,6 +130,7 @@ size_t	 tt_strlcpy(char *, const char *, size_t);
 int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
 int	 write_all(int, const void *, size_t);
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);
+int	 write_file_atomic_at(int, const char *, const void *, size_t, mode_t);
 /* Its temporary file is path TT_ATOMIC_TMP pid; a crash can leave one. */
 #define TT_ATOMIC_TMP	".tmp."
 int	 read_file_bounded(int, char **, size_t *, size_t);
