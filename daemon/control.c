@@ -1,192 +1,163 @@
 /*
- * The control socket.  Anyone may ask for status; changes need root, known
- * from the peer's credentials read at accept (never assumed).  Clients are
- * bounded in number, queued output and idle time, and accept pauses when
- * the process runs out of descriptors rather than spinning.
+ * The control protocol server, whatever carries it (control_unix.c: an
+ * AF_UNIX socket).  The transport hands in each client's identity and
+ * bytes and takes out the bytes to send; this file parses requests,
+ * checks who may ask for what, asks the daemon through its control_ops,
+ * and bounds what any user can make the daemon hold:
+ *
+ *  - slots: CONTROL_MAX_CLIENTS at once, of which CONTROL_ROOT_RESERVE
+ *    only privileged clients may take, and CONTROL_MAX_PER_USER for any
+ *    one unprivileged user, so no user can lock root out;
+ *  - output: one reply at a time per client (the next request is not
+ *    read until the previous reply is sent), at most CONTROL_MAX_OUTPUT
+ *    each, and CONTROL_OUTPUT_BUDGET across all unprivileged clients:
+ *    past it their requests wait until others have read their replies;
+ *  - a change (reload, restore, resume) whose client has gone before the
+ *    daemon reached it is not carried out: its sender was already told
+ *    it failed.
  */
+#include "config.h"
+
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "tcptuned.h"
-#include "event.h"
 
-#ifndef MSG_NOSIGNAL
-#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set per socket */
-#endif
+#define REFUSAL_LOG_EVERY	10	/* seconds between refusal logs */
 
-struct client {
-	int		 fd;
-	uid_t		 uid;
-	char		 in[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
-	size_t		 inlen;
-	char		*out;
-	size_t		 outlen;
-	size_t		 outcap;
-	time_t		 last_active;
-	bool		 closing;	/* close once the output is out */
-	struct control	*ctl;
-	struct client	*next;
+struct ctl_client {
+	struct ctl_server	*srv;
+	void			*conn;		/* the transport's */
+	struct ctl_peer		 peer;
+	char			 in[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
+	size_t			 inlen;
+	char			*out;
+	size_t			 outlen;
+	size_t			 outoff;	/* sent from out so far */
+	size_t			 outcap;
+	time_t			 last_active;	/* tt_mono() */
+	bool			 closing;	/* close once the output is out */
+	bool			 input_ended;	/* answer what came, then close */
+	bool			 waiting;	/* for the output budget */
+	struct ctl_client	*next;
 };
 
-struct control {
-	int		 fd;
-	char		 path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	struct evloop	*loop;
-	struct daemon	*daemon;
-	struct client	*clients;
-	int		 nclients;
-	int		 max_clients;	/* CONTROL_MAX_CLIENTS or fewer */
-	bool		 accept_paused;
-	struct ev_timer	*idle_timer;
-	struct ev_timer	*accept_timer;
+struct user_count {
+	unsigned long	user;
+	int		n;
 };
 
-typedef void (*request_fn)(struct client *, uint32_t);
+struct ctl_server {
+	struct control_ops	 ops;
+	struct ctl_io		 io;
+	struct ctl_client	*clients;
+	int			 nclients;
+	int			 nunprivileged;
+	int			 max_clients;
+	size_t			 unprivileged_out;	/* queued, not sent */
+	struct user_count	*users;		/* unprivileged, n > 0 */
+	size_t			 nusers;
+	time_t			 last_refusal_log;
+	unsigned long		 refused;
+};
 
-static void	client_free(struct client *);
-static void	client_flush(struct client *);
+typedef void (*request_fn)(struct ctl_client *, uint32_t);
 
-/*
- * Portable stand-ins for SOCK_NONBLOCK, SOCK_CLOEXEC and accept4, which
- * macOS lacks; there SO_NOSIGPIPE also keeps a vanished peer from killing
- * the daemon with SIGPIPE (elsewhere send() takes MSG_NOSIGNAL).
- */
-static int
-socket_setup(int fd)
+static void	process(struct ctl_client *);
+
+/* ---- bounds */
+
+static struct user_count *
+user_slot(struct ctl_server *s, unsigned long user)
 {
-	int	flags;
-#ifdef SO_NOSIGPIPE
-	int	one = 1;
+	size_t	i;
 
-	if (setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof(one)) == -1)
-		return -1;
-#endif
-	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
-	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1 ||
-	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1)
-		return -1;
-	return 0;
-}
-
-static int
-fill_sockaddr(struct sockaddr_un *sun, const char *path)
-{
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if (tt_strlcpy(sun->sun_path, path, sizeof(sun->sun_path)) >=
-	    sizeof(sun->sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
-}
-
-/* 1: a daemon answers there; 0: nothing does (stale or no socket). */
-int
-control_probe(const char *path)
-{
-	struct sockaddr_un	sun;
-	int			fd, rv;
-
-	if (fill_sockaddr(&sun, path) == -1)
-		return -1;
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
-		return -1;
-	rv = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
-	if (!rv && errno != ECONNREFUSED && errno != ENOENT)
-		rv = -1;
-	close(fd);
-	return rv;
-}
-
-/*
- * The socket's directory must be root's and not writable by others, or
- * someone could put their own socket in our place.
- */
-static int
-socket_dir_ok(const char *path)
-{
-	char		 dir[sizeof(((struct sockaddr_un *)0)->sun_path)];
-	char		*slash;
-	struct stat	 sb;
-
-	tt_strlcpy(dir, path, sizeof(dir));
-	if ((slash = strrchr(dir, '/')) == NULL)
-		tt_strlcpy(dir, ".", sizeof(dir));
-	else
-		*slash = '\0';
-	if (dir[0] == '\0')
-		tt_strlcpy(dir, "/", sizeof(dir));
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
-		log_warn("mkdir %s", dir);
-		return -1;
-	}
-	if (stat(dir, &sb) == -1) {
-		log_warn("stat %s", dir);
-		return -1;
-	}
-	if (sb.st_uid != geteuid() || (sb.st_mode & (S_IWGRP | S_IWOTH))) {
-		if ((sb.st_mode & S_ISVTX) && sb.st_uid == 0)
-			return 0;	/* /tmp-like: sticky, root's */
-		log_warnx("%s: the socket directory must be owned by uid %d "
-		    "and not writable by group or others", dir,
-		    (int)geteuid());
-		return -1;
-	}
-	return 0;
-}
-
-static int
-peer_uid(int fd, uid_t *uid)
-{
-#if defined(SO_PEERCRED) && defined(__linux__)
-	struct ucred	cred;
-	socklen_t	len = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1 ||
-	    len != sizeof(cred))
-		return -1;
-	*uid = cred.uid;
-	return 0;
-#else
-	gid_t	gid;
-
-	return getpeereid(fd, uid, &gid);
-#endif
+	for (i = 0; i < s->nusers; i++)
+		if (s->users[i].user == user)
+			return &s->users[i];
+	return NULL;
 }
 
 static void
-pause_accept(struct control *ctl, bool paused)
+user_add(struct ctl_server *s, unsigned long user, int delta)
 {
-	if (ctl->accept_paused == paused)
+	struct user_count	*u = user_slot(s, user);
+
+	if (u == NULL && delta > 0) {
+		u = &s->users[s->nusers++];	/* sized for max_clients */
+		u->user = user;
+		u->n = 0;
+	}
+	if (u == NULL)
 		return;
-	ctl->accept_paused = paused;
-	ev_fd_pause(ctl->loop, ctl->fd, paused);
+	u->n += delta;
+	if (u->n <= 0)
+		*u = s->users[--s->nusers];
+}
+
+/* Why this peer may not have a slot now; NULL if it may. */
+static const char *
+slot_refusal(const struct ctl_server *s, const struct ctl_peer *p)
+{
+	const struct user_count	*u;
+	size_t			 i;
+
+	if (s->nclients >= s->max_clients)
+		return "every client slot is in use";
+	if (p->privileged)
+		return NULL;
+	if (s->nunprivileged >= s->max_clients - CONTROL_ROOT_RESERVE)
+		return "every slot but those kept for root is in use";
+	for (i = 0, u = s->users; i < s->nusers; i++, u++)
+		if (u->user == p->user && u->n >= CONTROL_MAX_PER_USER)
+			return "this user holds the most connections one user "
+			    "may";
+	return NULL;
+}
+
+/* Logged once per REFUSAL_LOG_EVERY, with a count, not once per attempt. */
+static void
+log_refusal(struct ctl_server *s, const struct ctl_peer *p, const char *why)
+{
+	time_t	now = tt_mono();
+
+	s->refused++;
+	if (s->last_refusal_log != 0 &&
+	    now - s->last_refusal_log < REFUSAL_LOG_EVERY)
+		return;
+	s->last_refusal_log = now;
+	log_warnx("control: refusing a connection from uid %lu: %s (%lu "
+	    "refused so far)", p->user, why, s->refused);
+}
+
+/* ---- output */
+
+static void
+account(struct ctl_client *c, size_t added, size_t removed)
+{
+	if (c->peer.privileged)
+		return;
+	c->srv->unprivileged_out += added;
+	c->srv->unprivileged_out -= removed;
 }
 
 static void
-queue(struct client *c, uint32_t type, uint32_t seq, const void *payload,
+queue(struct ctl_client *c, uint32_t type, uint32_t seq, const void *payload,
     size_t len)
 {
-	size_t	need = sizeof(struct msg_hdr) + len;
+	size_t	need = sizeof(struct msg_hdr) + len, n;
 	char	*grown;
 
 	if (c->closing)
 		return;
 	if (c->outlen + need > CONTROL_MAX_OUTPUT) {
-		log_warnx("control: client output over %d bytes: dropping it",
-		    CONTROL_MAX_OUTPUT);
+		log_warnx("control: a reply over %d bytes for uid %lu: "
+		    "dropping the client", CONTROL_MAX_OUTPUT, c->peer.user);
+		account(c, 0, c->outlen - c->outoff);
 		c->closing = true;
-		c->outlen = 0;
+		c->outlen = c->outoff = 0;
 		return;
 	}
 	if (c->outlen + need > c->outcap) {
@@ -197,12 +168,14 @@ queue(struct client *c, uint32_t type, uint32_t seq, const void *payload,
 		c->out = grown;
 		c->outcap = cap;
 	}
-	c->outlen += proto_encode(c->out + c->outlen, c->outcap - c->outlen,
-	    type, seq, payload, len);
+	n = proto_encode(c->out + c->outlen, c->outcap - c->outlen, type, seq,
+	    payload, len);
+	c->outlen += n;
+	account(c, n, 0);
 }
 
 static void
-queue_end(struct client *c, uint32_t seq, uint32_t count)
+queue_end(struct ctl_client *c, uint32_t seq, uint32_t count)
 {
 	struct msg_end	end;
 
@@ -212,7 +185,8 @@ queue_end(struct client *c, uint32_t seq, uint32_t count)
 }
 
 static void
-queue_result(struct client *c, uint32_t seq, uint32_t code, const char *text)
+queue_result(struct ctl_client *c, uint32_t seq, uint32_t code,
+    const char *text)
 {
 	struct msg_result	res;
 
@@ -222,34 +196,37 @@ queue_result(struct client *c, uint32_t seq, uint32_t code, const char *text)
 	queue(c, MSG_RESULT, seq, &res, sizeof(res));
 }
 
-static void
-do_status(struct client *c, uint32_t seq)
-{
-	const struct engine	*e = daemon_engine(c->ctl->daemon);
-	struct msg_daemon_info	 info;
-	struct msg_key_status	 ks;
-	size_t			 i;
+/* ---- requests */
 
-	daemon_status(c->ctl->daemon, &info);
+static void
+do_status(struct ctl_client *c, uint32_t seq)
+{
+	const struct control_ops	*ops = &c->srv->ops;
+	struct msg_daemon_info		 info;
+	struct msg_key_status		 ks;
+	uint32_t			 i;
+
+	ops->status(ops->arg, &info);
 	queue(c, MSG_DAEMON_INFO, seq, &info, sizeof(info));
-	for (i = 0; i < e->nkeys; i++) {
-		engine_key_status(e, &e->keys[i], &ks);
+	for (i = 0; i < info.nkeys; i++) {
+		ops->key_status(ops->arg, i, &ks);
 		queue(c, MSG_KEY_STATUS, seq, &ks, sizeof(ks));
 	}
-	queue_end(c, seq, (uint32_t)e->nkeys);
+	queue_end(c, seq, info.nkeys);
 }
 
 static void
-do_reload(struct client *c, uint32_t seq)
+do_reload(struct ctl_client *c, uint32_t seq)
 {
-	struct msg_config_error	ce;
-	struct errlist		errs;
-	char			msg[TT_TEXT_MAX];
-	size_t			i;
-	int			rv;
+	const struct control_ops	*ops = &c->srv->ops;
+	struct msg_config_error		 ce;
+	struct errlist			 errs;
+	char				 msg[TT_TEXT_MAX];
+	size_t				 i;
+	int				 rv;
 
 	errlist_init(&errs);
-	rv = daemon_reload(c->ctl->daemon, &errs, msg, sizeof(msg));
+	rv = ops->reload(ops->arg, &errs, msg, sizeof(msg));
 	for (i = 0; i < errs.n; i++) {
 		memset(&ce, 0, sizeof(ce));
 		tt_strlcpy(ce.text, errs.msg[i], sizeof(ce.text));
@@ -261,20 +238,22 @@ do_reload(struct client *c, uint32_t seq)
 }
 
 static void
-do_restore(struct client *c, uint32_t seq)
+do_restore(struct ctl_client *c, uint32_t seq)
 {
-	char	msg[TT_TEXT_MAX];
-	int	rv = daemon_restore(c->ctl->daemon, msg, sizeof(msg));
+	const struct control_ops	*ops = &c->srv->ops;
+	char				 msg[TT_TEXT_MAX];
+	int				 rv = ops->restore(ops->arg, msg, sizeof(msg));
 
 	queue_result(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
 	queue_end(c, seq, 0);
 }
 
 static void
-do_resume(struct client *c, uint32_t seq)
+do_resume(struct ctl_client *c, uint32_t seq)
 {
-	char	msg[TT_TEXT_MAX];
-	int	rv = daemon_resume(c->ctl->daemon, msg, sizeof(msg));
+	const struct control_ops	*ops = &c->srv->ops;
+	char				 msg[TT_TEXT_MAX];
+	int				 rv = ops->resume(ops->arg, msg, sizeof(msg));
 
 	queue_result(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
 	queue_end(c, seq, 0);
@@ -282,7 +261,7 @@ do_resume(struct client *c, uint32_t seq)
 
 static const struct request {
 	uint32_t	 type;
-	bool		 needs_root;
+	bool		 privileged;	/* changes something */
 	request_fn	 fn;
 } requests[] = {
 	{ MSG_STATUS,	false,	do_status },
@@ -291,16 +270,35 @@ static const struct request {
 	{ MSG_RESUME,	true,	do_resume },
 };
 
-static void
-handle_request(struct client *c, const struct msg_hdr *h)
+static const struct request *
+request_of(uint32_t type)
 {
-	const struct request	*r = NULL;
-	char			 text[TT_TEXT_MAX];
-	size_t			 i;
+	size_t	i;
 
 	for (i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
-		if (requests[i].type == h->type)
-			r = &requests[i];
+		if (requests[i].type == type)
+			return &requests[i];
+	return NULL;
+}
+
+static void
+deny(struct ctl_client *c, const struct msg_hdr *h)
+{
+	char	text[TT_TEXT_MAX];
+
+	snprintf(text, sizeof(text), "%s needs root",
+	    proto_type_name(h->type));
+	log_info("control: uid %lu asked for %s: denied", c->peer.user,
+	    proto_type_name(h->type));
+	queue_result(c, h->seq, RESULT_DENIED, text);
+	queue_end(c, h->seq, 0);
+}
+
+static void
+handle_request(struct ctl_client *c, const struct msg_hdr *h)
+{
+	const struct request	*r = request_of(h->type);
+
 	if (r == NULL) {
 		queue_result(c, h->seq, RESULT_BAD_REQUEST,
 		    "not a request a client may send");
@@ -308,20 +306,21 @@ handle_request(struct client *c, const struct msg_hdr *h)
 		c->closing = true;
 		return;
 	}
-	if (r->needs_root && c->uid != 0) {
-		snprintf(text, sizeof(text), "%s needs root",
-		    proto_type_name(h->type));
-		log_info("control: uid %d asked for %s: denied", (int)c->uid,
-		    proto_type_name(h->type));
-		queue_result(c, h->seq, RESULT_DENIED, text);
-		queue_end(c, h->seq, 0);
+	if (r->privileged && !c->peer.privileged) {
+		deny(c, h);
+		return;
+	}
+	if (r->privileged && c->srv->io.gone(c->conn)) {
+		log_warnx("control: uid %lu's %s came after it had gone: not "
+		    "carried out", c->peer.user, proto_type_name(h->type));
+		c->closing = true;
 		return;
 	}
 	r->fn(c, h->seq);
 }
 
 static void
-reply_version(struct client *c, const struct msg_hdr *h)
+reply_version(struct ctl_client *c, const struct msg_hdr *h)
 {
 	struct msg_version	v;
 
@@ -332,314 +331,257 @@ reply_version(struct client *c, const struct msg_hdr *h)
 	c->closing = true;
 }
 
-/* Take every complete message in the input; -1 to drop the client. */
+static bool
+over_budget(const struct ctl_client *c)
+{
+	return !c->peer.privileged &&
+	    c->srv->unprivileged_out >= CONTROL_OUTPUT_BUDGET;
+}
+
+/*
+ * Take the next complete request, if its reply may be made now: one reply
+ * at a time, within the budget.  -1 when the client must be dropped.
+ */
 static int
-client_parse(struct client *c)
+parse_one(struct ctl_client *c)
 {
 	struct msg_hdr	h;
 	char		why[128];
 	size_t		total;
 	int		rv;
 
-	while (!c->closing && c->inlen >= sizeof(h)) {
-		memcpy(&h, c->in, sizeof(h));
-		if ((rv = proto_check_header(&h, why, sizeof(why))) == 1) {
-			reply_version(c, &h);
-			break;
-		}
-		if (rv == -1) {
-			log_debug("control: uid %d: %s", (int)c->uid, why);
-			return -1;
-		}
-		total = sizeof(h) + h.len;
-		if (c->inlen < total)
-			break;
-		handle_request(c, &h);
-		memmove(c->in, c->in + total, c->inlen - total);
-		c->inlen -= total;
+	if (c->closing || c->outlen > 0 || c->inlen < sizeof(h))
+		return 0;
+	memcpy(&h, c->in, sizeof(h));
+	if ((rv = proto_check_header(&h, why, sizeof(why))) == 1) {
+		reply_version(c, &h);
+		return 0;
 	}
+	if (rv == -1) {
+		log_debug("control: uid %lu: %s", c->peer.user, why);
+		return -1;
+	}
+	total = sizeof(h) + h.len;
+	if (c->inlen < total)
+		return 0;
+	if (over_budget(c)) {
+		c->waiting = true;
+		return 0;
+	}
+	c->waiting = false;
+	handle_request(c, &h);
+	memmove(c->in, c->in + total, c->inlen - total);
+	c->inlen -= total;
 	return 0;
 }
 
+/* A request that can be answered now is; -1 drops the client. */
 static void
-client_flush(struct client *c)
+process(struct ctl_client *c)
 {
-	ssize_t	n;
+	if (parse_one(c) == -1) {
+		c->closing = true;
+		account(c, 0, c->outlen - c->outoff);
+		c->outlen = c->outoff = 0;
+	}
+}
 
-	while (c->outlen > 0) {
-		n = send(c->fd, c->out, c->outlen, MSG_NOSIGNAL);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && errno == EAGAIN)
-			break;
-		if (n == -1) {		/* EPIPE: the client went away */
-			client_free(c);
+/* Output was sent or dropped: clients waiting for the budget may go on. */
+static void
+wake_waiting(struct ctl_server *s)
+{
+	struct ctl_client	*c;
+
+	for (c = s->clients; c != NULL; c = c->next) {
+		if (s->unprivileged_out >= CONTROL_OUTPUT_BUDGET)
 			return;
-		}
-		memmove(c->out, c->out + n, c->outlen - (size_t)n);
-		c->outlen -= (size_t)n;
+		if (!c->waiting)
+			continue;
+		process(c);
+		if (!c->waiting)
+			s->io.kick(c->conn);
 	}
-	if (c->outlen == 0 && c->closing) {
-		client_free(c);
-		return;
-	}
-	ev_fd_want_write(c->ctl->loop, c->fd, c->outlen > 0);
 }
 
-static void
-client_event(int fd, bool readable, bool writable, void *arg)
-{
-	struct client	*c = arg;
-	ssize_t		 n;
+/* ---- the transport's side */
 
-	(void)fd;
+struct ctl_server *
+ctl_server_new(const struct control_ops *ops, const struct ctl_io *io,
+    int max_clients)
+{
+	struct ctl_server	*s;
+
+	if (max_clients < 1)
+		max_clients = 1;
+	if ((s = calloc(1, sizeof(*s))) == NULL ||
+	    (s->users = calloc((size_t)max_clients, sizeof(*s->users))) ==
+	    NULL) {
+		free(s);
+		return NULL;
+	}
+	s->ops = *ops;
+	s->io = *io;
+	s->max_clients = max_clients;
+	return s;
+}
+
+/* The clients must have been freed first (their transport owns them). */
+void
+ctl_server_free(struct ctl_server *s)
+{
+	if (s == NULL)
+		return;
+	free(s->users);
+	free(s);
+}
+
+/* Every slot is taken: nobody, root included, can have one now. */
+bool
+ctl_server_full(const struct ctl_server *s)
+{
+	return s->nclients >= s->max_clients;
+}
+
+/* A slot for a new connection, or NULL (logged) when the peer may not have one. */
+struct ctl_client *
+ctl_client_new(struct ctl_server *s, const struct ctl_peer *peer, void *conn)
+{
+	struct ctl_client	*c;
+	const char		*why;
+
+	if ((why = slot_refusal(s, peer)) != NULL) {
+		log_refusal(s, peer, why);
+		return NULL;
+	}
+	if ((c = calloc(1, sizeof(*c))) == NULL) {
+		log_warn("control: %s", __func__);
+		return NULL;
+	}
+	c->srv = s;
+	c->conn = conn;
+	c->peer = *peer;
 	c->last_active = tt_mono();
-	if (writable) {
-		client_flush(c);
-		return;		/* c may be gone; reading waits a turn */
+	c->next = s->clients;
+	s->clients = c;
+	s->nclients++;
+	if (!peer->privileged) {
+		s->nunprivileged++;
+		user_add(s, peer->user, 1);
 	}
-	if (!readable)
-		return;
-	if (c->closing) {	/* drain and ignore until the reply is out */
-		char junk[512];
-
-		if ((n = read(c->fd, junk, sizeof(junk))) == 0 ||
-		    (n == -1 && errno != EAGAIN && errno != EINTR))
-			client_free(c);
-		return;
-	}
-	n = read(c->fd, c->in + c->inlen, sizeof(c->in) - c->inlen);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n <= 0) {
-		client_free(c);
-		return;
-	}
-	c->inlen += (size_t)n;
-	if (client_parse(c) == -1) {
-		client_free(c);
-		return;
-	}
-	client_flush(c);
+	return c;
 }
 
-static void
-client_free(struct client *c)
+void
+ctl_client_free(struct ctl_client *c)
 {
-	struct control	 *ctl = c->ctl;
-	struct client	**pp;
+	struct ctl_server	 *s = c->srv;
+	struct ctl_client	**pp;
 
-	for (pp = &ctl->clients; *pp != NULL; pp = &(*pp)->next)
+	for (pp = &s->clients; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
 			break;
 		}
-	ev_fd_del(ctl->loop, c->fd);
-	close(c->fd);
+	account(c, 0, c->outlen - c->outoff);
+	s->nclients--;
+	if (!c->peer.privileged) {
+		s->nunprivileged--;
+		user_add(s, c->peer.user, -1);
+	}
 	free(c->out);
 	free(c);
-	ctl->nclients--;
-	if (ctl->nclients == 0)
-		ev_timer_stop(ctl->idle_timer);
-	if (ctl->accept_paused)
-		log_info("control: a client left (%d now): accepting again",
-		    ctl->nclients);
-	pause_accept(ctl, false);
+	wake_waiting(s);
 }
 
 /*
- * Clients may hold only the descriptors the daemon does not need itself:
- * each sysctl read or write, config load and state save opens one for a
- * moment, and a client that took the last of them would make the engine
- * see EMFILE instead of the kernel's values.  So the bound is the limit
- * less what is open now (the loop, timers, watch, lock, socket) less a
- * reserve.  Counted once, at start: these are all long-lived.
+ * How many bytes the client's input may take now.  0 while a reply is
+ * being sent or waits for the budget: the transport stops reading, so a
+ * client that never reads its replies cannot queue more of them.  A
+ * closing client's input is read and thrown away.
  */
-static int
-client_budget(void)
+size_t
+ctl_client_room(const struct ctl_client *c)
 {
-	struct rlimit	rl;
-	long		limit, open_now = 0, fd, budget;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur == RLIM_INFINITY)
-		return CONTROL_MAX_CLIENTS;
-	limit = rl.rlim_cur > (rlim_t)65536 ? 65536 : (long)rl.rlim_cur;
-	for (fd = 0; fd < limit && fd < 4096; fd++)
-		if (fcntl((int)fd, F_GETFD) != -1)
-			open_now++;
-	budget = limit - open_now - CONTROL_FD_RESERVE;
-	if (budget > CONTROL_MAX_CLIENTS)
-		return CONTROL_MAX_CLIENTS;
-	if (budget < 1) {
-		log_warnx("control: descriptor limit %ld leaves no room for "
-		    "clients: serving one at a time", limit);
-		return 1;
-	}
-	if (budget < CONTROL_MAX_CLIENTS)
-		log_info("control: descriptor limit %ld: at most %ld clients at "
-		    "once", limit, budget);
-	return (int)budget;
+	if (c->closing)
+		return sizeof(c->in);
+	if (c->outlen > 0 || c->waiting || c->input_ended)
+		return 0;
+	return sizeof(c->in) - c->inlen;
 }
 
-static void
-client_new(struct control *ctl, int fd, uid_t uid)
-{
-	struct client	*c;
-
-	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		close(fd);
-		return;
-	}
-	c->fd = fd;
-	c->uid = uid;
-	c->ctl = ctl;
-	c->last_active = tt_mono();
-	if (ev_fd_add(ctl->loop, fd, client_event, c) == -1) {
-		log_warn("control: ev_fd_add");
-		close(fd);
-		free(c);
-		return;
-	}
-	c->next = ctl->clients;
-	ctl->clients = c;
-	if (ctl->nclients++ == 0)
-		ev_timer_start(ctl->idle_timer, 1000 * CONTROL_IDLE_TIMEOUT / 3,
-		    true);
-	if (ctl->nclients >= ctl->max_clients) {
-		log_warnx("control: %d clients, the most allowed: pausing "
-		    "accept until one leaves", ctl->nclients);
-		pause_accept(ctl, true);
-	}
-}
-
-static void
-accept_event(int fd, bool readable, bool writable, void *arg)
-{
-	struct control	*ctl = arg;
-	uid_t		 uid;
-	int		 cfd;
-
-	(void)writable;
-	if (!readable)
-		return;
-	if ((cfd = accept(fd, NULL, NULL)) == -1) {
-		if (errno == EMFILE || errno == ENFILE) {
-			log_warnx("control: out of file descriptors: pausing "
-			    "accept for a second");
-			pause_accept(ctl, true);
-			ev_timer_start(ctl->accept_timer, 1000, false);
-		} else if (errno != EAGAIN && errno != EINTR &&
-		    errno != ECONNABORTED)
-			log_warn("control: accept");
-		return;
-	}
-	if (socket_setup(cfd) == -1) {
-		log_warn("control: socket setup");
-		close(cfd);
-		return;
-	}
-	if (peer_uid(cfd, &uid) == -1) {
-		log_warn("control: cannot read the peer's credentials: "
-		    "refusing the connection");
-		close(cfd);
-		return;
-	}
-	client_new(ctl, cfd, uid);
-}
-
-static void
-accept_resume(void *arg)
-{
-	struct control	*ctl = arg;
-
-	if (ctl->nclients < ctl->max_clients)
-		pause_accept(ctl, false);
-}
-
-static void
-idle_sweep(void *arg)
-{
-	struct control	*ctl = arg;
-	struct client	*c, *next;
-	time_t		 now = tt_mono();
-
-	for (c = ctl->clients; c != NULL; c = next) {
-		next = c->next;
-		if (now - c->last_active >= CONTROL_IDLE_TIMEOUT) {
-			log_debug("control: closing idle client uid %d",
-			    (int)c->uid);
-			client_free(c);
-		}
-	}
-}
-
-static int
-listen_on(struct control *ctl, const char *path)
-{
-	struct sockaddr_un	sun;
-	mode_t			old;
-	int			rv;
-
-	if (fill_sockaddr(&sun, path) == -1)
-		return -1;
-	if ((ctl->fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
-	    socket_setup(ctl->fd) == -1)
-		return -1;
-	if (unlink(path) == -1 && errno != ENOENT)
-		return -1;
-	/* 0666: anyone may connect for status; changes check the uid. */
-	old = umask(0111);
-	rv = bind(ctl->fd, (struct sockaddr *)&sun, sizeof(sun));
-	umask(old);
-	if (rv == -1 || listen(ctl->fd, 128) == -1)
-		return -1;
-	return 0;
-}
-
-struct control *
-control_open(const char *path, struct evloop *loop, struct daemon *d)
-{
-	struct control	*ctl;
-
-	if ((ctl = calloc(1, sizeof(*ctl))) == NULL)
-		return NULL;
-	ctl->fd = -1;
-	ctl->loop = loop;
-	ctl->daemon = d;
-	tt_strlcpy(ctl->path, path, sizeof(ctl->path));
-	if (socket_dir_ok(path) == -1)
-		goto fail;
-	if (listen_on(ctl, path) == -1) {
-		log_warn("control socket %s", path);
-		goto fail;
-	}
-	ctl->idle_timer = ev_timer_new(loop, idle_sweep, ctl);
-	ctl->accept_timer = ev_timer_new(loop, accept_resume, ctl);
-	if (ctl->idle_timer == NULL || ctl->accept_timer == NULL ||
-	    ev_fd_add(loop, ctl->fd, accept_event, ctl) == -1) {
-		log_warn("control: event loop");
-		goto fail;
-	}
-	ctl->max_clients = client_budget();
-	return ctl;
-fail:
-	control_close(ctl);
-	return NULL;
-}
-
+/* The peer will send no more (it may still read): answer what it sent. */
 void
-control_close(struct control *ctl)
+ctl_client_input_end(struct ctl_client *c)
 {
-	if (ctl == NULL)
+	c->input_ended = true;
+}
+
+/* A whole request is in the input. */
+static bool
+request_pending(const struct ctl_client *c)
+{
+	struct msg_hdr	h;
+
+	if (c->inlen < sizeof(h))
+		return false;
+	memcpy(&h, c->in, sizeof(h));
+	return h.len <= TT_PROTO_MAX_PAYLOAD && c->inlen >= sizeof(h) + h.len;
+}
+
+/* Bytes read from the client: at most ctl_client_room(). */
+void
+ctl_client_input(struct ctl_client *c, const void *buf, size_t len)
+{
+	c->last_active = tt_mono();
+	if (c->closing)
 		return;
-	while (ctl->clients != NULL)
-		client_free(ctl->clients);
-	if (ctl->fd != -1) {
-		ev_fd_del(ctl->loop, ctl->fd);
-		close(ctl->fd);
-		unlink(ctl->path);
-	}
-	ev_timer_free(ctl->idle_timer);
-	ev_timer_free(ctl->accept_timer);
-	free(ctl);
+	if (len > sizeof(c->in) - c->inlen)
+		len = sizeof(c->in) - c->inlen;
+	memcpy(c->in + c->inlen, buf, len);
+	c->inlen += len;
+	process(c);
+}
+
+const void *
+ctl_client_output(const struct ctl_client *c, size_t *len)
+{
+	*len = c->outlen - c->outoff;
+	return c->out + c->outoff;
+}
+
+/* n bytes of the output went out; the next request may be answered. */
+void
+ctl_client_sent(struct ctl_client *c, size_t n)
+{
+	c->last_active = tt_mono();
+	c->outoff += n;
+	account(c, 0, n);
+	if (c->outoff < c->outlen)
+		return;
+	c->outoff = c->outlen = 0;
+	process(c);
+	wake_waiting(c->srv);
+}
+
+/*
+ * Nothing left to send, and nothing more to answer (closing, or the input
+ * ended with no whole request left): the transport may let it go.
+ */
+bool
+ctl_client_finished(const struct ctl_client *c)
+{
+	return c->outlen == 0 && (c->closing ||
+	    (c->input_ended && !request_pending(c)));
+}
+
+time_t
+ctl_client_idle(const struct ctl_client *c, time_t now)
+{
+	return now - c->last_active;
+}
+
+const struct ctl_peer *
+ctl_client_peer(const struct ctl_client *c)
+{
+	return &c->peer;
 }

@@ -21,6 +21,12 @@ struct evloop	*ev_new(void);
 void		 ev_free(struct evloop *);
 int		 ev_run(struct evloop *);	/* until ev_stop(); -1 on error */
 void		 ev_stop(struct evloop *);
+/*
+ * How many times the loop has woken up so far: callbacks of one wake-up
+ * see one number, so work they share (one refresh of the live values for
+ * a burst of status requests) can be done once for all of them.
+ */
+unsigned long	 ev_turn(const struct evloop *);
 
 /* Watch fd for reading, and for writing while want_write is set. */
 int	 ev_fd_add(struct evloop *, int, ev_fd_cb, void *);

@@ -62,6 +62,7 @@ struct evloop {
 	struct ev_sig	 sigs[EV_MAX_SIGNALS];
 	int		 nsigs;
 	struct ev_src	*dead;
+	unsigned long	 turn;		/* wake-ups so far */
 };
 
 struct evloop *
@@ -426,6 +427,7 @@ ev_run(struct evloop *loop)
 			continue;
 		if (n == -1)
 			return -1;
+		loop->turn++;
 		for (i = 0; i < n && !loop->stop; i++)
 			dispatch(loop, events[i].data.ptr, events[i].events);
 		reap(loop);
@@ -437,4 +439,10 @@ void
 ev_stop(struct evloop *loop)
 {
 	loop->stop = true;
+}
+
+unsigned long
+ev_turn(const struct evloop *loop)
+{
+	return loop->turn;
 }

@@ -98,6 +98,7 @@ struct evloop {
 	struct kevent	*batch;		/* being dispatched, or NULL */
 	int		 nbatch;
 	int		 cur;
+	unsigned long	 turn;		/* wake-ups so far */
 };
 
 static int
@@ -558,6 +559,7 @@ ev_run(struct evloop *loop)
 			continue;
 		if (n == -1)
 			return -1;
+		loop->turn++;
 		loop->batch = events;
 		loop->nbatch = n;
 		for (loop->cur = 0; loop->cur < n && !loop->stop; loop->cur++)
@@ -572,4 +574,10 @@ void
 ev_stop(struct evloop *loop)
 {
 	loop->stop = true;
+}
+
+unsigned long
+ev_turn(const struct evloop *loop)
+{
+	return loop->turn;
 }

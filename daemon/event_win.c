@@ -39,6 +39,7 @@ struct evloop {
 	struct source	 src[MAXIMUM_WAIT_OBJECTS];
 	size_t		 n;
 	size_t		 rotate;
+	unsigned long	 turn;		/* wake-ups so far */
 	bool		 stop;
 	bool		 dispatching;
 };
@@ -74,6 +75,12 @@ void
 ev_stop(struct evloop *loop)
 {
 	loop->stop = true;
+}
+
+unsigned long
+ev_turn(const struct evloop *loop)
+{
+	return loop->turn;
 }
 
 int
@@ -138,6 +145,7 @@ ev_run(struct evloop *loop)
 			errno = win_errno(GetLastError());
 			return -1;
 		}
+		loop->turn++;
 		i = map[r - WAIT_OBJECT_0];
 		loop->rotate = (i + 1) % loop->n;
 		loop->dispatching = true;

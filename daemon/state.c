@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tcptuned.h"
 
 #define STATE_MAGIC	"# tcptuned state: original values. Do not edit."
 #define STATE_VERSION	"version 1"
+#define STATE_FILE	"originals"
 #define STATE_MAX_BYTES	(TT_MAX_KEYS * (TT_NAME_MAX + TT_VALUE_MAX + 16) + 4096)
 
 static void	state_problem(struct state *, char *, const char *, ...)
@@ -165,6 +167,7 @@ static void
 set_aside(struct state *st, const char *why_in)
 {
 	char	aside[1100], why[TT_TEXT_MAX];
+	int	err;
 
 	/*
 	 * why_in may be strerror()'s text, which POSIX lets a later call of
@@ -172,10 +175,11 @@ set_aside(struct state *st, const char *why_in)
 	 */
 	tt_strlcpy(why, why_in, sizeof(why));
 	snprintf(aside, sizeof(aside), "%s.corrupt", st->path);
-	if (rename(st->path, aside) == -1) {
+	if ((err = state_os_rename(st, STATE_FILE, STATE_FILE ".corrupt"))
+	    != 0) {
 		state_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
 		    "be moved aside (%s); originals not trusted, current "
-		    "values taken instead", st->path, why, strerror(errno));
+		    "values taken instead", st->path, why, strerror(err));
 	} else
 		state_problem(st, st->corrupt, "%s was corrupt (%s): kept as "
 		    "%s; originals not trusted, current values taken instead",
@@ -189,13 +193,14 @@ set_aside(struct state *st, const char *why_in)
  * aside.  Any other error (EACCES from a security module, EMFILE, ENOMEM,
  * EIO) says nothing about the file, and setting a good file aside would
  * lose the originals it holds: then the daemon does not start.  EAGAIN is
- * EWOULDBLOCK on Linux, macOS and FreeBSD.
+ * EWOULDBLOCK on Linux, macOS and FreeBSD; FreeBSD's open(2) gives EMLINK,
+ * not ELOOP, for O_NOFOLLOW on a symbolic link.
  */
 static bool
 file_unusable(int err)
 {
-	return err == ELOOP || err == EISDIR || err == EAGAIN ||
-	    err == ENXIO || err == EFBIG;
+	return err == ELOOP || err == EMLINK || err == EISDIR ||
+	    err == EAGAIN || err == ENXIO || err == EFBIG;
 }
 
 /* Set an unusable file aside (0), or refuse to go on without it (-1). */
@@ -215,11 +220,19 @@ static int
 state_load(struct state *st)
 {
 	const char	*why;
-	char		*buf;
+	char		*buf, untrusted[TT_TEXT_MAX];
 	size_t		 len;
 	int		 err;
 
-	if ((err = state_file_read(st->path, STATE_MAX_BYTES, &buf, &len)))
+	if (st->dirfd == -1)
+		return 0;
+	err = state_os_read(st, STATE_FILE, STATE_MAX_BYTES, &buf, &len,
+	    untrusted, sizeof(untrusted));
+	if (err == -1) {
+		set_aside(st, untrusted);
+		return 0;
+	}
+	if (err != 0)
 		return err == ENOENT ? 0 : unreadable(st, err);
 	if (parse_state(st, buf, len, &why) == -1)
 		set_aside(st, why);
@@ -227,22 +240,48 @@ state_load(struct state *st)
 	return 0;
 }
 
+/*
+ * The directory, checked up to / (trusted_dir.c) and held open.  -1 when
+ * it cannot be trusted: then nothing in it is believed and the daemon does
+ * not start.  A directory that cannot be created (read-only or full file
+ * system) leaves the originals in memory only, as a full disk does later.
+ */
+static int
+state_open_dir(struct state *st)
+{
+	char	why[TT_TEXT_MAX];
+	int	fd, err;
+
+	fd = state_os_open_dir(st->dir, why, sizeof(why));
+	if (fd >= 0) {
+		st->dirfd = fd;
+		if ((err = state_os_writable(st)) != 0)
+			state_problem(st, st->save_err, "state directory %s is "
+			    "not writable: %s; new originals kept in memory "
+			    "only", st->dir, strerror(err));
+		return 0;
+	}
+	if (fd == TRUSTED_DIR_NOT_CREATED) {
+		state_problem(st, st->save_err, "%s; originals kept in memory "
+		    "only", why);
+		return 0;
+	}
+	tt_strlcpy(st->problem, why, sizeof(st->problem));
+	return -1;
+}
+
 int
 state_open(struct state *st, const char *dir)
 {
-	int	err;
-
 	memset(st, 0, sizeof(*st));
+	st->dirfd = -1;
 	tt_strlcpy(st->dir, dir, sizeof(st->dir));
-	if ((err = state_dir_make(dir)) != 0)
-		state_problem(st, st->save_err, "cannot create state directory "
-		    "%s: %s; originals kept in memory only", dir,
-		    strerror(err));
-	else if ((err = state_dir_writable(dir)) != 0)
-		state_problem(st, st->save_err, "state directory %s is not "
-		    "writable: %s; new originals kept in memory only", dir,
-		    strerror(err));
-	if (tt_snprintf(st->path, sizeof(st->path), "%s/originals", dir) == -1)
+	if (tt_snprintf(st->path, sizeof(st->path), "%s/" STATE_FILE, dir)
+	    == -1) {
+		tt_strlcpy(st->problem, "path too long", sizeof(st->problem));
+		return -1;
+	}
+	if (state_open_dir(st) == -1)
 		return -1;
 	return state_load(st);
 }
@@ -255,9 +294,12 @@ state_open(struct state *st, const char *dir)
 void
 state_retry(struct state *st)
 {
+	if (st->dirfd == -1 && state_open_dir(st) == -1)
+		return;		/* became untrusted: keep what memory has */
 	if (st->dirty)
 		state_save(st);
-	else if (st->save_err[0] != '\0' && state_dir_writable(st->dir) == 0)
+	else if (st->save_err[0] != '\0' && st->dirfd != -1 &&
+	    state_os_writable(st) == 0)
 		clear_save_err(st);
 }
 
@@ -265,6 +307,9 @@ void
 state_close(struct state *st)
 {
 	state_reset(st);
+	if (st->dirfd != -1)
+		close(st->dirfd);
+	st->dirfd = -1;
 }
 
 const char *
@@ -340,7 +385,7 @@ state_save(struct state *st)
 {
 	char	*buf;
 	size_t	 len = 0, i;
-	int	 rv = -1;
+	int	 rv = -1, err;
 
 	if ((buf = malloc(STATE_MAX_BYTES)) == NULL)
 		fatal("%s", __func__);
@@ -355,10 +400,12 @@ state_save(struct state *st)
 	if (appendf(buf, &len, "checksum %016llx\n",
 	    (unsigned long long)fnv1a64(buf, len)) == -1)
 		goto done;
-	if (write_file_atomic(st->path, buf, len, 0600) == -1) {
+	err = st->dirfd == -1 ? ENOENT : state_os_write(st, STATE_FILE, buf,
+	    len);
+	if (err != 0) {
 		state_problem(st, st->save_err, "cannot save %s: %s (originals "
 		    "kept in memory, saved when the disk allows)", st->path,
-		    strerror(errno));
+		    strerror(err));
 		goto done;
 	}
 	st->dirty = false;

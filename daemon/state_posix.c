@@ -1,10 +1,12 @@
 /*
- * The state directory's file operations on Unix systems (state_win.c is
- * the Windows side): reading the originals, making the directory, the
- * sweep of interrupted saves and the one-daemon lock.
+ * The state directory's file operations on Unix systems, beneath
+ * state.c (state_win.c is the Windows side): the directory checked up to
+ * / and held open (trusted_dir.c), files opened at it with O_NOFOLLOW,
+ * the sweep of interrupted saves and the one-daemon lock.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
@@ -14,35 +16,53 @@
 
 #include "tcptuned.h"
 
+#define STATE_FILE	"originals"
+
+int
+state_os_open_dir(const char *dir, char *why, size_t len)
+{
+	return trusted_dir_open(dir, 0700, why, len);
+}
+
+int
+state_os_writable(const struct state *st)
+{
+	return faccessat(st->dirfd, ".", W_OK, 0) == -1 ? errno : 0;
+}
+
 /*
- * The whole file into *bufp: 0, or an errno (ENOENT when there is none).
- * O_NONBLOCK: a FIFO planted in its place must not hang us.
+ * O_NONBLOCK: a FIFO planted in its place must not hang us.  A file that
+ * root does not own is reported as -1, with why.
  */
 int
-state_file_read(const char *path, size_t max, char **bufp, size_t *lenp)
+state_os_read(const struct state *st, const char *name, size_t max,
+    char **bufp, size_t *lenp, char *why, size_t whylen)
 {
 	int	fd, err = 0;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	if ((fd = openat(st->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
 	    O_NONBLOCK)) == -1)
 		return errno;
-	if (read_file_bounded(fd, bufp, lenp, max) == -1)
+	if (trusted_file_owner(fd, why, whylen) == -1)
+		err = -1;
+	else if (read_file_bounded(fd, bufp, lenp, max) == -1)
 		err = errno;
 	close(fd);
 	return err;
 }
 
-/* 0 when dir exists (made 0700 if it did not), or an errno. */
 int
-state_dir_make(const char *dir)
+state_os_write(const struct state *st, const char *name, const void *data,
+    size_t len)
 {
-	return mkdir(dir, 0700) == -1 && errno != EEXIST ? errno : 0;
+	return write_file_atomic_at(st->dirfd, name, data, len, 0600) == -1 ?
+	    errno : 0;
 }
 
 int
-state_dir_writable(const char *dir)
+state_os_rename(const struct state *st, const char *from, const char *to)
 {
-	return access(dir, W_OK) == -1 ? errno : 0;
+	return renameat(st->dirfd, from, st->dirfd, to) == -1 ? errno : 0;
 }
 
 /*
@@ -52,12 +72,17 @@ state_dir_writable(const char *dir)
 void
 state_sweep(struct state *st)
 {
-	static const char	 prefix[] = "originals" TT_ATOMIC_TMP;
+	static const char	 prefix[] = STATE_FILE TT_ATOMIC_TMP;
 	struct dirent		*de;
 	DIR			*dp;
+	int			 fd;
 
-	if ((dp = opendir(st->dir)) == NULL)
+	if (st->dirfd == -1 || (fd = dup(st->dirfd)) == -1)
 		return;
+	if ((dp = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
 	while ((de = readdir(dp)) != NULL) {
 		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0)
 			continue;
@@ -70,29 +95,48 @@ state_sweep(struct state *st)
 
 /*
  * One daemon per state directory, whatever socket each was given.
- * Returns the locked fd; -1 when another process holds the lock; -2 when
- * the directory cannot hold a lock file (read-only, full), where the
- * caller goes on without one rather than stop enforcing.  flock(2) works
- * on a descriptor opened read-only, so an existing lock file on a
- * read-only file system still serves.
+ * Returns the locked fd; STATE_LOCK_HELD when another process holds the
+ * lock; STATE_LOCK_NONE when the directory cannot hold a lock file
+ * (read-only, full), where the caller goes on without one rather than
+ * stop enforcing; STATE_LOCK_BAD when the lock is not a file only root
+ * controls (a symlink, someone else's file), which stops the daemon: a
+ * lock that can be swapped lets two daemons share the directory.  why
+ * says what happened.  flock(2) works on a descriptor opened read-only,
+ * so an existing lock file on a read-only file system still serves.
  */
 int
-state_lock(const char *dir)
+state_lock(struct state *st, char *why, size_t whylen)
 {
-	char	path[1100];
-	int	fd;
+	char	detail[TT_TEXT_MAX];
+	int	fd, err;
 
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd == -1)
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd == -1)
-		return -2;
-	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-		int saved = errno;
-
+	tt_strlcpy(why, "the directory is not usable", whylen);
+	if (st->dirfd == -1)
+		return STATE_LOCK_NONE;
+	fd = openat(st->dirfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (fd == -1 && (errno == EROFS || errno == EACCES))
+		fd = openat(st->dirfd, "lock", O_RDONLY | O_CLOEXEC |
+		    O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -1) {
+		err = errno;
+		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir,
+		    err == ELOOP || err == EMLINK ? "a symbolic link" :
+		    strerror(err));
+		return err == EROFS || err == ENOSPC || err == EDQUOT ||
+		    err == ENOENT ? STATE_LOCK_NONE : STATE_LOCK_BAD;
+	}
+	if (trusted_file_check(fd, detail, sizeof(detail)) == -1) {
+		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir, detail);
 		close(fd);
-		return saved == EWOULDBLOCK ? -1 : -2;
+		return STATE_LOCK_BAD;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		err = errno;
+		close(fd);
+		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir,
+		    strerror(err));
+		return err == EWOULDBLOCK ? STATE_LOCK_HELD : STATE_LOCK_NONE;
 	}
 	return fd;
 }

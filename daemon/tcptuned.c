@@ -43,6 +43,7 @@ struct daemon {
 	char			 last_reload_msg[TT_TEXT_MAX];
 	uint64_t		 last_bad_digest;
 	uint64_t		 first_event_ms;	/* of a burst; 0 none */
+	unsigned long		 refreshed_turn;	/* 0: values stale */
 	int			 lock_fd;
 };
 
@@ -157,6 +158,7 @@ static int
 reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
     char *msg, size_t len)
 {
+	d->refreshed_turn = 0;
 	d->last_reload = time(NULL);
 	if (cfg == NULL) {
 		log_errors(errs);
@@ -180,17 +182,20 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 }
 
 /* Parse into a new config beside the running one; swap only on success. */
-int
+static int
 daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
 {
 	return reload_with(d, config_load(d->opt.config_path,
 	    CONFIG_CHECK_OWNER, errs), errs, msg, len);
 }
 
-int
+static int
 daemon_restore(struct daemon *d, char *msg, size_t len)
 {
-	int	rv = engine_restore(&d->engine, true);
+	int	rv;
+
+	d->refreshed_turn = 0;
+	rv = engine_restore(&d->engine, true);
 
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
@@ -199,27 +204,38 @@ daemon_restore(struct daemon *d, char *msg, size_t len)
 	return rv;
 }
 
-int
+static int
 daemon_resume(struct daemon *d, char *msg, size_t len)
 {
-	int	rv = engine_resume(&d->engine);
+	int	rv;
 
+	d->refreshed_turn = 0;
+	rv = engine_resume(&d->engine);
 	summarize(d, msg, len, "resumed");
 	log_info("%s", msg);
 	return rv;
 }
 
-const struct engine *
-daemon_engine(struct daemon *d)
+/*
+ * The live values, read once for all the status requests of one wake-up
+ * of the loop: a burst of requests, however large, costs the kernel one
+ * read of each key.  A change in between makes the next status read again.
+ */
+static void
+refresh_once(struct daemon *d)
 {
-	return &d->engine;
+	unsigned long	turn = ev_turn(d->loop);
+
+	if (d->refreshed_turn == turn && turn != 0)
+		return;
+	engine_refresh(&d->engine);
+	d->refreshed_turn = turn;
 }
 
-/* Also refreshes the keys' current values, for the replies that follow. */
-void
+static void
 daemon_status(struct daemon *d, struct msg_daemon_info *info)
 {
-	engine_refresh(&d->engine);
+	refresh_once(d);
 	memset(info, 0, sizeof(*info));
 	info->started = d->started;
 	info->now = time(NULL);
@@ -241,11 +257,49 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	    sizeof(info->state_problem));
 }
 
+/* ---- what the control server asks of the daemon (control_ops) */
+
+static void
+op_status(void *arg, struct msg_daemon_info *info)
+{
+	daemon_status(arg, info);
+}
+
+static void
+op_key_status(void *arg, uint32_t i, struct msg_key_status *ks)
+{
+	const struct engine	*e = &((struct daemon *)arg)->engine;
+
+	if (i < e->nkeys)
+		engine_key_status(e, &e->keys[i], ks);
+	else
+		memset(ks, 0, sizeof(*ks));
+}
+
+static int
+op_reload(void *arg, struct errlist *errs, char *msg, size_t len)
+{
+	return daemon_reload(arg, errs, msg, len);
+}
+
+static int
+op_restore(void *arg, char *msg, size_t len)
+{
+	return daemon_restore(arg, msg, len);
+}
+
+static int
+op_resume(void *arg, char *msg, size_t len)
+{
+	return daemon_resume(arg, msg, len);
+}
+
 static void
 on_check(void *arg)
 {
 	struct daemon	*d = arg;
 
+	d->refreshed_turn = 0;
 	engine_check(&d->engine);
 	state_retry(&d->state);
 }
@@ -351,13 +405,48 @@ setup_events(struct daemon *d)
 		    d->opt.config_path);
 }
 
+/*
+ * The state directory, its lock and the originals, all checked before any
+ * sysctl is touched: a directory someone else could write is refused as a
+ * whole, for a forged originals file there would make root "restore" what
+ * they chose.
+ */
+static const char *
+state_checks(struct daemon *d)
+{
+	static char	why[TT_TEXT_MAX + 64];
+	char		lockwhy[TT_TEXT_MAX];
+
+	if (state_open(&d->state, d->opt.state_dir) == -1) {
+		(void)tt_snprintf(why, sizeof(why), "state directory %s: %s",
+		    d->opt.state_dir, d->state.problem);
+		return why;
+	}
+	d->lock_fd = state_lock(&d->state, lockwhy, sizeof(lockwhy));
+	if (d->lock_fd == STATE_LOCK_HELD)
+		return "another tcptuned holds the state directory's lock";
+	if (d->lock_fd == STATE_LOCK_BAD) {
+		(void)tt_snprintf(why, sizeof(why), "%s: refusing to share the "
+		    "state directory on a lock that can be swapped", lockwhy);
+		return why;
+	}
+	if (d->lock_fd == STATE_LOCK_NONE)
+		log_warnx("cannot lock %s/lock (%s): going on without the "
+		    "lock", d->opt.state_dir, d->state.problem[0] ?
+		    d->state.problem : lockwhy);
+	else
+		state_sweep(&d->state);
+	return NULL;
+}
+
 /* Everything that can refuse to start, before any sysctl is touched. */
 static struct config *
 startup_checks(struct daemon *d)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
-	int		 running;
+	const char	*why;
+	char		 bindwhy[TT_TEXT_MAX];
 
 	errlist_init(&errs);
 	if ((cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER,
@@ -367,28 +456,15 @@ startup_checks(struct daemon *d)
 		    errs.n, errs.n == 1 ? "" : "s");
 	}
 	errlist_clear(&errs);
-	if ((running = control_probe(d->opt.socket_path)) == 1) {
+	if ((d->ctl = control_bind(d->opt.socket_path, bindwhy,
+	    sizeof(bindwhy))) == NULL) {
 		config_free(cfg);
-		fatalx("another tcptuned is running (it answers on %s)",
-		    d->opt.socket_path);
+		fatalx("%s", bindwhy);
 	}
-	if (running == -1)
-		log_warn("probing %s", d->opt.socket_path);
-	if (state_open(&d->state, d->opt.state_dir) == -1) {
+	if ((why = state_checks(d)) != NULL) {
 		config_free(cfg);
-		fatalx("state directory %s: %s", d->opt.state_dir,
-		    d->state.problem);
+		fatalx("%s", why);
 	}
-	if ((d->lock_fd = state_lock(d->opt.state_dir)) == -1) {
-		config_free(cfg);
-		fatalx("another tcptuned holds %s/lock", d->opt.state_dir);
-	}
-	if (d->lock_fd == -2)
-		log_warnx("cannot lock %s/lock (%s): going on without the "
-		    "lock", d->opt.state_dir, d->state.problem[0] ?
-		    d->state.problem : "the directory is not writable");
-	else
-		state_sweep(&d->state);
 	if ((d->be = backend_platform_new(d->opt.sysctl_root)) == NULL) {
 		config_free(cfg);
 		fatalx("cannot set up the sysctl backend");
@@ -422,13 +498,17 @@ tcptuned_main(int argc, char **argv)
 	struct daemon	 d;
 	struct config	*cfg;
 	char		 msg[TT_TEXT_MAX];
+	struct control_ops ops = { op_status, op_key_status, op_reload,
+			    op_restore, op_resume, NULL };
 
 	memset(&d, 0, sizeof(d));
+	ops.arg = &d;
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
 		return config_report(d.opt.config_path, CONFIG_CHECK_OWNER,
 		    false, stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
+	d.lock_fd = -1;
 	cfg = startup_checks(&d);
 	setup_events(&d);
 	d.started = time(NULL);
@@ -439,8 +519,8 @@ tcptuned_main(int argc, char **argv)
 	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
 	d.last_reload = d.started;
 	d.last_reload_ok = true;
-	if ((d.ctl = control_open(d.opt.socket_path, d.loop, &d)) == NULL)
-		fatalx("cannot listen on %s", d.opt.socket_path);
+	if (control_start(d.ctl, d.loop, &ops) == -1)
+		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
 	notify_systemd("READY=1\nSTATUS=tuning in force");
 	if (ev_run(d.loop) == -1)

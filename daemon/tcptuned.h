@@ -21,6 +21,7 @@ struct state_entry {
 	char	value[TT_VALUE_MAX];
 };
 struct state {
+	int			 dirfd;		/* held open; -1 none */
 	char			 dir[1024];
 	char			 path[1024];
 	struct state_entry	*entries;
@@ -39,12 +40,32 @@ int		 state_set_original(struct state *, const char *, const char *);
 int		 state_forget(struct state *, const char *);
 int		 state_set_paused(struct state *, bool);
 int		 state_save(struct state *);
-/* state_posix.c | state_win.c */
+#define STATE_LOCK_HELD	-1	/* another daemon has it */
+#define STATE_LOCK_NONE	-2	/* no lock file can be made: go on */
+#define STATE_LOCK_BAD	-3	/* not a file only root controls: stop */
+/*
+ * state_posix.c | state_win.c: the file operations beneath state.c, on
+ * the directory it holds open (st->dirfd).  open_dir gives the held
+ * directory, TRUSTED_DIR_NOT_CREATED, or -1 (untrusted: why says why);
+ * read gives 0, an errno, or -1 for a file someone else controls (why);
+ * writable, rename and write give 0 or an errno.
+ */
+int		 state_lock(struct state *, char *, size_t);
 void		 state_sweep(struct state *);
-int		 state_lock(const char *);	/* -1 held, -2 cannot lock */
-int		 state_file_read(const char *, size_t, char **, size_t *);
-int		 state_dir_make(const char *);
-int		 state_dir_writable(const char *);
+int		 state_os_open_dir(const char *, char *, size_t);
+int		 state_os_writable(const struct state *);
+int		 state_os_read(const struct state *, const char *, size_t,
+		    char **, size_t *, char *, size_t);
+int		 state_os_write(const struct state *, const char *,
+		    const void *, size_t);
+int		 state_os_rename(const struct state *, const char *,
+		    const char *);
+
+/* trusted_dir.c (Unix): directories and files only root can change. */
+#define TRUSTED_DIR_NOT_CREATED	-2
+int	 trusted_dir_open(const char *, mode_t, char *, size_t);
+int	 trusted_file_check(int, char *, size_t);
+int	 trusted_file_owner(int, char *, size_t);
 
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {
@@ -81,17 +102,59 @@ const struct engine_key *engine_key(const struct engine *, const char *);
 void	 engine_key_status(const struct engine *, const struct engine_key *,
 	    struct msg_key_status *);
 
-/* control.c: the control socket. */
-#define CONTROL_MAX_CLIENTS	512
+/* control.c: the control protocol server, over any transport. */
+#define CONTROL_MAX_CLIENTS	512	/* at once, everyone */
+#define CONTROL_ROOT_RESERVE	16	/* of those, kept for root */
+#define CONTROL_MAX_PER_USER	32	/* held by one unprivileged user */
 #define CONTROL_IDLE_TIMEOUT	30	/* seconds */
-#define CONTROL_MAX_OUTPUT	(1024 * 1024)	/* queued per client */
+#define CONTROL_MAX_OUTPUT	(1024 * 1024)	/* one client's reply */
+#define CONTROL_OUTPUT_BUDGET	(4 * 1024 * 1024) /* all unprivileged */
 #define CONTROL_FD_RESERVE	16	/* descriptors clients never get */
+/* What the server asks of the daemon; each gets ops->arg. */
+struct control_ops {
+	/* fills info, with nkeys, from one refresh of the live values */
+	void	(*status)(void *, struct msg_daemon_info *);
+	void	(*key_status)(void *, uint32_t, struct msg_key_status *);
+	int	(*reload)(void *, struct errlist *, char *, size_t);
+	int	(*restore)(void *, char *, size_t);
+	int	(*resume)(void *, char *, size_t);
+	void	 *arg;
+};
+/* What the server asks of the transport, for one connection. */
+struct ctl_io {
+	void	(*kick)(void *);	/* look at its room and output again */
+	bool	(*gone)(void *);	/* the peer has closed its end */
+};
+/* Who a client is, as the transport learned it from the OS. */
+struct ctl_peer {
+	unsigned long	user;		/* uid: per-user limits, logs */
+	bool		privileged;	/* may change things (root) */
+};
+struct ctl_server;
+struct ctl_client;
+struct ctl_server *ctl_server_new(const struct control_ops *,
+		    const struct ctl_io *, int);
+void		 ctl_server_free(struct ctl_server *);
+bool		 ctl_server_full(const struct ctl_server *);
+struct ctl_client *ctl_client_new(struct ctl_server *, const struct ctl_peer *,
+		    void *);
+void		 ctl_client_free(struct ctl_client *);
+size_t		 ctl_client_room(const struct ctl_client *);
+void		 ctl_client_input(struct ctl_client *, const void *, size_t);
+void		 ctl_client_input_end(struct ctl_client *);
+const void	*ctl_client_output(const struct ctl_client *, size_t *);
+void		 ctl_client_sent(struct ctl_client *, size_t);
+bool		 ctl_client_finished(const struct ctl_client *);
+time_t		 ctl_client_idle(const struct ctl_client *, time_t);
+const struct ctl_peer *ctl_client_peer(const struct ctl_client *);
+
+/* control_unix.c | control_pipe_win.c: the server on its transport. */
 struct control;
-struct daemon;
 struct evloop;
-struct control	*control_open(const char *, struct evloop *, struct daemon *);
+struct control	*control_bind(const char *, char *, size_t);
+int		 control_start(struct control *, struct evloop *,
+		    const struct control_ops *);
 void		 control_close(struct control *);
-int		 control_probe(const char *);
 
 /* notify.c: systemd's sd_notify, without libsystemd. */
 int	 notify_systemd(const char *);
@@ -101,16 +164,10 @@ int	 notify_systemd(const char *);
  * loop: reload (SIGHUP; the service's PARAMCHANGE) and stop (SIGTERM,
  * SIGINT; the service's STOP and SHUTDOWN, Ctrl-C).
  */
-struct evloop;
 int	 supervisor_events(struct evloop *, void (*)(void *), void (*)(void *),
 	    void *);
 
-/* tcptuned.c: what the control server asks of the daemon. */
+/* tcptuned.c; main() is in main_posix.c or service_win.c */
 int	 tcptuned_main(int, char **);
-void	 daemon_status(struct daemon *, struct msg_daemon_info *);
-const struct engine *daemon_engine(struct daemon *);
-int	 daemon_reload(struct daemon *, struct errlist *, char *, size_t);
-int	 daemon_restore(struct daemon *, char *, size_t);
-int	 daemon_resume(struct daemon *, char *, size_t);
 
 #endif /* TCPTUNED_H */

@@ -13,49 +13,28 @@
 
 #include "tcptune.h"
 
-static int
-fsync_dir_of(const char *path)
-{
-	char	 dir[PATH_MAX];
-	char	*slash;
-	int	 fd, rv;
-
-	if (tt_strlcpy(dir, path, sizeof(dir)) >= sizeof(dir)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		tt_strlcpy(dir, ".", sizeof(dir));
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rv = fsync(fd);
-	close(fd);
-	return rv;
-}
-
 /*
- * Replace path with data so that a crash at any point leaves either the old
- * or the new contents, never a mix: write a temporary file beside it, fsync,
- * rename over, fsync the directory.
+ * Replace name in the directory dirfd with data so that a crash at any
+ * point leaves either the old or the new contents, never a mix: write a
+ * temporary file beside it (O_EXCL, O_NOFOLLOW: never through someone's
+ * link), fsync, rename over, fsync the directory.  Working from the held
+ * directory means a path renamed meanwhile cannot redirect the write.
  */
 int
-write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
+write_file_atomic_at(int dirfd, const char *name, const void *data,
+    size_t len, mode_t mode)
 {
-	char	tmp[PATH_MAX];
+	char	tmp[NAME_MAX + 1];
 	int	fd, saved;
 
-	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", path,
+	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", name,
 	    (long)getpid()) == -1) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    mode);
+	(void)unlinkat(dirfd, tmp, 0);	/* a crash's leftover of this pid */
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+	    O_NOFOLLOW, mode);
 	if (fd == -1)
 		return -1;
 	if (write_all(fd, data, len) == -1 || fsync(fd) == -1)
@@ -65,16 +44,41 @@ write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
 		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp, path) == -1)
+	if (renameat(dirfd, tmp, dirfd, name) == -1)
 		goto fail;
-	return fsync_dir_of(path);
+	return fsync(dirfd);
 fail:
 	saved = errno;
 	if (fd != -1)
 		close(fd);
-	unlink(tmp);
+	unlinkat(dirfd, tmp, 0);
 	errno = saved;
 	return -1;
+}
+
+/* The same for a path: its directory is opened for the while. */
+int
+write_file_atomic(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char		 dir[PATH_MAX];
+	const char	*slash = strrchr(path, '/'), *name = path;
+	int		 dirfd, rv, saved;
+
+	if (slash == NULL)
+		tt_strlcpy(dir, ".", sizeof(dir));
+	else if (tt_snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+	    (int)(slash - path), path) == -1) {
+		errno = ENAMETOOLONG;
+		return -1;
+	} else
+		name = slash + 1;
+	if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rv = write_file_atomic_at(dirfd, name, data, len, mode);
+	saved = errno;
+	close(dirfd);
+	errno = saved;
+	return rv;
 }
 
 /* Seconds on a clock that neither jumps nor goes back with the date. */

@@ -155,15 +155,17 @@ int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
 int	 write_all(int, const void *, size_t);
 int	 read_file_bounded(int, char **, size_t *, size_t);
 uint64_t fnv1a64(const void *, size_t);
+int	 parse_ll(const char *, long long *);
+const char *errno_name(int);
 
 /* os_posix.c | os_win.c */
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);
+int	 write_file_atomic_at(int, const char *, const void *, size_t,
+	    mode_t);		/* Unix only: a held directory */
 /* Its temporary file is path TT_ATOMIC_TMP pid; a crash can leave one. */
 #define TT_ATOMIC_TMP	".tmp."
 #define TT_WATOMIC_TMP	L".tmp."
 time_t	 tt_mono(void);
 uint64_t tt_mono_ms(void);
-int	 parse_ll(const char *, long long *);
-const char *errno_name(int);
 
 #endif /* TCPTUNE_H */

@@ -1013,6 +1013,8 @@ test_unreadable_originals_not_set_aside(void **arg)
 	engine_configure(&f->e, parse(darwin_conf));
 	snprintf(path, sizeof(path), "%s/originals", f->dir);
 	assert_int_equal(stat(path, &sb), 0);
+	/* The directory readable, the 0600 file not: EACCES on the file. */
+	assert_int_equal(chmod(f->dir, 0755), 0);
 	assert_true((pid = fork()) != -1);
 	if (pid == 0) {
 		if (setgroups(0, NULL) == -1 || setgid(65534) == -1 ||

@@ -1,0 +1,666 @@
+/*
+ * The control server's AF_UNIX transport: the socket, its directory and
+ * its lock; accept with the peer's credentials (read from the kernel,
+ * never assumed); reading and writing each client as control.c allows.
+ *
+ * One socket, one daemon: control_bind() holds the socket's directory
+ * open (trusted_dir.c: only root can change it), takes "<socket>.lock"
+ * beside the socket with flock(2) before it probes or removes anything,
+ * and keeps both for the daemon's life.  Two daemons started at the same
+ * moment cannot both bind: the second finds the lock held.  Whatever
+ * answers on the name must be root's, or the daemon refuses to start.
+ * At exit it unlinks the socket only if the name is still its own.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcptuned.h"
+#include "event.h"
+
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set per socket */
+#endif
+
+#define ACCEPTS_PER_EVENT	64	/* then the loop serves the others */
+#define SUN_PATH_MAX	sizeof(((struct sockaddr_un *)0)->sun_path)
+
+struct conn {
+	int			 fd;
+	struct ctl_client	*client;
+	struct control		*ctl;
+	bool			 paused;	/* not reading */
+	bool			 want_write;
+	struct conn		*next;
+};
+
+struct control {
+	int			 fd;		/* listening; -1 none */
+	int			 dirfd;		/* the socket's directory */
+	int			 lock_fd;
+	char			 path[SUN_PATH_MAX];
+	char			 name[SUN_PATH_MAX];	/* in dirfd */
+	dev_t			 dev;		/* of the socket we bound */
+	ino_t			 ino;
+	struct evloop		*loop;
+	struct ctl_server	*srv;
+	struct conn		*conns;
+	bool			 accept_paused;
+	struct ev_timer		*idle_timer;
+	struct ev_timer		*accept_timer;
+};
+
+static void	conn_free(struct conn *);
+static void	pause_accept(struct control *, bool);
+
+/*
+ * Portable stand-ins for SOCK_NONBLOCK, SOCK_CLOEXEC and accept4, which
+ * macOS lacks; there SO_NOSIGPIPE also keeps a vanished peer from killing
+ * the daemon with SIGPIPE (elsewhere send() takes MSG_NOSIGNAL).
+ */
+static int
+socket_setup(int fd)
+{
+	int	flags;
+#ifdef SO_NOSIGPIPE
+	int	one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof(one)) == -1)
+		return -1;
+#endif
+	if ((flags = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) == -1 ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) == -1)
+		return -1;
+	return 0;
+}
+
+/*
+ * The peer's uid from the kernel: SO_PEERCRED on Linux (socket(7)),
+ * getpeereid(3) on macOS and FreeBSD.  -1 when it cannot be read, and
+ * then the connection is refused: never assumed.
+ */
+static int
+peer_uid(int fd, uid_t *uid)
+{
+#if defined(SO_PEERCRED) && defined(__linux__)
+	struct ucred	cred;
+	socklen_t	len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1 ||
+	    len != sizeof(cred))
+		return -1;
+	*uid = cred.uid;
+	return 0;
+#else
+	gid_t	gid;
+
+	return getpeereid(fd, uid, &gid);
+#endif
+}
+
+/* ---- one connection */
+
+/* Read and write interest as control.c's state for the client says. */
+static void
+conn_sync(struct conn *k)
+{
+	size_t	out;
+	bool	pause = ctl_client_room(k->client) == 0;
+	bool	want = (ctl_client_output(k->client, &out), out > 0);
+
+	if (pause != k->paused) {
+		k->paused = pause;
+		ev_fd_pause(k->ctl->loop, k->fd, pause);
+	}
+	if (want != k->want_write) {
+		k->want_write = want;
+		ev_fd_want_write(k->ctl->loop, k->fd, want);
+	}
+}
+
+static void
+io_kick(void *arg)
+{
+	conn_sync(arg);
+}
+
+/*
+ * The peer has closed the connection (both ways: a client that only shut
+ * down its sending side still waits for the reply).  Its request bytes
+ * may still be buffered here, but whoever sent them has stopped waiting.
+ * A stream socket whose peer has closed polls POLLHUP (Linux unix_poll()
+ * in net/unix/af_unix.c: sk_shutdown == SHUTDOWN_MASK, set for the
+ * survivor by unix_release_sock()).
+ */
+static bool
+io_gone(void *arg)
+{
+	struct conn	*k = arg;
+	struct pollfd	 pfd;
+
+	pfd.fd = k->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR));
+}
+
+/* -1 when the connection is gone (and freed). */
+static int
+conn_flush(struct conn *k)
+{
+	const void	*out;
+	size_t		 len;
+	ssize_t		 n;
+
+	for (;;) {
+		out = ctl_client_output(k->client, &len);
+		if (len == 0)
+			break;
+		n = send(k->fd, out, len, MSG_NOSIGNAL);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			break;
+		if (n == -1) {		/* EPIPE: the client went away */
+			conn_free(k);
+			return -1;
+		}
+		ctl_client_sent(k->client, (size_t)n);
+	}
+	if (ctl_client_finished(k->client)) {
+		conn_free(k);
+		return -1;
+	}
+	conn_sync(k);
+	return 0;
+}
+
+static void
+conn_read(struct conn *k)
+{
+	char	buf[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
+	size_t	room = ctl_client_room(k->client);
+	ssize_t	n;
+
+	if (room == 0) {
+		/* not reading: only a hang-up is reported (epoll) */
+		if (io_gone(k))
+			conn_free(k);
+		return;
+	}
+	if (room > sizeof(buf))
+		room = sizeof(buf);
+	n = read(k->fd, buf, room);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == -1) {
+		conn_free(k);
+		return;
+	}
+	if (n == 0)
+		ctl_client_input_end(k->client);
+	else
+		ctl_client_input(k->client, buf, (size_t)n);
+	conn_flush(k);
+}
+
+static void
+conn_event(int fd, bool readable, bool writable, void *arg)
+{
+	struct conn	*k = arg;
+
+	(void)fd;
+	if (writable) {
+		conn_flush(k);
+		return;		/* k may be gone; reading waits a turn */
+	}
+	if (readable)
+		conn_read(k);
+}
+
+static void
+conn_free(struct conn *k)
+{
+	struct control	 *ctl = k->ctl;
+	struct conn	**pp;
+
+	for (pp = &ctl->conns; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == k) {
+			*pp = k->next;
+			break;
+		}
+	ev_fd_del(ctl->loop, k->fd);
+	close(k->fd);
+	ctl_client_free(k->client);	/* may kick others: k is unlinked */
+	free(k);
+	if (ctl->conns == NULL)
+		ev_timer_stop(ctl->idle_timer);
+	if (ctl->accept_paused && !ctl_server_full(ctl->srv)) {
+		log_info("control: a client left: accepting again");
+		pause_accept(ctl, false);
+	}
+}
+
+static void
+conn_new(struct control *ctl, int fd, uid_t uid)
+{
+	struct ctl_peer	 peer;
+	struct conn	*k;
+
+	peer.user = (unsigned long)uid;
+	peer.privileged = uid == 0;
+	if ((k = calloc(1, sizeof(*k))) == NULL) {
+		close(fd);
+		return;
+	}
+	k->fd = fd;
+	k->ctl = ctl;
+	if ((k->client = ctl_client_new(ctl->srv, &peer, k)) == NULL) {
+		close(fd);
+		free(k);
+		return;
+	}
+	if (ev_fd_add(ctl->loop, fd, conn_event, k) == -1) {
+		log_warn("control: ev_fd_add");
+		ctl_client_free(k->client);
+		close(fd);
+		free(k);
+		return;
+	}
+	if (ctl->conns == NULL)
+		ev_timer_start(ctl->idle_timer, 1000 * CONTROL_IDLE_TIMEOUT / 3,
+		    true);
+	k->next = ctl->conns;
+	ctl->conns = k;
+	if (ctl_server_full(ctl->srv)) {
+		log_warnx("control: every client slot is taken: pausing "
+		    "accept until one leaves");
+		pause_accept(ctl, true);
+	}
+}
+
+/* ---- accepting */
+
+static void
+pause_accept(struct control *ctl, bool paused)
+{
+	if (ctl->accept_paused == paused)
+		return;
+	ctl->accept_paused = paused;
+	ev_fd_pause(ctl->loop, ctl->fd, paused);
+}
+
+/* 0 for one more, -1 when the queue is empty or accept must wait. */
+static int
+accept_one(struct control *ctl)
+{
+	uid_t	uid;
+	int	cfd;
+
+	if ((cfd = accept(ctl->fd, NULL, NULL)) == -1) {
+		if (errno == EMFILE || errno == ENFILE) {
+			log_warnx("control: out of file descriptors: pausing "
+			    "accept for a second");
+			pause_accept(ctl, true);
+			ev_timer_start(ctl->accept_timer, 1000, false);
+		} else if (errno != EAGAIN && errno != EINTR &&
+		    errno != ECONNABORTED)
+			log_warn("control: accept");
+		return errno == ECONNABORTED || errno == EINTR ? 0 : -1;
+	}
+	if (socket_setup(cfd) == -1) {
+		log_warn("control: socket setup");
+		close(cfd);
+		return 0;
+	}
+	if (peer_uid(cfd, &uid) == -1) {
+		log_warn("control: cannot read the peer's credentials: "
+		    "refusing the connection");
+		close(cfd);
+		return 0;
+	}
+	conn_new(ctl, cfd, uid);
+	return 0;
+}
+
+/*
+ * A connection over a user's limit is accepted and closed at once
+ * (control.c says whether it may stay), so the listen queue keeps moving
+ * and root's connection reaches the slots kept for it, however many
+ * connections users open.  Accept pauses only when every slot, root's
+ * too, is taken (then root's own clients hold them), and on EMFILE.
+ */
+static void
+accept_event(int fd, bool readable, bool writable, void *arg)
+{
+	struct control	*ctl = arg;
+	int		 i;
+
+	(void)fd;
+	(void)writable;
+	if (!readable)
+		return;
+	for (i = 0; i < ACCEPTS_PER_EVENT && !ctl->accept_paused; i++)
+		if (accept_one(ctl) == -1)
+			break;
+}
+
+static void
+accept_resume(void *arg)
+{
+	struct control	*ctl = arg;
+
+	if (!ctl_server_full(ctl->srv))
+		pause_accept(ctl, false);
+}
+
+static void
+idle_sweep(void *arg)
+{
+	struct control	*ctl = arg;
+	struct conn	*k, *next;
+	time_t		 now = tt_mono();
+
+	for (k = ctl->conns; k != NULL; k = next) {
+		next = k->next;
+		if (ctl_client_idle(k->client, now) >= CONTROL_IDLE_TIMEOUT) {
+			log_debug("control: closing idle client uid %lu",
+			    ctl_client_peer(k->client)->user);
+			conn_free(k);
+		}
+	}
+}
+
+/*
+ * Clients may hold only the descriptors the daemon does not need itself:
+ * each sysctl read or write, config load and state save opens one for a
+ * moment, and a client that took the last of them would make the engine
+ * see EMFILE instead of the kernel's values.  So the bound is the limit
+ * less what is open now (the loop, timers, watch, locks, socket) less a
+ * reserve.  Counted once, at start: these are all long-lived.
+ */
+static int
+client_budget(void)
+{
+	struct rlimit	rl;
+	long		limit, open_now = 0, fd, budget;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1 || rl.rlim_cur == RLIM_INFINITY)
+		return CONTROL_MAX_CLIENTS;
+	limit = rl.rlim_cur > (rlim_t)65536 ? 65536 : (long)rl.rlim_cur;
+	for (fd = 0; fd < limit && fd < 4096; fd++)
+		if (fcntl((int)fd, F_GETFD) != -1)
+			open_now++;
+	budget = limit - open_now - CONTROL_FD_RESERVE;
+	if (budget > CONTROL_MAX_CLIENTS)
+		return CONTROL_MAX_CLIENTS;
+	if (budget <= CONTROL_ROOT_RESERVE)
+		log_warnx("control: descriptor limit %ld: at most %ld clients at "
+		    "once, all kept for root", limit, budget < 1 ? 1 : budget);
+	else if (budget < CONTROL_MAX_CLIENTS)
+		log_info("control: descriptor limit %ld: at most %ld clients at "
+		    "once", limit, budget);
+	return budget < 1 ? 1 : (int)budget;
+}
+
+/* ---- the name */
+
+static int	bind_fail(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
+
+static int
+bind_fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+fill_sockaddr(struct sockaddr_un *sun, const char *path)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	if (tt_strlcpy(sun->sun_path, path, sizeof(sun->sun_path)) >=
+	    sizeof(sun->sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* Split path into the directory to hold open and the socket's name in it. */
+static int
+split_path(struct control *ctl, const char *path, char *dir, size_t dirlen)
+{
+	const char	*slash = strrchr(path, '/');
+
+	if (tt_strlcpy(ctl->path, path, sizeof(ctl->path)) >=
+	    sizeof(ctl->path))
+		return -1;
+	if (slash == NULL)
+		tt_strlcpy(dir, ".", dirlen);
+	else if (tt_snprintf(dir, dirlen, "%.*s", slash == path ? 1 :
+	    (int)(slash - path), path) == -1)
+		return -1;
+	tt_strlcpy(ctl->name, slash == NULL ? path : slash + 1,
+	    sizeof(ctl->name));
+	return ctl->name[0] == '\0' ? -1 : 0;
+}
+
+/*
+ * Whether something answers on the name: 0 nothing (no socket, or a stale
+ * one), 1 and why otherwise, naming its uid when it is not root's.  A
+ * listener whose queue is full answers too (EAGAIN on a non-blocking
+ * connect).
+ */
+static int
+probe(struct control *ctl, char *why, size_t len)
+{
+	struct sockaddr_un	sun;
+	uid_t			uid;
+	int			fd, rv = 0;
+
+	if (fill_sockaddr(&sun, ctl->path) == -1 ||
+	    (fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    socket_setup(fd) == -1)
+		return bind_fail(why, len, "%s: %s", ctl->path,
+		    strerror(errno)) == -1;
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
+		rv = 1;
+		if (peer_uid(fd, &uid) == 0 && uid != 0 && uid != geteuid())
+			bind_fail(why, len, "uid %lu answers on %s; it is not "
+			    "tcptuned: remove it before starting",
+			    (unsigned long)uid, ctl->path);
+		else
+			bind_fail(why, len, "another tcptuned is running (it "
+			    "answers on %s)", ctl->path);
+	} else if (errno == EAGAIN || errno == EINPROGRESS) {
+		rv = 1;
+		bind_fail(why, len, "another tcptuned is running (%s is "
+		    "listened on, its queue full)", ctl->path);
+	} else if (errno != ECONNREFUSED && errno != ENOENT) {
+		rv = 1;
+		bind_fail(why, len, "probing %s: %s", ctl->path,
+		    strerror(errno));
+	}
+	close(fd);
+	return rv;
+}
+
+/* The lock beside the socket, held for the daemon's life. */
+static int
+take_lock(struct control *ctl, char *why, size_t len)
+{
+	char	lock[SUN_PATH_MAX + 8];
+
+	(void)tt_snprintf(lock, sizeof(lock), "%s.lock", ctl->name);
+	ctl->lock_fd = openat(ctl->dirfd, lock, O_RDWR | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW | O_NONBLOCK, 0600);
+	if (ctl->lock_fd == -1)
+		return bind_fail(why, len, "%s.lock: %s", ctl->path,
+		    errno == ELOOP || errno == EMLINK ? "a symbolic link" :
+		    strerror(errno));
+	if (trusted_file_check(ctl->lock_fd, why, len) == -1) {
+		char	detail[TT_TEXT_MAX];
+
+		tt_strlcpy(detail, why, sizeof(detail));
+		return bind_fail(why, len, "%s.lock: %s", ctl->path, detail);
+	}
+	if (flock(ctl->lock_fd, LOCK_EX | LOCK_NB) == -1)
+		return bind_fail(why, len, errno == EWOULDBLOCK ? "another "
+		    "tcptuned is starting or running on %s (it holds %s.lock)" :
+		    "%s.lock: %s", ctl->path, errno == EWOULDBLOCK ?
+		    ctl->path : strerror(errno));
+	return 0;
+}
+
+/* A stale socket goes; anything else in its place stays, and so do we. */
+static int
+clear_name(struct control *ctl, char *why, size_t len)
+{
+	struct stat	st;
+
+	if (fstatat(ctl->dirfd, ctl->name, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		return errno == ENOENT ? 0 : bind_fail(why, len, "%s: %s",
+		    ctl->path, strerror(errno));
+	if (!S_ISSOCK(st.st_mode))
+		return bind_fail(why, len, "%s exists and is not a socket: not "
+		    "removing it", ctl->path);
+	if (unlinkat(ctl->dirfd, ctl->name, 0) == -1)
+		return bind_fail(why, len, "removing the stale %s: %s",
+		    ctl->path, strerror(errno));
+	return 0;
+}
+
+static int
+listen_on(struct control *ctl, char *why, size_t len)
+{
+	struct sockaddr_un	sun;
+	struct stat		st;
+	mode_t			old;
+	int			rv;
+
+	if (fill_sockaddr(&sun, ctl->path) == -1 ||
+	    (ctl->fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    socket_setup(ctl->fd) == -1)
+		return bind_fail(why, len, "%s: %s", ctl->path,
+		    strerror(errno));
+	/* 0666: anyone may connect for status; changes check the uid. */
+	old = umask(0111);
+	rv = bind(ctl->fd, (struct sockaddr *)&sun, sizeof(sun));
+	umask(old);
+	if (rv == -1 || listen(ctl->fd, 128) == -1)
+		return bind_fail(why, len, "%s: %s", ctl->path,
+		    strerror(errno));
+	if (fstatat(ctl->dirfd, ctl->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		ctl->dev = st.st_dev;
+		ctl->ino = st.st_ino;
+	}
+	return 0;
+}
+
+/*
+ * Take the socket's name before any sysctl is touched: directory checked
+ * and held, lock taken, nothing (or only a stale socket) there, bound and
+ * listening.  Connections wait in the queue until control_start().  NULL
+ * with the reason in why.
+ */
+struct control *
+control_bind(const char *path, char *why, size_t len)
+{
+	struct control	*ctl;
+	char		 dir[SUN_PATH_MAX], detail[TT_TEXT_MAX];
+
+	if ((ctl = calloc(1, sizeof(*ctl))) == NULL) {
+		bind_fail(why, len, "%s", strerror(errno));
+		return NULL;
+	}
+	ctl->fd = ctl->dirfd = ctl->lock_fd = -1;
+	if (split_path(ctl, path, dir, sizeof(dir)) == -1) {
+		bind_fail(why, len, "%s: not a usable socket path (at most %zu "
+		    "bytes)", path, SUN_PATH_MAX - 1);
+		goto fail;
+	}
+	if ((ctl->dirfd = trusted_dir_open(dir, 0755, detail,
+	    sizeof(detail))) < 0) {
+		bind_fail(why, len, "socket directory: %s", detail);
+		goto fail;
+	}
+	if (take_lock(ctl, why, len) == -1 || probe(ctl, why, len) != 0 ||
+	    clear_name(ctl, why, len) == -1 || listen_on(ctl, why, len) == -1)
+		goto fail;
+	return ctl;
+fail:
+	control_close(ctl);
+	return NULL;
+}
+
+int
+control_start(struct control *ctl, struct evloop *loop,
+    const struct control_ops *ops)
+{
+	static const struct ctl_io	io = { io_kick, io_gone };
+
+	ctl->loop = loop;
+	ctl->srv = ctl_server_new(ops, &io, client_budget());
+	ctl->idle_timer = ev_timer_new(loop, idle_sweep, ctl);
+	ctl->accept_timer = ev_timer_new(loop, accept_resume, ctl);
+	if (ctl->srv == NULL || ctl->idle_timer == NULL ||
+	    ctl->accept_timer == NULL ||
+	    ev_fd_add(loop, ctl->fd, accept_event, ctl) == -1) {
+		log_warn("control: event loop");
+		return -1;
+	}
+	return 0;
+}
+
+/* The name is unlinked only while it is still the socket we bound. */
+static void
+unlink_ours(struct control *ctl)
+{
+	struct stat	st;
+
+	if (fstatat(ctl->dirfd, ctl->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == ctl->dev && st.st_ino == ctl->ino)
+		unlinkat(ctl->dirfd, ctl->name, 0);
+}
+
+void
+control_close(struct control *ctl)
+{
+	if (ctl == NULL)
+		return;
+	while (ctl->conns != NULL)
+		conn_free(ctl->conns);
+	if (ctl->fd != -1) {
+		if (ctl->loop != NULL)
+			ev_fd_del(ctl->loop, ctl->fd);
+		close(ctl->fd);
+		if (ctl->ino != 0)
+			unlink_ours(ctl);
+	}
+	ctl_server_free(ctl->srv);
+	if (ctl->dirfd != -1)
+		close(ctl->dirfd);
+	if (ctl->lock_fd != -1)
+		close(ctl->lock_fd);
+	ev_timer_free(ctl->idle_timer);
+	ev_timer_free(ctl->accept_timer);
+	free(ctl);
+}
