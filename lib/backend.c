@@ -6,17 +6,23 @@
 #include "tcptune.h"
 
 /*
- * With a root directory the Linux backend is used on any platform: tests
- * and dry runs point it at a tree of files.
+ * With a root directory the Linux backend is used on any Unix platform:
+ * tests and dry runs point it at a tree of files.  Windows has the CIM
+ * backend only (backend_windows.c over cim_wmi.c).
  */
 struct sysctl_backend *
 backend_platform_new(const char *root)
 {
+#if defined(_WIN32)
+	/* No sysctl tree to point at: tcptuned refuses -r there. */
+	return root == NULL ? backend_windows_new() : NULL;
+#else
 #if defined(__APPLE__) || defined(__FreeBSD__)
 	if (root == NULL)
 		return backend_bsd_new();
 #endif
 	return backend_linux_new(root ? root : "/proc/sys");
+#endif
 }
 
 void

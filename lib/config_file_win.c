@@ -3,7 +3,10 @@
  * whether the service may believe it (config_file_posix.c is the Unix
  * side).  The owner/mode rule of sshd's StrictModes becomes an ACL rule,
  * for the file and for the directory that holds it:
- *   - the owner is BUILTIN\Administrators or NT AUTHORITY\SYSTEM;
+ *   - the owner is BUILTIN\Administrators, NT AUTHORITY\SYSTEM, or the
+ *     account this program runs as (the service runs as SYSTEM; as
+ *     sshd's StrictModes accepts root or the user, a process trusts its
+ *     own files; under Wine every file is the Wine user's);
  *   - no allow entry gives Everyone, BUILTIN\Users or Authenticated Users
  *     a right to change it: write or append data, add or delete entries
  *     (directories), delete, change the DACL or the owner, GENERIC_WRITE
@@ -52,6 +55,24 @@ sid_is(PSID sid, WELL_KNOWN_SID_TYPE type)
 	return CreateWellKnownSid(type, NULL, buf, &len) && EqualSid(sid, buf);
 }
 
+/* The user of this process's token. */
+static bool
+sid_is_self(PSID sid)
+{
+	BYTE		 buf[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+	TOKEN_USER	*tu = (TOKEN_USER *)buf;
+	HANDLE		 tok;
+	DWORD		 got;
+	bool		 same;
+
+	if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &tok))
+		return false;
+	same = GetTokenInformation(tok, TokenUser, buf, sizeof(buf), &got) &&
+	    EqualSid(sid, tu->User.Sid);
+	CloseHandle(tok);
+	return same;
+}
+
 static void
 sid_text(PSID sid, char *buf, size_t len)
 {
@@ -91,10 +112,13 @@ who_may_change(PACL dacl, DWORD rights)
 	return NULL;
 }
 
-/* One object, by handle: what is wrong with it, or NULL. */
-static bool
-acl_usable(const char *path, const char *what, HANDLE h, DWORD rights,
-    struct errlist *errs)
+/*
+ * One object, by handle, under the rules above (rights: what would let
+ * someone change it).  0, or -1 with the reason in why: "must be owned
+ * by ...", "must not be writable by ...", "cannot read the ACL ...".
+ */
+int
+win_trusted_object(HANDLE h, bool dir, char *why, size_t len)
 {
 	PSECURITY_DESCRIPTOR	 sd = NULL;
 	PSID			 owner = NULL;
@@ -102,30 +126,41 @@ acl_usable(const char *path, const char *what, HANDLE h, DWORD rights,
 	const char		*who;
 	char			 sid[128];
 	DWORD			 err;
-	bool			 ok = true;
+	int			 rv = 0;
 
 	err = GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION |
 	    DACL_SECURITY_INFORMATION, &owner, NULL, &dacl, NULL, &sd);
 	if (err != ERROR_SUCCESS) {
 		win_strerror(err, sid, sizeof(sid));
-		errlist_add(errs, "%s: cannot read the ACL of %s (%s): "
-		    "refusing to use it", path, what, sid);
-		return false;
+		snprintf(why, len, "cannot read its ACL (%s)", sid);
+		return -1;
 	}
 	if (owner == NULL || (!sid_is(owner, WinBuiltinAdministratorsSid) &&
-	    !sid_is(owner, WinLocalSystemSid))) {
+	    !sid_is(owner, WinLocalSystemSid) && !sid_is_self(owner))) {
 		sid_text(owner, sid, sizeof(sid));
-		errlist_add(errs, "%s: %s must be owned by Administrators or "
-		    "SYSTEM (owner %s): refusing to use it", path, what, sid);
-		ok = false;
-	} else if ((who = who_may_change(dacl, rights)) != NULL) {
-		errlist_add(errs, "%s: %s must not be writable by Users, "
-		    "Everyone or Authenticated Users (%s may change it): "
-		    "refusing to use it", path, what, who);
-		ok = false;
+		snprintf(why, len, "must be owned by Administrators, SYSTEM or "
+		    "the account tcptune runs as (owner %s)", sid);
+		rv = -1;
+	} else if ((who = who_may_change(dacl, dir ? DIR_CHANGE_RIGHTS :
+	    FILE_CHANGE_RIGHTS)) != NULL) {
+		snprintf(why, len, "must not be writable by Users, Everyone or "
+		    "Authenticated Users (%s may change it)", who);
+		rv = -1;
 	}
 	LocalFree(sd);
-	return ok;
+	return rv;
+}
+
+static bool
+acl_usable(const char *path, const char *what, HANDLE h, bool dir,
+    struct errlist *errs)
+{
+	char	why[256];
+
+	if (win_trusted_object(h, dir, why, sizeof(why)) == 0)
+		return true;
+	errlist_add(errs, "%s: %s %s: refusing to use it", path, what, why);
+	return false;
 }
 
 /* The directory that holds the file the handle has open, really. */
@@ -154,7 +189,7 @@ dir_usable(const char *path, HANDLE file, struct errlist *errs)
 		    "use it", path);
 		return false;
 	}
-	ok = acl_usable(path, "its directory", dir, DIR_CHANGE_RIGHTS, errs);
+	ok = acl_usable(path, "its directory", dir, true, errs);
 	CloseHandle(dir);
 	return ok;
 }
@@ -173,7 +208,7 @@ file_usable(const char *path, HANDLE h, int flags, struct errlist *errs)
 		return false;
 	}
 	if ((flags & CONFIG_CHECK_OWNER) &&
-	    (!acl_usable(path, "the file", h, FILE_CHANGE_RIGHTS, errs) ||
+	    (!acl_usable(path, "the file", h, false, errs) ||
 	    !dir_usable(path, h, errs)))
 		return false;
 	size = (unsigned long long)info.nFileSizeHigh << 32 |
