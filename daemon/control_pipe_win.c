@@ -51,6 +51,7 @@
 
 enum inst_state {
 	IS_LISTENING,	/* ConnectNamedPipe in flight */
+	IS_CONNECTED,	/* connected at once: nothing in flight */
 	IS_READING,	/* ReadFile in flight */
 	IS_WRITING,	/* WriteFile in flight */
 	IS_IDLE,	/* connected, nothing in flight: waits for a kick */
@@ -198,6 +199,7 @@ inst_listen(struct inst *in)
 	case ERROR_IO_PENDING:
 		break;
 	case ERROR_PIPE_CONNECTED:	/* came between create and connect */
+		in->state = IS_CONNECTED;
 		SetEvent(in->ov.hEvent);
 		break;
 	default:	/* a client that left at once: listen again */
@@ -217,8 +219,11 @@ start_read(struct inst *in, size_t room)
 	in->state = IS_READING;
 	if (!ReadFile(in->pipe, in->buf, (DWORD)room, NULL, &in->ov) &&
 	    GetLastError() != ERROR_IO_PENDING && GetLastError() !=
-	    ERROR_MORE_DATA)
-		inst_drop(in);	/* the client went away */
+	    ERROR_MORE_DATA) {
+		/* the client went away; nothing is in flight to wait for */
+		in->state = IS_IDLE;
+		inst_drop(in);
+	}
 }
 
 static void
@@ -229,8 +234,10 @@ start_write(struct inst *in, const void *out, size_t len)
 	if (len > PIPE_BUFSIZE)
 		len = PIPE_BUFSIZE;
 	if (!WriteFile(in->pipe, out, (DWORD)len, NULL, &in->ov) &&
-	    GetLastError() != ERROR_IO_PENDING)
+	    GetLastError() != ERROR_IO_PENDING) {
+		in->state = IS_IDLE;
 		inst_drop(in);
+	}
 }
 
 /* The next operation, as control.c's state for the client says. */
@@ -318,6 +325,9 @@ inst_event(void *arg)
 			inst_listen(in);
 			return;
 		}
+		start_read(in, sizeof(struct msg_hdr));
+		break;
+	case IS_CONNECTED:
 		start_read(in, sizeof(struct msg_hdr));
 		break;
 	case IS_READING:
