@@ -7,6 +7,7 @@
 #   sanitizers  the whole suite again under ASan + UBSan (clang)
 #   valgrind    the system tests with the daemon under memcheck
 #   fuzz        each libFuzzer harness for a bounded time
+#   windows     the Windows build (mingw-w64) and its tests under Wine
 # Each stage prints its own "N passed, N failed"; the last line sums them.
 # TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
 set -u
@@ -102,7 +103,7 @@ stage_script() {
 	tally "$name" "$pass" "$fail"
 }
 
-for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz}; do
+for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz windows}; do
 	echo "==== stage: $stage"
 	case $stage in
 	check) stage_check ;;
@@ -110,6 +111,7 @@ for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz}; do
 	sanitizers) stage_script sanitizers scripts/sanitize.sh ;;
 	valgrind) stage_script valgrind scripts/valgrind.sh ;;
 	fuzz) stage_script fuzz scripts/fuzz.sh "${TT_FUZZ_TIME:-60}" ;;
+	windows) stage_script windows scripts/test-windows.sh ;;
 	*) echo "unknown stage $stage"; tally "$stage" 0 1 ;;
 	esac
 done

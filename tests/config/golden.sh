@@ -193,13 +193,13 @@ set -- "$cfg"/bad/*.conf
 nbad=$#
 # shellcheck disable=SC2086 # the lists split into words
 set -- $HOSTILE_CASES $HOSTILE_ROOT_CASES $HOSTILE_GOOD_CASES
-echo "1..$((ngood + 3 + 2 * nbad + 2 * $#))"
+echo "1..$((ngood + 4 + 2 * nbad + 2 * $#))"
 
 for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
 	check "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
 done
-for os in darwin freebsd linux; do
+for os in darwin freebsd linux windows; do
 	check "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
 	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v
 done

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The "windows" stage of scripts/test.sh: builds the Windows programs
+# (scripts/build-windows.sh), the test tools beside them, makes one
+# Wine prefix for the whole stage (Wine's first boot is slow), runs
+# tests/windows/wine.sh, and ends with "N passed, N failed".
+# Installs wine with apt-get when it is missing.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+fail() { echo "test-windows.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+if ! command -v wine >/dev/null 2>&1; then
+	[ "$(id -u)" -eq 0 ] || fail "wine is missing; run as root to install it"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends wine wine64 >/dev/null ||
+	    fail "cannot install wine"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/tt-windows.XXXXXX") || fail "mktemp"
+trap 'WINEPREFIX=$work/prefix wineserver -k >/dev/null 2>&1; rm -rf "$work"' EXIT
+bin=$work/bin
+bash "$top/scripts/build-windows.sh" "$bin" || fail "the Windows build failed"
+build=${TT_WIN_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/tcptune-windows}
+for tool in set_acl pipe_abuse svc_control; do
+	x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror \
+	    -D_WIN32_WINNT=0x0A00 -D__USE_MINGW_ANSI_STDIO=1 \
+	    -I"$top/lib" -I"$build/tcptune" -o "$bin/$tool.exe" \
+	    "$top/tests/windows/$tool.c" -ladvapi32 ||
+	    fail "cannot build $tool.exe"
+done
+export WINEPREFIX=$work/prefix WINEDEBUG=-all
+export WINEDLLOVERRIDES="mscoree,mshtml="	# no Mono or Gecko dialogs
+wineboot -i >/dev/null 2>&1 || fail "wineboot failed"
+out=$work/tap
+WINBIN=$bin top_srcdir=$top bash "$top/tests/windows/wine.sh" | tee "$out"
+pass=$(grep -c '^ok ' "$out")
+failed=$(grep -c '^not ok ' "$out")
+echo "$pass passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# The Windows programs under Wine.  Speaks TAP.  Run by
+# scripts/test-windows.sh, which builds them; or by hand:
+#   WINBIN=DIR-WITH-THE-EXES WINEPREFIX=PREFIX bash tests/windows/wine.sh
+# WINBIN holds tcptuned.exe, tcptunectl.exe and the test tools set_acl.exe,
+# pipe_abuse.exe, svc_control.exe;
+# WINEPREFIX is made once by the caller (the first boot is slow).
+#
+#   config    the good, bad and shipped corpus through tcptunectl.exe
+#             check: the Linux golden files, Windows line ends aside
+#   acl       tcptuned.exe -n refuses a config in a directory, or a file,
+#             that Everyone may change; accepts a private one
+#   cim       the real CIM backend: Wine has no root/StandardCimv2, so each
+#             key is refused with WBEM_E_INVALID_NAMESPACE and the daemon
+#             goes on checking, answering, reloading
+#   watch     the config directory's change notification reloads it
+#   pipe      protocol abuse (pipe_abuse.exe): garbage, oversize, another
+#             version, many clients; the daemon still answers
+#   service   sc create / start / query / stop, and PARAMCHANGE sent with
+#             svc_control.exe (Wine's sc.exe cannot send it)
+# What Wine cannot run is in README.md (Windows, what is tested where).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${top_srcdir:=$here/../..}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+: "${WINBIN:?WINBIN must name the directory of the .exe files}"
+: "${WINEPREFIX:?WINEPREFIX must name a prefix made for this run}"
+export WINEPREFIX WINEDEBUG=-all
+cfg=$top_srcdir/tests/config
+ctl=$WINBIN/tcptunectl.exe
+daemon=$WINBIN/tcptuned.exe
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-wine.XXXXXX") || exit 99
+chmod 755 "$tmp"
+pids=""
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	wine sc stop tcptuned >/dev/null 2>&1
+	wine sc delete tcptuned >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 99' HUP INT TERM
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+	[ -f "$tmp/out" ] && sed 's/^/# /' "$tmp/out" | head -n 30
+}
+# Windows programs end lines with CR LF; the goldens are Unix text.
+unix() { tr -d '\r'; }
+# winpath FILE: the Z: path Wine gives a Unix file.
+winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
+
+# wait_for SECONDS CMD...: until CMD succeeds, bounded.
+wait_for() {
+	local limit=$1 i=0
+	shift
+	while [ "$i" -lt "$((limit * 5))" ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# ---- config: the same golden files as tests/config/golden.sh
+
+golden() {
+	local name=$1 dir=$2 file=$3 expected=$4 want=$5 status
+	shift 5
+	(cd "$dir" && timeout 30 wine "$ctl" check "$@" "$file") 2>&1 |
+	    unix >"$tmp/out"
+	status=${PIPESTATUS[0]}
+	if ! diff -u "$expected" "$tmp/out" >"$tmp/diff" 2>&1; then
+		cp "$tmp/diff" "$tmp/out"
+		notok "config $name: output differs from the Linux golden file"
+	elif [ "$status" -ne "$want" ]; then
+		notok "config $name: exit $status, expected $want"
+	else
+		ok "config $name"
+	fi
+}
+for f in "$cfg"/good/*.conf; do
+	b=$(basename "$f" .conf)
+	golden "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
+done
+for os in darwin freebsd linux windows; do
+	golden "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
+	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v
+done
+for f in "$cfg"/bad/*.conf; do
+	b=$(basename "$f" .conf)
+	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
+done
+
+# ---- acl: the owner and ACL rule of lib/config_file_win.c
+
+conf_text() {
+	cat <<EOC
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+  <key>CheckInterval</key><integer>1</integer>
+  <key>Sysctls</key><dict>
+    <key>tcp.autotuninglevel</key><string>normal</string>
+    <key>offload.rss</key><string>enabled</string>$1
+  </dict>
+</dict></plist>
+EOC
+}
+mkdir -p "$tmp/etc" "$tmp/open"
+chmod 755 "$tmp/etc"
+chmod 1777 "$tmp/open"	# Wine: Everyone may add and delete entries
+conf_text "" >"$tmp/etc/tcptune.conf"
+conf_text "" >"$tmp/open/tcptune.conf"
+chmod 644 "$tmp/etc/tcptune.conf" "$tmp/open/tcptune.conf"
+wconf=$(winpath "$tmp/etc/tcptune.conf")
+
+wine "$daemon" -n -f "$wconf" 2>&1 | unix >"$tmp/out"
+if [ "${PIPESTATUS[0]}" -eq 0 ] && grep -qx 'configuration OK' "$tmp/out"
+then ok "acl: a private directory and file are accepted"
+else notok "acl: a private directory and file are accepted"; fi
+
+wine "$daemon" -n -f "$(winpath "$tmp/open/tcptune.conf")" 2>&1 | unix >"$tmp/out"
+if [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q 'its directory must not be writable by Users, Everyone or Authenticated Users (Everyone may change it): refusing to use it' "$tmp/out"
+then ok "acl: a directory Everyone may change is refused"
+else notok "acl: a directory Everyone may change is refused"; fi
+
+cp "$tmp/etc/tcptune.conf" "$tmp/etc/open.conf"
+wine "$WINBIN/set_acl.exe" "$(winpath "$tmp/etc/open.conf")" \
+    'D:P(A;;FA;;;SY)(A;;FA;;;BA)(A;;FA;;;WD)' >/dev/null 2>&1
+wine "$daemon" -n -f "$(winpath "$tmp/etc/open.conf")" 2>&1 | unix >"$tmp/out"
+if [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q 'the file must not be writable by Users, Everyone or Authenticated Users (Everyone may change it)' "$tmp/out"
+then ok "acl: a file Everyone may write is refused"
+else notok "acl: a file Everyone may write is refused"; fi
+rm -f "$tmp/etc/open.conf"
+
+wine "$daemon" -n -f "$(winpath "$tmp/etc/none.conf")" 2>&1 | unix >"$tmp/out"
+if [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q 'none.conf: No such file or directory' "$tmp/out"
+then ok "acl: a missing file is reported as on Linux"
+else notok "acl: a missing file is reported as on Linux"; fi
+
+# ---- cim: the real backend's failure path, in a foreground daemon
+
+pipe='\\.\pipe\tcptune-wine-test'
+st='C:\tcptune-wine-state'
+wine "$daemon" -d -f "$wconf" -S "$st" -s "$pipe" >"$tmp/daemon.log" 2>&1 &
+pids="$pids $!"
+status_ok() { wine "$ctl" -s "$pipe" status >/dev/null 2>&1; [ $? -le 1 ]; }
+if wait_for 60 status_ok; then
+	ok "cim: the daemon starts and answers on $pipe"
+else
+	cp "$tmp/daemon.log" "$tmp/out"
+	notok "cim: the daemon starts and answers on $pipe"
+fi
+for key in tcp.autotuninglevel:MSFT_NetTCPSetting \
+    offload.rss:MSFT_NetOffloadGlobalSetting; do
+	k=${key%%:*} cls=${key#*:}
+	if grep -q "^$k: cannot read: No such file or directory: $cls is not on this Windows (root/StandardCimv2: WBEM_E_INVALID_NAMESPACE 0x8004100E); the other keys still apply" "$tmp/daemon.log"
+	then ok "cim: $k: the missing class is logged"
+	else cp "$tmp/daemon.log" "$tmp/out"; notok "cim: $k: the missing class is logged"; fi
+done
+wine "$ctl" -s "$pipe" --json status 2>/dev/null | unix >"$tmp/out"
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = {k["name"]: k for k in d["keys"]}
+for name in ("tcp.autotuninglevel", "offload.rss"):
+    k = keys[name]
+    assert k["state"] == "refused", k
+    assert "WBEM_E_INVALID_NAMESPACE 0x8004100E" in k["note"], k
+' "$tmp/out" 2>>"$tmp/out"
+then ok "cim: status --json shows both keys refused, with the reason"
+else notok "cim: status --json shows both keys refused, with the reason"; fi
+checks_done() {
+	wine "$ctl" -s "$pipe" --json status 2>/dev/null | unix |
+	    python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["daemon"]["checks"] >= 3 else 1)'
+}
+if wait_for 30 checks_done; then
+	ok "cim: the daemon keeps checking (3 checks and more)"
+else
+	wine "$ctl" -s "$pipe" --json status 2>&1 | unix >"$tmp/out"
+	notok "cim: the daemon keeps checking (3 checks and more)"
+fi
+wine "$ctl" -s "$pipe" reload 2>&1 | unix >"$tmp/out"
+if [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^reloaded ' "$tmp/out"
+then ok "cim: reload over the pipe (an Administrator under Wine)"
+else notok "cim: reload over the pipe (an Administrator under Wine)"; fi
+wine "$ctl" -s "$pipe" restore 2>&1 | unix >"$tmp/out"
+if grep -q 'enforcement paused' "$tmp/out"
+then ok "cim: restore answers and pauses"
+else notok "cim: restore answers and pauses"; fi
+wine "$ctl" -s "$pipe" resume 2>&1 | unix >"$tmp/out"
+if grep -q '^resumed ' "$tmp/out"
+then ok "cim: resume answers"
+else notok "cim: resume answers"; fi
+
+# ---- watch: FindFirstChangeNotification on the config directory
+
+conf_text '
+    <key>tcp.congestionprovider.internet</key><string>cubic</string>' \
+    >"$tmp/etc/tcptune.conf.new"
+mv "$tmp/etc/tcptune.conf.new" "$tmp/etc/tcptune.conf"
+three_keys() {
+	wine "$ctl" -s "$pipe" --json status 2>/dev/null | unix |
+	    python3 -c 'import json,sys; sys.exit(0 if len(json.load(sys.stdin)["keys"]) == 3 else 1)'
+}
+if wait_for 30 three_keys; then
+	ok "watch: the replaced config is reloaded by itself"
+else
+	cp "$tmp/daemon.log" "$tmp/out"
+	notok "watch: the replaced config is reloaded by itself"
+fi
+
+# ---- pipe: protocol abuse
+
+timeout 120 wine "$WINBIN/pipe_abuse.exe" "$pipe" 2>&1 | unix >"$tmp/abuse"
+while read -r line; do
+	case $line in
+	"ok "*) ok "${line#ok [0-9]* - }" ;;
+	"not ok "*) : >"$tmp/out"; notok "${line#not ok [0-9]* - }" ;;
+	esac
+done <"$tmp/abuse"
+grep -q '^ok .*status still answers (after)' "$tmp/abuse" ||
+    { cp "$tmp/abuse" "$tmp/out"; notok "pipe: pipe_abuse.exe ran to the end"; }
+for p in $pids; do kill "$p" 2>/dev/null; done
+pids=""
+wait 2>/dev/null
+
+# ---- service: as far as Wine's services.exe goes
+
+# Wine stops services when its last ordinary process ends: one stays up.
+wine cmd /c 'ping -n 120 127.0.0.1 >nul' >/dev/null 2>&1 &
+pids="$pids $!"
+wine sc create tcptuned binpath= "$(winpath "$daemon") -f $wconf -S C:\\tcptune-wine-svc -s \\\\.\\pipe\\tcptune-wine-svc" \
+    start= demand >"$tmp/out" 2>&1
+wine sc start tcptuned >"$tmp/out" 2>&1
+svc_state() { wine sc query tcptuned 2>/dev/null | unix | grep -q "STATE.*$1"; }
+if wait_for 60 svc_state RUNNING; then
+	ok "service: sc start: RUNNING after the first apply"
+else
+	wine sc query tcptuned 2>&1 | unix >"$tmp/out"
+	notok "service: sc start: RUNNING after the first apply"
+fi
+svc_status() { wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status >/dev/null 2>&1; [ $? -le 1 ]; }
+if wait_for 30 svc_status
+then ok "service: answers status on its pipe"
+else notok "service: answers status on its pipe"; fi
+# SERVICE_CONTROL_PARAMCHANGE (Wine's sc.exe has no "control" verb).
+svc_reloaded() {
+	wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status 2>/dev/null |
+	    unix | grep -q '^last reload .*ok: reloaded '
+}
+if wine "$WINBIN/svc_control.exe" tcptuned >"$tmp/out" 2>&1 &&
+    wait_for 30 svc_reloaded
+then ok "service: PARAMCHANGE reloads the configuration"
+else notok "service: PARAMCHANGE reloads the configuration"; fi
+wine sc stop tcptuned >/dev/null 2>&1
+if wait_for 30 svc_state STOPPED &&
+    wine sc query tcptuned 2>/dev/null | unix | grep -q 'WIN32_EXIT_CODE *: 0 '
+then ok "service: sc stop: STOPPED, exit code 0"
+else
+	wine sc query tcptuned 2>&1 | unix >"$tmp/out"
+	notok "service: sc stop: STOPPED, exit code 0"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
