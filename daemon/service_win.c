@@ -30,6 +30,7 @@ static HANDLE			stop_event, reload_event;
 static int			saved_argc;
 static char		      **saved_argv;
 static bool			stopped_reported;
+static HANDLE			service_done;	/* ServiceMain has returned */
 
 static void
 report(DWORD state, DWORD exit_code, DWORD hint)
@@ -153,6 +154,7 @@ service_main(DWORD argc, LPWSTR *argv)
 	atexit(report_exit);
 	rv = tcptuned_main(saved_argc, saved_argv);
 	report(SERVICE_STOPPED, (DWORD)rv, 0);
+	SetEvent(service_done);
 }
 
 /* The options that mean a person at a console, not the SCM. */
@@ -179,8 +181,16 @@ main(int argc, char **argv)
 	saved_argv = argv;
 	if (interactive(argc, argv))
 		return tcptuned_main(argc, argv);
-	if (StartServiceCtrlDispatcherW(table))
+	service_done = CreateEventW(NULL, TRUE, FALSE, NULL);
+	if (StartServiceCtrlDispatcherW(table)) {
+		/*
+		 * Wine's dispatcher can return while ServiceMain is still
+		 * shutting down: exiting then would cut the shutdown short.
+		 */
+		if (service_done != NULL)
+			WaitForSingleObject(service_done, STOP_HINT_MS);
 		return 0;
+	}
 	if (GetLastError() == ERROR_FAILED_SERVICE_CONTROLLER_CONNECT)
 		return tcptuned_main(argc, argv);
 	return 1;

@@ -236,13 +236,13 @@ wait 2>/dev/null
 wine cmd /c 'ping -n 120 127.0.0.1 >nul' >/dev/null 2>&1 &
 pids="$pids $!"
 wine sc create tcptuned binpath= "$(winpath "$daemon") -f $wconf -S C:\\tcptune-wine-svc -s \\\\.\\pipe\\tcptune-wine-svc" \
-    start= demand >"$tmp/out" 2>&1
-wine sc start tcptuned >"$tmp/out" 2>&1
+    start= demand >"$tmp/svc" 2>&1
+wine sc start tcptuned >>"$tmp/svc" 2>&1
 svc_state() { wine sc query tcptuned 2>/dev/null | unix | grep -q "STATE.*$1"; }
 if wait_for 60 svc_state RUNNING; then
 	ok "service: sc start: RUNNING after the first apply"
 else
-	wine sc query tcptuned 2>&1 | unix >"$tmp/out"
+	{ unix <"$tmp/svc"; wine sc query tcptuned 2>&1 | unix; } >"$tmp/out"
 	notok "service: sc start: RUNNING after the first apply"
 fi
 svc_status() { wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status >/dev/null 2>&1; [ $? -le 1 ]; }
