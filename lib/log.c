@@ -38,7 +38,7 @@ log_setverbose(int v)
 static void
 vlog(enum log_level pri, const char *fmt, va_list ap)
 {
-	char	buf[1024];
+	char	buf[2048];	/* more than TT_TEXT_MAX, a status note */
 
 	if (log_to_stderr) {
 		vfprintf(stderr, fmt, ap);
@@ -54,7 +54,7 @@ vlog(enum log_level pri, const char *fmt, va_list ap)
 static void
 vlog_errno(enum log_level pri, const char *fmt, va_list ap)
 {
-	char	buf[1024], line[1200];
+	char	buf[2048], line[2400];
 	int	saved = errno;
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);

@@ -29,7 +29,7 @@ log_sink_open(const char *ident)
 void
 log_sink_write(enum log_level level, const char *msg)
 {
-	wchar_t		 wmsg[1024];
+	wchar_t		 wmsg[2400];
 	const wchar_t	*strings[1] = { wmsg };
 	WORD		 type;
 

@@ -233,12 +233,22 @@ wait 2>/dev/null
 # ---- service: as far as Wine's services.exe goes
 
 # Wine stops services when its last ordinary process ends: one stays up.
-wine cmd /c 'ping -n 120 127.0.0.1 >nul' >/dev/null 2>&1 &
+wine cmd /c 'ping -n 300 127.0.0.1 >nul' >/dev/null 2>&1 &
 pids="$pids $!"
-wine sc create tcptuned binpath= "$(winpath "$daemon") -f $wconf -S C:\\tcptune-wine-svc -s \\\\.\\pipe\\tcptune-wine-svc" \
-    start= demand >"$tmp/svc" 2>&1
-wine sc start tcptuned >>"$tmp/svc" 2>&1
 svc_state() { wine sc query tcptuned 2>/dev/null | unix | grep -q "STATE.*$1"; }
+svc_create() {
+	wine sc create tcptuned binpath= "$(winpath "$daemon") -f $wconf -S C:\\tcptune-wine-svc -s \\\\.\\pipe\\tcptune-wine-svc" \
+	    start= demand >>"$tmp/svc" 2>&1
+	wine sc query tcptuned >/dev/null 2>&1
+}
+# services.exe of a fresh prefix holds its database locked for a while
+# (ERROR_SERVICE_DATABASE_LOCKED, 1055) as it starts its own services.
+svc_start() {
+	wine sc start tcptuned 2>&1 | unix >>"$tmp/svc"
+	svc_state START_PENDING || svc_state RUNNING
+}
+wait_for 60 svc_create
+wait_for 60 svc_start
 if wait_for 60 svc_state RUNNING; then
 	ok "service: sc start: RUNNING after the first apply"
 else
