@@ -3,7 +3,9 @@
  * decide whether root may believe it: owner and mode of the file and of
  * every directory above it.  config_file_win.c is the Windows side.
  */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L		/* O_CLOEXEC, fstat, realpath */
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
