@@ -256,9 +256,13 @@ else
 	notok "service: sc start: RUNNING after the first apply"
 fi
 svc_status() { wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status >/dev/null 2>&1; [ $? -le 1 ]; }
-if wait_for 30 svc_status
+if wait_for 60 svc_status
 then ok "service: answers status on its pipe"
-else notok "service: answers status on its pipe"; fi
+else
+	{ wine sc query tcptuned; wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status; } 2>&1 |
+	    unix >"$tmp/out"
+	notok "service: answers status on its pipe"
+fi
 # SERVICE_CONTROL_PARAMCHANGE (Wine's sc.exe has no "control" verb).
 svc_reloaded() {
 	wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status 2>/dev/null |
@@ -267,7 +271,10 @@ svc_reloaded() {
 if wine "$WINBIN/svc_control.exe" tcptuned >"$tmp/out" 2>&1 &&
     wait_for 30 svc_reloaded
 then ok "service: PARAMCHANGE reloads the configuration"
-else notok "service: PARAMCHANGE reloads the configuration"; fi
+else
+	wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status 2>&1 | unix >>"$tmp/out"
+	notok "service: PARAMCHANGE reloads the configuration"
+fi
 wine sc stop tcptuned >/dev/null 2>&1
 if wait_for 30 svc_state STOPPED &&
     wine sc query tcptuned 2>/dev/null | unix | grep -q 'WIN32_EXIT_CODE *: 0 '
