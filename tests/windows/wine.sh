@@ -43,6 +43,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 99' HUP INT TERM
 
+# Wine ends its services, and its wineserver, when the last ordinary
+# process ends: one stays up for the whole run, which also spares every
+# wine command below a fresh start of the server.
+wine cmd /c 'ping -n 3600 127.0.0.1 >nul' >/dev/null 2>&1 &
+keepalive=$!
+pids="$pids $keepalive"
+
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -226,15 +233,17 @@ while read -r line; do
 done <"$tmp/abuse"
 grep -q '^ok .*status still answers (after)' "$tmp/abuse" ||
     { cp "$tmp/abuse" "$tmp/out"; notok "pipe: pipe_abuse.exe ran to the end"; }
-for p in $pids; do kill "$p" 2>/dev/null; done
-pids=""
-wait 2>/dev/null
+for p in $pids; do [ "$p" = "$keepalive" ] || kill "$p" 2>/dev/null; done
+pids=$keepalive
 
 # ---- service: as far as Wine's services.exe goes
 
-# Wine stops services when its last ordinary process ends: one stays up.
-wine cmd /c 'ping -n 300 127.0.0.1 >nul' >/dev/null 2>&1 &
-pids="$pids $!"
+if kill -0 "$keepalive" 2>/dev/null; then
+	ok "service: the process that keeps Wine's services up still runs"
+else
+	: >"$tmp/out"
+	notok "service: the process that keeps Wine's services up still runs"
+fi
 svc_state() { wine sc query tcptuned 2>/dev/null | unix | grep -q "STATE.*$1"; }
 svc_create() {
 	wine sc create tcptuned binpath= "$(winpath "$daemon") -f $wconf -S C:\\tcptune-wine-svc -s \\\\.\\pipe\\tcptune-wine-svc" \
