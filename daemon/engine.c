@@ -259,6 +259,21 @@ in_config(const struct config *cfg, const char *name)
 }
 
 /*
+ * An original outside the managed sysctls is put back only when a config
+ * (the running one, which set it, or the next) allows any sysctl: the
+ * originals file is root's, but what it may make root write stays within
+ * what a config may.
+ */
+static bool
+may_restore(const struct engine *e, const struct config *next,
+    const char *name)
+{
+	return sysctl_name_managed(name) ||
+	    (e->cfg != NULL && e->cfg->allow_any_sysctl) ||
+	    (next != NULL && next->allow_any_sysctl);
+}
+
+/*
  * Keys with an original on record that the new config no longer names get
  * it back, in reverse plan order (ceilings last), and are forgotten.
  */
@@ -278,6 +293,12 @@ restore_dropped(struct engine *e, const struct config *next)
 	for (i = 0; i < e->state->n; i++) {
 		if (in_config(next, e->state->entries[i].name))
 			continue;
+		if (!may_restore(e, next, e->state->entries[i].name)) {
+			log_warnx("%s: an original on record, outside the "
+			    "network sysctls and no config allows it: not "
+			    "restoring it", e->state->entries[i].name);
+			continue;
+		}
 		tt_strlcpy(tmp[n].name, e->state->entries[i].name,
 		    sizeof(tmp[n].name));
 		order[n] = &tmp[n];

@@ -71,9 +71,18 @@ struct parse {
 /* Fields of a dict with fixed keys; at most FIELDS_MAX of them. */
 #define FIELDS_MAX	4
 static const char *const top_fields[] = {
-	"CheckInterval", "RestoreOnExit", "Sysctls"
+	"CheckInterval", "RestoreOnExit", "AllowAnySysctl", "Sysctls"
 };
-enum { TOP_INTERVAL, TOP_RESTORE, TOP_SYSCTLS, TOP_N };
+enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_N };
+
+/*
+ * What tcptune manages unless the config says AllowAnySysctl: the network
+ * and socket-buffer sysctls (Linux net.*; macOS and FreeBSD net.inet.*
+ * and kern.ipc.*).  A root daemon that writes whatever its file names is
+ * one mistake (or one injected line) away from kernel.core_pattern or
+ * kern.securelevel; the opt-in makes that a decision, in the file.
+ */
+static const char *const managed_prefixes[] = { "net.", "kern.ipc." };
 static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
 enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };
 
@@ -777,17 +786,45 @@ parse_interval(struct parse *p, xmlNode *v)
 }
 
 static void
-parse_restore(struct parse *p, xmlNode *v)
+parse_bool(struct parse *p, xmlNode *v, const char *what, bool *out)
 {
 	char	tbuf[64];
 
 	if (is_el(v, "true"))
-		p->cfg->restore_on_exit = true;
+		*out = true;
 	else if (is_el(v, "false"))
-		p->cfg->restore_on_exit = false;
+		*out = false;
 	else
-		nproblem(p, v, "RestoreOnExit must be <true/> or <false/>, "
-		    "not %s", type_name(v, tbuf, sizeof(tbuf)));
+		nproblem(p, v, "%s must be <true/> or <false/>, not %s", what,
+		    type_name(v, tbuf, sizeof(tbuf)));
+}
+
+bool
+sysctl_name_managed(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(managed_prefixes); i++)
+		if (strncmp(name, managed_prefixes[i],
+		    strlen(managed_prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* After the whole file: AllowAnySysctl may come after Sysctls. */
+static void
+check_managed(struct parse *p)
+{
+	size_t	i;
+
+	if (p->cfg->allow_any_sysctl)
+		return;
+	for (i = 0; i < p->cfg->nkeys; i++)
+		if (!sysctl_name_managed(p->cfg->keys[i].name))
+			problem(p, p->cfg->keys[i].line, "%s is not a network "
+			    "or socket-buffer sysctl (net.*, kern.ipc.*): "
+			    "tcptune changes no other unless AllowAnySysctl "
+			    "is <true/>", p->cfg->keys[i].name);
 }
 
 /*
@@ -1015,9 +1052,14 @@ parse_top(struct parse *p, xmlNode *dict)
 	if (f.val[TOP_INTERVAL] != NULL)
 		parse_interval(p, f.val[TOP_INTERVAL]);
 	if (f.val[TOP_RESTORE] != NULL)
-		parse_restore(p, f.val[TOP_RESTORE]);
+		parse_bool(p, f.val[TOP_RESTORE], "RestoreOnExit",
+		    &p->cfg->restore_on_exit);
+	if (f.val[TOP_ALLOW_ANY] != NULL)
+		parse_bool(p, f.val[TOP_ALLOW_ANY], "AllowAnySysctl",
+		    &p->cfg->allow_any_sysctl);
 	if (f.val[TOP_SYSCTLS] != NULL)
 		parse_sysctls(p, f.val[TOP_SYSCTLS]);
+	check_managed(p);
 }
 
 /* <plist> holding exactly one <dict>. */
@@ -1284,6 +1326,8 @@ report_plan(const struct config *cfg, FILE *out)
 	    cfg->check_interval == 1 ? "" : "s");
 	fprintf(out, "restore on exit: %s\n", cfg->restore_on_exit ?
 	    "yes" : "no");
+	if (cfg->allow_any_sysctl)
+		fprintf(out, "any sysctl: allowed (AllowAnySysctl)\n");
 	if (cfg->nkeys == 0) {
 		fprintf(out, "apply order: no sysctls\n");
 		return;

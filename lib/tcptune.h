@@ -71,6 +71,7 @@ struct config {
 	char		  path[1024];
 	unsigned	  check_interval;	/* seconds */
 	bool		  restore_on_exit;
+	bool		  allow_any_sysctl;	/* beyond net.*, kern.ipc.* */
 	size_t		  nkeys;
 	struct config_key *keys;		/* in file order */
 	uint64_t	  digest;		/* of the file's bytes */
@@ -84,6 +85,7 @@ const struct config_key *config_find(const struct config *, const char *);
 const char	*key_mode_name(enum key_mode);
 const char	*on_reject_name(enum on_reject);
 bool		 sysctl_name_valid(const char *);
+bool		 sysctl_name_managed(const char *);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
 

@@ -404,7 +404,7 @@ EOF
 	want=
 	for k in Label ProgramArguments RunAtLoad KeepAlive ThrottleInterval ProcessType; do
 		line=$(grep -n "<key>$k</key>" "$f" | cut -d: -f1)
-		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit or Sysctls)"$'\n'
+		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)"$'\n'
 	done
 	out=$("$CTL" check "$f" 2>&1)
 	same "LaunchDaemon plist: tcptune's reader finds only the 6 launchd keys, at their lines" \

@@ -400,7 +400,7 @@ test_unknown_keys(void **state)
 {
 	static const char *const want[] = {
 		"t.conf:2: unknown key \"CheckIntervall\" (expected "
-		    "CheckInterval, RestoreOnExit or Sysctls)",
+		    "CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)",
 		"t.conf:4: net.a: unknown key \"mode\" (expected Value, Mode "
 		    "or OnReject)",
 		NULL
@@ -413,6 +413,43 @@ test_unknown_keys(void **state)
 	    "<key>net.a</key><dict><key>Value</key><integer>1</integer>"
 	    "<key>mode</key><string>once</string></dict>\n"
 	    "</dict></dict></plist>", want);
+}
+
+/*
+ * Only the network and socket-buffer sysctls, unless the file says
+ * AllowAnySysctl, wherever in the file it says it; a prefix must be whole
+ * ("netx." is not "net.").
+ */
+static void
+test_managed_keys(void **state)
+{
+	static const char *const want[] = {
+		"t.conf:3: kernel.core_pattern is not a network or "
+		    "socket-buffer sysctl (net.*, kern.ipc.*): tcptune changes "
+		    "no other unless AllowAnySysctl is <true/>",
+		"t.conf:4: netx.a is not a network or socket-buffer sysctl "
+		    "(net.*, kern.ipc.*): tcptune changes no other unless "
+		    "AllowAnySysctl is <true/>",
+		NULL
+	};
+	struct config	*cfg;
+
+	(void)state;
+	expect_errors("<plist><dict>\n<key>Sysctls</key><dict>\n"
+	    "<key>kernel.core_pattern</key><string>|/tmp/x</string>\n"
+	    "<key>netx.a</key><integer>1</integer>\n"
+	    "<key>net.a</key><integer>1</integer>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>1</integer>\n"
+	    "</dict></dict></plist>", want);
+	cfg = parse_ok("<plist><dict><key>Sysctls</key><dict>"
+	    "<key>kernel.core_pattern</key><string>core</string></dict>"
+	    "<key>AllowAnySysctl</key><true/></dict></plist>");
+	assert_true(cfg->allow_any_sysctl);
+	config_free(cfg);
+	assert_true(sysctl_name_managed("net.core.rmem_max"));
+	assert_true(sysctl_name_managed("kern.ipc.maxsockbuf"));
+	assert_false(sysctl_name_managed("kern.ipcx"));
+	assert_false(sysctl_name_managed("vm.swappiness"));
 }
 
 static void
@@ -704,7 +741,7 @@ test_big_line_numbers(void **state)
 	memset(xml + strlen(xml), '\n', n);
 	strcpy(xml + 13 + n, "<key>Foo</key><true/></dict></plist>");
 	expect_error(xml, "t.conf:70001: unknown key \"Foo\" (expected "
-	    "CheckInterval, RestoreOnExit or Sysctls)");
+	    "CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)");
 	free(xml);
 }
 
@@ -718,7 +755,7 @@ test_all_errors_listed(void **state)
 		"t.conf:3: RestoreOnExit must be <true/> or <false/>, not "
 		    "<integer>",
 		"t.conf:4: unknown key \"Verbose\" (expected CheckInterval, "
-		    "RestoreOnExit or Sysctls)",
+		    "RestoreOnExit, AllowAnySysctl or Sysctls)",
 		"t.conf:6: kern.ipc.maxsockbuf: value -1 is negative: sysctl "
 		    "values here are 0 or more",
 		"t.conf:8: duplicate sysctl net.a (first at line 7)",
@@ -1337,10 +1374,10 @@ test_report(void **state)
 	    "<key>B</key><true/></dict></plist>", 0644);
 	assert_int_equal(report(path, 0, true, out, sizeof(out)), 1);
 	snprintf(want, sizeof(want),
-	    "%s:2: unknown key \"A\" (expected CheckInterval, RestoreOnExit "
-	    "or Sysctls)\n"
-	    "%s:3: unknown key \"B\" (expected CheckInterval, RestoreOnExit "
-	    "or Sysctls)\n", path, path);
+	    "%s:2: unknown key \"A\" (expected CheckInterval, RestoreOnExit, "
+	    "AllowAnySysctl or Sysctls)\n"
+	    "%s:3: unknown key \"B\" (expected CheckInterval, RestoreOnExit, "
+	    "AllowAnySysctl or Sysctls)\n", path, path);
 	assert_string_equal(out, want);
 	unlink(path);
 
@@ -1395,6 +1432,7 @@ main(void)
 		cmocka_unit_test(test_not_xml),
 		cmocka_unit_test(test_root),
 		cmocka_unit_test(test_unknown_keys),
+		cmocka_unit_test(test_managed_keys),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_duplicates),

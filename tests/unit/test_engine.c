@@ -441,7 +441,8 @@ test_refusals_per_key(void **arg)
 {
 	struct fixture	*f = *arg;
 	const char *conf =
-	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<plist version=\"1.0\"><dict><key>AllowAnySysctl</key><true/>"
+	    "<key>Sysctls</key><dict>\n"
 	    "<key>net.inet.tcp.nosuchkey</key><integer>1</integer>\n"
 	    "<key>kern.ostype</key><string>Linux</string>\n"
 	    "<key>net.inet.tcp.autosndbufmax</key><integer>2147483648</integer>\n"
@@ -535,6 +536,39 @@ test_start_restores_keys_left_from_before(void **arg)
 	    "131072");
 	assert_string_equal(fake_kernel_peek(f->fk, "kern.ipc.maxsockbuf"),
 	    "16777216");
+}
+
+/*
+ * An original on record outside the managed sysctls (kern.corefile here)
+ * is not written back while no config allows any sysctl, and stays on
+ * record; once a config allows it, it is restored and forgotten.
+ */
+static void
+test_unmanaged_original_not_restored(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *only_max =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+	const char *allowing =
+	    "<plist version=\"1.0\"><dict><key>AllowAnySysctl</key><true/>"
+	    "<key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	assert_int_equal(fake_kernel_add(f->fk, "kern.corefile", FK_STRING,
+	    "/cores/core.%P", true), 0);
+	assert_int_equal(state_set_original(&f->st, "kern.corefile",
+	    "|/tmp/evil"), 0);
+	engine_configure(&f->e, parse(only_max));
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.corefile"),
+	    "/cores/core.%P");
+	assert_non_null(state_original(&f->st, "kern.corefile"));
+	engine_configure(&f->e, parse(allowing));
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.corefile"),
+	    "|/tmp/evil");
+	assert_null(state_original(&f->st, "kern.corefile"));
 }
 
 /* RestoreOnExit: originals back and forgotten, to be taken afresh. */
@@ -1056,6 +1090,7 @@ main(void)
 		T(test_read_failure_reported, setup_mac16),
 		T(test_reload_restores_dropped, setup_mac16),
 		T(test_start_restores_keys_left_from_before, setup_mac16),
+		T(test_unmanaged_original_not_restored, setup_mac16),
 		T(test_restore_on_exit_forgets, setup_mac16),
 		T(test_status_message, setup_mac16),
 		T(test_linux_vectors_and_clamp_by_search, setup_mac16),
