@@ -597,6 +597,7 @@ text_version(void)
 }
 
 const struct output text_output = {
+	.whole_stdout = false,
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
@@ -727,6 +728,7 @@ json_version(void)
 }
 
 const struct output json_output = {
+	.whole_stdout = true,
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,
