@@ -182,9 +182,10 @@ static const struct {
 	    "stays);\ncheck: the configuration has errors; restore, resume: "
 	    "failed;\nadvise: the --config FILE could not be written" },
 	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
-	    "permission on its\nsocket, or no reply within "
-	    STRINGIFY(CTL_TIMEOUT_SEC) " s; advise --host: the host\n"
-	    "cannot be resolved, is unreachable or does not answer" },
+	    "permission on its\nsocket, its queue full, or no complete reply "
+	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(" CTL_TIMEOUT_ENV
+	    "); or the server on the socket is not root;\nadvise --host: "
+	    "the host cannot be resolved, is unreachable or\ndoes not answer" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },
