@@ -1,10 +1,14 @@
 /*
- * lib/escape.c: what reaches a terminal or a log is shown, never obeyed.
+ * lib/escape.c: what reaches a terminal or a log is shown, never obeyed;
+ * and lib/log.c, which escapes every line it writes.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "tcptune.h"
@@ -184,6 +188,53 @@ test_decode(void **arg)
 	assert_false(tt_unsafe_char(0x2065));
 }
 
+/* stderr while fn runs, as a string. */
+static const char *
+logged(void (*fn)(void))
+{
+	static char	 buf[4096];
+	FILE		*f = tmpfile();
+	int		 saved;
+	size_t		 n;
+
+	assert_non_null(f);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_true(saved != -1 && dup2(fileno(f), STDERR_FILENO) != -1);
+	fn();
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void
+log_hostile(void)
+{
+	log_warnx("reload of %s: %s", "/etc/t\x1b[2J.conf",
+	    "key net.\xc2\x9b" "31m\xe2\x80\xae\xff");
+	errno = ENOENT;
+	log_warn("open %s", "a\nb");
+	log_info("%s", "already \\x41 escaped");
+}
+
+/* Every log line, its strerror part too, is escaped; one line each. */
+static void
+test_log_lines(void **arg)
+{
+	(void)arg;
+	log_init(1, 0, "test");
+	assert_string_equal(logged(log_hostile),
+	    "reload of /etc/t\\x1b[2J.conf: key net.\\u{009b}31m"
+	    "\\u{202e}\\xff\n"
+	    "open a\\x0ab: No such file or directory\n"
+	    "already \\x41 escaped\n");
+}
+
 int
 main(void)
 {
@@ -197,6 +248,7 @@ main(void)
 		cmocka_unit_test(test_worst_case),
 		cmocka_unit_test(test_text_unsafe),
 		cmocka_unit_test(test_decode),
+		cmocka_unit_test(test_log_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
