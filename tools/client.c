@@ -96,10 +96,8 @@ expected(const struct reply_session *s, uint32_t type)
 	case PH_ITEMS:
 		return (g->item != 0 && type == g->item) ||
 		    type == (g->tail != 0 ? g->tail : MSG_END);
-	case PH_END:
+	default:	/* PH_END; reply_feed stops at PH_DONE */
 		return type == MSG_END;
-	default:
-		return false;
 	}
 }
 
@@ -459,31 +457,16 @@ connect_error(const char *path, int err)
 	return CTL_UNREACHABLE;
 }
 
-/* A connect still under way (EINPROGRESS): wait for it, up to the end. */
-static int
-connect_wait(const struct conn *c)
-{
-	struct pollfd	pfd = { .fd = c->fd, .events = POLLOUT };
-	socklen_t	len = sizeof(int);
-	int		r, err = 0;
-
-	while ((r = poll(&pfd, 1, time_left(c))) == -1 && errno == EINTR)
-		;
-	if (r == 0)
-		return timed_out(c, "could not connect to");
-	if (r == -1 || getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err,
-	    &len) == -1)
-		return connect_error(c->path, errno);
-	return err == 0 ? CTL_OK : connect_error(c->path, err);
-}
-
 /*
  * Non-blocking, so that a listen queue that stays full cannot hold us
  * past the deadline.  Linux fails such a connect with EAGAIN and says
  * nothing of when to try again (connect(2), "EAGAIN ... for nonblocking
  * UNIX domain sockets"), so it is tried every RETRY_MS; FreeBSD and xnu
  * refuse it at once with ECONNREFUSED (unp_connect(), sys/kern/
- * uipc_usrreq.c and bsd/kern/uipc_usrreq.c: sonewconn() fails).
+ * uipc_usrreq.c and bsd/kern/uipc_usrreq.c: sonewconn() fails).  On all
+ * three an AF_UNIX connect completes or fails within the call, so the
+ * EINPROGRESS of a TCP connect does not come up; it would be reported
+ * as any other error, not waited for.
  */
 static int
 client_connect(struct conn *c)
@@ -505,8 +488,6 @@ client_connect(struct conn *c)
 	for (;;) {
 		if (connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
 			return CTL_OK;
-		if (errno == EINPROGRESS || errno == EINTR)
-			return connect_wait(c);
 		if (errno != EAGAIN)
 			return connect_error(c->path, errno);
 		if ((left = time_left(c)) == 0) {

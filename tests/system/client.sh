@@ -125,6 +125,20 @@ python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])'
 run "$T/fake/stale.sock" status
 [ "$CTL_RC" -eq 2 ] && err_has "connection to $T/fake/stale.sock refused"
 report $? "a stale socket nobody listens on: exit 2, refused" "exit $CTL_RC"
+fake "$S" restored
+chmod 0600 "$S"
+echo "(uid 65534) tcptunectl -s $S status" >"$T/ctl.cmd"
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+    timeout 30 "$TCPTUNECTL" -s "$S" status >"$T/out" 2>"$T/err"
+CTL_RC=$?
+[ "$CTL_RC" -eq 2 ] && err_has "$S: permission denied: this user may not use tcptuned's socket"
+report $? "a socket this user may not write: exit 2, permission denied" "exit $CTL_RC"
+kill_fakes
+fake "$S" dgram
+run "$S" status
+[ "$CTL_RC" -eq 2 ] && err_has "cannot connect to tcptuned on $S: "
+report $? "a datagram socket in its place: exit 2, the connect's error" "exit $CTL_RC"
+kill_fakes
 long=$T/fake/$(printf '%0120d' 0).sock
 run "$long" status
 [ "$CTL_RC" -eq 2 ] && err_has "socket path too long"

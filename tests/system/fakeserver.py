@@ -16,6 +16,7 @@ order, then the payload) and answers whatever it is asked as MODE says:
                 controls and bytes that are not UTF-8
   hostile-bad   a status reply with such a key name in an unknown state
   bad-request   result "bad request" (exit 4, nothing on stdout)
+  dgram         a datagram socket in the stream socket's place
 """
 import os
 import socket
@@ -112,15 +113,17 @@ def fill_queue(path):
 
 def main():
     path, mode, ready = sys.argv[1:4]
-    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    kind = socket.SOCK_DGRAM if mode == "dgram" else socket.SOCK_STREAM
+    srv = socket.socket(socket.AF_UNIX, kind)
     srv.bind(path)
     os.chmod(path, 0o666)
-    srv.listen(0 if mode == "backlog" else 16)
+    if mode != "dgram":
+        srv.listen(0 if mode == "backlog" else 16)
     held = fill_queue(path) if mode == "backlog" else []
     with open(ready + ".tmp", "w") as f:
         f.write("%d\n" % len(held))
     os.rename(ready + ".tmp", ready)
-    if mode == "backlog":
+    if mode in ("backlog", "dgram"):
         while True:
             time.sleep(60)
     while True:

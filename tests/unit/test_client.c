@@ -4,6 +4,7 @@
  * reply can be wrong, with its exit status and its message (escaped).
  * The socket half (deadline, server uid) is tests/system/client.sh.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -614,6 +615,21 @@ test_truncated(void **arg)
 	    "connection on /test.sock without replying\n");
 }
 
+/* ctl_log.c: the strerror part too, and the whole line escaped. */
+static void
+test_ctl_warn(void **arg)
+{
+	(void)arg;
+	capture_start();
+	errno = ENOENT;
+	ctl_warn("open %s", "/tmp/\x1b[2J\xe2\x80\xae");
+	assert_int_equal(errno, ENOENT);
+	ctl_warnx("%s", "plain");
+	assert_string_equal(capture_stop(), "tcptunectl: open "
+	    "/tmp/\\x1b[2J\\u{202e}: No such file or directory\n"
+	    "tcptunectl: plain\n");
+}
+
 int
 main(void)
 {
@@ -634,6 +650,7 @@ main(void)
 		cmocka_unit_test(test_too_many),
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_ctl_warn),
 	};
 	int	rv;
 
