@@ -823,7 +823,8 @@ string_numeric(struct parse *p, xmlNode *v, const char *owner,
 /*
  * A value goes to the kernel and is shown by status and check -v: no C0
  * or C1 control, no bidi control, nothing that is not UTF-8 (escape.c
- * says why each is refused).  false with the reason in why.
+ * says why each is refused).  true, with the reason in why, when s
+ * holds one.
  */
 static bool
 has_control(const char *s, char *why, size_t size)
