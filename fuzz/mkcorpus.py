@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the seed corpora of fuzz_proto and fuzz_value (fuzz/corpus/).
+"""Write the seed corpora of fuzz_proto, fuzz_reply and fuzz_value
+(fuzz/corpus/).
 
 Run from fuzz/ after a protocol change: python3 mkcorpus.py.  The layouts
 follow lib/proto.h (host byte order, little-endian here); the sizes are
@@ -83,6 +84,45 @@ def proto():
           hdr(T["config_error"], 1280) + b"A" * 1280)
 
 
+def reply():
+    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume),
+    a chunk size byte (0: all at once), then the reply stream."""
+    def seed(name, request, chunk, stream):
+        write("reply", name, bytes([request, chunk]) + stream)
+
+    ok_status = (msg("daemon_info", daemon_info()) +
+                 msg("key_status", key_status("net.ipv4.tcp_rmem",
+                                               "4096 131072 67108864",
+                                               "4096 131072 67108864", 1)) +
+                 msg("key_status", key_status("net.core.rmem_max",
+                                               "67108864", "212992", 3, 13)) +
+                 msg("end", end(2)))
+    seed("status", 0, 0, ok_status)
+    seed("status-bytewise", 0, 1, ok_status)
+    seed("status-chunks-7", 0, 7, ok_status)
+    seed("status-count-mismatch", 0, 0, ok_status[:-24] +
+         msg("end", end(3)))
+    seed("status-truncated", 0, 16, ok_status[:5000])
+    seed("status-bad-state", 0, 0, msg("daemon_info", daemon_info()) +
+         msg("key_status", key_status("net.x", "1", "1", 9)) +
+         msg("end", end(1)))
+    seed("status-hostile-name", 0, 0, msg("daemon_info", daemon_info()) +
+         msg("key_status", key_status("net.\x1b]0;x\x07\xc2\x9b\xe2\x80\xae",
+                                      "1", "1", 99)))
+    seed("reload-errors", 1, 7,
+         msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
+         msg("result", result(1, "configuration rejected")) +
+         msg("end", end(1)))
+    seed("restore", 2, 0, msg("result", result(0, "originals restored")) +
+         msg("end", end(0)))
+    seed("resume-wrong-seq", 3, 0, msg("result", result(0, "resumed")) +
+         msg("end", end(0), seq=8))
+    seed("version-mismatch", 0, 3,
+         msg("version", struct.pack("<II", 2, 1), version=2))
+    seed("unexpected-type", 2, 0, msg("key_status",
+                                      key_status("net.a", "1", "1", 1)))
+
+
 def value():
     pairs = [
         ("4096\t131072\t6291456\n", "4096 131072 67108864"),
@@ -100,4 +140,5 @@ def value():
 
 if __name__ == "__main__":
     proto()
+    reply()
     value()

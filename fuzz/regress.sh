@@ -5,7 +5,7 @@ set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 n=0 failed=0
-for name in config proto value; do
+for name in config proto value reply; do
 	bin=$top_builddir/fuzz/replay_$name
 	if [ ! -x "$bin" ]; then
 		echo "Bail out! $bin not built"

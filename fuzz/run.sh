@@ -8,7 +8,7 @@ set -u
 name=$1 bin=$2 fuzzdir=$3 secs=$4 work=$5/$1
 
 case $name in
-proto) maxlen=66000 ;;	# a reply stream of several messages
+proto|reply) maxlen=66000 ;;	# a reply stream of several messages
 value) maxlen=1024 ;;	# past TT_VALUE_MAX, not far
 *) maxlen=16384 ;;
 esac

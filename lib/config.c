@@ -857,13 +857,27 @@ string_numeric(struct parse *p, xmlNode *v, const char *owner,
 	return true;
 }
 
+/*
+ * A value goes to the kernel and is shown by status and check -v: no C0
+ * or C1 control, no bidi control, nothing that is not UTF-8 (escape.c
+ * says why each is refused).  true, with the reason in why, when s
+ * holds one.
+ */
 static bool
-has_control(const char *s)
+has_control(const char *s, char *why, size_t size)
 {
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	const char	*what;
+	char		 one[5] = { 0 }, esc[16];
+	uint32_t	 cp;
+	size_t		 off = 0, n;
+
+	if ((what = tt_text_unsafe(s, &off)) == NULL)
+		return false;
+	n = tt_utf8_decode(s + off, &cp);
+	memcpy(one, s + off, n == 0 ? 1 : n);
+	tt_escape(esc, sizeof(esc), one);
+	snprintf(why, size, "%s (%s)", what, esc);
+	return true;
 }
 
 /* A <string> value, white space folded as value.c compares them. */
@@ -871,7 +885,7 @@ static bool
 string_value(struct parse *p, xmlNode *v, const char *owner,
     struct config_key *k)
 {
-	char	*text;
+	char	*text, why[96];
 	bool	 ok = false;
 
 	if ((text = text_of(p, v, owner)) == NULL)
@@ -881,8 +895,8 @@ string_value(struct parse *p, xmlNode *v, const char *owner,
 	else if (value_normalize(text, k->value, sizeof(k->value)) == -1)
 		nproblem(p, v, "%svalue is too long (at most %d characters "
 		    "with white space folded)", owner, TT_VALUE_MAX - 1);
-	else if (has_control(k->value))
-		nproblem(p, v, "%svalue contains a control character", owner);
+	else if (has_control(k->value, why, sizeof(why)))
+		nproblem(p, v, "%svalue contains %s", owner, why);
 	else
 		ok = string_numeric(p, v, owner, k->value, &k->numeric);
 	xmlFree(text);
@@ -1320,6 +1334,8 @@ report_plan(const struct config *cfg, FILE *out)
 {
 	const struct config_key	**order;
 	const struct config_key	 *k;
+	char			  name[TT_ESCAPE_SIZE(TT_NAME_MAX)];
+	char			  value[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
 	size_t			  i;
 
 	fprintf(out, "check interval: %u second%s\n", cfg->check_interval,
@@ -1340,13 +1356,26 @@ report_plan(const struct config *cfg, FILE *out)
 	fprintf(out, "apply order (restore runs in reverse):\n");
 	for (i = 0; i < cfg->nkeys; i++) {
 		k = order[i];
+		/* Escaped although parsing refused what needs it. */
+		tt_escape(name, sizeof(name), k->name);
+		tt_escape(value, sizeof(value), k->value);
 		/* Quoted when it has words, so the value's end is plain. */
 		fprintf(out, "%4zu. %s = %s%s%s (mode %s, on reject %s)\n",
-		    i + 1, k->name, strchr(k->value, ' ') ? "\"" : "",
-		    k->value, strchr(k->value, ' ') ? "\"" : "",
+		    i + 1, name, strchr(value, ' ') ? "\"" : "",
+		    value, strchr(value, ' ') ? "\"" : "",
 		    key_mode_name(k->mode), on_reject_name(k->on_reject));
 	}
 	free(order);
+}
+
+/* An error line: the path in it is anyone's text. */
+static void
+report_line(FILE *out, const char *msg, const char *tail)
+{
+	char	safe[TT_ESCAPE_SIZE(2048)];
+
+	tt_escape(safe, sizeof(safe), msg);
+	fprintf(out, "%s%s\n", safe, tail);
 }
 
 /*
@@ -1364,9 +1393,9 @@ config_report(const char *path, int flags, bool verbose, FILE *out)
 	errlist_init(&errs);
 	if ((cfg = config_load(path, flags, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
-			fprintf(out, "%s\n", errs.msg[i]);
+			report_line(out, errs.msg[i], "");
 		if (errs.n == 0)
-			fprintf(out, "%s: cannot be used\n", path);
+			report_line(out, path, ": cannot be used");
 		errlist_clear(&errs);
 		return 1;
 	}

@@ -34,30 +34,47 @@ log_setverbose(int v)
 	log_verbose = v;
 }
 
+/*
+ * One line as it is written: formatted, then escaped (escape.c), since a
+ * message carries text from the config, the kernel and control clients.
+ * A longer line is cut.
+ */
+#define LOG_LINE_MAX	2048
+
+static void
+log_line(int pri, const char *msg)
+{
+	char	safe[TT_ESCAPE_SIZE(LOG_LINE_MAX)];
+
+	tt_escape(safe, sizeof(safe), msg);
+	if (log_to_stderr) {
+		fprintf(stderr, "%s\n", safe);
+		fflush(stderr);
+	} else
+		syslog(pri, "%s", safe);
+}
+
 static void
 vlog(int pri, const char *fmt, va_list ap)
 {
-	if (log_to_stderr) {
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-		fflush(stderr);
-	} else
-		vsyslog(pri, fmt, ap);
+	char	msg[LOG_LINE_MAX];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	log_line(pri, msg);
 }
 
 /* Appends strerror(errno), like warn(3). */
 static void
 vlog_errno(int pri, const char *fmt, va_list ap)
 {
-	char	buf[1024];
+	char	msg[LOG_LINE_MAX];
+	size_t	len;
 	int	saved = errno;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	errno = saved;
-	if (log_to_stderr)
-		fprintf(stderr, "%s: %s\n", buf, strerror(saved));
-	else
-		syslog(pri, "%s: %s", buf, strerror(saved));
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = strlen(msg);
+	snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(saved));
+	log_line(pri, msg);
 	errno = saved;
 }
 

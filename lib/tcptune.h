@@ -127,6 +127,13 @@ void			 backend_free(struct sysctl_backend *);
 int			 linux_sysctl_path(const char *, const char *, char *,
 			    size_t);
 
+/* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
+#define TT_ESCAPE_SIZE(n)	((n) * 4)	/* room for n escaped bytes */
+size_t	 tt_escape(char *, size_t, const char *);
+size_t	 tt_utf8_decode(const char *, uint32_t *);
+bool	 tt_unsafe_char(uint32_t);
+const char *tt_text_unsafe(const char *, size_t *);
+
 /* util.c */
 size_t	 tt_strlcpy(char *, const char *, size_t);
 int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);

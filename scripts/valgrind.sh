@@ -84,7 +84,7 @@ for t in tests/unit/test_*; do
 	[ "$rc" -ne 0 ] && bad+=("$logs/unit-$n.out")
 	result "$ok" "$n (exit $rc)" "${bad[@]}"
 done
-for name in config proto value; do
+for name in config proto value reply; do
 	t=fuzz/replay_$name
 	[ -x "$t" ] || continue
 	$vg --log-file="$logs/replay-$name.%p.log" "./$t" \

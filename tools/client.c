@@ -1,8 +1,14 @@
 /*
- * The client side of the control protocol: connect, send one request,
- * read its replies up to MSG_END and check the whole stream against the
- * grammar of that request before anything is printed.  Each failure is
- * reported here, once, and mapped to an exit status.
+ * The client side of the control protocol: connect, make sure the server
+ * runs as tcptuned's uid, send one request, read its replies up to MSG_END
+ * and check the whole stream against the grammar of that request before
+ * anything is printed.  The whole request has one deadline, so no server
+ * (a full listen queue, a stalled reply, an impostor) can make tcptunectl
+ * hang.  Each failure is reported here, once, and mapped to an exit
+ * status.
+ *
+ * The reply parser takes bytes, not a socket (reply_feed), so that the
+ * socket, tests/unit/test_client.c and fuzz/fuzz_reply.c drive it alike.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -14,13 +20,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tcptunectl.h"
+
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set on the socket */
+#endif
+
+/* How often a connect to a full listen queue is tried again. */
+#define RETRY_MS	50
 
 /* What a request is answered with: [head] item* [tail] MSG_END(count). */
 struct grammar {
@@ -44,31 +59,21 @@ enum phase {
 	PH_DONE
 };
 
-struct session {
-	const char		*path;
-	const struct grammar	*g;
-	struct reply		*r;
-	enum phase		 phase;
-	uint32_t		 seq;
-	size_t			 nmsgs;		/* replies read */
-};
-
-/* Room for any payload: every type has one exact size, all below this. */
-union payload {
-	struct msg_daemon_info	di;
-	struct msg_key_status	ks;
-	struct msg_config_error	ce;
-	struct msg_result	rs;
-	struct msg_version	vs;
-	struct msg_end		end;
+/* One request on the socket, and the time it must be done by. */
+struct conn {
+	const char	*path;
+	int		 fd;
+	int		 timeout_ms;
+	int64_t		 deadline;	/* monotonic ms */
 };
 
 static int	bad_reply(const char *, ...) TT_PRINTF(1, 2);
 
+/* ctl_warnx escapes the line: the daemon's text is shown, not obeyed. */
 static int
 bad_reply(const char *fmt, ...)
 {
-	char	buf[256];
+	char	buf[1024];
 	va_list	ap;
 
 	va_start(ap, fmt);
@@ -78,92 +83,10 @@ bad_reply(const char *fmt, ...)
 	return CTL_PROTOCOL;
 }
 
-/* ---- connecting */
-
-static int
-client_socket(void)
-{
-	int	fd;
-
-#ifdef SOCK_CLOEXEC
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-#else
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd != -1 && fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
-		close(fd);
-		fd = -1;
-	}
-#endif
-#ifdef SO_NOSIGPIPE
-	{
-		int	on = 1;
-
-		if (fd != -1 && setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on,
-		    sizeof(on)) == -1) {
-			close(fd);
-			fd = -1;
-		}
-	}
-#endif
-	return fd;
-}
-
-static int
-connect_error(const char *path, int err)
-{
-	switch (err) {
-	case ENOENT:
-	case ENOTDIR:
-		ctl_warnx("no socket at %s: is tcptuned running?", path);
-		break;
-	case ECONNREFUSED:
-		ctl_warnx("connection to %s refused: tcptuned is probably "
-		    "not running (stale socket)", path);
-		break;
-	case EACCES:
-	case EPERM:
-		ctl_warnx("%s: permission denied: this user may not use "
-		    "tcptuned's socket", path);
-		break;
-	default:
-		ctl_warnx("cannot connect to tcptuned on %s: %s", path,
-		    strerror(err));
-		break;
-	}
-	return CTL_UNREACHABLE;
-}
-
-static int
-client_connect(const char *path, int *fdp)
-{
-	struct sockaddr_un	sun;
-	int			fd;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (tt_strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
-	    sizeof(sun.sun_path)) {
-		ctl_warnx("%s: socket path too long", path);
-		return CTL_UNREACHABLE;
-	}
-	if ((fd = client_socket()) == -1) {
-		ctl_warn("socket");
-		return CTL_UNREACHABLE;
-	}
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		int err = errno;
-
-		close(fd);
-		return connect_error(path, err);
-	}
-	*fdp = fd;
-	return CTL_OK;
-}
-
 /* ---- checking and keeping the replies */
 
 static bool
-expected(const struct session *s, uint32_t type)
+expected(const struct reply_session *s, uint32_t type)
 {
 	const struct grammar	*g = s->g;
 
@@ -173,16 +96,14 @@ expected(const struct session *s, uint32_t type)
 	case PH_ITEMS:
 		return (g->item != 0 && type == g->item) ||
 		    type == (g->tail != 0 ? g->tail : MSG_END);
-	case PH_END:
+	default:	/* PH_END; reply_feed stops at PH_DONE */
 		return type == MSG_END;
-	default:
-		return false;
 	}
 }
 
 /* Enumerations are checked here so that the output can trust them. */
 static int
-check_payload(uint32_t type, const union payload *p)
+check_payload(uint32_t type, const union reply_payload *p)
 {
 	if (type == MSG_KEY_STATUS && p->ks.state >= KS_STATE_COUNT)
 		return bad_reply("key %s in unknown state %u", p->ks.name,
@@ -235,7 +156,7 @@ take_error(struct reply *r, const struct msg_config_error *ce)
 }
 
 static int
-take_end(struct session *s, const struct msg_end *end)
+take_end(struct reply_session *s, const struct msg_end *end)
 {
 	size_t	n = s->r->nkeys + s->r->nerrors;
 
@@ -248,7 +169,7 @@ take_end(struct session *s, const struct msg_end *end)
 }
 
 static int
-take(struct session *s, uint32_t type, const union payload *p)
+take(struct reply_session *s, uint32_t type, const union reply_payload *p)
 {
 	struct reply	*r = s->r;
 	int		 rv;
@@ -281,8 +202,8 @@ version_mismatch(const struct msg_version *v)
 }
 
 static int
-accept_msg(struct session *s, const struct msg_hdr *h,
-    const union payload *p)
+accept_msg(struct reply_session *s, const struct msg_hdr *h,
+    const union reply_payload *p)
 {
 	s->nmsgs++;
 	if (h->type == MSG_VERSION)
@@ -296,65 +217,7 @@ accept_msg(struct session *s, const struct msg_hdr *h,
 	return take(s, h->type, p);
 }
 
-/* ---- reading */
-
-static int
-read_error(const struct session *s, const struct msg_hdr *h, int err)
-{
-	char	why[128];
-
-	switch (err) {
-	case EPROTO:
-		if (proto_check_header(h, why, sizeof(why)) == 0)
-			tt_strlcpy(why, "malformed message", sizeof(why));
-		return bad_reply("%s", why);
-	case ETIMEDOUT:
-		ctl_warnx("no reply from tcptuned on %s within %d s", s->path,
-		    CTL_TIMEOUT_SEC);
-		return CTL_UNREACHABLE;
-	case ECONNRESET:
-	case EPIPE:
-		if (s->nmsgs > 0)
-			return bad_reply("the connection closed before the "
-			    "end of the reply");
-		ctl_warnx("tcptuned closed the connection on %s without "
-		    "replying", s->path);
-		return CTL_UNREACHABLE;
-	default:
-		ctl_warnx("reading from %s: %s", s->path, strerror(err));
-		return CTL_UNREACHABLE;
-	}
-}
-
-static int
-read_replies(struct session *s, int fd)
-{
-	struct msg_hdr	h;
-	union payload	p;
-	int		rv;
-
-	while (s->phase != PH_DONE) {
-		memset(&h, 0, sizeof(h));
-		if (proto_read_msg(fd, &h, &p, sizeof(p),
-		    CTL_TIMEOUT_SEC * 1000) == -1)
-			return read_error(s, &h, errno);
-		if ((rv = accept_msg(s, &h, &p)) != CTL_OK)
-			return rv;
-	}
-	return CTL_OK;
-}
-
-static int
-send_request(const struct session *s, int fd)
-{
-	if (proto_write_msg(fd, s->g->request, s->seq, NULL, 0) == 0)
-		return CTL_OK;
-	if (errno == EPIPE || errno == ECONNRESET)
-		ctl_warnx("tcptuned closed the connection on %s", s->path);
-	else
-		ctl_warn("sending to %s", s->path);
-	return CTL_UNREACHABLE;
-}
+/* ---- the reply parser */
 
 static const struct grammar *
 grammar_of(uint32_t request)
@@ -367,6 +230,387 @@ grammar_of(uint32_t request)
 	return NULL;
 }
 
+/*
+ * A parser for the reply to request, whose messages must carry seq, into
+ * *r (zeroed here).  CTL_OK, or CTL_PROTOCOL for a request it does not
+ * know.
+ */
+int
+reply_begin(struct reply_session *s, uint32_t request, uint32_t seq,
+    struct reply *r)
+{
+	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
+	r->request = request;
+	s->r = r;
+	s->seq = seq;
+	if ((s->g = grammar_of(request)) == NULL) {
+		ctl_warnx("%s: no such request %u", __func__, request);
+		return CTL_PROTOCOL;
+	}
+	s->phase = s->g->head != 0 ? PH_HEAD : PH_ITEMS;
+	return CTL_OK;
+}
+
+/*
+ * A whole header: the rules of proto_check_header(), except that a reply
+ * of another version may be MSG_VERSION, which says both versions.
+ */
+static int
+check_header(const struct msg_hdr *h)
+{
+	char	why[128];
+	int	rv;
+
+	rv = proto_check_header(h, why, sizeof(why));
+	if (rv == 1 && h->type == MSG_VERSION &&
+	    h->len == sizeof(struct msg_version))
+		rv = 0;
+	if (rv != 0)
+		return bad_reply("%s", why);
+	if (h->len > sizeof(union reply_payload))	/* cannot happen */
+		return bad_reply("%s message of %u bytes",
+		    proto_type_name(h->type), h->len);
+	return CTL_OK;
+}
+
+/*
+ * Take what data holds of the next message; *used says how much.  CTL_OK
+ * and s->have back at 0 when a message was complete and taken.
+ */
+static int
+feed_one(struct reply_session *s, const unsigned char *data, size_t len,
+    size_t *used)
+{
+	size_t	hsize = sizeof(s->h), n;
+	int	rv;
+
+	*used = 0;
+	if (s->have < hsize) {
+		n = hsize - s->have < len ? hsize - s->have : len;
+		memcpy((char *)&s->h + s->have, data, n);
+		s->have += n;
+		*used = n;
+		if (s->have < hsize)
+			return CTL_OK;
+		if ((rv = check_header(&s->h)) != CTL_OK)
+			return rv;
+	}
+	n = hsize + s->h.len - s->have;
+	if (n > len - *used)
+		n = len - *used;
+	memcpy((char *)&s->p + (s->have - hsize), data + *used, n);
+	s->have += n;
+	*used += n;
+	if (s->have < hsize + s->h.len)
+		return CTL_OK;
+	s->have = 0;
+	proto_terminate_strings(s->h.type, &s->p);
+	return accept_msg(s, &s->h, &s->p);
+}
+
+/*
+ * Feed the next len bytes of the stream, in chunks of any size.  *used
+ * gets the bytes taken: all of them, or up to the end of the reply (the
+ * daemon sends nothing after it).  On FEED_DONE the reply is in the
+ * struct reply given to reply_begin; on FEED_ERROR the failure has been
+ * reported and *status is the exit status.
+ */
+enum feed
+reply_feed(struct reply_session *s, const void *data, size_t len,
+    size_t *used, int *status)
+{
+	const unsigned char	*p = data;
+	size_t			 n, off = 0;
+	int			 rv;
+
+	*status = CTL_OK;
+	for (;;) {
+		if (s->phase == PH_DONE) {
+			*used = off;
+			return FEED_DONE;
+		}
+		if (off == len)
+			break;
+		if ((rv = feed_one(s, p + off, len - off, &n)) != CTL_OK) {
+			*used = off + n;
+			*status = rv;
+			return FEED_ERROR;
+		}
+		off += n;
+	}
+	*used = off;
+	return FEED_MORE;
+}
+
+/* The stream ended before the reply did: the exit status, reported. */
+int
+reply_eof(const struct reply_session *s, const char *path)
+{
+	if (s->nmsgs > 0 || s->have > 0)
+		return bad_reply("the connection closed before the end of "
+		    "the reply");
+	ctl_warnx("tcptuned closed the connection on %s without replying",
+	    path);
+	return CTL_UNREACHABLE;
+}
+
+/* ---- the deadline */
+
+static int64_t
+now_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Milliseconds left, 0 when the time is up. */
+static int
+time_left(const struct conn *c)
+{
+	int64_t	left = c->deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+static int
+timed_out(const struct conn *c, const char *what)
+{
+	ctl_warnx("%s %s within %d s: tcptuned is busy or hung, or something "
+	    "else holds the socket", what, c->path, c->timeout_ms / 1000);
+	return CTL_UNREACHABLE;
+}
+
+/* CTL_TIMEOUT_SEC, or whole seconds from TCPTUNECTL_TIMEOUT. */
+static int
+request_timeout(int *ms)
+{
+	const char	*env = getenv(CTL_TIMEOUT_ENV);
+	long long	 v;
+
+	*ms = CTL_TIMEOUT_SEC * 1000;
+	if (env == NULL || *env == '\0')
+		return CTL_OK;
+	if (parse_ll(env, &v) == -1 || v < 1 || v > CTL_TIMEOUT_MAX) {
+		ctl_warnx("%s=\"%s\" is not a number of seconds from 1 to %d",
+		    CTL_TIMEOUT_ENV, env, CTL_TIMEOUT_MAX);
+		return CTL_USAGE;
+	}
+	*ms = (int)v * 1000;
+	return CTL_OK;
+}
+
+/* ---- connecting */
+
+static int
+client_socket(void)
+{
+	int	fd, fl;
+
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return -1;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
+	    (fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1) {
+		close(fd);
+		return -1;
+	}
+#ifdef SO_NOSIGPIPE
+	{
+		int	on = 1;
+
+		if (setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on,
+		    sizeof(on)) == -1) {
+			close(fd);
+			return -1;
+		}
+	}
+#endif
+	return fd;
+}
+
+static int
+connect_error(const char *path, int err)
+{
+	switch (err) {
+	case ENOENT:
+	case ENOTDIR:
+		ctl_warnx("no socket at %s: is tcptuned running?", path);
+		break;
+	case ECONNREFUSED:
+		/* The BSDs also refuse when the listen queue is full. */
+		ctl_warnx("connection to %s refused: tcptuned is probably "
+		    "not running (stale socket), or too busy", path);
+		break;
+	case EACCES:
+	case EPERM:
+		ctl_warnx("%s: permission denied: this user may not use "
+		    "tcptuned's socket", path);
+		break;
+	default:
+		ctl_warnx("cannot connect to tcptuned on %s: %s", path,
+		    strerror(err));
+		break;
+	}
+	return CTL_UNREACHABLE;
+}
+
+/*
+ * Non-blocking, so that a listen queue that stays full cannot hold us
+ * past the deadline.  Linux fails such a connect with EAGAIN and says
+ * nothing of when to try again (connect(2), "EAGAIN ... for nonblocking
+ * UNIX domain sockets"), so it is tried every RETRY_MS; FreeBSD and xnu
+ * refuse it at once with ECONNREFUSED (unp_connect(), sys/kern/
+ * uipc_usrreq.c and bsd/kern/uipc_usrreq.c: sonewconn() fails).  On all
+ * three an AF_UNIX connect completes or fails within the call, so the
+ * EINPROGRESS of a TCP connect does not come up; it would be reported
+ * as any other error, not waited for.
+ */
+static int
+client_connect(struct conn *c)
+{
+	struct sockaddr_un	sun;
+	int			left;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (tt_strlcpy(sun.sun_path, c->path, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path)) {
+		ctl_warnx("%s: socket path too long", c->path);
+		return CTL_UNREACHABLE;
+	}
+	if ((c->fd = client_socket()) == -1) {
+		ctl_warn("socket");
+		return CTL_UNREACHABLE;
+	}
+	for (;;) {
+		if (connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
+			return CTL_OK;
+		if (errno != EAGAIN)
+			return connect_error(c->path, errno);
+		if ((left = time_left(c)) == 0) {
+			ctl_warnx("%s: the listen queue stayed full for %d s: "
+			    "tcptuned is overloaded, or something else holds "
+			    "the socket", c->path, c->timeout_ms / 1000);
+			return CTL_UNREACHABLE;
+		}
+		poll(NULL, 0, left < RETRY_MS ? left : RETRY_MS);
+	}
+}
+
+/*
+ * The uid of the process that listens on the socket, as the kernel
+ * recorded it at listen(2): Linux SO_PEERCRED (socket(7), unix(7));
+ * macOS and FreeBSD getpeereid(3), "the credentials returned to the
+ * connect(2) caller are those of its peer at the time it called
+ * listen(2)" (FreeBSD's is LOCAL_PEERCRED of unix(4) underneath).
+ */
+static int
+server_uid(int fd, uid_t *uid)
+{
+#if defined(SO_PEERCRED) && defined(__linux__)
+	struct ucred	cred;
+	socklen_t	len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1)
+		return -1;
+	if (len != sizeof(cred)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*uid = cred.uid;
+	return 0;
+#elif defined(HAVE_GETPEEREID)
+	gid_t	gid;
+
+	return getpeereid(fd, uid, &gid);
+#else
+#error "no way to learn the uid of a socket's peer on this system"
+#endif
+}
+
+/*
+ * Anyone may bind the socket's name when tcptuned is not running (a
+ * sticky /tmp-like directory, a stale path): what answers must be the
+ * daemon's uid before a word of it is believed.
+ */
+static int
+check_server(const struct conn *c)
+{
+	uid_t	uid;
+
+	if (server_uid(c->fd, &uid) == -1) {
+		ctl_warn("%s: cannot learn who the server is", c->path);
+		return CTL_UNREACHABLE;
+	}
+	if (uid == (uid_t)CTL_DAEMON_UID)
+		return CTL_OK;
+	ctl_warnx("refusing the server on %s: it runs as uid %lu, not as "
+	    "tcptuned (uid %d): another program holds the socket", c->path,
+	    (unsigned long)uid, CTL_DAEMON_UID);
+	return CTL_UNREACHABLE;
+}
+
+/* ---- talking */
+
+static int
+send_request(const struct conn *c, const struct reply_session *s)
+{
+	struct msg_hdr	buf;
+	struct pollfd	pfd = { .fd = c->fd, .events = POLLOUT };
+	size_t		len, off = 0;
+	ssize_t		n;
+
+	len = proto_encode(&buf, sizeof(buf), s->g->request, s->seq, NULL, 0);
+	while (off < len) {
+		if (poll(&pfd, 1, time_left(c)) == 0)
+			return timed_out(c, "could not send to");
+		n = send(c->fd, (char *)&buf + off, len - off, MSG_NOSIGNAL);
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n == -1 && (errno == EPIPE || errno == ECONNRESET)) {
+			ctl_warnx("tcptuned closed the connection on %s",
+			    c->path);
+			return CTL_UNREACHABLE;
+		}
+		if (n == -1) {
+			ctl_warn("sending to %s", c->path);
+			return CTL_UNREACHABLE;
+		}
+		off += (size_t)n;
+	}
+	return CTL_OK;
+}
+
+/* Whatever comes, until the reply is complete, bad, or the time is up. */
+static int
+read_replies(const struct conn *c, struct reply_session *s)
+{
+	struct pollfd	pfd = { .fd = c->fd, .events = POLLIN };
+	char		buf[8192];
+	ssize_t		n;
+	size_t		used;
+	int		status;
+
+	for (;;) {
+		if (poll(&pfd, 1, time_left(c)) == 0)
+			return timed_out(c, "no complete reply from tcptuned on");
+		n = read(c->fd, buf, sizeof(buf));
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n == 0 || (n == -1 && errno == ECONNRESET))
+			return reply_eof(s, c->path);
+		if (n == -1) {
+			ctl_warn("reading from %s", c->path);
+			return CTL_UNREACHABLE;
+		}
+		if (reply_feed(s, buf, (size_t)n, &used, &status) != FEED_MORE)
+			return status;
+	}
+}
+
 /* ---- the interface */
 
 /*
@@ -377,25 +621,26 @@ grammar_of(uint32_t request)
 int
 client_request(const char *path, uint32_t request, struct reply *r)
 {
-	struct session	s;
-	int		fd, rv;
+	struct reply_session	*s;
+	struct conn		 c = { .path = path, .fd = -1 };
+	int			 rv;
 
 	memset(r, 0, sizeof(*r));
-	memset(&s, 0, sizeof(s));
-	r->request = request;
-	s.path = path;
-	s.r = r;
-	s.seq = (uint32_t)getpid();
-	if ((s.g = grammar_of(request)) == NULL) {
-		ctl_warnx("%s: no such request %u", __func__, request);
-		return CTL_PROTOCOL;
-	}
-	s.phase = s.g->head != 0 ? PH_HEAD : PH_ITEMS;
-	if ((rv = client_connect(path, &fd)) != CTL_OK)
+	if ((rv = request_timeout(&c.timeout_ms)) != CTL_OK)
 		return rv;
-	if ((rv = send_request(&s, fd)) == CTL_OK)
-		rv = read_replies(&s, fd);
-	close(fd);
+	if ((s = malloc(sizeof(*s))) == NULL) {
+		ctl_warn("%s", __func__);
+		return CTL_FAIL;
+	}
+	c.deadline = now_ms() + c.timeout_ms;
+	if ((rv = reply_begin(s, request, (uint32_t)getpid(), r)) == CTL_OK &&
+	    (rv = client_connect(&c)) == CTL_OK &&
+	    (rv = check_server(&c)) == CTL_OK &&
+	    (rv = send_request(&c, s)) == CTL_OK)
+		rv = read_replies(&c, s);
+	if (c.fd != -1)
+		close(c.fd);
+	free(s);
 	if (rv != CTL_OK)
 		reply_free(r);
 	return rv;

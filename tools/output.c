@@ -153,39 +153,60 @@ static const struct layout {
 #define NLAYOUTS	(sizeof(layouts) / sizeof(layouts[0]))
 
 struct row {
-	char		 state[TT_TEXT_MAX];
+	char		 state[TT_ESCAPE_SIZE(TT_VALUE_MAX) + 64];
 	char		 changed[32];
 	const char	*cell[NCOLS];
 };
 
-/* What the daemon sends must not drive the terminal: no control bytes. */
+/*
+ * What the daemon sends must not drive the terminal: every string of a
+ * reply is shown escaped (lib/escape.c), each in room for its worst case.
+ */
+struct text_key {
+	const struct msg_key_status	*ks;	/* the enums and numbers */
+	char	name[TT_ESCAPE_SIZE(TT_NAME_MAX)];
+	char	wanted[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	applied[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	current[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	original[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	note[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+};
+
+struct text_info {
+	const struct msg_daemon_info	*di;
+	char	version[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)0)->
+		    version))];
+	char	backend[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)0)->
+		    backend))];
+	char	config_path[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)
+		    0)->config_path))];
+	char	last_reload_msg[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	char	state_problem[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+};
+
+#define ESCAPE(dst, src)	tt_escape((dst), sizeof(dst), (src))
+
 static void
-scrub(char *s)
+safe_info(struct text_info *ti, const struct msg_daemon_info *di)
 {
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	ti->di = di;
+	ESCAPE(ti->version, di->version);
+	ESCAPE(ti->backend, di->backend);
+	ESCAPE(ti->config_path, di->config_path);
+	ESCAPE(ti->last_reload_msg, di->last_reload_msg);
+	ESCAPE(ti->state_problem, di->state_problem);
 }
 
 static void
-scrub_info(struct msg_daemon_info *di)
+safe_key(struct text_key *tk, const struct msg_key_status *ks)
 {
-	scrub(di->version);
-	scrub(di->backend);
-	scrub(di->config_path);
-	scrub(di->last_reload_msg);
-	scrub(di->state_problem);
-}
-
-static void
-scrub_key(struct msg_key_status *ks)
-{
-	scrub(ks->name);
-	scrub(ks->wanted);
-	scrub(ks->applied);
-	scrub(ks->current);
-	scrub(ks->original);
-	scrub(ks->note);
+	tk->ks = ks;
+	ESCAPE(tk->name, ks->name);
+	ESCAPE(tk->wanted, ks->wanted);
+	ESCAPE(tk->applied, ks->applied);
+	ESCAPE(tk->current, ks->current);
+	ESCAPE(tk->original, ks->original);
+	ESCAPE(tk->note, ks->note);
 }
 
 /* Columns a string takes: UTF-8 continuation bytes take none. */
@@ -212,10 +233,10 @@ term_width(void)
 }
 
 static void
-state_text(const struct msg_key_status *ks, int64_t now, char *buf,
-    size_t len)
+state_text(const struct text_key *tk, int64_t now, char *buf, size_t len)
 {
-	char	when[32], eb[32];
+	const struct msg_key_status	*ks = tk->ks;
+	char				 when[32], eb[32];
 
 	switch (ks->state) {
 	case KS_IN_FORCE:
@@ -228,7 +249,7 @@ state_text(const struct msg_key_status *ks, int64_t now, char *buf,
 			    ks->corrections);
 		break;
 	case KS_CLAMPED:
-		snprintf(buf, len, "clamped to %s", ks->applied);
+		snprintf(buf, len, "clamped to %s", tk->applied);
 		break;
 	case KS_REFUSED:
 		if (ks->err == 0)
@@ -254,19 +275,21 @@ state_text(const struct msg_key_status *ks, int64_t now, char *buf,
 }
 
 static void
-make_row(struct row *row, const struct msg_key_status *ks, int64_t now)
+make_row(struct row *row, const struct text_key *tk, int64_t now)
 {
-	state_text(ks, now, row->state, sizeof(row->state));
+	const struct msg_key_status	*ks = tk->ks;
+
+	state_text(tk, now, row->state, sizeof(row->state));
 	if (ks->last_change == 0)
 		snprintf(row->changed, sizeof(row->changed), "-");
 	else
 		fmt_local(ks->last_change, now, true, row->changed,
 		    sizeof(row->changed));
-	row->cell[COL_NAME] = ks->name;
+	row->cell[COL_NAME] = tk->name;
 	row->cell[COL_STATE] = row->state;
-	row->cell[COL_WANTED] = ks->wanted;
-	row->cell[COL_CURRENT] = ks->current[0] ? ks->current : "-";
-	row->cell[COL_ORIGINAL] = ks->has_original ? ks->original : "-";
+	row->cell[COL_WANTED] = tk->wanted;
+	row->cell[COL_CURRENT] = ks->current[0] ? tk->current : "-";
+	row->cell[COL_ORIGINAL] = ks->has_original ? tk->original : "-";
 	row->cell[COL_CHANGED] = row->changed;
 }
 
@@ -435,9 +458,10 @@ print_below(const struct row *row, const struct layout *l, bool oneline)
 
 /* Non-default mode and on-reject, then the daemon's note. */
 static void
-print_details(const struct msg_key_status *ks)
+print_details(const struct text_key *tk)
 {
-	const char	*sep = "    ";
+	const struct msg_key_status	*ks = tk->ks;
+	const char			*sep = "    ";
 
 	if (ks->mode != MODE_ENFORCE) {
 		printf("%smode %s", sep, key_mode_name(ks->mode));
@@ -449,8 +473,8 @@ print_details(const struct msg_key_status *ks)
 	}
 	if (*sep == ',')
 		putchar('\n');
-	if (ks->note[0] != '\0')
-		printf("    %s\n", ks->note);
+	if (tk->note[0] != '\0')
+		printf("    %s\n", tk->note);
 }
 
 /*
@@ -459,7 +483,7 @@ print_details(const struct msg_key_status *ks)
  * line if that fits for every key, else on a line each.
  */
 static void
-text_table(const struct msg_key_status *keys, size_t n, int64_t now)
+text_table(const struct text_key *keys, size_t n, int64_t now)
 {
 	struct row		*rows = xcalloc(n, sizeof(*rows));
 	const struct layout	*l;
@@ -484,9 +508,10 @@ text_table(const struct msg_key_status *keys, size_t n, int64_t now)
 }
 
 static void
-text_reload_line(const struct msg_daemon_info *di)
+text_reload_line(const struct text_info *ti)
 {
-	char	when[64], ago[32];
+	const struct msg_daemon_info	*di = ti->di;
+	char				 when[64], ago[32];
 
 	if (di->last_reload == 0) {
 		printf("%-12s never\n", "last reload");
@@ -496,7 +521,7 @@ text_reload_line(const struct msg_daemon_info *di)
 	fmt_duration(di->now - di->last_reload, ago, sizeof(ago));
 	printf("%-12s %s (%s ago), %s%s%s\n", "last reload", when, ago,
 	    di->last_reload_ok ? "ok" : "FAILED",
-	    di->last_reload_msg[0] ? ": " : "", di->last_reload_msg);
+	    ti->last_reload_msg[0] ? ": " : "", ti->last_reload_msg);
 }
 
 /* "3: 2 in force, 1 refused" */
@@ -523,43 +548,42 @@ text_key_summary(const struct msg_key_status *keys, size_t n)
 }
 
 static void
-text_daemon(const struct msg_daemon_info *di)
+text_daemon(const struct text_info *ti)
 {
-	char	up[32];
+	const struct msg_daemon_info	*di = ti->di;
+	char				 up[32];
 
 	fmt_duration(di->now - di->started, up, sizeof(up));
-	printf("tcptuned %s, pid %d, up %s, backend %s\n", di->version,
-	    di->pid, up, di->backend);
-	printf("%-12s %s\n", "config", di->config_path);
+	printf("tcptuned %s, pid %d, up %s, backend %s\n", ti->version,
+	    di->pid, up, ti->backend);
+	printf("%-12s %s\n", "config", ti->config_path);
 	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
 	    (unsigned long long)di->checks);
-	text_reload_line(di);
+	text_reload_line(ti);
 	printf("%-12s %s\n", "enforcement", di->paused ?
 	    "PAUSED, originals restored (tcptunectl resume)" : "active");
 	printf("%-12s %s\n", "on exit", di->restore_on_exit ?
 	    "originals restored" : "tuned values stay");
-	if (di->state_problem[0] != '\0')
-		printf("%-12s %s\n", "state", di->state_problem);
+	if (ti->state_problem[0] != '\0')
+		printf("%-12s %s\n", "state", ti->state_problem);
 }
 
 static void
 text_status(const struct reply *r)
 {
-	struct msg_daemon_info	 di = r->info;
-	struct msg_key_status	*keys;
+	struct text_info	 ti;
+	struct text_key		*keys;
 	size_t			 i;
 
-	scrub_info(&di);
-	text_daemon(&di);
+	safe_info(&ti, &r->info);
+	text_daemon(&ti);
 	keys = xcalloc(r->nkeys + 1, sizeof(*keys));
-	for (i = 0; i < r->nkeys; i++) {
-		keys[i] = r->keys[i];
-		scrub_key(&keys[i]);
-	}
-	text_key_summary(keys, r->nkeys);
+	for (i = 0; i < r->nkeys; i++)
+		safe_key(&keys[i], &r->keys[i]);
+	text_key_summary(r->keys, r->nkeys);
 	if (r->nkeys > 0) {
 		putchar('\n');
-		text_table(keys, r->nkeys, di.now);
+		text_table(keys, r->nkeys, r->info.now);
 	}
 	free(keys);
 }
@@ -571,22 +595,20 @@ text_status(const struct reply *r)
 static void
 text_result(const char *cmd, const struct reply *r)
 {
-	struct msg_result	res = r->result;
-	struct msg_config_error	ce;
-	size_t			i;
+	char	text[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	size_t	i;
 
 	for (i = 0; i < r->nerrors; i++) {
-		ce = r->errors[i];
-		scrub(ce.text);
-		printf("%s\n", ce.text);
+		ESCAPE(text, r->errors[i].text);
+		printf("%s\n", text);
 	}
-	scrub(res.text);
-	if (res.code == RESULT_DENIED)
+	if (r->result.code == RESULT_DENIED)
 		return;
-	if (res.text[0] != '\0')
-		printf("%s\n", res.text);
+	ESCAPE(text, r->result.text);
+	if (text[0] != '\0')
+		printf("%s\n", text);
 	else
-		printf("%s: %s\n", cmd, result_code_name(res.code));
+		printf("%s: %s\n", cmd, result_code_name(r->result.code));
 }
 
 static void
@@ -597,6 +619,7 @@ text_version(void)
 }
 
 const struct output text_output = {
+	.whole_stdout = false,
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
@@ -727,6 +750,7 @@ json_version(void)
 }
 
 const struct output json_output = {
+	.whole_stdout = true,
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,

@@ -9,7 +9,6 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,6 @@
 
 #include "tcptunectl.h"
 
-#define CTL_NAME	"tcptunectl"
 #define HELP_INDENT	22	/* column where the help texts start */
 #define EXIT_INDENT	6	/* the same for the exit codes */
 #define STRINGIFY(x)	STRINGIFY_(x)
@@ -102,7 +100,6 @@ static int	run_help(const struct params *);
 static int	run_version(const struct params *);
 static void	usage_error(struct params *, const char *, ...)
 		    TT_PRINTF(2, 3);
-static void	vwarnx(const char *, va_list, int) TT_PRINTF(1, 0);
 
 static const struct command commands[] = {
 	{ C_STATUS, "status", "", 0, MSG_STATUS, run_status,
@@ -185,9 +182,10 @@ static const struct {
 	    "stays);\ncheck: the configuration has errors; restore, resume: "
 	    "failed;\nadvise: the --config FILE could not be written" },
 	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
-	    "permission on its\nsocket, or no reply within "
-	    STRINGIFY(CTL_TIMEOUT_SEC) " s; advise --host: the host\n"
-	    "cannot be resolved, is unreachable or does not answer" },
+	    "permission on its\nsocket, its queue full, or no complete reply "
+	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(" CTL_TIMEOUT_ENV
+	    "); or the server on the socket is not root;\nadvise --host: "
+	    "the host cannot be resolved, is unreachable or\ndoes not answer" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },
@@ -195,41 +193,6 @@ static const struct {
 };
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
-
-/* ---- messages */
-
-static void
-vwarnx(const char *fmt, va_list ap, int err)
-{
-	fflush(stdout);
-	fprintf(stderr, "%s: ", CTL_NAME);
-	vfprintf(stderr, fmt, ap);
-	if (err != 0)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
-}
-
-void
-ctl_warn(const char *fmt, ...)
-{
-	va_list	ap;
-	int	saved = errno;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap, saved);
-	va_end(ap);
-	errno = saved;
-}
-
-void
-ctl_warnx(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap, 0);
-	va_end(ap);
-}
 
 /* ---- help */
 

@@ -630,7 +630,11 @@ test_strings(void **state)
 		"t.conf:4: net.b: empty value",
 		"t.conf:6: net.c: value is too long (at most 255 characters "
 		    "with white space folded)",
-		"t.conf:7: net.d: value contains a control character",
+		"t.conf:7: net.d: value contains a control character (\\x7f)",
+		"t.conf:8: net.e: value contains a C1 control character "
+		    "(\\u{0085})",
+		"t.conf:9: net.f: value contains a bidirectional control "
+		    "character (\\u{202e})",
 		NULL
 	};
 	char	xml[2048], longv[TT_VALUE_MAX + 1];
@@ -642,7 +646,9 @@ test_strings(void **state)
 	    "<key>net.a</key><string/>\n"
 	    "<key>net.b</key><string> \t\n</string>\n"
 	    "<key>net.c</key><string>%s</string>\n"
-	    "<key>net.d</key><string>a&#127;b</string>\n"), longv);
+	    "<key>net.d</key><string>a&#127;b</string>\n"
+	    "<key>net.e</key><string>1&#x85;</string>\n"
+	    "<key>net.f</key><string>1\xe2\x80\xae</string>\n"), longv);
 	expect_errors(xml, want);
 	/* 255 characters fit, after folding white space. */
 	longv[TT_VALUE_MAX - 1] = '\0';
