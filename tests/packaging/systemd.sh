@@ -298,9 +298,10 @@ journal_has() {
 	done
 }
 
-# quiet CMD...: for wait_until, which shows CMD's output on every try.
+# quiet CMD...: for wait_until, which would show CMD's output on every
+# try; the last try's is kept for wait_diag.
 quiet() {
-	"$@" >/dev/null 2>&1
+	"$@" >"$T/why" 2>&1
 }
 
 # status_shows PATTERN: systemctl status tcptuned, with its last lines of
@@ -313,11 +314,13 @@ status_shows() {
 # For a wait_until that fails: the unit's status, and tcptuned's last
 # messages by name (those the journal could not tie to the unit, if any).
 wait_diag() {
+	[ -s "$T/why" ] && diag_file "the last try" "$T/why"
 	diag "--- systemctl status tcptuned"
 	in_ct systemctl status --no-pager -n 15 tcptuned 2>&1 | sed 's/^/#   /'
 	diag "--- journalctl -b SYSLOG_IDENTIFIER=tcptuned -n 10"
 	in_ct journalctl -b SYSLOG_IDENTIFIER=tcptuned -n 10 --no-pager 2>&1 |
 	    sed 's/^/#   /'
+	rm -f "$T/why"
 }
 
 # put_conf FILE: install FILE as /etc/tcptune.conf, the way an editor
@@ -390,8 +393,8 @@ globals_readonly() {
 	done <"$T/global_keys"
 }
 
-# ct_systemctl_down reboot|poweroff: systemctl reboot or poweroff inside; it may be
-# killed as the container goes down, so only a hang counts.
+# ct_systemctl_down reboot|poweroff: that systemctl command inside; it
+# may be killed as the container goes down, so only a hang counts.
 ct_systemctl_down() {
 	timeout 60 nsenter -t "$LEADER" -a systemctl "$1" >/dev/null 2>&1
 	[ "$?" -ne 124 ]
