@@ -10,6 +10,8 @@ build="build-essential autoconf automake pkg-config libxml2-dev"
 # its runtime), valgrind and the fuzzers.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
 	mandoc strace iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind"
+# systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
+test="$test systemd-container"
 
 case "${1:-build}" in
 build) want=$build ;;
