@@ -391,6 +391,7 @@ want = {
     "KeepAlive": {"SuccessfulExit": False},
     "ThrottleInterval": 10,
     "ProcessType": "Background",
+    "HardResourceLimits": {"NumberOfFiles": 1024},
 }
 if p != want:
     sys.exit("got %r" % (p,))
@@ -402,12 +403,13 @@ EOF
 	# plist layers read the whole file.
 	local want k line
 	want=
-	for k in Label ProgramArguments RunAtLoad KeepAlive ThrottleInterval ProcessType; do
+	for k in Label ProgramArguments RunAtLoad KeepAlive ThrottleInterval \
+	    ProcessType HardResourceLimits; do
 		line=$(grep -n "<key>$k</key>" "$f" | cut -d: -f1)
 		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)"$'\n'
 	done
 	out=$("$CTL" check "$f" 2>&1)
-	same "LaunchDaemon plist: tcptune's reader finds only the 6 launchd keys, at their lines" \
+	same "LaunchDaemon plist: tcptune's reader finds only the 7 launchd keys, at their lines" \
 	    "${want%$'\n'}" "$out"
 	check "shipped default config passes tcptunectl check" \
 	    "$CTL" check "$T/payload-v1/Library/tcptune/share/tcptune/tcptune.conf.default"
