@@ -338,13 +338,29 @@ build_keys(const struct engine *e, const struct config *cfg)
 	return keys;
 }
 
+/*
+ * The most one socket buffer can have under the ceiling cap at capval:
+ * the backend knows when only part of it is usable (8/9 of maxsockbuf on
+ * FreeBSD and macOS up to 14.3).
+ */
+static long long
+usable_under(struct engine *e, const char *cap, long long capval)
+{
+	long long	max;
+
+	if (e->be->sockbuf_max == NULL ||
+	    e->be->sockbuf_max(e->be, cap, capval, &max) != 0)
+		return capval;
+	return max;
+}
+
 /* Say when a value cannot take full effect because of its ceiling. */
 static void
 note_ceilings(struct engine *e)
 {
 	const char	*cap;
 	char		 capval[TT_VALUE_MAX];
-	long long	 v, c;
+	long long	 v, c, u;
 	size_t		 i;
 
 	for (i = 0; i < e->nkeys; i++) {
@@ -354,10 +370,16 @@ note_ceilings(struct engine *e)
 		    k->state != KS_IN_FORCE ||
 		    e->be->get(e->be, cap, capval, sizeof(capval)) != 0 ||
 		    value_numbers(k->applied, &v, 1) != 1 ||
-		    value_numbers(capval, &c, 1) != 1 || v <= c)
+		    value_numbers(capval, &c, 1) != 1 ||
+		    v <= (u = usable_under(e, cap, c)))
 			continue;
-		snprintf(k->note, sizeof(k->note), "effective ceiling %lld: "
-		    "sockets are capped at %s", c, cap);
+		if (u == c)
+			snprintf(k->note, sizeof(k->note), "effective ceiling "
+			    "%lld: sockets are capped at %s", c, cap);
+		else
+			snprintf(k->note, sizeof(k->note), "effective ceiling "
+			    "%lld: a socket buffer may use %lld of %s %lld",
+			    u, u, cap, c);
 	}
 }
 

@@ -1030,6 +1030,70 @@ test_unreadable_originals_not_set_aside(void **arg)
 	assert_int_equal(stat(path, &sb), -1);
 }
 
+/*
+ * maxsockbuf 16 MiB, autorcvbufmax 16 MiB and sendspace 32 MiB with
+ * OnReject clamp, on a Mac of kern.osrelease rel.
+ */
+static void
+configure_sockbufs(struct fixture *f, const char *rel)
+{
+	const char *conf =
+	    CLAMPED_MAXSOCKBUF_16M
+	    "<key>net.inet.tcp.autorcvbufmax</key><integer>16777216</integer>\n"
+	    "<key>net.inet.tcp.sendspace</key><dict>"
+	    "<key>Value</key><integer>33554432</integer>"
+	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    "</dict></dict></plist>\n";
+
+	fake_kernel_poke(f->fk, "kern.osrelease", rel);
+	engine_configure(&f->e, parse(conf));
+	assert_string_equal(key(f, "kern.ipc.maxsockbuf")->applied,
+	    "16777216");
+}
+
+/*
+ * macOS 14.4 and later: a socket buffer may have all of maxsockbuf, so
+ * autorcvbufmax at maxsockbuf takes full effect, and sendspace is clamped
+ * to maxsockbuf itself (xnu-10063 sysctl_tcp_sospace, sbreserve).
+ */
+static void
+test_sockbufs_whole_maxsockbuf(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+
+	configure_sockbufs(f, "23.4.0");
+	k = key(f, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(k->state, KS_IN_FORCE);
+	assert_string_equal(k->note, "");
+	k = key(f, "net.inet.tcp.sendspace");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "16777216");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.inet.tcp.sendspace"),
+	    "16777216");
+}
+
+/*
+ * Up to macOS 14.3 (xnu-10002): a buffer gets at most 8/9 of maxsockbuf
+ * (sbreserve's sb_max_adj), and sendspace at most
+ * (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES.
+ */
+static void
+test_sockbufs_before_14_4(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+
+	configure_sockbufs(f, "23.3.0");
+	k = key(f, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(k->state, KS_IN_FORCE);
+	assert_string_equal(k->note, "effective ceiling 14913080: a socket "
+	    "buffer may use 14913080 of kern.ipc.maxsockbuf 16777216");
+	k = key(f, "net.inet.tcp.sendspace");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "14911488");
+}
+
 #define T(fn, setup)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -1045,6 +1109,8 @@ main(void)
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
 		T(test_maxsockbuf_clamped_on_8gb, setup_mac8),
 		T(test_clamp_to_known_ceiling, setup_mac8),
+		T(test_sockbufs_whole_maxsockbuf, setup_mac16),
+		T(test_sockbufs_before_14_4, setup_mac16),
 		T(test_drift_reverted_and_counted, setup_mac16),
 		T(test_refresh_shows_drift_without_writing, setup_mac16),
 		T(test_at_least_and_once, setup_mac16),
