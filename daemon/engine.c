@@ -97,7 +97,7 @@ write_key(struct engine *e, struct engine_key *k, const char *value)
 		    value, k->current);
 		return ERANGE;
 	}
-	log_info("%s: %s -> %s", k->cfg.name, old, k->current);
+	log_notice("%s: %s -> %s", k->cfg.name, old, k->current);
 	k->last_change = time(NULL);
 	return 0;
 }
@@ -248,7 +248,7 @@ restore_key(struct engine *e, const char *name, const char *original)
 		    strerror(err));
 		return -1;
 	}
-	log_info("%s: restored %s", name, original);
+	log_notice("%s: restored %s", name, original);
 	return 1;
 }
 
@@ -453,7 +453,7 @@ correct_key(struct engine *e, struct engine_key *k, const char *target,
 		k->state = KS_CONTESTED;
 		return;
 	}
-	log_info("%s: drifted to %s, restoring %s", k->cfg.name, k->current,
+	log_notice("%s: drifted to %s, restoring %s", k->cfg.name, k->current,
 	    target);
 	if (enforce_key(e, k, target) == -1)
 		return;
@@ -490,7 +490,7 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
 		k->state = in_force_state(k);
 		if (k->backoff > 0 && now - k->recent[0] >= CONTEST_WINDOW) {
-			log_info("%s: no longer contested", k->cfg.name);
+			log_notice("%s: no longer contested", k->cfg.name);
 			k->backoff = 0;
 			k->note[0] = '\0';
 		}

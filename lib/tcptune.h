@@ -33,6 +33,7 @@ void	 log_init(int to_stderr, int verbose, const char *ident);
 void	 log_setverbose(int);
 void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
+void	 log_notice(const char *, ...) TT_PRINTF(1, 2);	/* state changes */
 void	 log_info(const char *, ...) TT_PRINTF(1, 2);
 void	 log_debug(const char *, ...) TT_PRINTF(1, 2);
 void	 fatal(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;

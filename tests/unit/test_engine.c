@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <cmocka.h>
 
 #include "tcptuned.h"
@@ -1094,6 +1095,96 @@ test_sockbufs_before_14_4(void **arg)
 	assert_string_equal(k->applied, "14911488");
 }
 
+/*
+ * syslog(3) as lib/log.c reaches it once log_init has left stderr: these
+ * definitions take the place of libc's in this program, so each message
+ * is kept with its priority and none leaves the test.
+ */
+#define NSYSLOG	64
+static struct {
+	int	pri;
+	char	msg[256];
+} syslogged[NSYSLOG];
+static size_t	nsyslogged;
+
+void
+openlog(const char *ident, int option, int facility)
+{
+	(void)ident;
+	(void)option;
+	(void)facility;
+}
+
+void
+vsyslog(int pri, const char *fmt, va_list ap)
+{
+	if (nsyslogged == NSYSLOG)
+		return;
+	syslogged[nsyslogged].pri = LOG_PRI(pri);
+	vsnprintf(syslogged[nsyslogged].msg, sizeof(syslogged[0].msg), fmt,
+	    ap);
+	nsyslogged++;
+}
+
+void
+syslog(int pri, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsyslog(pri, fmt, ap);
+	va_end(ap);
+}
+
+/* The priority of the one message that holds text. */
+static int
+syslog_pri(const char *text)
+{
+	size_t	i, found = NSYSLOG;
+
+	for (i = 0; i < nsyslogged; i++)
+		if (strstr(syslogged[i].msg, text) != NULL) {
+			assert_int_equal(found, NSYSLOG);
+			found = i;
+		}
+	if (found == NSYSLOG)
+		fail_msg("nothing logged with \"%s\"", text);
+	return syslogged[found].pri;
+}
+
+/*
+ * Changes, corrections and restores go to syslog at LOG_NOTICE, which the
+ * macOS unified log keeps and FreeBSD's syslog.conf shows; LOG_INFO would
+ * be dropped by both.  Refusals go at LOG_ERR.
+ */
+static void
+test_state_changes_logged_at_notice(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	nsyslogged = 0;
+	log_init(0, 0, "test_engine");
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(syslog_pri("kern.ipc.maxsockbuf: 8388608 -> "
+	    "16777216"), LOG_NOTICE);
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "4194304");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(syslog_pri("net.inet.tcp.autorcvbufmax: drifted to "
+	    "4194304"), LOG_NOTICE);
+	fake_kernel_fail_set(f->fk, "net.inet.tcp.recvspace", EPERM);
+	fake_kernel_poke(f->fk, "net.inet.tcp.recvspace", "65536");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(syslog_pri("net.inet.tcp.recvspace: value 262144 "
+	    "refused"), LOG_ERR);
+	fake_kernel_fail_set(f->fk, "net.inet.tcp.recvspace", 0);
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_int_equal(syslog_pri("kern.ipc.maxsockbuf: restored 8388608"),
+	    LOG_NOTICE);
+	log_init(1, 0, NULL);
+}
+
 #define T(fn, setup)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -1112,6 +1203,7 @@ main(void)
 		T(test_sockbufs_whole_maxsockbuf, setup_mac16),
 		T(test_sockbufs_before_14_4, setup_mac16),
 		T(test_drift_reverted_and_counted, setup_mac16),
+		T(test_state_changes_logged_at_notice, setup_mac16),
 		T(test_refresh_shows_drift_without_writing, setup_mac16),
 		T(test_at_least_and_once, setup_mac16),
 		T(test_contested_backoff, setup_mac16),
