@@ -20,6 +20,7 @@
 
 #include "tcptuned.h"
 #include "fake_kernel.h"
+#include "fake_open.h"
 
 static time_t	fake_now = 1000;
 
@@ -129,6 +130,7 @@ teardown(void **arg)
 	struct fixture	*f = *arg;
 	char		 cmd[128];
 
+	fake_open_freebsd = false;	/* a failed test may leave it set */
 	stop(f);
 	backend_free(f->be);
 	fake_kernel_free(f->fk);
@@ -1032,6 +1034,36 @@ test_unreadable_originals_not_set_aside(void **arg)
 }
 
 /*
+ * A symlink in place of the originals file is set aside like any other
+ * unusable file, also where open(O_NOFOLLOW) says EMLINK (FreeBSD) rather
+ * than ELOOP: taken for "cannot read", it would keep tcptuned from
+ * starting.
+ */
+static void
+test_symlinked_originals_set_aside(void **arg)
+{
+	struct fixture	*f = *arg;
+	struct state	 st;
+	struct stat	 sb;
+	char		 path[PATH_MAX], target[PATH_MAX + 16];
+	int		 freebsd;
+
+	for (freebsd = 0; freebsd <= 1; freebsd++) {
+		snprintf(path, sizeof(path), "%s/originals", f->dir);
+		snprintf(target, sizeof(target), "%s/elsewhere", f->dir);
+		unlink(path);
+		assert_int_equal(symlink(target, path), 0);
+		fake_open_freebsd = freebsd;
+		memset(&st, 0, sizeof(st));
+		assert_int_equal(state_open(&st, f->dir), 0);
+		fake_open_freebsd = false;
+		assert_non_null(strstr(st.problem, "kept as"));
+		assert_int_equal(lstat(path, &sb), -1);
+		state_close(&st);
+	}
+}
+
+/*
  * maxsockbuf 16 MiB, autorcvbufmax 16 MiB and sendspace 32 MiB with
  * OnReject clamp, on a Mac of kern.osrelease rel.
  */
@@ -1195,6 +1227,7 @@ main(void)
 		T(test_originals_captured_before_write, setup_mac16),
 		T(test_restart_keeps_true_originals, setup_mac16),
 		T(test_unreadable_originals_not_set_aside, setup_mac16),
+		T(test_symlinked_originals_set_aside, setup_mac16),
 		T(test_restore_reverse_order, setup_mac16),
 		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
