@@ -258,21 +258,36 @@ report $? "--config=FILE --force replaces it; --json names it" "exit $rc"
 # ---- another platform: an 8 GB Mac, simulated
 
 run --rate 1g --rtt 150ms --platform darwin --set kern.ipc.nmbclusters=65536
-[ "$rc" -eq 0 ] && grep -q 'This Mac cannot give one socket more than 7.11' "$T/out" &&
-    grep -q '398 Mbit/s' "$T/out"
+[ "$rc" -eq 0 ] && grep -q 'This Mac cannot give one socket more than 8 MiB' "$T/out" &&
+    grep -q '447 Mbit/s' "$T/out" && grep -q '14.4 or later assumed' "$T/out"
 report $? "an 8 GB Mac is told it cannot exceed 8 MiB, in Mbit/s" "exit $rc"
+
+# macOS 14.3 and older: a buffer gets only 8/9 of maxsockbuf (xnu-10002)
+run --rate 1g --rtt 150ms --platform darwin --set kern.ipc.nmbclusters=65536 \
+    --set kernel.osrelease=23.3.0
+[ "$rc" -eq 0 ] && grep -q 'This Mac cannot give one socket more than 7.11' "$T/out" &&
+    grep -q '398 Mbit/s' "$T/out" && ! grep -q 'assumed' "$T/out"
+report $? "the same Mac on macOS 14.3: 7.11 MiB, 8/9 of it" "exit $rc"
 
 if has_jq; then
 	run --rate 1g --rtt 150ms --platform darwin --set hw.memsize=8G --json
 	[ "$rc" -eq 0 ] && jqe '.verdict == "capped" and .streams == 3 and
 	    .platform.live == false and
 	    .platform.maxsockbuf_ceiling == 8388608 and
+	    .recommended.receive.buffer_bytes == 8388608 and
+	    ([.keys[] | select(.name == "kern.ipc.maxsockbuf")][0].needed ==
+	    18750000)'
+	report $? "the 8 GB Mac in JSON: capped, 3 streams" "exit $rc"
+	run --rate 1g --rtt 150ms --platform darwin --set hw.memsize=8G \
+	    --set kernel.osrelease=23.3.0 --json
+	[ "$rc" -eq 0 ] && jqe '.platform.kernel == "macOS, Darwin 23.3.0" and
 	    .recommended.receive.buffer_bytes == 7456540 and
 	    ([.keys[] | select(.name == "kern.ipc.maxsockbuf")][0].needed ==
 	    21093750)'
-	report $? "the 8 GB Mac in JSON: capped, 3 streams" "exit $rc"
+	report $? "the 8 GB Mac on macOS 14.3 in JSON: 8/9" "exit $rc"
 else
 	skip "the 8 GB Mac in JSON" "jq is not installed"
+	skip "the 8 GB Mac on macOS 14.3 in JSON" "jq is not installed"
 fi
 
 run --rate 1g --rtt 150ms --platform freebsd --config
