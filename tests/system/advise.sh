@@ -18,9 +18,11 @@ pids=()
 n=0
 
 # shellcheck disable=SC2317 # run by the EXIT trap
+# ${pids[@]+...}: bash before 4.4 (macOS has 3.2) calls an empty array
+# unbound under set -u.
 cleanup() {
 	local p
-	for p in "${pids[@]}"; do
+	for p in ${pids[@]+"${pids[@]}"}; do
 		kill "$p" 2>/dev/null
 	done
 	rm -rf "$T"
@@ -103,7 +105,9 @@ while time.monotonic() < end:
         pass
 EOF
 
-# listen MODE: start a listener, print its port.
+# listen MODE VAR: start a listener and set VAR to its port.  Not called
+# in $(...): a listener started in a subshell never reaches pids, and so
+# is never stopped.
 listen() {
 	local f=$T/port.$1 i
 	python3 "$T/listen.py" "$1" >"$f" &
@@ -113,7 +117,7 @@ listen() {
 		sleep 0.1
 		: "$i"
 	done
-	cat "$f"
+	printf -v "$2" '%s' "$(cat "$f")"
 }
 
 if [ ! -x "$ctl" ]; then
@@ -169,9 +173,10 @@ report $? "--set in text: the value is marked '=' and the machine line says so" 
 # ---- --host
 
 if has_python; then
-	port=$(listen accept)
-	closed=$(listen closed)
-	full=$(listen full)
+	port='' closed='' full=''
+	listen accept port
+	listen closed closed
+	listen full full
 fi
 
 if ! has_python; then
@@ -346,6 +351,23 @@ elif command -v setpriv >/dev/null 2>&1 &&
 	report $? "works without root (uid 65534)" "exit $rc"
 else
 	skip "works without root" "cannot run $ctl as another user here"
+fi
+
+# ---- the listeners end with the test, not 60 s later
+
+if has_python; then
+	alive=0
+	for p in ${pids[@]+"${pids[@]}"}; do
+		kill "$p" 2>/dev/null && alive=$((alive + 1))
+		wait "$p" 2>/dev/null
+	done
+	[ "${#pids[@]}" -eq 3 ] && [ "$alive" -ge 2 ]
+	report $? "the three listeners are this test's to stop" \
+	    "${#pids[@]} known, $alive running"
+	pids=()
+else
+	skip "the three listeners are this test's to stop" \
+	    "python3 is not installed"
 fi
 
 echo "1..$n"
