@@ -97,7 +97,7 @@ write_key(struct engine *e, struct engine_key *k, const char *value)
 		    value, k->current);
 		return ERANGE;
 	}
-	log_info("%s: %s -> %s", k->cfg.name, old, k->current);
+	log_notice("%s: %s -> %s", k->cfg.name, old, k->current);
 	k->last_change = time(NULL);
 	return 0;
 }
@@ -248,7 +248,7 @@ restore_key(struct engine *e, const char *name, const char *original)
 		    strerror(err));
 		return -1;
 	}
-	log_info("%s: restored %s", name, original);
+	log_notice("%s: restored %s", name, original);
 	return 1;
 }
 
@@ -359,13 +359,29 @@ build_keys(const struct engine *e, const struct config *cfg)
 	return keys;
 }
 
+/*
+ * The most one socket buffer can have under the ceiling cap at capval:
+ * the backend knows when only part of it is usable (8/9 of maxsockbuf on
+ * FreeBSD and macOS up to 14.3).
+ */
+static long long
+usable_under(struct engine *e, const char *cap, long long capval)
+{
+	long long	max;
+
+	if (e->be->sockbuf_max == NULL ||
+	    e->be->sockbuf_max(e->be, cap, capval, &max) != 0)
+		return capval;
+	return max;
+}
+
 /* Say when a value cannot take full effect because of its ceiling. */
 static void
 note_ceilings(struct engine *e)
 {
 	const char	*cap;
 	char		 capval[TT_VALUE_MAX];
-	long long	 v, c;
+	long long	 v, c, u;
 	size_t		 i;
 
 	for (i = 0; i < e->nkeys; i++) {
@@ -375,10 +391,16 @@ note_ceilings(struct engine *e)
 		    k->state != KS_IN_FORCE ||
 		    e->be->get(e->be, cap, capval, sizeof(capval)) != 0 ||
 		    value_numbers(k->applied, &v, 1) != 1 ||
-		    value_numbers(capval, &c, 1) != 1 || v <= c)
+		    value_numbers(capval, &c, 1) != 1 ||
+		    v <= (u = usable_under(e, cap, c)))
 			continue;
-		snprintf(k->note, sizeof(k->note), "effective ceiling %lld: "
-		    "sockets are capped at %s", c, cap);
+		if (u == c)
+			snprintf(k->note, sizeof(k->note), "effective ceiling "
+			    "%lld: sockets are capped at %s", c, cap);
+		else
+			snprintf(k->note, sizeof(k->note), "effective ceiling "
+			    "%lld: a socket buffer may use %lld of %s %lld",
+			    u, u, cap, c);
 	}
 }
 
@@ -452,7 +474,7 @@ correct_key(struct engine *e, struct engine_key *k, const char *target,
 		k->state = KS_CONTESTED;
 		return;
 	}
-	log_info("%s: drifted to %s, restoring %s", k->cfg.name, k->current,
+	log_notice("%s: drifted to %s, restoring %s", k->cfg.name, k->current,
 	    target);
 	if (enforce_key(e, k, target) == -1)
 		return;
@@ -489,7 +511,7 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
 		k->state = in_force_state(k);
 		if (k->backoff > 0 && now - k->recent[0] >= CONTEST_WINDOW) {
-			log_info("%s: no longer contested", k->cfg.name);
+			log_notice("%s: no longer contested", k->cfg.name);
 			k->backoff = 0;
 			k->note[0] = '\0';
 		}

@@ -191,7 +191,8 @@ set_aside(struct state *st, const char *why_in)
 }
 
 /*
- * Errors that say the file itself is unusable: a symlink (O_NOFOLLOW), a
+ * Errors that say the file itself is unusable: a symlink (O_NOFOLLOW:
+ * ELOOP on Linux and macOS, EMLINK on FreeBSD, pjdfstest open/16.t), a
  * directory, a FIFO or device (O_NONBLOCK), too big.  Such a file is set
  * aside.  Any other error (EACCES from a security module, EMFILE, ENOMEM,
  * EIO) says nothing about the file, and setting a good file aside would

@@ -1,6 +1,15 @@
 /*
  * Logging in the style of OpenBSD daemons: stderr in the foreground with -d,
  * syslog otherwise (on macOS syslog reaches the unified log).
+ *
+ * What an administrator must see, every change, correction, reload and
+ * restore, goes out at LOG_NOTICE (log_notice); refusals and failures at
+ * LOG_ERR (log_warn, log_warnx); LOG_INFO only for details.  macOS's
+ * syslog(3) maps LOG_NOTICE and above to os_log's Default level but
+ * LOG_INFO to Info, which is not kept and which `log show` leaves out
+ * without --info (apple-oss-distributions/syslog,
+ * libsystem_asl.tproj/src/syslog.c, shim_syslog_to_log_type); FreeBSD's
+ * stock syslog.conf sends *.notice, not daemon.info, to /var/log/messages.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -95,6 +104,16 @@ log_warnx(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vlog(LOG_ERR, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_notice(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_NOTICE, fmt, ap);
 	va_end(ap);
 }
 

@@ -33,6 +33,7 @@ void	 log_init(int to_stderr, int verbose, const char *ident);
 void	 log_setverbose(int);
 void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
+void	 log_notice(const char *, ...) TT_PRINTF(1, 2);	/* state changes */
 void	 log_info(const char *, ...) TT_PRINTF(1, 2);
 void	 log_debug(const char *, ...) TT_PRINTF(1, 2);
 void	 fatal(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
@@ -102,6 +103,9 @@ int		 sysctl_rank(const char *);
 const char	*sysctl_capped_by(const char *);
 void		 plan_sort(const struct config_key **, size_t);
 long long	 xnu_high_sb_max(long long);
+int		 xnu_whole_sb_max(const char *);
+long long	 xnu_sospace_max(long long, int);
+long long	 bsd_sb_max_adj(long long);
 
 /* backend.c and backend_<os>.c: reading and writing sysctls. */
 struct sysctl_backend {
@@ -117,6 +121,15 @@ struct sysctl_backend {
 	 */
 	int	(*ceiling)(struct sysctl_backend *, const char *, long long *,
 		    char *, size_t);
+	/*
+	 * The largest buffer one socket can have when the ceiling key cap
+	 * (kern.ipc.maxsockbuf) is capval: 8/9 of it on FreeBSD and macOS
+	 * up to 14.3, all of it on macOS 14.4 and later (xnu_whole_sb_max
+	 * in plan.c).  0 and *max set, or an errno; NULL in a backend whose
+	 * ceilings hold whole (Linux).
+	 */
+	int	(*sockbuf_max)(struct sysctl_backend *, const char *, long long,
+		    long long *);
 	void	(*free)(struct sysctl_backend *);
 	void	*ctx;
 };

@@ -7,6 +7,8 @@
 #   sanitizers  the whole suite again under ASan + UBSan (clang)
 #   valgrind    the system tests with the daemon under memcheck
 #   fuzz        each libFuzzer harness for a bounded time
+#   macos       cross-build of every program and test for arm64 and x86_64
+#               macOS with -Werror (zig from npm, scripts/build-macos.sh)
 # Each stage prints its own "N passed, N failed"; the last line sums them.
 # TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
 set -u
@@ -102,7 +104,7 @@ stage_script() {
 	tally "$name" "$pass" "$fail"
 }
 
-for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz}; do
+for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos}; do
 	echo "==== stage: $stage"
 	case $stage in
 	check) stage_check ;;
@@ -110,6 +112,7 @@ for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz}; do
 	sanitizers) stage_script sanitizers scripts/sanitize.sh ;;
 	valgrind) stage_script valgrind scripts/valgrind.sh ;;
 	fuzz) stage_script fuzz scripts/fuzz.sh "${TT_FUZZ_TIME:-60}" ;;
+	macos) stage_script macos scripts/build-macos.sh ;;
 	*) echo "unknown stage $stage"; tally "$stage" 0 1 ;;
 	esac
 done

@@ -128,6 +128,7 @@ struct adv_result {
 	char		 kernel[64];	/* "Linux 6.18.4", "macOS", ... */
 	long long	 sb_cap;	/* macOS: the most maxsockbuf takes */
 	long long	 ncl;		/* macOS: kern.ipc.nmbclusters */
+	bool		 sb_whole;	/* a buffer may have all of maxsockbuf */
 	struct adv_key	 keys[ADV_MAX_KEYS];
 	size_t		 nkeys;
 	struct adv_dir	 now_rcv, now_snd, rec_rcv, rec_snd;

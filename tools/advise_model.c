@@ -26,8 +26,11 @@
  *   1/16 of the cluster pool (bsd/kern/uipc_mbuf.c, mbinit), and the pool
  *   comes from RAM: 64 MB below 4 GB, 96 MB from 4 GB, 128 MB from 8 GB,
  *   256 MB from 16 GB, 512 MB from 32 GB (mbuf_default_ncl, ncl_table).
- *   A socket buffer may hold at most sb_max_adj = sb_max * MCLBYTES /
- *   (MSIZE + MCLBYTES), 8/9 of it (bsd/kern/uipc_socket2.c, sbreserve).
+ *   From macOS 14.4 (xnu-10063) a socket buffer may have all of sb_max
+ *   (sbreserve clamps to it); up to macOS 14.3 (xnu-10002) at most
+ *   sb_max_adj = sb_max * MCLBYTES / (MSIZE + MCLBYTES), 8/9 of it
+ *   (bsd/kern/uipc_socket2.c, sbreserve; xnu_whole_sb_max in lib/plan.c
+ *   picks the rule from kern.osrelease, which uname gives).
  *   autorcvbufmax/autosndbufmax are taken unchecked and bound each socket
  *   together with that (tcp_input.c, tcp_sbrcv_reserve).
  *
@@ -425,7 +428,7 @@ static const char *const darwin_keys[] = {
 	"kern.ipc.maxsockbuf", "kern.ipc.nmbclusters",
 	"net.inet.tcp.autorcvbufmax", "net.inet.tcp.autosndbufmax",
 	"net.inet.tcp.recvspace", "net.inet.tcp.sendspace",
-	"net.inet.tcp.doautorcvbuf", "hw.memsize", NULL
+	"net.inet.tcp.doautorcvbuf", "hw.memsize", "kernel.osrelease", NULL
 };
 static const char *const freebsd_keys[] = {
 	"kern.ipc.maxsockbuf", "net.inet.tcp.recvbuf_max",
@@ -633,6 +636,20 @@ sb_max_for(long long buf)
 {
 	return (buf * (BSD_MSIZE + BSD_MCLBYTES) + BSD_MCLBYTES - 1) /
 	    BSD_MCLBYTES;
+}
+
+/* The same where a buffer may have all of maxsockbuf, or only 8/9. */
+static long long
+sb_max_holding(long long buf, bool whole)
+{
+	return whole ? buf : sb_max_for(buf);
+}
+
+/* The largest buffer maxsockbuf sb_max lets one socket have. */
+static long long
+sb_usable(long long sb_max, bool whole)
+{
+	return whole ? sb_max : adv_sb_max_adj(sb_max);
 }
 
 static long long
@@ -974,12 +991,12 @@ linux_model(const struct adv_input *in, struct adv_result *r)
  */
 static long long
 bsd_sb_target(long long rbuf, long long sbuf, const struct cur *rcur,
-    const struct cur *scur, long long need)
+    const struct cur *scur, long long need, bool whole)
 {
 	long long	r = rbuf != rcur->v[0] ? rbuf : min_ll(rbuf, need);
 	long long	s = sbuf != scur->v[0] ? sbuf : min_ll(sbuf, need);
 
-	return sb_max_for(max_ll(r, s));
+	return sb_max_holding(max_ll(r, s), whole);
 }
 
 /* ---- macOS */
@@ -1023,13 +1040,13 @@ xnu_ram_class(long long ncl)
 
 /* The least RAM, in GB, whose ceiling holds a buffer of buf; 0: none. */
 static int
-xnu_ram_for(long long buf)
+xnu_ram_for(long long buf, bool whole)
 {
 	size_t	i;
 
 	for (i = 0; i < NITEMS(xnu_pools); i++)
-		if (adv_sb_max_adj(xnu_high_sb_max(xnu_pools[i].pool >>
-		    XNU_MCLSHIFT)) >= buf)
+		if (sb_usable(xnu_high_sb_max(xnu_pools[i].pool >>
+		    XNU_MCLSHIFT), whole) >= buf)
 			return xnu_pools[i].min_gb > 0 ? xnu_pools[i].min_gb :
 			    1;
 	return 0;
@@ -1039,6 +1056,7 @@ struct darwin_cur {
 	struct cur	sb, ncl, rbuf, sbuf, rspace, sspace, autorcv, mem;
 	long long	high;		/* the most maxsockbuf takes here */
 	bool		ncl_derived;	/* from hw.memsize, not read */
+	bool		release_known;	/* kernel.osrelease was read or given */
 };
 
 static void
@@ -1062,15 +1080,30 @@ darwin_cur_get(const struct adv_input *in, struct darwin_cur *c)
 	c->high = xnu_high_sb_max(c->ncl.v[0]);
 }
 
+/* macOS 14.4 and later unless kernel.osrelease says older. */
+static bool
+darwin_whole(const struct adv_input *in, struct darwin_cur *c,
+    struct adv_result *r)
+{
+	const char	*rel = adv_input_get(in, "kernel.osrelease");
+	int		 whole = xnu_whole_sb_max(rel);
+
+	c->release_known = whole != -1;
+	snprintf(r->kernel, sizeof(r->kernel), "macOS%s%s",
+	    c->release_known ? ", Darwin " : "", c->release_known ? rel : "");
+	return whole != 0;
+}
+
 /*
  * One direction on a BSD: the socket's ceiling is the autotuning maximum,
- * within 8/9 of maxsockbuf, and the window is all of it.
+ * within what maxsockbuf lets a buffer have (all of it on macOS 14.4 and
+ * later, 8/9 of it before and on FreeBSD), and the window is all of it.
  */
 static void
 bsd_dir(struct adv_dir *d, const struct adv_result *r, long long automax,
     long long sb, const char *autoname)
 {
-	long long	adj = adv_sb_max_adj(sb);
+	long long	adj = sb_usable(sb, r->sb_whole);
 
 	dir_eval(d, r, min_ll(automax, adj), 1.0, automax <= adj ? autoname :
 	    "kern.ipc.maxsockbuf");
@@ -1122,10 +1155,10 @@ darwin_rows(struct adv_result *r, const struct darwin_cur *c, long long sb,
 
 	adv_fmt_bytes((double)c->high, high, sizeof(high));
 	k = add_key(r, "kern.ipc.maxsockbuf", ROLE_CEILING, &c->sb);
-	key_scalar(k, sb, sb_max_for(r->window));
+	key_scalar(k, sb, sb_max_holding(r->window, r->sb_whole));
 	k->clamp = true;
-	why(k, "every socket buffer's ceiling; a buffer may use 8/9 of it; "
-	    "at most %s on this Mac", high);
+	why(k, "every socket buffer's ceiling; a buffer may use %s of it; "
+	    "at most %s on this Mac", r->sb_whole ? "all" : "8/9", high);
 	autotune_rows(r, &darwin_autotune, &c->rbuf, &c->sbuf, &c->autorcv,
 	    rbuf, sbuf);
 	k = add_key(r, "kern.ipc.nmbclusters", ROLE_INFO, &c->ncl);
@@ -1158,11 +1191,21 @@ darwin_notes(struct adv_result *r, const struct darwin_cur *c)
 	    "16 GB, 32 MiB from 32 GB.", high, c->ncl.v[0],
 	    ram ? " (this pool: a Mac with " : "", ram ? ram : "",
 	    ram ? ")" : "");
-	note(r, "A socket buffer may use at most 8/9 of kern.ipc.maxsockbuf "
-	    "(the rest pays for the mbufs that hold the data), so "
-	    "maxsockbuf must be at least 9/8 of the buffer wanted. "
-	    "autorcvbufmax and autosndbufmax are taken whatever their value, "
-	    "and each socket is held to the smaller of them and that 8/9.");
+	if (r->sb_whole)
+		note(r, "From macOS 14.4 on a socket buffer may use all of "
+		    "kern.ipc.maxsockbuf (before, 8/9 of it). autorcvbufmax "
+		    "and autosndbufmax are taken whatever their value, and "
+		    "each socket is held to the smaller of them and "
+		    "maxsockbuf.%s", c->release_known ? "" : " (macOS "
+		    "release unknown: 14.4 or later assumed; --set "
+		    "kernel.osrelease=23.3.0 models 14.3.)");
+	else
+		note(r, "Up to macOS 14.3 a socket buffer may use at most 8/9 "
+		    "of kern.ipc.maxsockbuf (the rest pays for the mbufs that "
+		    "hold the data), so maxsockbuf must be at least 9/8 of "
+		    "the buffer wanted. autorcvbufmax and autosndbufmax are "
+		    "taken whatever their value, and each socket is held to "
+		    "the smaller of them and that 8/9.");
 }
 
 static void
@@ -1171,15 +1214,15 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	struct darwin_cur c;
 	long long	  rbuf, sbuf, sb;
 
-	snprintf(r->kernel, sizeof(r->kernel), "macOS");
 	r->rcv_ratio = r->snd_ratio = 1.0;
 	darwin_cur_get(in, &c);
+	r->sb_whole = darwin_whole(in, &c, r);
 	r->ncl = c.ncl.v[0];
 	r->sb_cap = c.high;
 	rbuf = raise_to(c.rbuf.v[0], r->window, INT_MAX);
 	sbuf = raise_to(c.sbuf.v[0], r->window, INT_MAX);
 	sb = raise_to(c.sb.v[0], bsd_sb_target(rbuf, sbuf, &c.rbuf, &c.sbuf,
-	    r->window), UINT_MAX);
+	    r->window, r->sb_whole), UINT_MAX);
 	if (sb > c.high) {
 		/* sysctl_sb_max refuses more: buffers beyond it are moot */
 		sb = max_ll(c.sb.v[0], c.high);
@@ -1208,9 +1251,10 @@ darwin_capped(const struct adv_result *r, double best, char *buf,
 	char		 eff[32], cap[32], rtt[32], got[32], raw[32], want[32];
 	char		 ram[64] = "", more[64] = "";
 	const char	*class = xnu_ram_class(r->ncl);
-	int		 gb = xnu_ram_for(r->window);
+	int		 gb = xnu_ram_for(r->window, r->sb_whole);
 
-	adv_fmt_bytes((double)adv_sb_max_adj(r->sb_cap), eff, sizeof(eff));
+	adv_fmt_bytes((double)sb_usable(r->sb_cap, r->sb_whole), eff,
+	    sizeof(eff));
 	adv_fmt_bytes((double)r->sb_cap, cap, sizeof(cap));
 	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
 	adv_fmt_rate(best, got, sizeof(got));
@@ -1222,13 +1266,22 @@ darwin_capped(const struct adv_result *r, double best, char *buf,
 	if (gb > 0)
 		snprintf(more, sizeof(more), ", or a Mac with %d GB of memory "
 		    "or more", gb);
-	snprintf(buf, len, "This Mac cannot give one socket more than %s: "
-	    "kern.ipc.maxsockbuf can be raised to %s at most here (1/16 of "
-	    "the mbuf cluster pool, which macOS sizes from memory%s), and a "
-	    "socket may use 8/9 of it. At %s that lets one stream reach about "
-	    "%s (%s / %s = %s before that overhead), not %s. Use %d or more "
-	    "parallel streams%s.", eff, cap, ram, rtt, got, cap, rtt, raw,
-	    want, r->streams, more);
+	if (r->sb_whole)
+		snprintf(buf, len, "This Mac cannot give one socket more than "
+		    "%s: kern.ipc.maxsockbuf can be raised to that at most "
+		    "here (1/16 of the mbuf cluster pool, which macOS sizes "
+		    "from memory%s). At %s that lets one stream reach about %s, "
+		    "not %s. Use %d or more parallel streams%s.", cap, ram,
+		    rtt, got, want, r->streams, more);
+	else
+		snprintf(buf, len, "This Mac cannot give one socket more than "
+		    "%s: kern.ipc.maxsockbuf can be raised to %s at most here "
+		    "(1/16 of the mbuf cluster pool, which macOS sizes from "
+		    "memory%s), and before macOS 14.4 a socket may use 8/9 of "
+		    "it. At %s that lets one stream reach about %s (%s / %s = "
+		    "%s before that overhead), not %s. Use %d or more parallel "
+		    "streams%s.", eff, cap, ram, rtt, got, cap, rtt, raw, want,
+		    r->streams, more);
 }
 
 /* ---- FreeBSD */
@@ -1268,7 +1321,7 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 	sbuf = raise_to(c.sbuf.v[0], r->window, INT_MAX);
 	/* u_long: the headroom rule is the only limit */
 	sb = raise_to(c.sb.v[0], bsd_sb_target(rbuf, sbuf, &c.rbuf, &c.sbuf,
-	    r->window), 1LL << 62);
+	    r->window, false), 1LL << 62);
 	freebsd_rows(r, &c, sb, rbuf, sbuf);
 	if (c.autorcv.v[0] != 0)
 		bsd_dir(&r->now_rcv, r, c.rbuf.v[0], c.sb.v[0],

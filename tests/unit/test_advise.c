@@ -491,6 +491,7 @@ mac(struct adv_input *in, const char *ncl)
 		set(in, "kern.ipc.nmbclusters", ncl);
 }
 
+/* An 8 GB Mac on macOS 14.3 or older: a buffer gets 8/9 of maxsockbuf. */
 static void
 test_darwin_8gb(void **arg)
 {
@@ -500,7 +501,10 @@ test_darwin_8gb(void **arg)
 
 	(void)arg;
 	mac(&in, "65536");
+	set(&in, "kernel.osrelease", "23.3.0");
 	adv_model(&in, &r);
+	assert_false(r.sb_whole);
+	assert_string_equal(r.kernel, "macOS, Darwin 23.3.0");
 	assert_true(r.sb_cap == 8 * MIB && r.ncl == 65536);
 	assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
 	assert_string_equal(k->current, "8388608");
@@ -528,6 +532,48 @@ test_darwin_8gb(void **arg)
 	assert_non_null(strstr(r.verdict_text, "3 or more parallel"));
 	assert_non_null(strstr(r.verdict_text, "32 GB"));
 	assert_true(has_note(&r, "stock defaults of macOS"));
+	assert_true(has_note(&r, "Up to macOS 14.3 a socket buffer may use "
+	    "at most 8/9"));
+}
+
+/*
+ * The same Mac on macOS 14.4 and later (xnu-10063: sbreserve clamps to
+ * sb_max): one socket may have all 8 MiB; assumed when the release is
+ * not known.
+ */
+static void
+test_darwin_8gb_whole(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+	const char		*rel[] = { NULL, "23.4.0", "24.6.0" };
+	size_t			 i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		mac(&in, "65536");
+		if (rel[i] != NULL)
+			set(&in, "kernel.osrelease", rel[i]);
+		adv_model(&in, &r);
+		assert_true(r.sb_whole);
+		assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
+		assert_string_equal(k->recommended, "8388608");
+		assert_true(k->needed == 18750000 && k->clamp);
+		assert_true(r.rec_rcv.buffer == 8388608);
+		assert_true(near(r.rec_rcv.rate, 8388608.0 * 8 / 0.15, 1e-9));
+		assert_int_equal(r.verdict, VERDICT_CAPPED);
+		assert_int_equal(r.streams, 3);
+		assert_non_null(strstr(r.verdict_text,
+		    "This Mac cannot give one socket more than 8 MiB"));
+		assert_non_null(strstr(r.verdict_text, "about 447 Mbit/s"));
+		assert_null(strstr(r.verdict_text, "8/9"));
+		assert_true(has_note(&r, "From macOS 14.4 on a socket buffer "
+		    "may use all"));
+		assert_true(has_note(&r, "14.4 or later assumed") ==
+		    (rel[i] == NULL));
+	}
+	assert_string_equal(r.kernel, "macOS, Darwin 24.6.0");
 }
 
 static void
@@ -840,8 +886,7 @@ test_text(void **arg)
 	adv_model(&a.in, &a.res);
 	a.config_path = "out.plist";
 	t = capture(advise_text, &a, NULL);
-	assert_non_null(strstr(t, "cannot give one socket more than 7.11 "
-	    "MiB"));
+	assert_non_null(strstr(t, "cannot give one socket more than 8 MiB"));
 	assert_non_null(strstr(t, "8388608*"));
 	assert_non_null(strstr(t, "* stock default"));
 	assert_non_null(strstr(t, "capped"));
@@ -964,6 +1009,7 @@ main(void)
 		cmocka_unit_test(test_linux_autotuning_off),
 		cmocka_unit_test(test_unread_values),
 		cmocka_unit_test(test_darwin_8gb),
+		cmocka_unit_test(test_darwin_8gb_whole),
 		cmocka_unit_test(test_darwin_by_memory),
 		cmocka_unit_test(test_freebsd_headroom),
 		cmocka_unit_test(test_window_limit),

@@ -4,10 +4,12 @@
  * owner), and the XML attacks (entities, external DTDs), which must be
  * refused without reading a file or touching the network.
  */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-
+/*
+ * No _POSIX_C_SOURCE here: on macOS and FreeBSD it hides INADDR_LOOPBACK
+ * (<netinet/in.h> shows it only to _DARWIN_C_SOURCE / __BSD_VISIBLE) and
+ * mkdtemp, which those systems show by default; on Linux configure gives
+ * _GNU_SOURCE.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
