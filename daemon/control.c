@@ -288,7 +288,7 @@ deny(struct ctl_client *c, const struct msg_hdr *h)
 
 	snprintf(text, sizeof(text), "%s needs root",
 	    proto_type_name(h->type));
-	log_info("control: uid %lu asked for %s: denied", c->peer.user,
+	log_warnx("control: uid %lu asked for %s: denied", c->peer.user,
 	    proto_type_name(h->type));
 	queue_result(c, h->seq, RESULT_DENIED, text);
 	queue_end(c, h->seq, 0);

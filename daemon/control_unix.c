@@ -249,7 +249,7 @@ conn_free(struct conn *k)
 	if (ctl->conns == NULL)
 		ev_timer_stop(ctl->idle_timer);
 	if (ctl->accept_paused && !ctl_server_full(ctl->srv)) {
-		log_info("control: a client left: accepting again");
+		log_notice("control: a client left: accepting again");
 		pause_accept(ctl, false);
 	}
 }

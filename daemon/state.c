@@ -62,7 +62,7 @@ clear_save_err(struct state *st)
 {
 	if (st->save_err[0] == '\0')
 		return;
-	log_info("state directory %s writable again: originals saved",
+	log_notice("state directory %s writable again: originals saved",
 	    st->dir);
 	st->save_err[0] = '\0';
 	compose_problem(st);
@@ -336,7 +336,7 @@ state_sweep(struct state *st)
 		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0)
 			continue;
 		if (unlinkat(dirfd(dp), de->d_name, 0) == 0)
-			log_info("removed %s/%s, left by an interrupted save",
+			log_notice("removed %s/%s, left by an interrupted save",
 			    st->dir, de->d_name);
 	}
 	closedir(dp);

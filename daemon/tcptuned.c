@@ -175,7 +175,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	engine_configure(&d->engine, cfg);
 	arm_check_timer(d);
 	summarize(d, msg, len, "reloaded");
-	log_info("%s", msg);
+	log_notice("%s", msg);
 	d->last_reload_ok = true;
 	d->last_bad_digest = 0;
 	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
@@ -201,7 +201,10 @@ daemon_restore(struct daemon *d, char *msg, size_t len)
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
 	    "not be restored (see the log); enforcement paused");
-	log_info("%s", msg);
+	if (rv == 0)
+		log_notice("%s", msg);
+	else
+		log_warnx("%s", msg);
 	return rv;
 }
 
@@ -213,7 +216,7 @@ daemon_resume(struct daemon *d, char *msg, size_t len)
 	d->refreshed_turn = 0;
 	rv = engine_resume(&d->engine);
 	summarize(d, msg, len, "resumed");
-	log_info("%s", msg);
+	log_notice("%s", msg);
 	return rv;
 }
 
@@ -312,7 +315,7 @@ on_sighup(void *arg)
 	struct errlist	 errs;
 	char		 msg[TT_TEXT_MAX];
 
-	log_info("SIGHUP: reloading %s", d->opt.config_path);
+	log_notice("SIGHUP: reloading %s", d->opt.config_path);
 	errlist_init(&errs);
 	daemon_reload(d, &errs, msg, sizeof(msg));
 	errlist_clear(&errs);
@@ -323,7 +326,7 @@ on_sigterm(void *arg)
 {
 	struct daemon	*d = arg;
 
-	log_info("exiting on signal");
+	log_notice("exiting on signal");
 	ev_stop(d->loop);
 }
 
@@ -363,7 +366,7 @@ on_config_settled(void *arg)
 		errlist_clear(&errs);
 		return;
 	}
-	log_info("%s changed: reloading", d->opt.config_path);
+	log_notice("%s changed: reloading", d->opt.config_path);
 	if (reload_with(d, cfg, &errs, msg, sizeof(msg)) == -1)
 		d->last_bad_digest = errors_digest(&errs);
 	errlist_clear(&errs);
@@ -489,7 +492,7 @@ static void
 shutdown_daemon(struct daemon *d)
 {
 	if (d->engine.cfg != NULL && d->engine.cfg->restore_on_exit) {
-		log_info("RestoreOnExit: putting the originals back");
+		log_notice("RestoreOnExit: putting the originals back");
 		engine_restore(&d->engine, false);
 	}
 	control_close(d->ctl);
@@ -527,7 +530,7 @@ main(int argc, char **argv)
 	engine_init(&d.engine, d.be, &d.state);
 	engine_configure(&d.engine, cfg);
 	summarize(&d, msg, sizeof(msg), "started with");
-	log_info("%s", msg);
+	log_notice("%s", msg);
 	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
 	d.last_reload = d.started;
 	d.last_reload_ok = true;
