@@ -1,6 +1,6 @@
 /*
  * A fake kernel for tests: an in-memory sysctl table with the xnu rules of
- * DESIGN.md (maxsockbuf range from nmbclusters, send/recvspace capped by
+ * docs/DESIGN.md (maxsockbuf range from nmbclusters, send/recvspace capped by
  * maxsockbuf, autoXbufmax unchecked) and fault injection per key.
  */
 #ifndef TCPTUNE_FAKE_KERNEL_H

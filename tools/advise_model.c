@@ -436,7 +436,7 @@ static const char *const freebsd_keys[] = {
 /*
  * Stock values, for what could not be read or is not this machine.  Linux:
  * the defaults of recent kernels (Documentation/networking/ip-sysctl.rst;
- * rmem_max 212992 on 64-bit).  macOS 11 to 15 (DESIGN.md), on a 16 GB Mac
+ * rmem_max 212992 on 64-bit).  macOS 11 to 15 (docs/DESIGN.md), on a 16 GB Mac
  * unless hw.memsize or nmbclusters say otherwise.  FreeBSD: tcp_input.c,
  * tcp_output.c, sockbuf.h.
  */
