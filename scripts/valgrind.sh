@@ -28,7 +28,7 @@ command -v valgrind >/dev/null 2>&1 || die "valgrind not found (apt-get install 
 # shellcheck source-path=SCRIPTDIR source=vpath-source.sh
 . "$src/scripts/vpath-source.sh"
 vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
-"$src/configure" -q --enable-werror >configure.out 2>&1 ||
+"$src/configure" -q --enable-werror --with-cmocka >configure.out 2>&1 ||
     { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }
 # TESTS= builds every check program and runs none.
 { make -j"$jobs" && make -j"$jobs" check TESTS=; } >build.out 2>&1 ||
