@@ -2,6 +2,8 @@
  * tcptunectl advise: from a path (rate and round trip) to the socket
  * buffer ceilings one TCP stream needs, on Linux, macOS and FreeBSD.
  *
+ *   advise_units.c   units: --rate, --rtt, --timeout and sizes parsed,
+ *                    rates, sizes and times formatted
  *   advise_model.c   pure arithmetic and platform knowledge, fed a list
  *                    of sysctl values (read live or given), so the unit
  *                    test runs all three platforms' models anywhere
@@ -173,12 +175,18 @@ struct advise_args {
 	int		 nsets;
 };
 
-/* advise_model.c */
+/* advise_units.c */
 enum adv_perr	 adv_parse_rate(const char *, double *);
 enum adv_perr	 adv_parse_rtt(const char *, double *);
 enum adv_perr	 adv_parse_timeout(const char *, double *);
 const char	*adv_perr_text(enum adv_perr);
 int		 adv_parse_size(const char *, long long *);
+bool		 adv_ieq(const char *, const char *);
+void		 adv_fmt_rate(double, char *, size_t);
+void		 adv_fmt_bytes(double, char *, size_t);
+void		 adv_fmt_time(double, char *, size_t);
+
+/* advise_model.c */
 const char	*adv_os_name(enum adv_os);
 const char	*adv_os_label(enum adv_os);
 int		 adv_os_from_name(const char *, enum adv_os *);
@@ -193,9 +201,6 @@ long long	 adv_pow2_at_least(long long);
 long long	 adv_sb_max_adj(long long);
 void		 adv_model(const struct adv_input *, struct adv_result *);
 const char	*adv_verdict_name(enum adv_verdict);
-void		 adv_fmt_rate(double, char *, size_t);
-void		 adv_fmt_bytes(double, char *, size_t);
-void		 adv_fmt_time(double, char *, size_t);
 
 /* advise_output.c */
 void	 advise_text(FILE *, const struct advice *);
