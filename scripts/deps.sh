@@ -5,11 +5,11 @@ set -eu
 
 build="build-essential autoconf automake pkg-config libxml2-dev"
 # test: the unit, system and packaging tests (mandoc lints the man pages,
-# strace checks what a hostile config makes the reader open, iperf3 and
-# gnuplot the benchmarks' smoke runs), then the sanitizer build (clang and
-# its runtime), valgrind and the fuzzers.
+# strace checks what a hostile config makes the reader open, lintian the
+# .deb, iperf3 and gnuplot the benchmarks' smoke runs), then the sanitizer
+# build (clang and its runtime), valgrind and the fuzzers.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
-	mandoc strace iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind
+	mandoc strace lintian iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind
 	file"
 # systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
 test="$test systemd-container"

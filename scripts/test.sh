@@ -16,7 +16,19 @@ cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 
 bash scripts/deps.sh test || exit 1
-bash scripts/build.sh || { echo "0 passed, 1 failed"; exit 1; }
+# The check stage must build the unit tests, so configure requires cmocka
+# here (it fails, loudly, without it).  A tree configured without that
+# (scripts/demo.sh configures before the test dependencies are in) is
+# configured again, with its own options.
+conf=()
+if [ -f config.status ] &&
+    ! ./config.status --config | grep -q -- "'--with-cmocka'"; then
+	echo "test.sh: configuring again, now requiring cmocka for the unit tests"
+	eval "conf=($(./config.status --config))"
+	rm -f Makefile		# so that build.sh runs configure
+fi
+bash scripts/build.sh "${conf[@]}" --with-cmocka ||
+    { echo "0 passed, 1 failed"; exit 1; }
 
 total_pass=0
 total_fail=0

@@ -397,7 +397,7 @@ if p != want:
     sys.exit("got %r" % (p,))
 EOF
 )
-	same "LaunchDaemon plist: plistlib reads the keys DESIGN.md asks for" "" "$out"
+	same "LaunchDaemon plist: plistlib reads the keys docs/DESIGN.md asks for" "" "$out"
 	# tcptune's reader is schema-checked: the launchd keys must be its
 	# only complaints, each at its own line, which shows the XML and
 	# plist layers read the whole file.
