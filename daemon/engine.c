@@ -138,11 +138,11 @@ static int
 clamp_key(struct engine *e, struct engine_key *k, int first_err)
 {
 	char		target[TT_VALUE_MAX], why[384] = "";
-	long long	nums[16], cur[16], max;
+	long long	nums[TT_VALUE_MAX_WORDS], cur[TT_VALUE_MAX_WORDS], max;
 	int		n, nc, err;
 
-	n = value_numbers(k->cfg.value, nums, 16);
-	nc = value_numbers(k->current, cur, 16);
+	n = value_numbers(k->cfg.value, nums, TT_VALUE_MAX_WORDS);
+	nc = value_numbers(k->current, cur, TT_VALUE_MAX_WORDS);
 	if (n <= 0 || nc != n)
 		return first_err;
 	if (e->be->ceiling == NULL ||

@@ -22,6 +22,7 @@
 
 #define TT_NAME_MAX	128	/* sysctl name, with the NUL */
 #define TT_VALUE_MAX	256	/* sysctl value as text, with the NUL */
+#define TT_VALUE_MAX_WORDS	(TT_VALUE_MAX / 2)	/* numbers in a value */
 #define TT_CONFIG_MAX_BYTES	(1024 * 1024)
 #define TT_MAX_KEYS	256
 #define TT_CHECK_MIN	1

@@ -626,6 +626,41 @@ test_linux_vectors_and_clamp_by_search(void **arg)
 }
 
 /*
+ * A value of more than 16 numbers (values may hold TT_VALUE_MAX_WORDS) is
+ * clamped like any other: only its last number is lowered.
+ */
+static void
+test_clamp_long_vector(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 conf[2048], want[TT_VALUE_MAX], cur[TT_VALUE_MAX];
+	const struct engine_key *k;
+	int		 i;
+
+	want[0] = cur[0] = '\0';
+	for (i = 0; i < 19; i++) {
+		strcat(want, "1 ");
+		strcat(cur, "1 ");
+	}
+	strcat(want, "99999999");
+	strcat(cur, "5");
+	assert_int_equal(fake_kernel_add(f->fk, "net.test.vec", FK_STRING, cur,
+	    true), 0);
+	fake_kernel_fail_set_n(f->fk, "net.test.vec", ERANGE, 1);
+	snprintf(conf, sizeof(conf), "<plist version=\"1.0\"><dict><key>"
+	    "Sysctls</key><dict><key>net.test.vec</key><dict><key>Value</key>"
+	    "<string>%s</string><key>OnReject</key><string>clamp</string>"
+	    "</dict></dict></dict></plist>\n", want);
+	engine_configure(&f->e, parse(conf));
+	k = key(f, "net.test.vec");
+	/* the wanted value refused once, then the search finds a ceiling */
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_int_equal(k->err, ERANGE);
+	assert_non_null(strstr(k->note, "clamped to "));
+	assert_int_equal(strncmp(k->applied, want, 38), 0);
+}
+
+/*
  * Linux as seen in a namespace, with every refusal a kernel gives at the
  * same time: one key each for ENOENT, EACCES, EPERM, ERANGE, EINVAL and
  * EIO (and EIO on read), beside three healthy keys.
@@ -1285,6 +1320,7 @@ main(void)
 		T(test_restore_on_exit_forgets, setup_mac16),
 		T(test_status_message, setup_mac16),
 		T(test_linux_vectors_and_clamp_by_search, setup_mac16),
+		T(test_clamp_long_vector, setup_mac16),
 		T(test_error_mix_healthy_keys_enforced, setup_linux_mix),
 		T(test_error_mix_recovery_and_restore, setup_linux_mix),
 		T(test_transient_faults_recover, setup_linux_mix),
