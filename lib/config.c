@@ -774,6 +774,7 @@ parse_interval(struct parse *p, xmlNode *v)
 		return;
 	}
 	p->cfg->check_interval = (unsigned)n;
+	p->cfg->set |= CONFIG_SET_INTERVAL;
 }
 
 static void
@@ -785,9 +786,12 @@ parse_restore(struct parse *p, xmlNode *v)
 		p->cfg->restore_on_exit = true;
 	else if (is_el(v, "false"))
 		p->cfg->restore_on_exit = false;
-	else
+	else {
 		nproblem(p, v, "RestoreOnExit must be <true/> or <false/>, "
 		    "not %s", type_name(v, tbuf, sizeof(tbuf)));
+		return;
+	}
+	p->cfg->set |= CONFIG_SET_RESTORE;
 }
 
 /*
@@ -1111,6 +1115,13 @@ config_parse(const char *buf, size_t len, const char *label,
 	 * one would be ignored unseen (and one in a name would cut it short
 	 * in C): refused, on the line where it is.
 	 */
+	/*
+	 * What macOS writes under /Library/Managed Preferences is a binary
+	 * plist; said plainly, not as an XML syntax error on line 1.
+	 */
+	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
+		problem(&p, 1, "a binary property list: only XML plists are "
+		    "read (convert it with plutil -convert xml1)");
 	else if ((nul = memchr(buf, '\0', len)) != NULL)
 		problem(&p, line_at(buf, nul), "a NUL byte: a config is text "
 		    "and holds none");

@@ -173,6 +173,7 @@ scrub_info(struct msg_daemon_info *di)
 	scrub(di->version);
 	scrub(di->backend);
 	scrub(di->config_path);
+	scrub(di->managed_path);
 	scrub(di->last_reload_msg);
 	scrub(di->state_problem);
 }
@@ -186,6 +187,7 @@ scrub_key(struct msg_key_status *ks)
 	scrub(ks->current);
 	scrub(ks->original);
 	scrub(ks->note);
+	scrub(ks->source);
 }
 
 /* Columns a string takes: UTF-8 continuation bytes take none. */
@@ -433,9 +435,12 @@ print_below(const struct row *row, const struct layout *l, bool oneline)
 	}
 }
 
-/* Non-default mode and on-reject, then the daemon's note. */
+/*
+ * Non-default mode and on-reject, then the daemon's note, then the file
+ * of the wanted value when it is not the config (the managed file).
+ */
 static void
-print_details(const struct msg_key_status *ks)
+print_details(const struct msg_key_status *ks, const char *config_path)
 {
 	const char	*sep = "    ";
 
@@ -451,6 +456,8 @@ print_details(const struct msg_key_status *ks)
 		putchar('\n');
 	if (ks->note[0] != '\0')
 		printf("    %s\n", ks->note);
+	if (ks->source[0] != '\0' && strcmp(ks->source, config_path) != 0)
+		printf("    from %s\n", ks->source);
 }
 
 /*
@@ -459,7 +466,8 @@ print_details(const struct msg_key_status *ks)
  * line if that fits for every key, else on a line each.
  */
 static void
-text_table(const struct msg_key_status *keys, size_t n, int64_t now)
+text_table(const struct msg_key_status *keys, size_t n, int64_t now,
+    const char *config_path)
 {
 	struct row		*rows = xcalloc(n, sizeof(*rows));
 	const struct layout	*l;
@@ -478,7 +486,7 @@ text_table(const struct msg_key_status *keys, size_t n, int64_t now)
 	for (i = 0; i < n; i++) {
 		print_cells(rows[i].cell, w, l);
 		print_below(&rows[i], l, oneline);
-		print_details(&keys[i]);
+		print_details(&keys[i], config_path);
 	}
 	free(rows);
 }
@@ -531,6 +539,8 @@ text_daemon(const struct msg_daemon_info *di)
 	printf("tcptuned %s, pid %d, up %s, backend %s\n", di->version,
 	    di->pid, up, di->backend);
 	printf("%-12s %s\n", "config", di->config_path);
+	if (di->managed_path[0] != '\0')
+		printf("%-12s %s (its keys win)\n", "managed", di->managed_path);
 	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
 	    (unsigned long long)di->checks);
 	text_reload_line(di);
@@ -559,7 +569,7 @@ text_status(const struct reply *r)
 	text_key_summary(keys, r->nkeys);
 	if (r->nkeys > 0) {
 		putchar('\n');
-		text_table(keys, r->nkeys, di.now);
+		text_table(keys, r->nkeys, di.now, di.config_path);
 	}
 	free(keys);
 }
@@ -644,11 +654,14 @@ json_daemon(const struct msg_daemon_info *di)
 	json_str(&js, "version", di->version);
 	json_str(&js, "backend", di->backend);
 	json_str(&js, "config_path", di->config_path);
+	json_str(&js, "managed_path", di->managed_path[0] ? di->managed_path :
+	    NULL);
 	json_time("started", di->started);
 	json_time("now", di->now);
 	json_int(&js, "uptime", di->now - di->started);
 	json_uint(&js, "check_interval", di->check_interval);
 	json_uint(&js, "checks", di->checks);
+	json_time("last_check", di->last_check);
 	json_uint(&js, "nkeys", di->nkeys);
 	json_bool(&js, "paused", di->paused != 0);
 	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
@@ -672,6 +685,7 @@ json_key(const struct msg_key_status *ks)
 	json_str(&js, "mode", key_mode_name(ks->mode));
 	json_str(&js, "on_reject", on_reject_name(ks->on_reject));
 	json_str(&js, "wanted", ks->wanted);
+	json_str(&js, "source", ks->source);
 	json_str(&js, "applied", ks->applied[0] ? ks->applied : NULL);
 	json_str(&js, "current", ks->current[0] ? ks->current : NULL);
 	json_str(&js, "original", ks->has_original ? ks->original : NULL);
