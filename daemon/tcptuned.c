@@ -131,6 +131,13 @@ load_config(const struct daemon *d, struct errlist *errs)
 	    CONFIG_CHECK_OWNER, errs);
 }
 
+static bool
+managed_present(const struct daemon *d)
+{
+	return d->opt.managed_path[0] != '\0' &&
+	    access(d->opt.managed_path, F_OK) == 0;
+}
+
 static void
 log_errors(const struct errlist *errs)
 {
@@ -180,9 +187,10 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	d->last_reload = time(NULL);
 	if (cfg == NULL) {
 		log_errors(errs);
-		snprintf(msg, len, "%s has %zu error%s: keeping the running "
-		    "configuration", d->opt.config_path, errs->n,
-		    errs->n == 1 ? "" : "s");
+		snprintf(msg, len, "%s%s%s has %zu error%s: keeping the "
+		    "running configuration", d->opt.config_path,
+		    managed_present(d) ? " with " : "", managed_present(d) ?
+		    d->opt.managed_path : "", errs->n, errs->n == 1 ? "" : "s");
 		log_warnx("%s", msg);
 		d->last_reload_ok = false;
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
