@@ -7,9 +7,11 @@ build="build-essential autoconf automake pkg-config libxml2-dev"
 # test: the unit, system and packaging tests (mandoc lints the man pages,
 # strace checks what a hostile config makes the reader open, iperf3 and
 # gnuplot the benchmarks' smoke runs), then the sanitizer build (clang and
-# its runtime), valgrind and the fuzzers.
+# its runtime), valgrind and the fuzzers; promtool (package prometheus)
+# checks status --prometheus, ruby -c the Homebrew formula.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
-	mandoc strace iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind"
+	mandoc strace iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind
+	prometheus ruby"
 
 case "${1:-build}" in
 build) want=$build ;;
