@@ -1088,6 +1088,36 @@ config_new(const char *label)
 	return cfg;
 }
 
+static void
+parse_xml(struct parse *p, const char *buf, size_t len)
+{
+	xmlDocPtr	doc;
+
+	if ((doc = xml_read(p, buf, len)) != NULL) {
+		if (!p->fatal)
+			parse_root(p, doc);
+		xmlFreeDoc(doc);
+	}
+}
+
+/*
+ * A binary plist is rewritten as XML, one element a line, and read as
+ * that: the same checks, and line numbers of that XML form.
+ */
+static void
+parse_binary(struct parse *p, const char *buf, size_t len)
+{
+	char	*xml, why[256];
+	size_t	 xmllen;
+
+	if (bplist_to_xml(buf, len, &xml, &xmllen, why, sizeof(why)) == -1) {
+		problem(p, 0, "binary property list: %s", why);
+		return;
+	}
+	parse_xml(p, xml, xmllen);
+	free(xml);
+}
+
 /*
  * Parse a config held in memory; label names it in messages.  Returns
  * NULL after adding every problem found to errs.
@@ -1097,7 +1127,6 @@ config_parse(const char *buf, size_t len, const char *label,
     struct errlist *errs)
 {
 	struct parse	 p;
-	xmlDocPtr	 doc;
 	const char	*nul;
 
 	memset(&p, 0, sizeof(p));
@@ -1110,26 +1139,19 @@ config_parse(const char *buf, size_t len, const char *label,
 	else if (all_space(buf, len))
 		problem(&p, 0, "empty file: expected a <plist> holding a "
 		    "<dict>");
+	/* What macOS writes under /Library/Managed Preferences (bplist.c). */
+	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
+		parse_binary(&p, buf, len);
 	/*
 	 * libxml2 takes a NUL for the end of its input, so whatever follows
 	 * one would be ignored unseen (and one in a name would cut it short
 	 * in C): refused, on the line where it is.
 	 */
-	/*
-	 * What macOS writes under /Library/Managed Preferences is a binary
-	 * plist; said plainly, not as an XML syntax error on line 1.
-	 */
-	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
-		problem(&p, 1, "a binary property list: only XML plists are "
-		    "read (convert it with plutil -convert xml1)");
 	else if ((nul = memchr(buf, '\0', len)) != NULL)
 		problem(&p, line_at(buf, nul), "a NUL byte: a config is text "
 		    "and holds none");
-	else if ((doc = xml_read(&p, buf, len)) != NULL) {
-		if (!p.fatal)
-			parse_root(&p, doc);
-		xmlFreeDoc(doc);
-	}
+	else
+		parse_xml(&p, buf, len);
 	if (p.nprobs == 0 && p.fatal)	/* stopped without saying why */
 		problem(&p, 0, "not a well-formed XML document");
 	if (p.nprobs > 0) {

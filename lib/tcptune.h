@@ -92,6 +92,10 @@ bool		 sysctl_name_valid(const char *);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
 
+/* bplist.c: a binary plist as XML, for config_parse. */
+int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
+		    size_t);
+
 /* config_layers.c: the managed preferences file over the config. */
 struct config	*config_merge(struct config *, struct config *,
 		    struct errlist *);

@@ -106,6 +106,28 @@ ctl reload
 report $? "fixed: reload applies the managed value (exit $CTL_RC)" \
     "rmem '$(sysctl_get $RMEM)'"
 
+# ---- a binary plist, as macOS writes managed preferences
+
+binary_managed() {
+	local tmp="$MDIR/.bin.$$"
+	plist "$@" | python3 -c '
+import plistlib, sys
+plistlib.dump(plistlib.loads(sys.stdin.buffer.read()), open(sys.argv[1], "wb"),
+              fmt=plistlib.FMT_BINARY)' "$tmp" || bail "cannot write a binary plist"
+	chmod 0644 "$tmp" && mv -f "$tmp" "$MANAGED"
+}
+binary_managed "$RMEM=${RV[3]}"
+head -c 8 "$MANAGED" | grep -q '^bplist00$'
+report $? "the managed file is now a binary plist (bplist00)"
+wait_until 4 sysctl_is $RMEM "${RV[3]}"
+report $? "a binary managed file is read and applied" "rmem '$(sysctl_get $RMEM)'"
+n0=$(count_in "$T/d.main.log" "$MANAGED:")
+binary_managed "$RMEM=${RV[2]}@sometimes"
+wait_until 4 bad_logged
+report $? "a bad binary managed file: its errors are logged, file:line"
+sysctl_is $RMEM "${RV[3]}"
+report $? "a bad binary managed file keeps the running configuration"
+
 # ---- the managed file's CheckInterval wins; the config's key is back
 # when the managed file goes
 

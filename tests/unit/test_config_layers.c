@@ -270,7 +270,7 @@ test_bad_managed(void **arg)
 	errlist_clear(&errs);
 }
 
-/* What macOS writes is binary: said so, not as a syntax error. */
+/* What macOS writes is binary: read (test_bplist.c); a broken one refused. */
 static void
 test_binary_plist(void **arg)
 {
@@ -282,7 +282,8 @@ test_binary_plist(void **arg)
 	write_file(managed_path, "bplist00\xd1\x01\x02", 0644);
 	cfg = load(0, &errs);
 	assert_null(cfg);
-	snprintf(want, sizeof(want), "%s:1: a binary property list", managed_path);
+	snprintf(want, sizeof(want), "%s: binary property list: truncated",
+	    managed_path);
 	if (!has_prefix(&errs, want))
 		print_errors(&errs);
 	assert_true(has_prefix(&errs, want));
