@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ struct daemon {
 	struct ev_timer		*debounce_timer;
 	struct ev_watch		*watch;
 	struct ev_watch		*managed_watch;
+	struct stat		 managed_dir;	/* watched, to see it replaced */
 	time_t			 started;
 	time_t			 last_reload;
 	bool			 last_reload_ok;
@@ -378,13 +380,47 @@ on_config_event(void *arg)
  * comes: until it can be watched, each check tries again, and a watch
  * that starts reads the file at once (an unchanged digest is no reload).
  */
+static int
+managed_dir_stat(const struct daemon *d, struct stat *st)
+{
+	char	dir[1024];
+	char	*slash;
+
+	tt_strlcpy(dir, d->opt.managed_path, sizeof(dir));
+	if ((slash = strrchr(dir, '/')) == NULL)
+		tt_strlcpy(dir, ".", sizeof(dir));
+	else
+		slash[slash == dir] = '\0';
+	return stat(dir, st);
+}
+
+/*
+ * The same if the directory was removed or replaced since the watch
+ * began (a profile removed, another installed): the old watch sees
+ * nothing in a new directory.  Its inode may be reused at once, so a
+ * changed ctime counts too; that costs at most one needless read of the
+ * file per check (the digest is unchanged: no reload).
+ */
 static void
 watch_managed(struct daemon *d)
 {
-	if (d->opt.managed_path[0] == '\0' || d->managed_watch != NULL)
+	struct stat	st;
+
+	if (d->opt.managed_path[0] == '\0')
 		return;
+	if (managed_dir_stat(d, &st) == -1) {
+		ev_watch_free(d->managed_watch);
+		d->managed_watch = NULL;
+		return;
+	}
+	if (d->managed_watch != NULL && st.st_dev == d->managed_dir.st_dev &&
+	    st.st_ino == d->managed_dir.st_ino &&
+	    st.st_ctime == d->managed_dir.st_ctime)
+		return;
+	ev_watch_free(d->managed_watch);
 	d->managed_watch = ev_watch_file(d->loop, d->opt.managed_path,
 	    on_config_event, d);
+	d->managed_dir = st;
 	if (d->managed_watch != NULL && d->started != 0) {
 		log_debug("watching %s", d->opt.managed_path);
 		on_config_event(d);

@@ -148,6 +148,25 @@ wait_until 3 source_is $WMEM "$CONF" &&
     [ "$(json_get .daemon.managed_path)" = null ]
 report $? "managed file removed: sources are the config, managed_path null"
 
+# The directory removed and made again at once (a profile replaced): the
+# old watch sees nothing there, the next check watches the new one.
+rm -rf "$MDIR"
+mkdir "$MDIR"
+plist "$WMEM=${WV[2]}" | write_config "$MANAGED"
+wait_until 6 sysctl_is $WMEM "${WV[2]}"
+report $? "the directory replaced at once: the new managed file is read" \
+    "wmem '$(sysctl_get $WMEM)'"
+# Removed, a check without it, then back.
+rm -rf "$MDIR"
+wait_until 4 sysctl_is $WMEM "${WV[0]}"
+report $? "the directory removed: the config's value is back"
+wait_checks 1
+mkdir "$MDIR"
+plist "$WMEM=${WV[3]}" | write_config "$MANAGED"
+wait_until 6 sysctl_is $WMEM "${WV[3]}"
+report $? "the directory made again: the managed file is read" \
+    "wmem '$(sysctl_get $WMEM)'"
+
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 done_testing
