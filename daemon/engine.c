@@ -534,6 +534,7 @@ engine_check(struct engine *e)
 	e->checks++;
 	for (i = 0; i < e->nkeys; i++)
 		check_key(e, &e->keys[i], now);
+	e->last_check = time(NULL);
 }
 
 /*
@@ -642,6 +643,8 @@ engine_key_status(const struct engine *e, const struct engine_key *k,
 	tt_strlcpy(ks->current, k->current, sizeof(ks->current));
 	tt_strlcpy(ks->original, orig ? orig : "", sizeof(ks->original));
 	tt_strlcpy(ks->note, k->note, sizeof(ks->note));
+	tt_strlcpy(ks->source, config_key_source(e->cfg, &k->cfg),
+	    sizeof(ks->source));
 	ks->has_original = orig != NULL;
 	ks->last_change = k->last_change;
 	if (k->state == KS_CONTESTED)

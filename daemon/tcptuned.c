@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@
 
 struct options {
 	const char	*config_path;
+	const char	*managed_path;	/* "" none */
 	const char	*socket_path;
 	const char	*state_dir;
 	const char	*sysctl_root;
@@ -38,6 +40,8 @@ struct daemon {
 	struct ev_timer		*check_timer;
 	struct ev_timer		*debounce_timer;
 	struct ev_watch		*watch;
+	struct ev_watch		*managed_watch;
+	struct stat		 managed_dir;	/* watched, to see it replaced */
 	time_t			 started;
 	time_t			 last_reload;
 	bool			 last_reload_ok;
@@ -47,6 +51,8 @@ struct daemon {
 	unsigned long		 refreshed_turn;	/* 0: values stale */
 	int			 lock_fd;
 };
+
+static void	watch_managed(struct daemon *);
 
 /* Where sysctls come from without -r. */
 #if defined(__APPLE__) || defined(__FreeBSD__)
@@ -59,10 +65,14 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-	    "usage: tcptuned [-dnhV] [-f config] [-r sysctl-root] "
-	    "[-S state-dir] [-s socket]\n"
+	    "usage: tcptuned [-dnhV] [-f config] [-m managed] "
+	    "[-r sysctl-root]\n"
+	    "                [-S state-dir] [-s socket]\n"
 	    "  -d            debug: log to stderr, verbosely\n"
 	    "  -f config     configuration file (default %s)\n"
+	    "  -m managed    managed preferences file, read when present; "
+	    "its keys\n"
+	    "                win over the config's (default %s)\n"
 	    "  -n            check the configuration (its owner and mode "
 	    "too),\n"
 	    "                print every error, and exit 0 or 1\n"
@@ -74,7 +84,8 @@ usage(FILE *out)
 	    "  -s socket     control socket (default %s)\n"
 	    "  -h            this help\n"
 	    "  -V            print the version\n",
-	    TT_CONFIG_PATH, TT_STATE_DIR, TT_SOCKET_PATH);
+	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
+	    "none", TT_STATE_DIR, TT_SOCKET_PATH);
 }
 
 static void
@@ -83,12 +94,14 @@ parse_options(int argc, char **argv, struct options *opt)
 	int	ch;
 
 	opt->config_path = TT_CONFIG_PATH;
+	opt->managed_path = TT_MANAGED_PATH;
 	opt->socket_path = TT_SOCKET_PATH;
 	opt->state_dir = TT_STATE_DIR;
-	while ((ch = getopt(argc, argv, "df:hnr:S:s:V")) != -1) {
+	while ((ch = getopt(argc, argv, "df:hm:nr:S:s:V")) != -1) {
 		switch (ch) {
 		case 'd': opt->debug = true; break;
 		case 'f': opt->config_path = optarg; break;
+		case 'm': opt->managed_path = optarg; break;
 		case 'n': opt->check_only = true; break;
 		case 'r': opt->sysctl_root = optarg; break;
 		case 'S': opt->state_dir = optarg; break;
@@ -111,6 +124,21 @@ parse_options(int argc, char **argv, struct options *opt)
 		usage(stderr);
 		exit(64);
 	}
+}
+
+/* The config with the managed preferences over it (config_layers.c). */
+static struct config *
+load_config(const struct daemon *d, struct errlist *errs)
+{
+	return config_load_layers(d->opt.config_path, d->opt.managed_path,
+	    CONFIG_CHECK_OWNER, errs);
+}
+
+static bool
+managed_present(const struct daemon *d)
+{
+	return d->opt.managed_path[0] != '\0' &&
+	    access(d->opt.managed_path, F_OK) == 0;
 }
 
 static void
@@ -163,9 +191,10 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	d->last_reload = time(NULL);
 	if (cfg == NULL) {
 		log_errors(errs);
-		snprintf(msg, len, "%s has %zu error%s: keeping the running "
-		    "configuration", d->opt.config_path, errs->n,
-		    errs->n == 1 ? "" : "s");
+		snprintf(msg, len, "%s%s%s has %zu error%s: keeping the "
+		    "running configuration", d->opt.config_path,
+		    managed_present(d) ? " with " : "", managed_present(d) ?
+		    d->opt.managed_path : "", errs->n, errs->n == 1 ? "" : "s");
 		log_warnx("%s", msg);
 		d->last_reload_ok = false;
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
@@ -186,8 +215,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 static int
 daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
 {
-	return reload_with(d, config_load(d->opt.config_path,
-	    CONFIG_CHECK_OWNER, errs), errs, msg, len);
+	return reload_with(d, load_config(d, errs), errs, msg, len);
 }
 
 static int
@@ -244,6 +272,7 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	info->started = d->started;
 	info->now = time(NULL);
 	info->last_reload = d->last_reload;
+	info->last_check = d->engine.last_check;
 	info->pid = (int32_t)getpid();
 	info->last_reload_ok = d->last_reload_ok;
 	info->check_interval = d->engine.cfg->check_interval;
@@ -255,6 +284,8 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	tt_strlcpy(info->backend, d->be->name, sizeof(info->backend));
 	tt_strlcpy(info->config_path, d->opt.config_path,
 	    sizeof(info->config_path));
+	tt_strlcpy(info->managed_path, d->engine.cfg->managed_path,
+	    sizeof(info->managed_path));
 	tt_strlcpy(info->last_reload_msg, d->last_reload_msg,
 	    sizeof(info->last_reload_msg));
 	tt_strlcpy(info->state_problem, d->state.problem,
@@ -306,6 +337,7 @@ on_check(void *arg)
 	d->refreshed_turn = 0;
 	engine_check(&d->engine);
 	state_retry(&d->state);
+	watch_managed(d);
 }
 
 static void
@@ -359,7 +391,7 @@ on_config_settled(void *arg)
 	log_debug("%s settled or changed for long enough: reading it",
 	    d->opt.config_path);
 	errlist_init(&errs);
-	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, &errs);
+	cfg = load_config(d, &errs);
 	if (cfg != NULL ? cfg->digest == d->engine.cfg->digest :
 	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest) {
 		config_free(cfg);
@@ -400,6 +432,58 @@ on_config_event(void *arg)
 	ev_timer_start(d->debounce_timer, DEBOUNCE_MS, false);
 }
 
+/*
+ * /Library/Managed Preferences may not exist until the first profile
+ * comes: until it can be watched, each check tries again, and a watch
+ * that starts reads the file at once (an unchanged digest is no reload).
+ */
+static int
+managed_dir_stat(const struct daemon *d, struct stat *st)
+{
+	char	dir[1024];
+	char	*slash;
+
+	tt_strlcpy(dir, d->opt.managed_path, sizeof(dir));
+	if ((slash = strrchr(dir, '/')) == NULL)
+		tt_strlcpy(dir, ".", sizeof(dir));
+	else
+		slash[slash == dir] = '\0';
+	return stat(dir, st);
+}
+
+/*
+ * The same if the directory was removed or replaced since the watch
+ * began (a profile removed, another installed): the old watch sees
+ * nothing in a new directory.  Its inode may be reused at once, so a
+ * changed ctime counts too; that costs at most one needless read of the
+ * file per check (the digest is unchanged: no reload).
+ */
+static void
+watch_managed(struct daemon *d)
+{
+	struct stat	st;
+
+	if (d->opt.managed_path[0] == '\0')
+		return;
+	if (managed_dir_stat(d, &st) == -1) {
+		ev_watch_free(d->managed_watch);
+		d->managed_watch = NULL;
+		return;
+	}
+	if (d->managed_watch != NULL && st.st_dev == d->managed_dir.st_dev &&
+	    st.st_ino == d->managed_dir.st_ino &&
+	    st.st_ctime == d->managed_dir.st_ctime)
+		return;
+	ev_watch_free(d->managed_watch);
+	d->managed_watch = ev_watch_file(d->loop, d->opt.managed_path,
+	    on_config_event, d);
+	d->managed_dir = st;
+	if (d->managed_watch != NULL && d->started != 0) {
+		log_debug("watching %s", d->opt.managed_path);
+		on_config_event(d);
+	}
+}
+
 static void
 setup_events(struct daemon *d)
 {
@@ -419,6 +503,7 @@ setup_events(struct daemon *d)
 	if (d->watch == NULL)
 		log_warn("cannot watch %s: reload with SIGHUP or tcptunectl",
 		    d->opt.config_path);
+	watch_managed(d);
 }
 
 /*
@@ -465,8 +550,7 @@ startup_checks(struct daemon *d)
 	char		 bindwhy[TT_TEXT_MAX];
 
 	errlist_init(&errs);
-	if ((cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER,
-	    &errs)) == NULL) {
+	if ((cfg = load_config(d, &errs)) == NULL) {
 		log_errors(&errs);
 		fatalx("%s: %zu error%s, not starting", d->opt.config_path,
 		    errs.n, errs.n == 1 ? "" : "s");
@@ -497,6 +581,7 @@ shutdown_daemon(struct daemon *d)
 	}
 	control_close(d->ctl);
 	ev_watch_free(d->watch);
+	ev_watch_free(d->managed_watch);
 	ev_timer_free(d->check_timer);
 	ev_timer_free(d->debounce_timer);
 	ev_free(d->loop);
@@ -520,8 +605,8 @@ main(int argc, char **argv)
 	ops.arg = &d;
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
-		return config_report(d.opt.config_path, CONFIG_CHECK_OWNER,
-		    false, stdout);
+		return config_report_layers(d.opt.config_path,
+		    d.opt.managed_path, CONFIG_CHECK_OWNER, stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);

@@ -73,6 +73,7 @@ struct engine {
 	struct engine_key	*keys;		/* in plan order */
 	size_t			 nkeys;
 	uint64_t		 checks;
+	time_t			 last_check;	/* wall clock; 0 none */
 	time_t			 (*mono)(void);	/* tests set their clock */
 };
 void	 engine_init(struct engine *, struct sysctl_backend *, struct state *);

@@ -9,7 +9,7 @@ checked against its _Static_asserts.
 import os
 import struct
 
-VERSION = 1
+VERSION = 2
 T = dict(status=1, reload=2, restore=3, resume=4, daemon_info=100,
          key_status=101, config_error=102, result=103, version=104, end=105)
 
@@ -24,19 +24,20 @@ def s(text, size):
 
 
 def daemon_info():
-    p = struct.pack("<qqqiiIIIIQ", 1700000000, 1700000100, 0, 42, 1, 60, 2,
-                    0, 0, 17)
+    p = struct.pack("<qqqqiiIIIIQ", 1700000000, 1700000100, 0, 1700000099,
+                    42, 1, 60, 2, 0, 0, 17)
     p += s("0.1", 32) + s("linux", 32) + s("/etc/tcptune.conf", 1024)
-    p += s("", 1280) + s("", 1280)
-    assert len(p) == 3704
+    p += s("", 1024) + s("", 1280) + s("", 1280)
+    assert len(p) == 4736
     return p
 
 
 def key_status(name, wanted, current, state, err=0):
     p = s(name, 128) + s(wanted, 256) + s(wanted, 256) + s(current, 256)
     p += s("4096 131072 6291456", 256) + s("", 1280)
+    p += s("/etc/tcptune.conf", 1024)
     p += struct.pack("<qqIIIiII", 1700000050, 0, state, 0, 0, err, 1, 1)
-    assert len(p) == 2472
+    assert len(p) == 3496
     return p
 
 
@@ -78,8 +79,8 @@ def proto():
     write("proto", "reply-restore", msg("result", result(0, "restored")) +
           msg("end", end(0)))
     write("proto", "reply-version",
-          msg("version", struct.pack("<II", 1, 2), version=2))
-    write("proto", "request-other-version", msg("status", version=2))
+          msg("version", struct.pack("<II", 2, 3), version=3))
+    write("proto", "request-other-version", msg("status", version=3))
     write("proto", "request-unterminated",
           hdr(T["config_error"], 1280) + b"A" * 1280)
 

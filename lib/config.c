@@ -783,9 +783,10 @@ parse_interval(struct parse *p, xmlNode *v)
 		return;
 	}
 	p->cfg->check_interval = (unsigned)n;
+	p->cfg->set |= CONFIG_SET_INTERVAL;
 }
 
-static void
+static bool
 parse_bool(struct parse *p, xmlNode *v, const char *what, bool *out)
 {
 	char	tbuf[64];
@@ -794,9 +795,12 @@ parse_bool(struct parse *p, xmlNode *v, const char *what, bool *out)
 		*out = true;
 	else if (is_el(v, "false"))
 		*out = false;
-	else
+	else {
 		nproblem(p, v, "%s must be <true/> or <false/>, not %s", what,
 		    type_name(v, tbuf, sizeof(tbuf)));
+		return false;
+	}
+	return true;
 }
 
 bool
@@ -1066,8 +1070,9 @@ parse_top(struct parse *p, xmlNode *dict)
 	if (f.val[TOP_INTERVAL] != NULL)
 		parse_interval(p, f.val[TOP_INTERVAL]);
 	if (f.val[TOP_RESTORE] != NULL)
-		parse_bool(p, f.val[TOP_RESTORE], "RestoreOnExit",
-		    &p->cfg->restore_on_exit);
+		if (parse_bool(p, f.val[TOP_RESTORE], "RestoreOnExit",
+		    &p->cfg->restore_on_exit))
+			p->cfg->set |= CONFIG_SET_RESTORE;
 	if (f.val[TOP_ALLOW_ANY] != NULL)
 		parse_bool(p, f.val[TOP_ALLOW_ANY], "AllowAnySysctl",
 		    &p->cfg->allow_any_sysctl);
@@ -1140,6 +1145,36 @@ config_new(const char *label)
 	return cfg;
 }
 
+static void
+parse_xml(struct parse *p, const char *buf, size_t len)
+{
+	xmlDocPtr	doc;
+
+	if ((doc = xml_read(p, buf, len)) != NULL) {
+		if (!p->fatal)
+			parse_root(p, doc);
+		xmlFreeDoc(doc);
+	}
+}
+
+/*
+ * A binary plist is rewritten as XML, one element a line, and read as
+ * that: the same checks, and line numbers of that XML form.
+ */
+static void
+parse_binary(struct parse *p, const char *buf, size_t len)
+{
+	char	*xml, why[256];
+	size_t	 xmllen;
+
+	if (bplist_to_xml(buf, len, &xml, &xmllen, why, sizeof(why)) == -1) {
+		problem(p, 0, "binary property list: %s", why);
+		return;
+	}
+	parse_xml(p, xml, xmllen);
+	free(xml);
+}
+
 /*
  * Parse a config held in memory; label names it in messages.  Returns
  * NULL after adding every problem found to errs.
@@ -1149,7 +1184,6 @@ config_parse(const char *buf, size_t len, const char *label,
     struct errlist *errs)
 {
 	struct parse	 p;
-	xmlDocPtr	 doc;
 	const char	*nul;
 
 	memset(&p, 0, sizeof(p));
@@ -1162,6 +1196,9 @@ config_parse(const char *buf, size_t len, const char *label,
 	else if (all_space(buf, len))
 		problem(&p, 0, "empty file: expected a <plist> holding a "
 		    "<dict>");
+	/* What macOS writes under /Library/Managed Preferences (bplist.c). */
+	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
+		parse_binary(&p, buf, len);
 	/*
 	 * libxml2 takes a NUL for the end of its input, so whatever follows
 	 * one would be ignored unseen (and one in a name would cut it short
@@ -1170,11 +1207,8 @@ config_parse(const char *buf, size_t len, const char *label,
 	else if ((nul = memchr(buf, '\0', len)) != NULL)
 		problem(&p, line_at(buf, nul), "a NUL byte: a config is text "
 		    "and holds none");
-	else if ((doc = xml_read(&p, buf, len)) != NULL) {
-		if (!p.fatal)
-			parse_root(&p, doc);
-		xmlFreeDoc(doc);
-	}
+	else
+		parse_xml(&p, buf, len);
 	if (p.nprobs == 0 && p.fatal)	/* stopped without saying why */
 		problem(&p, 0, "not a well-formed XML document");
 	if (p.nprobs > 0) {

@@ -127,6 +127,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(di->version);
 		TERMINATE(di->backend);
 		TERMINATE(di->config_path);
+		TERMINATE(di->managed_path);
 		TERMINATE(di->last_reload_msg);
 		TERMINATE(di->state_problem);
 		break;
@@ -137,6 +138,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(ks->current);
 		TERMINATE(ks->original);
 		TERMINATE(ks->note);
+		TERMINATE(ks->source);
 		break;
 	case MSG_CONFIG_ERROR:
 		TERMINATE(ce->text);

@@ -18,6 +18,10 @@
  *
  * Version history (bump TT_PROTO_VERSION when any payload changes):
  *   1  first version.
+ *   2  msg_key_status.source: the file the key's wanted value came from
+ *      (the config or the managed preferences file); msg_daemon_info
+ *      .last_check (wall clock of the last check cycle, 0 none) and
+ *      .managed_path (the managed preferences file in use, "" none).
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -27,7 +31,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	1
+#define TT_PROTO_VERSION	2
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 
@@ -71,6 +75,7 @@ struct msg_daemon_info {
 	int64_t		started;	/* wall clock, seconds */
 	int64_t		now;
 	int64_t		last_reload;	/* 0: never */
+	int64_t		last_check;	/* 0: none yet (v2) */
 	int32_t		pid;
 	int32_t		last_reload_ok;	/* 1 ok, 0 failed */
 	uint32_t	check_interval;
@@ -81,6 +86,7 @@ struct msg_daemon_info {
 	char		version[32];
 	char		backend[32];
 	char		config_path[1024];
+	char		managed_path[1024];	/* "" none in use (v2) */
 	char		last_reload_msg[TT_TEXT_MAX];
 	char		state_problem[TT_TEXT_MAX];	/* "" when fine */
 };
@@ -92,6 +98,7 @@ struct msg_key_status {
 	char		current[TT_VALUE_MAX];	/* last read; "" unknown */
 	char		original[TT_VALUE_MAX];	/* "" none captured */
 	char		note[TT_TEXT_MAX];	/* why clamped, ceiling, ... */
+	char		source[1024];	/* file of the wanted value (v2) */
 	int64_t		last_change;	/* wall clock of our last write */
 	int64_t		next_attempt;	/* contested: wall clock */
 	uint32_t	state;		/* enum key_state */
@@ -136,8 +143,8 @@ struct msg_end {
  */
 _Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
 _Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
-_Static_assert(sizeof(struct msg_daemon_info) == 3704, "daemon_info v1");
-_Static_assert(sizeof(struct msg_key_status) == 2472, "key_status v1");
+_Static_assert(sizeof(struct msg_daemon_info) == 4736, "daemon_info v2");
+_Static_assert(sizeof(struct msg_key_status) == 3496, "key_status v2");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");
 _Static_assert(sizeof(struct msg_end) == 8, "end v1");

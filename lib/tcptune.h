@@ -68,6 +68,7 @@ struct config_key {
 	enum key_mode	 mode;
 	enum on_reject	 on_reject;
 	int		 line;
+	bool		 managed;	/* from the managed file (config_layers.c) */
 };
 struct config {
 	char		  path[1024];
@@ -77,7 +78,11 @@ struct config {
 	size_t		  nkeys;
 	struct config_key *keys;		/* in file order */
 	uint64_t	  digest;		/* of the file's bytes */
+	unsigned	  set;			/* CONFIG_SET_*: given in the file */
+	char		  managed_path[1024];	/* "" when no managed file */
 };
+#define CONFIG_SET_INTERVAL	0x1	/* CheckInterval */
+#define CONFIG_SET_RESTORE	0x2	/* RestoreOnExit */
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 struct config	*config_load(const char *, int, struct errlist *);
 struct config	*config_parse(const char *, size_t, const char *,
@@ -90,6 +95,20 @@ bool		 sysctl_name_valid(const char *);
 bool		 sysctl_name_managed(const char *);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
+
+/* bplist.c: a binary plist as XML, for config_parse. */
+int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
+		    size_t);
+
+/* config_layers.c: the managed preferences file over the config. */
+struct config	*config_merge(struct config *, struct config *,
+		    struct errlist *);
+struct config	*config_load_layers(const char *, const char *, int,
+		    struct errlist *);
+const char	*config_key_source(const struct config *,
+		    const struct config_key *);
+int		 config_report_layers(const char *, const char *, int,
+		    FILE *);
 
 /* value.c: sysctl values as normalized text. */
 int	 value_normalize(const char *, char *, size_t);

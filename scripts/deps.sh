@@ -7,10 +7,12 @@ build="build-essential autoconf automake pkg-config libxml2-dev"
 # test: the unit, system and packaging tests (mandoc lints the man pages,
 # strace checks what a hostile config makes the reader open, lintian the
 # .deb, iperf3 and gnuplot the benchmarks' smoke runs), then the sanitizer
-# build (clang and its runtime), valgrind and the fuzzers.
+# build (clang and its runtime), valgrind and the fuzzers; promtool
+# (package prometheus) checks status --prometheus, ruby -c the Homebrew
+# formula.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
 	mandoc strace lintian iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind
-	file"
+	file prometheus ruby"
 # systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
 test="$test systemd-container"
 # The macOS cross-build takes zig from npm (scripts/build-macos.sh); a

@@ -170,6 +170,8 @@ struct text_key {
 	char	current[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
 	char	original[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
 	char	note[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	char	source[TT_ESCAPE_SIZE(sizeof(((struct msg_key_status *)0)->
+		    source))];
 };
 
 struct text_info {
@@ -180,6 +182,8 @@ struct text_info {
 		    backend))];
 	char	config_path[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)
 		    0)->config_path))];
+	char	managed_path[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)
+		    0)->managed_path))];
 	char	last_reload_msg[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
 	char	state_problem[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
 };
@@ -193,6 +197,7 @@ safe_info(struct text_info *ti, const struct msg_daemon_info *di)
 	ESCAPE(ti->version, di->version);
 	ESCAPE(ti->backend, di->backend);
 	ESCAPE(ti->config_path, di->config_path);
+	ESCAPE(ti->managed_path, di->managed_path);
 	ESCAPE(ti->last_reload_msg, di->last_reload_msg);
 	ESCAPE(ti->state_problem, di->state_problem);
 }
@@ -207,6 +212,7 @@ safe_key(struct text_key *tk, const struct msg_key_status *ks)
 	ESCAPE(tk->current, ks->current);
 	ESCAPE(tk->original, ks->original);
 	ESCAPE(tk->note, ks->note);
+	ESCAPE(tk->source, ks->source);
 }
 
 /* Columns a string takes: UTF-8 continuation bytes take none. */
@@ -456,9 +462,12 @@ print_below(const struct row *row, const struct layout *l, bool oneline)
 	}
 }
 
-/* Non-default mode and on-reject, then the daemon's note. */
+/*
+ * Non-default mode and on-reject, then the daemon's note, then the file
+ * of the wanted value when it is not the config (the managed file).
+ */
 static void
-print_details(const struct text_key *tk)
+print_details(const struct text_key *tk, const char *config_path)
 {
 	const struct msg_key_status	*ks = tk->ks;
 	const char			*sep = "    ";
@@ -475,6 +484,8 @@ print_details(const struct text_key *tk)
 		putchar('\n');
 	if (tk->note[0] != '\0')
 		printf("    %s\n", tk->note);
+	if (ks->source[0] != '\0' && strcmp(ks->source, config_path) != 0)
+		printf("    from %s\n", tk->source);
 }
 
 /*
@@ -483,7 +494,8 @@ print_details(const struct text_key *tk)
  * line if that fits for every key, else on a line each.
  */
 static void
-text_table(const struct text_key *keys, size_t n, int64_t now)
+text_table(const struct text_key *keys, size_t n, int64_t now,
+    const char *config_path)
 {
 	struct row		*rows = xcalloc(n, sizeof(*rows));
 	const struct layout	*l;
@@ -502,7 +514,7 @@ text_table(const struct text_key *keys, size_t n, int64_t now)
 	for (i = 0; i < n; i++) {
 		print_cells(rows[i].cell, w, l);
 		print_below(&rows[i], l, oneline);
-		print_details(&keys[i]);
+		print_details(&keys[i], config_path);
 	}
 	free(rows);
 }
@@ -557,6 +569,8 @@ text_daemon(const struct text_info *ti)
 	printf("tcptuned %s, pid %d, up %s, backend %s\n", ti->version,
 	    di->pid, up, ti->backend);
 	printf("%-12s %s\n", "config", ti->config_path);
+	if (di->managed_path[0] != '\0')
+		printf("%-12s %s (its keys win)\n", "managed", ti->managed_path);
 	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
 	    (unsigned long long)di->checks);
 	text_reload_line(ti);
@@ -583,7 +597,7 @@ text_status(const struct reply *r)
 	text_key_summary(r->keys, r->nkeys);
 	if (r->nkeys > 0) {
 		putchar('\n');
-		text_table(keys, r->nkeys, r->info.now);
+		text_table(keys, r->nkeys, r->info.now, r->info.config_path);
 	}
 	free(keys);
 }
@@ -667,11 +681,14 @@ json_daemon(const struct msg_daemon_info *di)
 	json_str(&js, "version", di->version);
 	json_str(&js, "backend", di->backend);
 	json_str(&js, "config_path", di->config_path);
+	json_str(&js, "managed_path", di->managed_path[0] ? di->managed_path :
+	    NULL);
 	json_time("started", di->started);
 	json_time("now", di->now);
 	json_int(&js, "uptime", di->now - di->started);
 	json_uint(&js, "check_interval", di->check_interval);
 	json_uint(&js, "checks", di->checks);
+	json_time("last_check", di->last_check);
 	json_uint(&js, "nkeys", di->nkeys);
 	json_bool(&js, "paused", di->paused != 0);
 	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
@@ -695,6 +712,7 @@ json_key(const struct msg_key_status *ks)
 	json_str(&js, "mode", key_mode_name(ks->mode));
 	json_str(&js, "on_reject", on_reject_name(ks->on_reject));
 	json_str(&js, "wanted", ks->wanted);
+	json_str(&js, "source", ks->source);
 	json_str(&js, "applied", ks->applied[0] ? ks->applied : NULL);
 	json_str(&js, "current", ks->current[0] ? ks->current : NULL);
 	json_str(&js, "original", ks->has_original ? ks->original : NULL);

@@ -48,7 +48,9 @@ enum opt_id {
 	OPT_PLATFORM,
 	OPT_SET,
 	OPT_CONFIG,
-	OPT_FORCE
+	OPT_FORCE,
+	OPT_PROMETHEUS,
+	OPT_TEXTFILE
 };
 
 struct params;
@@ -82,6 +84,8 @@ struct params {
 	const struct output	*out;
 	const char		*socket;
 	const char		*file;
+	const char		*textfile;	/* status --textfile DIR */
+	bool			 prometheus;
 	int			 nargs;
 	bool			 word_seen;
 	bool			 verbose;
@@ -169,6 +173,13 @@ static const struct ctl_option options[] = {
 	    "only with --force)" },
 	{ OPT_FORCE, 0, "force", NULL, CMD(C_ADVISE),
 	    "advise --config FILE: replace an existing FILE" },
+	{ OPT_PROMETHEUS, 0, "prometheus", NULL, CMD(C_STATUS),
+	    "status: print the Prometheus text format for\n"
+	    "node_exporter; tcptune_up 0 when no daemon answers" },
+	{ OPT_TEXTFILE, 0, "textfile", "DIR", CMD(C_STATUS),
+	    "status: write the Prometheus metrics to\n"
+	    "DIR/tcptune.prom, replacing it whole, for\n"
+	    "node_exporter's textfile collector" },
 };
 
 static const struct {
@@ -180,7 +191,8 @@ static const struct {
 	    "status: a key is not in force, or enforcement is paused;\n"
 	    "reload: the new configuration was rejected (the running one "
 	    "stays);\ncheck: the configuration has errors; restore, resume: "
-	    "failed;\nadvise: the --config FILE could not be written" },
+	    "failed;\nadvise: the --config FILE could not be written; status "
+	    "--textfile:\nDIR/tcptune.prom could not be written" },
 	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
 	    "permission on its\nsocket, its queue full, or no complete reply "
 	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(" CTL_TIMEOUT_ENV
@@ -377,6 +389,12 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_VERSION:
 		p->version = true;
 		break;
+	case OPT_PROMETHEUS:
+		p->prometheus = true;
+		break;
+	case OPT_TEXTFILE:
+		p->textfile = arg;
+		break;
 	default:
 		advise_option(p, o, arg);
 		break;
@@ -502,6 +520,10 @@ check_options(struct params *p)
 		usage_error(p, "option %s does not apply to %s", label,
 		    p->cmd->name);
 	}
+	if ((p->opts_seen & (1u << OPT_JSON)) && (p->prometheus ||
+	    p->textfile != NULL))
+		usage_error(p, "--json and --prometheus/--textfile are two "
+		    "formats: give one");
 }
 
 /*
@@ -537,6 +559,8 @@ run_status(const struct params *p)
 	struct reply	r;
 	int		rv;
 
+	if (p->prometheus || p->textfile != NULL)
+		return prom_status(p->socket, p->textfile);
 	if ((rv = client_request(p->socket, MSG_STATUS, &r)) != CTL_OK)
 		return rv;
 	p->out->status(&r);

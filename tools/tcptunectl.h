@@ -111,6 +111,11 @@ struct output {
 extern const struct output	text_output;
 extern const struct output	json_output;
 
+/* output_prom.c: status in the Prometheus text format (node_exporter). */
+int	 prom_status(const char *, const char *);
+void	 prom_write(FILE *, const struct reply *);
+void	 prom_label_value(FILE *, const char *);
+
 /* advise.c */
 int	 advise_run(const struct advise_args *, const struct output *);
 

@@ -99,6 +99,7 @@ test_strings_terminated(void **arg)
 	assert_int_equal(strlen(ks.name), sizeof(ks.name) - 1);
 	assert_int_equal(strlen(ks.note), sizeof(ks.note) - 1);
 	assert_int_equal(strlen(ks.original), sizeof(ks.original) - 1);
+	assert_int_equal(strlen(ks.source), sizeof(ks.source) - 1);
 	memset(&rs, 'B', sizeof(rs));
 	proto_terminate_strings(MSG_RESULT, &rs);
 	assert_int_equal(strlen(rs.text), sizeof(rs.text) - 1);
