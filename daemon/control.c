@@ -545,8 +545,10 @@ ctl_client_input(struct ctl_client *c, const void *buf, size_t len)
 const void *
 ctl_client_output(const struct ctl_client *c, size_t *len)
 {
+	static const char	none[1];
+
 	*len = c->outlen - c->outoff;
-	return c->out + c->outoff;
+	return c->out == NULL ? none : c->out + c->outoff;
 }
 
 /* n bytes of the output went out; the next request may be answered. */

@@ -25,7 +25,7 @@ import sys
 import time
 
 HDR = struct.Struct("=IIIHH")
-VERSION = 1
+VERSION = 2
 DAEMON_INFO, KEY_STATUS, RESULT, END = 100, 101, 103, 105
 EVIL = b"\x1b[31m\x1b]0;owned\x07\xc2\x9b2J\xe2\x80\xae\x9b\xff"
 
@@ -40,21 +40,22 @@ def msg(mtype, seq, payload):
 
 
 def daemon_info(nkeys):
-    p = struct.pack("=qqqiiIIIIQ", 1700000000, 1700000100, 0, 4242, 1, 60,
-                    nkeys, 0, 0, 3)
+    # v2: last_check after last_reload, managed_path after config_path
+    p = struct.pack("=qqqqiiIIIIQ", 1700000000, 1700000100, 0, 0, 4242, 1,
+                    60, nkeys, 0, 0, 3)
     p += s(b"0.1" + EVIL, 32) + s(b"linux" + EVIL, 32)
-    p += s(b"/etc/tcptune.conf" + EVIL, 1024)
+    p += s(b"/etc/tcptune.conf" + EVIL, 1024) + s(b"", 1024)
     p += s(b"reloaded" + EVIL, 1280) + s(b"", 1280)
-    assert len(p) == 3704
+    assert len(p) == 4736
     return p
 
 
 def key_status(name, state):
     p = s(name, 128) + s(b"4096 " + EVIL, 256) + s(b"1" + EVIL, 256)
     p += s(b"2" + EVIL, 256) + s(b"3" + EVIL, 256)
-    p += s(b"note" + EVIL, 1280)
+    p += s(b"note" + EVIL, 1280) + s(b"", 1024)   # v2: source
     p += struct.pack("=qqIIIiII", 0, 0, state, 0, 0, 0, 0, 1)
-    assert len(p) == 2472
+    assert len(p) == 3496
     return p
 
 

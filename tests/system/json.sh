@@ -42,9 +42,11 @@ normalise() {
 	        .daemon.started = "TIME" | .daemon.now = "TIME" |
 	        .daemon.uptime = "N" | .daemon.checks = "N" |
 	        .daemon.last_reload |= time |
+	        .daemon.last_check |= time |
 	        .daemon.config_path |= path |
 	        .daemon.last_reload_message |= path |
-	        .keys[] |= (.last_change |= time | .next_attempt |= time)
+	        .keys[] |= (.last_change |= time | .next_attempt |= time |
+	            .source |= path)
 	    elif has("protocol") then .version = "VERSION"
 	    elif has("result") then .message |= path | .errors[] |= path
 	    else . end' "$1"

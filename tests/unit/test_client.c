@@ -376,26 +376,32 @@ test_unknown_request(void **arg)
 static void
 test_version_mismatch(void **arg)
 {
-	struct msg_version	v = { 2, 1 };
+	struct msg_version	v = { TT_PROTO_VERSION + 1, TT_PROTO_VERSION };
+	char			want[128];
 
 	(void)arg;
 	st_reset();
-	st_hdr(MSG_VERSION, sizeof(v), SEQ, 2, 0);
+	st_hdr(MSG_VERSION, sizeof(v), SEQ, TT_PROTO_VERSION + 1, 0);
 	st_raw(&v, sizeof(v));
-	expect_fail(MSG_STATUS, CTL_PROTOCOL, "protocol version mismatch: "
-	    "tcptuned speaks version 2, tcptunectl version 1");
+	snprintf(want, sizeof(want), "protocol version mismatch: tcptuned "
+	    "speaks version %d, tcptunectl version %d", TT_PROTO_VERSION + 1,
+	    TT_PROTO_VERSION);
+	expect_fail(MSG_STATUS, CTL_PROTOCOL, want);
 	/* in this version too, and whatever its seq */
 	st_reset();
 	st_put(MSG_VERSION, 99, &v, sizeof(v));
 	expect_fail(MSG_RESTORE, CTL_PROTOCOL, "protocol version mismatch");
 	/* any other type of another version is a bad header */
 	st_reset();
-	st_hdr(MSG_END, sizeof(struct msg_end), SEQ, 2, 0);
-	expect_fail(MSG_STATUS, CTL_PROTOCOL,
-	    "bad reply from tcptuned: protocol version 2, expected 1");
+	st_hdr(MSG_END, sizeof(struct msg_end), SEQ, TT_PROTO_VERSION + 1, 0);
+	snprintf(want, sizeof(want), "bad reply from tcptuned: protocol "
+	    "version %d, expected %d", TT_PROTO_VERSION + 1, TT_PROTO_VERSION);
+	expect_fail(MSG_STATUS, CTL_PROTOCOL, want);
 	st_reset();
-	st_hdr(MSG_VERSION, 4, SEQ, 2, 0);
-	expect_fail(MSG_STATUS, CTL_PROTOCOL, "protocol version 2");
+	st_hdr(MSG_VERSION, 4, SEQ, TT_PROTO_VERSION + 1, 0);
+	snprintf(want, sizeof(want), "protocol version %d",
+	    TT_PROTO_VERSION + 1);
+	expect_fail(MSG_STATUS, CTL_PROTOCOL, want);
 }
 
 static void
