@@ -269,7 +269,7 @@ test_grouped(void **arg)
 {
 	struct reply	 r;
 	char		*got, *line, *save = NULL, cur[128] = "", seen[4096] = "";
-	char		 name[128];
+	char		 name[sizeof(cur) + 2];	/* " cur " */
 	size_t		 n;
 
 	(void)arg;
