@@ -164,6 +164,34 @@ peer_uid(int fd, uid_t *uid)
 #endif
 }
 
+/*
+ * The peer's pid, for status to say who holds a lease; -1 where the
+ * kernel does not tell.  Linux: SO_PEERCRED (socket(7)); macOS:
+ * LOCAL_PEERPID at SOL_LOCAL (xnu bsd/sys/un.h).
+ */
+static long
+peer_pid(int fd)
+{
+#if defined(SO_PEERCRED) && defined(__linux__)
+	struct ucred	cred;
+	socklen_t	len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    len == sizeof(cred))
+		return (long)cred.pid;
+#elif defined(LOCAL_PEERPID) && defined(SOL_LOCAL)
+	pid_t		pid;
+	socklen_t	len = sizeof(pid);
+
+	if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &len) == 0 &&
+	    len == sizeof(pid))
+		return (long)pid;
+#else
+	(void)fd;
+#endif
+	return -1;
+}
+
 static void
 pause_accept(struct control *ctl, bool paused)
 {
@@ -280,6 +308,21 @@ do_resume(struct client *c, uint32_t seq)
 	queue_end(c, seq, 0);
 }
 
+/* The payload is still in c->in: handle_request runs before it moves. */
+static void
+do_lease(struct client *c, uint32_t seq)
+{
+	struct msg_lease	req;
+	char			msg[TT_TEXT_MAX];
+	int			code;
+
+	memcpy(&req, c->in + sizeof(struct msg_hdr), sizeof(req));
+	code = daemon_lease(c->ctl->daemon, c, (long)c->uid, peer_pid(c->fd),
+	    req.seconds, msg, sizeof(msg));
+	queue_result(c, seq, (uint32_t)code, msg);
+	queue_end(c, seq, 0);
+}
+
 static const struct request {
 	uint32_t	 type;
 	bool		 needs_root;
@@ -289,6 +332,7 @@ static const struct request {
 	{ MSG_RELOAD,	true,	do_reload },
 	{ MSG_RESTORE,	true,	do_restore },
 	{ MSG_RESUME,	true,	do_resume },
+	{ MSG_LEASE,	true,	do_lease },
 };
 
 static void
@@ -434,6 +478,7 @@ client_free(struct client *c)
 			*pp = c->next;
 			break;
 		}
+	daemon_lease_gone(ctl->daemon, c);	/* the holder went: enforce */
 	ev_fd_del(ctl->loop, c->fd);
 	close(c->fd);
 	free(c->out);
@@ -565,6 +610,9 @@ idle_sweep(void *arg)
 
 	for (c = ctl->clients; c != NULL; c = next) {
 		next = c->next;
+		/* A lease holder waits out a transfer; the lease bounds it. */
+		if (daemon_lease_held_by(ctl->daemon, c))
+			continue;
 		if (now - c->last_active >= CONTROL_IDLE_TIMEOUT) {
 			log_debug("control: closing idle client uid %d",
 			    (int)c->uid);

@@ -37,6 +37,8 @@ struct daemon {
 	struct control		*ctl;
 	struct ev_timer		*check_timer;
 	struct ev_timer		*debounce_timer;
+	struct ev_timer		*lease_timer;
+	struct lease		 lease;
 	struct ev_watch		*watch;
 	time_t			 started;
 	time_t			 last_reload;
@@ -141,6 +143,17 @@ summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 		    "tcptunectl status)", what, e->cfg->path, e->nkeys, bad);
 }
 
+/* Forget the lease without resuming: the caller decides what follows. */
+static void
+end_lease(struct daemon *d, const char *why)
+{
+	if (!d->lease.active)
+		return;
+	log_info("lease of uid %ld ended by %s", d->lease.uid, why);
+	lease_clear(&d->lease);
+	ev_timer_stop(d->lease_timer);
+}
+
 static void
 arm_check_timer(struct daemon *d)
 {
@@ -169,6 +182,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
 		return -1;
 	}
+	end_lease(d, "a reload");
 	state_set_paused(&d->state, false);
 	engine_configure(&d->engine, cfg);
 	arm_check_timer(d);
@@ -191,7 +205,10 @@ daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
 int
 daemon_restore(struct daemon *d, char *msg, size_t len)
 {
-	int	rv = engine_restore(&d->engine, true);
+	int	rv;
+
+	end_lease(d, "restore");	/* the pause is the user's from now */
+	rv = engine_restore(&d->engine, RESTORE_PAUSE);
 
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
@@ -203,11 +220,123 @@ daemon_restore(struct daemon *d, char *msg, size_t len)
 int
 daemon_resume(struct daemon *d, char *msg, size_t len)
 {
-	int	rv = engine_resume(&d->engine);
+	int	rv;
 
+	end_lease(d, "resume");
+	rv = engine_resume(&d->engine);
 	summarize(d, msg, len, "resumed");
 	log_info("%s", msg);
 	return rv;
+}
+
+/* The lease is over: enforce again, and say so in the log. */
+static int
+lease_resume(struct daemon *d, const char *why, char *msg, size_t len)
+{
+	int	rv;
+
+	end_lease(d, why);
+	rv = engine_resume(&d->engine);
+	summarize(d, msg, len, "lease over: enforcing again;");
+	log_info("%s", msg);
+	return rv;
+}
+
+static void
+arm_lease_timer(struct daemon *d)
+{
+	uint32_t	left = lease_left(&d->lease, tt_mono());
+
+	/* The timer may be early or late by the clock's grain; on_lease
+	 * checks the lease itself and re-arms for what is left. */
+	if (ev_timer_start(d->lease_timer, left * 1000U + 100, false) == -1)
+		log_warn("lease timer");
+}
+
+static void
+on_lease_timer(void *arg)
+{
+	struct daemon	*d = arg;
+	char		 msg[TT_TEXT_MAX];
+
+	if (!d->lease.active)
+		return;
+	if (!lease_due(&d->lease, tt_mono())) {
+		arm_lease_timer(d);
+		return;
+	}
+	lease_resume(d, "its time running out", msg, sizeof(msg));
+}
+
+/*
+ * MSG_LEASE from a root client: holder is its connection.  Returns an
+ * enum result_code, with the reply's text in msg.
+ */
+int
+daemon_lease(struct daemon *d, const void *holder, long uid, long pid,
+    uint32_t seconds, char *msg, size_t len)
+{
+	char	who[128];
+	time_t	now = tt_mono();
+
+	lease_describe(&d->lease, now, who, sizeof(who));
+	switch (lease_decide(&d->lease, holder, seconds, d->state.paused)) {
+	case LEASE_TOO_LONG:
+		snprintf(msg, len, "a lease lasts at most %d s",
+		    TT_LEASE_MAX_SEC);
+		return RESULT_BAD_REQUEST;
+	case LEASE_BUSY:
+		snprintf(msg, len, "enforcement is already paused for a "
+		    "measurement by %s", who);
+		return RESULT_FAILED;
+	case LEASE_NOT_HELD:
+		snprintf(msg, len, "no lease of this connection to end");
+		return RESULT_FAILED;
+	case LEASE_PAUSED:
+		snprintf(msg, len, "enforcement is paused by 'tcptunectl "
+		    "restore': the originals are in place until resume");
+		return RESULT_FAILED;
+	case LEASE_END:
+		return lease_resume(d, "its holder", msg, len) == 0 ?
+		    RESULT_OK : RESULT_FAILED;
+	case LEASE_RENEW:
+		lease_grant(&d->lease, holder, uid, pid, seconds, now);
+		arm_lease_timer(d);
+		snprintf(msg, len, "lease renewed: %u s", seconds);
+		return RESULT_OK;
+	case LEASE_GRANT:
+		break;
+	}
+	lease_grant(&d->lease, holder, uid, pid, seconds, now);
+	if (engine_restore(&d->engine, RESTORE_LEASE) == -1) {
+		lease_resume(d, "a failed restore", msg, len);
+		snprintf(msg, len, "some originals could not be restored (see "
+		    "the log): enforcing again, no lease");
+		return RESULT_FAILED;
+	}
+	arm_lease_timer(d);
+	lease_describe(&d->lease, now, who, sizeof(who));
+	snprintf(msg, len, "originals restored for a measurement by %s; "
+	    "enforcing again when the lease ends or its connection closes",
+	    who);
+	log_info("%s", msg);
+	return RESULT_OK;
+}
+
+/* The holder's connection closed: the lease ends with it. */
+void
+daemon_lease_gone(struct daemon *d, const void *holder)
+{
+	char	msg[TT_TEXT_MAX];
+
+	if (lease_held_by(&d->lease, holder))
+		lease_resume(d, "its connection closing", msg, sizeof(msg));
+}
+
+bool
+daemon_lease_held_by(struct daemon *d, const void *holder)
+{
+	return lease_held_by(&d->lease, holder);
 }
 
 const struct engine *
@@ -232,6 +361,10 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	info->paused = d->state.paused;
 	info->restore_on_exit = d->engine.cfg->restore_on_exit;
 	info->checks = d->engine.checks;
+	info->lease = d->lease.active;
+	info->lease_uid = (int32_t)d->lease.uid;
+	info->lease_pid = (int32_t)d->lease.pid;
+	info->lease_left = lease_left(&d->lease, tt_mono());
 	tt_strlcpy(info->version, PACKAGE_VERSION, sizeof(info->version));
 	tt_strlcpy(info->backend, d->be->name, sizeof(info->backend));
 	tt_strlcpy(info->config_path, d->opt.config_path,
@@ -355,7 +488,9 @@ setup_events(struct daemon *d)
 		fatal("signals");
 	d->check_timer = ev_timer_new(d->loop, on_check, d);
 	d->debounce_timer = ev_timer_new(d->loop, on_config_settled, d);
-	if (d->check_timer == NULL || d->debounce_timer == NULL)
+	d->lease_timer = ev_timer_new(d->loop, on_lease_timer, d);
+	if (d->check_timer == NULL || d->debounce_timer == NULL ||
+	    d->lease_timer == NULL)
 		fatal("timers");
 	d->watch = ev_watch_file(d->loop, d->opt.config_path, on_config_event,
 	    d);
@@ -412,14 +547,20 @@ startup_checks(struct daemon *d)
 static void
 shutdown_daemon(struct daemon *d)
 {
+	char	msg[TT_TEXT_MAX];
+
+	/* A measurement's originals are not what this daemon leaves. */
+	if (d->lease.active)
+		lease_resume(d, "the daemon exiting", msg, sizeof(msg));
 	if (d->engine.cfg != NULL && d->engine.cfg->restore_on_exit) {
 		log_info("RestoreOnExit: putting the originals back");
-		engine_restore(&d->engine, false);
+		engine_restore(&d->engine, RESTORE_EXIT);
 	}
 	control_close(d->ctl);
 	ev_watch_free(d->watch);
 	ev_timer_free(d->check_timer);
 	ev_timer_free(d->debounce_timer);
+	ev_timer_free(d->lease_timer);
 	ev_free(d->loop);
 	engine_free(&d->engine);
 	state_close(&d->state);
@@ -436,6 +577,7 @@ main(int argc, char **argv)
 	char		 msg[TT_TEXT_MAX];
 
 	memset(&d, 0, sizeof(d));
+	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
 		return config_report(d.opt.config_path, CONFIG_CHECK_OWNER,

@@ -35,6 +35,7 @@ static const struct grammar grammars[] = {
 	{ MSG_RELOAD,	0,		 MSG_CONFIG_ERROR,	MSG_RESULT },
 	{ MSG_RESTORE,	0,		 0,			MSG_RESULT },
 	{ MSG_RESUME,	0,		 0,			MSG_RESULT },
+	{ MSG_LEASE,	0,		 0,			MSG_RESULT },
 };
 
 enum phase {
@@ -345,9 +346,10 @@ read_replies(struct session *s, int fd)
 }
 
 static int
-send_request(const struct session *s, int fd)
+send_request(const struct session *s, int fd, const void *payload,
+    size_t len)
 {
-	if (proto_write_msg(fd, s->g->request, s->seq, NULL, 0) == 0)
+	if (proto_write_msg(fd, s->g->request, s->seq, payload, len) == 0)
 		return CTL_OK;
 	if (errno == EPIPE || errno == ECONNRESET)
 		ctl_warnx("tcptuned closed the connection on %s", s->path);
@@ -377,8 +379,33 @@ grammar_of(uint32_t request)
 int
 client_request(const char *path, uint32_t request, struct reply *r)
 {
+	int	fd, rv;
+
+	memset(r, 0, sizeof(*r));
+	if ((rv = client_connect(path, &fd)) != CTL_OK)
+		return rv;
+	rv = client_exchange(fd, path, request, NULL, 0, r);
+	close(fd);
+	return rv;
+}
+
+/* A connection for several requests (measure holds its lease on one). */
+int
+client_open(const char *path, int *fdp)
+{
+	return client_connect(path, fdp);
+}
+
+/*
+ * One request with its payload on an open connection, read and checked
+ * as client_request does; *r only needs reply_free() on CTL_OK.
+ */
+int
+client_exchange(int fd, const char *path, uint32_t request,
+    const void *payload, size_t len, struct reply *r)
+{
 	struct session	s;
-	int		fd, rv;
+	int		rv;
 
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
@@ -391,11 +418,8 @@ client_request(const char *path, uint32_t request, struct reply *r)
 		return CTL_PROTOCOL;
 	}
 	s.phase = s.g->head != 0 ? PH_HEAD : PH_ITEMS;
-	if ((rv = client_connect(path, &fd)) != CTL_OK)
-		return rv;
-	if ((rv = send_request(&s, fd)) == CTL_OK)
+	if ((rv = send_request(&s, fd, payload, len)) == CTL_OK)
 		rv = read_replies(&s, fd);
-	close(fd);
 	if (rv != CTL_OK)
 		reply_free(r);
 	return rv;
