@@ -3,13 +3,14 @@
 # "test" for the whole test suite as well.  Skips apt when all are there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libxml2-dev"
+build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev"
 # test: the unit, system and packaging tests (mandoc lints the man pages,
 # strace checks what a hostile config makes the reader open, iperf3 and
-# gnuplot the benchmarks' smoke runs), then the sanitizer build (clang and
+# gnuplot the benchmarks' smoke runs; openssl makes the certificate of
+# the measure test's TLS server), then the sanitizer build (clang and
 # its runtime), valgrind and the fuzzers.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
-	mandoc strace iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind"
+	mandoc strace iperf3 gnuplot-nox openssl dpkg-dev clang libclang-rt-14-dev valgrind"
 
 case "${1:-build}" in
 build) want=$build ;;
