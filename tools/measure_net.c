@@ -131,16 +131,7 @@ sample_tcp(struct xfer *x, curl_socket_t fd)
 	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, &len) == 0 &&
 	    buf > 0 && (uint64_t)buf > r->rcvbuf)
 		r->rcvbuf = (uint64_t)buf;
-#if defined(TCP_INFO) && defined(__linux__)
-	{
-		struct tcp_info	ti;
-
-		len = sizeof(ti);
-		memset(&ti, 0, sizeof(ti));
-		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0)
-			rtt_us = ti.tcpi_rtt;
-	}
-#elif defined(TCP_CONNECTION_INFO)
+#if defined(__APPLE__) && defined(TCP_CONNECTION_INFO)
 	{
 		struct tcp_connection_info	ci;
 
@@ -152,6 +143,15 @@ sample_tcp(struct xfer *x, curl_socket_t fd)
 			if (ci.tcpi_rcv_wnd > r->rcvwnd)
 				r->rcvwnd = ci.tcpi_rcv_wnd;
 		}
+	}
+#elif defined(__linux__) && defined(TCP_INFO)
+	{
+		struct tcp_info	ti;
+
+		len = sizeof(ti);
+		memset(&ti, 0, sizeof(ti));
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0)
+			rtt_us = ti.tcpi_rtt;
 	}
 #endif
 	/* The smallest smoothed RTT is the one least swollen by the queue

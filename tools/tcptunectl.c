@@ -20,7 +20,7 @@
 
 #define CTL_NAME	"tcptunectl"
 #define HELP_INDENT	22	/* column where the help texts start */
-#define EXIT_INDENT	6	/* the same for the exit codes */
+#define EXIT_INDENT	7	/* the same for the exit codes (130) */
 #define STRINGIFY(x)	STRINGIFY_(x)
 #define STRINGIFY_(x)	#x
 

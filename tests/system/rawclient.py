@@ -34,7 +34,7 @@ import sys
 import time
 
 HDR = struct.Struct("=IIIHH")
-VERSION = 1
+VERSION = 2
 MAX_PAYLOAD = 16 * 1024
 STATUS, RELOAD, RESTORE, RESUME = 1, 2, 3, 4
 DAEMON_INFO, KEY_STATUS, CONFIG_ERROR, RESULT, MSG_VERSION, END = range(100, 106)
@@ -150,7 +150,7 @@ def case_bounds(path):
 
 
 def case_versions(path):
-    for v in (0, 2, 0xffff):
+    for v in (0, VERSION + 1, 0xffff):
         s = conn(path)
         s.sendall(hdr(STATUS, seq=42, version=v))
         got = read_all(s)
@@ -334,7 +334,7 @@ def cmd_mutate(path):
         "status answered, each change denied", "got %r" % codes)
     for t, name in ((RELOAD, "reload"), (RESTORE, "restore")):
         expect_closed_silently(path, hdr(t, 4) + b"root", "%s with a payload" % name)
-    for v in (0, 2):
+    for v in (0, VERSION + 1):
         s = conn(path)
         s.sendall(hdr(RESTORE, version=v))
         msgs, _ = messages(read_all(s) or b"")
