@@ -290,8 +290,9 @@ daemon_lease(struct daemon *d, const void *holder, long uid, long pid,
 		    "measurement by %s", who);
 		return RESULT_FAILED;
 	case LEASE_NOT_HELD:
+		/* Ending is idempotent: the lease may have run out first. */
 		snprintf(msg, len, "no lease of this connection to end");
-		return RESULT_FAILED;
+		return RESULT_OK;
 	case LEASE_PAUSED:
 		snprintf(msg, len, "enforcement is paused by 'tcptunectl "
 		    "restore': the originals are in place until resume");
