@@ -55,6 +55,7 @@ T=$TB_TMP
 export TB_FORCE_DELAYLINE=1	# the same emulator everywhere
 SOCK=$TB_TMP/run/tcptuned.sock
 PIDS=
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	local p
 	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
@@ -65,11 +66,23 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
+# The sanitizer and valgrind stages run the daemon under TT_DAEMON_WRAPPER
+# and stretch every bound by TT_TIME_SCALE (tests/system/lib.sh).
+SCALE=${TT_TIME_SCALE:-1}
+case $SCALE in *[!0-9]*|'') SCALE=1 ;; esac
 RATE=1000000000
 ORIG_RMEM="4096 131072 6291456"	# Linux before 6.16, a common original
 SERVER_WMEM="4096 16384 67108864"	# a server tuned for long paths
 
 in_a() { ip netns exec "$TB_NS_A" "$@"; }
+# report RC DESC [DIAG...]: ok when RC is 0 (pass $? first, before any
+# command substitution in the other arguments changes it)
+report() {
+	local rc=$1 desc=$2
+	shift 2
+	if [ "$rc" -eq 0 ]; then ok "$desc"; else not_ok "$desc" "$@"; fi
+	return "$rc"
+}
 ctl() { in_a "$TCPTUNECTL" -s "$SOCK" "$@"; }
 status() { ctl status --json 2>/dev/null; }
 # enforcing: no lease, not paused, tcp_rmem at the tuned value
@@ -77,6 +90,7 @@ enforcing() {
 	status | jq -e '.daemon.paused == false and .daemon.lease == null' \
 	    >/dev/null && rmem_is "$TUNED_RMEM"
 }
+# shellcheck disable=SC2317 # called through wait_until
 leased() { status | jq -e '.daemon.lease != null' >/dev/null; }
 rmem_is() {
 	[ "$(in_a cat /proc/sys/net/ipv4/tcp_rmem | tr -s '\t ' ' ')" = "$1" ]
@@ -111,11 +125,12 @@ path_up() {
 	install -m 0644 "$top_srcdir/etc/tcptune.conf.linux" \
 	    "$TB_TMP/tcptune.conf" || return 1
 	tb_assert_ns "$TB_NS_A"
-	in_a "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" -s "$SOCK" \
-	    -S "$TB_TMP/state-$rtt" 2>>"$TB_TMP/tcptuned.log" &
+	# shellcheck disable=SC2086 # the wrapper is a command line
+	in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
+	    -s "$SOCK" -S "$TB_TMP/state-$rtt" 2>>"$TB_TMP/tcptuned.log" &
 	DAEMON=$!
 	PIDS="$PIDS $DAEMON"
-	tb_wait 10 enforcing && tb_wait 5 grep -q listening \
+	tb_wait $((10 * SCALE)) enforcing && tb_wait 5 grep -q listening \
 	    "$TB_TMP/server.out" "$TB_TMP/tls.out" "$TB_TMP/tls2.out"
 }
 
@@ -169,13 +184,11 @@ fi
 figures "$TB_TMP/far.json"
 jq -e '[.rounds[].side] == ["original","tuned","original","tuned","original","tuned"]' \
     "$TB_TMP/far.json" >/dev/null
-[ $? -eq 0 ] && ok "rounds interleave original, tuned, ..." ||
-    not_ok "rounds interleave original, tuned, ..." "$(jq -c '[.rounds[].side]' "$TB_TMP/far.json")"
+report $? "rounds interleave original, tuned, ..." "$(jq -c '[.rounds[].side]' "$TB_TMP/far.json")"
 jq -e '[.rounds[] | select(.side == "original") | .rcvbuf] | max <= 6291456' \
     "$TB_TMP/far.json" >/dev/null
-[ $? -eq 0 ] && ok "original rounds ran under the original ceiling (rcvbuf <= 6 MiB)" ||
-    not_ok "original rounds ran under the original ceiling" "$(jq -c '[.rounds[].rcvbuf]' "$TB_TMP/far.json")"
-wait_until "enforcing again after the measurement" 5 enforcing
+report $? "original rounds ran under the original ceiling (rcvbuf <= 6 MiB)" "$(jq -c '[.rounds[].rcvbuf]' "$TB_TMP/far.json")"
+wait_until "enforcing again after the measurement" $((5 * SCALE)) enforcing
 
 # the text report on a pipe: a table and the verdict, no bar chart
 ctl measure -n 1 -t 2 "$URL" >"$TB_TMP/text.out" 2>&1
@@ -194,17 +207,15 @@ fi
 ip netns exec "$TB_NS_A" "$TCPTUNECTL" -s "$SOCK" measure -n 1 -t 60 "$URL" \
     >/dev/null 2>&1 &
 MPID=$!
-wait_until "a measurement in an original round holds the lease" 10 leased
+wait_until "a measurement in an original round holds the lease" $((10 * SCALE)) leased
 status | jq -e --argjson p "$MPID" '.daemon.lease.uid == 0 and
     .daemon.lease.pid == $p and .daemon.lease.seconds_left > 0' >/dev/null
-[ $? -eq 0 ] && ok "status shows the lease's holder (uid 0, its pid) and time left" ||
-    not_ok "status shows the lease's holder" "$(status | jq -c .daemon.lease)"
+report $? "status shows the lease's holder (uid 0, its pid) and time left" "$(status | jq -c .daemon.lease)"
 rmem_is "$ORIG_RMEM"
-[ $? -eq 0 ] && ok "the originals are in place during the lease" ||
-    not_ok "the originals are in place during the lease" "$(in_a cat /proc/sys/net/ipv4/tcp_rmem)"
+report $? "the originals are in place during the lease" "$(in_a cat /proc/sys/net/ipv4/tcp_rmem)"
 kill -KILL "$MPID"
 wait "$MPID" 2>/dev/null
-wait_until "kill -9 mid-round: enforcing again" 5 enforcing
+wait_until "kill -9 mid-round: enforcing again" $((5 * SCALE)) enforcing
 
 # a lease that runs out, its holder still connected (raw protocol)
 cat >"$TB_TMP/lease.py" <<'EOF'
@@ -222,14 +233,14 @@ code = struct.unpack("=I", d[16:20])[0] if len(d) >= 20 else -1
 print("code", code, d[24:24 + 200].split(b"\0")[0].decode(), flush=True)
 time.sleep(float(sys.argv[3]))
 EOF
-ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 2 20 \
+ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 2 60 \
     >"$TB_TMP/lease.out" 2>&1 &
 LPID=$!
-wait_until "a raw client takes a 2 s lease" 5 leased
-wait_until "the lease runs out: enforcing again, its holder still connected" 6 enforcing
+wait_until "a raw client takes a 2 s lease" $((5 * SCALE)) leased
+wait_until "the lease runs out: enforcing again, its holder still connected" \
+    $((6 * SCALE)) enforcing
 kill -0 "$LPID" 2>/dev/null
-[ $? -eq 0 ] && ok "the holder was still connected when its lease ended" ||
-    not_ok "the holder was still connected" "$(cat "$TB_TMP/lease.out")"
+report $? "the holder was still connected when its lease ended" "$(cat "$TB_TMP/lease.out")"
 kill "$LPID" 2>/dev/null
 wait "$LPID" 2>/dev/null
 
@@ -246,11 +257,9 @@ done
 in_a setpriv --reuid=65534 --regid=65534 --clear-groups \
     "$PY_NOBODY" "$TB_TMP/lease.py" "$SOCK" 30 0 >"$TB_TMP/nobody.out" 2>&1
 grep -q "^code 2 lease needs root" "$TB_TMP/nobody.out"
-[ $? -eq 0 ] && ok "a non-root client is denied a lease" ||
-    not_ok "a non-root client is denied a lease" "$(cat "$TB_TMP/nobody.out")"
+report $? "a non-root client is denied a lease" "$(cat "$TB_TMP/nobody.out")"
 enforcing
-[ $? -eq 0 ] && ok "still enforcing after the denied lease" ||
-    { not_ok "still enforcing after the denied lease"; wait_diag; }
+report $? "still enforcing after the denied lease" || wait_diag
 in_a setpriv --reuid=65534 --regid=65534 --clear-groups \
     "$TCPTUNECTL" -s "$SOCK" measure --json -n 1 -t 2 "$URL" \
     >"$TB_TMP/nobody.json" 2>"$TB_TMP/nobody.err"
@@ -271,8 +280,7 @@ jq -r .verdict.text "$TB_TMP/nobody.json" | while read -r l; do diag "  $l"; don
 measure_json "$TB_TMP/nod.json" -n 1 -t 2 -s "$TB_TMP/none.sock" "$URL"
 jq -e '(.compared | not) and (.no_comparison_reason | startswith("no tcptuned answers"))' \
     "$TB_TMP/nod.json" >/dev/null && [ "$RC" -eq 0 ]
-[ $? -eq 0 ] && ok "measure without a daemon: current settings only, and why" ||
-    not_ok "measure without a daemon" "exit $RC: $(cat "$TB_TMP/nod.json.err")"
+report $? "measure without a daemon: current settings only, and why" "exit $RC: $(cat "$TB_TMP/nod.json.err")"
 path_down
 
 # ---- 1 ms: nothing to gain
@@ -307,7 +315,7 @@ fault() {
 		diag_file stdout "$TB_TMP/f.out"
 	fi
 	diag "  $(cat "$TB_TMP/f.err")"
-	if ! tb_wait 5 enforcing; then
+	if ! tb_wait $((5 * SCALE)) enforcing; then
 		not_ok "$desc: enforcing afterwards"
 		wait_diag
 	fi
@@ -329,15 +337,14 @@ fault "stall before any answer" 8 "http://$B:8080/stall-head"
 fault "connection cut mid-body" 8 "http://$B:8080/cut"
 fault "body shorter than a second" 9 "http://$B:8080/short"
 grep -q 'too short to measure' "$TB_TMP/f.err"
-[ $? -eq 0 ] && ok "the short body's line says why" || not_ok "the short body's line says why"
+report $? "the short body's line says why"
 
 # a redirect that is fine is followed
 measure_json "$TB_TMP/redir.json" -n 1 -t 2 "http://$B:8080/redirect"
 [ "$RC" -eq 0 ] && jq -e '(.rounds | length) == 2' "$TB_TMP/redir.json" >/dev/null
-[ $? -eq 0 ] && ok "a redirect within the limit is followed" ||
-    not_ok "a redirect within the limit is followed" "exit $RC: $(cat "$TB_TMP/redir.json.err")"
+report $? "a redirect within the limit is followed" "exit $RC: $(cat "$TB_TMP/redir.json.err")"
 enforcing
-[ $? -eq 0 ] && ok "enforcing at the end" || { not_ok "enforcing at the end"; wait_diag; }
+report $? "enforcing at the end" || wait_diag
 path_down
 
 tap_end
