@@ -244,6 +244,36 @@ report $? "the holder was still connected when its lease ended" "$(cat "$TB_TMP/
 kill "$LPID" 2>/dev/null
 wait "$LPID" 2>/dev/null
 
+# resume ends a lease at once; a restore during one makes the pause the
+# user's, which the holder's connection closing does not end
+ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 60 60 \
+    >"$TB_TMP/lease.out" 2>&1 &
+LPID=$!
+wait_until "a raw client takes a 60 s lease" $((5 * SCALE)) leased
+# (exit 1 here: the net.core keys are refused in a namespace)
+ctl resume >"$TB_TMP/resume.out" 2>&1
+wait_until "resume ends the lease: enforcing again" $((5 * SCALE)) enforcing
+kill "$LPID" 2>/dev/null
+wait "$LPID" 2>/dev/null
+ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 60 60 \
+    >"$TB_TMP/lease.out" 2>&1 &
+LPID=$!
+wait_until "a raw client takes another lease" $((5 * SCALE)) leased
+ctl restore >"$TB_TMP/restore.out" 2>&1
+status | jq -e '.daemon.paused and .daemon.lease == null' >/dev/null
+report $? "restore during a lease: paused, the lease gone" "$(status | jq -c '.daemon | {paused, lease}')"
+kill "$LPID" 2>/dev/null
+wait "$LPID" 2>/dev/null
+sleep 0.5	# what a wrong resume on the holder's close would need
+status | jq -e '.daemon.paused' >/dev/null && rmem_is "$ORIG_RMEM"
+report $? "the holder's connection closing leaves the user's pause alone" "$(status | jq -c '.daemon | {paused, lease}')"
+measure_json "$TB_TMP/paused.json" -n 1 -t 2 "$URL"
+jq -e '(.compared | not) and (.no_comparison_reason | startswith("enforcement is paused"))' \
+    "$TB_TMP/paused.json" >/dev/null && [ "$RC" -eq 0 ]
+report $? "measure while paused by restore: current settings only, and why" "exit $RC: $(cat "$TB_TMP/paused.json.err")"
+ctl resume >/dev/null 2>&1
+wait_until "resume: enforcing again" $((5 * SCALE)) enforcing
+
 # not root: the daemon refuses the lease; measure compares nothing
 setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||
     bail "setpriv cannot drop to uid 65534"
