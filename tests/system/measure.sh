@@ -130,8 +130,17 @@ path_up() {
 	    -s "$SOCK" -S "$TB_TMP/state-$rtt" 2>>"$TB_TMP/tcptuned.log" &
 	DAEMON=$!
 	PIDS="$PIDS $DAEMON"
-	tb_wait $((10 * SCALE)) enforcing && tb_wait 5 grep -q listening \
-	    "$TB_TMP/server.out" "$TB_TMP/tls.out" "$TB_TMP/tls2.out"
+	tb_wait $((10 * SCALE)) enforcing && tb_wait 10 servers_listening
+}
+
+# every server has said "listening" (grep -q with several files would be
+# content with one)
+# shellcheck disable=SC2317 # called through tb_wait
+servers_listening() {
+	local f
+	for f in server.out tls.out tls2.out; do
+		grep -q listening "$TB_TMP/$f" || return 1
+	done
 }
 
 # Waits for our own children only: tb_down stops the delay line.
