@@ -568,10 +568,11 @@ engine_refresh(struct engine *e)
  * with RestoreOnExit) the originals are forgotten, to be taken afresh.
  * The pause is saved only once every original is back: a crash half-way
  * must not leave a restart paused over a mix of tuned and original values
- * (it applies the config instead, and the client saw no reply).
+ * (it applies the config instead, and the client saw no reply).  A
+ * lease's pause (RESTORE_LEASE) is never saved at all.
  */
 int
-engine_restore(struct engine *e, bool pause)
+engine_restore(struct engine *e, int how)
 {
 	const char	*orig;
 	size_t		 i;
@@ -590,13 +591,15 @@ engine_restore(struct engine *e, bool pause)
 			k->last_change = time(NULL);
 			break;
 		}
-		if (!pause)
+		if (how == RESTORE_EXIT)
 			state_forget(e->state, k->cfg.name);
 		read_key(e, k);
 		k->state = KS_PAUSED;
 	}
-	if (pause)
+	if (how == RESTORE_PAUSE)
 		state_set_paused(e->state, true);
+	else if (how == RESTORE_LEASE)
+		state_set_lease_pause(e->state);
 	return failed ? -1 : 0;
 }
 

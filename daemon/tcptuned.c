@@ -39,6 +39,8 @@ struct daemon {
 	struct control		*ctl;
 	struct ev_timer		*check_timer;
 	struct ev_timer		*debounce_timer;
+	struct ev_timer		*lease_timer;
+	struct lease		 lease;
 	struct ev_watch		*watch;
 	struct ev_watch		*managed_watch;
 	struct stat		 managed_dir;	/* watched, to see it replaced */
@@ -170,6 +172,17 @@ summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 		    "tcptunectl status)", what, e->cfg->path, e->nkeys, bad);
 }
 
+/* Forget the lease without resuming: the caller decides what follows. */
+static void
+end_lease(struct daemon *d, const char *why)
+{
+	if (!d->lease.active)
+		return;
+	log_info("lease of uid %ld ended by %s", d->lease.uid, why);
+	lease_clear(&d->lease);
+	ev_timer_stop(d->lease_timer);
+}
+
 static void
 arm_check_timer(struct daemon *d)
 {
@@ -200,6 +213,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
 		return -1;
 	}
+	end_lease(d, "a reload");
 	state_set_paused(&d->state, false);
 	engine_configure(&d->engine, cfg);
 	arm_check_timer(d);
@@ -224,7 +238,8 @@ daemon_restore(struct daemon *d, char *msg, size_t len)
 	int	rv;
 
 	d->refreshed_turn = 0;
-	rv = engine_restore(&d->engine, true);
+	end_lease(d, "restore");	/* the pause is the user's from now */
+	rv = engine_restore(&d->engine, RESTORE_PAUSE);
 
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
@@ -242,10 +257,125 @@ daemon_resume(struct daemon *d, char *msg, size_t len)
 	int	rv;
 
 	d->refreshed_turn = 0;
+	end_lease(d, "resume");
 	rv = engine_resume(&d->engine);
 	summarize(d, msg, len, "resumed");
 	log_notice("%s", msg);
 	return rv;
+}
+
+/* The lease is over: enforce again, and say so in the log. */
+static int
+lease_resume(struct daemon *d, const char *why, char *msg, size_t len)
+{
+	int	rv;
+
+	d->refreshed_turn = 0;
+	end_lease(d, why);
+	rv = engine_resume(&d->engine);
+	summarize(d, msg, len, "lease over: enforcing again;");
+	log_notice("%s", msg);
+	return rv;
+}
+
+static void
+arm_lease_timer(struct daemon *d)
+{
+	uint32_t	left = lease_left(&d->lease, tt_mono());
+
+	/* The timer may be early or late by the clock's grain; on_lease
+	 * checks the lease itself and re-arms for what is left. */
+	if (ev_timer_start(d->lease_timer, left * 1000U + 100, false) == -1)
+		log_warn("lease timer");
+}
+
+static void
+on_lease_timer(void *arg)
+{
+	struct daemon	*d = arg;
+	char		 msg[TT_TEXT_MAX];
+
+	if (!d->lease.active)
+		return;
+	if (!lease_due(&d->lease, tt_mono())) {
+		arm_lease_timer(d);
+		return;
+	}
+	lease_resume(d, "its time running out", msg, sizeof(msg));
+}
+
+/*
+ * MSG_LEASE from a root client: holder is its connection.  Returns an
+ * enum result_code, with the reply's text in msg.
+ */
+static int
+daemon_lease(struct daemon *d, const void *holder, long uid, long pid,
+    uint32_t seconds, char *msg, size_t len)
+{
+	char	who[128];
+	time_t	now = tt_mono();
+
+	lease_describe(&d->lease, now, who, sizeof(who));
+	switch (lease_decide(&d->lease, holder, seconds, d->state.paused)) {
+	case LEASE_TOO_LONG:
+		snprintf(msg, len, "a lease lasts at most %d s",
+		    TT_LEASE_MAX_SEC);
+		return RESULT_BAD_REQUEST;
+	case LEASE_BUSY:
+		snprintf(msg, len, "enforcement is already paused for a "
+		    "measurement by %s", who);
+		return RESULT_FAILED;
+	case LEASE_NOT_HELD:
+		/* Ending is idempotent: the lease may have run out first. */
+		snprintf(msg, len, "no lease of this connection to end");
+		return RESULT_OK;
+	case LEASE_PAUSED:
+		snprintf(msg, len, "enforcement is paused by 'tcptunectl "
+		    "restore': the originals are in place until resume");
+		return RESULT_FAILED;
+	case LEASE_END:
+		/* Over whatever the keys do next: status tells about them. */
+		lease_resume(d, "its holder", msg, len);
+		return RESULT_OK;
+	case LEASE_RENEW:
+		lease_grant(&d->lease, holder, uid, pid, seconds, now);
+		arm_lease_timer(d);
+		snprintf(msg, len, "lease renewed: %u s", seconds);
+		return RESULT_OK;
+	case LEASE_GRANT:
+		break;
+	}
+	lease_grant(&d->lease, holder, uid, pid, seconds, now);
+	d->refreshed_turn = 0;
+	if (engine_restore(&d->engine, RESTORE_LEASE) == -1) {
+		lease_resume(d, "a failed restore", msg, len);
+		snprintf(msg, len, "some originals could not be restored (see "
+		    "the log): enforcing again, no lease");
+		return RESULT_FAILED;
+	}
+	arm_lease_timer(d);
+	lease_describe(&d->lease, now, who, sizeof(who));
+	snprintf(msg, len, "originals restored for a measurement by %s; "
+	    "enforcing again when the lease ends or its connection closes",
+	    who);
+	log_notice("%s", msg);
+	return RESULT_OK;
+}
+
+/* The holder's connection closed: the lease ends with it. */
+static void
+daemon_lease_gone(struct daemon *d, const void *holder)
+{
+	char	msg[TT_TEXT_MAX];
+
+	if (lease_held_by(&d->lease, holder))
+		lease_resume(d, "its connection closing", msg, sizeof(msg));
+}
+
+static bool
+daemon_lease_held_by(struct daemon *d, const void *holder)
+{
+	return lease_held_by(&d->lease, holder);
 }
 
 /*
@@ -280,6 +410,10 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	info->paused = d->state.paused;
 	info->restore_on_exit = d->engine.cfg->restore_on_exit;
 	info->checks = d->engine.checks;
+	info->lease = d->lease.active;
+	info->lease_uid = (int32_t)d->lease.uid;
+	info->lease_pid = (int32_t)d->lease.pid;
+	info->lease_left = lease_left(&d->lease, tt_mono());
 	tt_strlcpy(info->version, PACKAGE_VERSION, sizeof(info->version));
 	tt_strlcpy(info->backend, d->be->name, sizeof(info->backend));
 	tt_strlcpy(info->config_path, d->opt.config_path,
@@ -327,6 +461,26 @@ static int
 op_resume(void *arg, char *msg, size_t len)
 {
 	return daemon_resume(arg, msg, len);
+}
+
+static int
+op_lease(void *arg, const void *holder, const struct ctl_peer *peer,
+    uint32_t seconds, char *msg, size_t len)
+{
+	return daemon_lease(arg, holder, (long)peer->user, peer->pid, seconds,
+	    msg, len);
+}
+
+static void
+op_client_gone(void *arg, const void *holder)
+{
+	daemon_lease_gone(arg, holder);
+}
+
+static bool
+op_holds_lease(void *arg, const void *holder)
+{
+	return daemon_lease_held_by(arg, holder);
 }
 
 static void
@@ -496,7 +650,9 @@ setup_events(struct daemon *d)
 		fatal("signals");
 	d->check_timer = ev_timer_new(d->loop, on_check, d);
 	d->debounce_timer = ev_timer_new(d->loop, on_config_settled, d);
-	if (d->check_timer == NULL || d->debounce_timer == NULL)
+	d->lease_timer = ev_timer_new(d->loop, on_lease_timer, d);
+	if (d->check_timer == NULL || d->debounce_timer == NULL ||
+	    d->lease_timer == NULL)
 		fatal("timers");
 	d->watch = ev_watch_file(d->loop, d->opt.config_path, on_config_event,
 	    d);
@@ -575,15 +731,21 @@ startup_checks(struct daemon *d)
 static void
 shutdown_daemon(struct daemon *d)
 {
+	char	msg[TT_TEXT_MAX];
+
+	/* A measurement's originals are not what this daemon leaves. */
+	if (d->lease.active)
+		lease_resume(d, "the daemon exiting", msg, sizeof(msg));
 	if (d->engine.cfg != NULL && d->engine.cfg->restore_on_exit) {
 		log_notice("RestoreOnExit: putting the originals back");
-		engine_restore(&d->engine, false);
+		engine_restore(&d->engine, RESTORE_EXIT);
 	}
 	control_close(d->ctl);
 	ev_watch_free(d->watch);
 	ev_watch_free(d->managed_watch);
 	ev_timer_free(d->check_timer);
 	ev_timer_free(d->debounce_timer);
+	ev_timer_free(d->lease_timer);
 	ev_free(d->loop);
 	engine_free(&d->engine);
 	state_close(&d->state);
@@ -599,10 +761,12 @@ main(int argc, char **argv)
 	struct config	*cfg;
 	char		 msg[TT_TEXT_MAX];
 	struct control_ops ops = { op_status, op_key_status, op_reload,
-			    op_restore, op_resume, NULL };
+			    op_restore, op_resume, op_lease, op_client_gone,
+			    op_holds_lease, NULL };
 
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;
+	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
 		return config_report_layers(d.opt.config_path,

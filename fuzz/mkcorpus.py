@@ -10,7 +10,7 @@ import os
 import struct
 
 VERSION = 2
-T = dict(status=1, reload=2, restore=3, resume=4, daemon_info=100,
+T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
          key_status=101, config_error=102, result=103, version=104, end=105)
 
 
@@ -24,11 +24,11 @@ def s(text, size):
 
 
 def daemon_info():
-    p = struct.pack("<qqqqiiIIIIQ", 1700000000, 1700000100, 0, 1700000099,
-                    42, 1, 60, 2, 0, 0, 17)
+    p = struct.pack("<qqqqiiIIIIIiiIQ", 1700000000, 1700000100, 0,
+                    1700000099, 42, 1, 60, 2, 0, 0, 1, 0, 4242, 25, 17)
     p += s("0.1", 32) + s("linux", 32) + s("/etc/tcptune.conf", 1024)
     p += s("", 1024) + s("", 1280) + s("", 1280)
-    assert len(p) == 4736
+    assert len(p) == 4752
     return p
 
 
@@ -63,6 +63,7 @@ def write(d, name, data):
 def proto():
     for r in ("status", "reload", "restore", "resume"):
         write("proto", "request-" + r, msg(r))
+    write("proto", "request-lease", msg("lease", struct.pack("<II", 30, 0)))
     write("proto", "requests-pipelined", msg("status") + msg("reload", seq=8))
     write("proto", "reply-status",
           msg("daemon_info", daemon_info()) +
@@ -79,8 +80,9 @@ def proto():
     write("proto", "reply-restore", msg("result", result(0, "restored")) +
           msg("end", end(0)))
     write("proto", "reply-version",
-          msg("version", struct.pack("<II", 2, 3), version=3))
-    write("proto", "request-other-version", msg("status", version=3))
+          msg("version", struct.pack("<II", VERSION, VERSION + 1),
+              version=VERSION + 1))
+    write("proto", "request-other-version", msg("status", version=VERSION + 1))
     write("proto", "request-unterminated",
           hdr(T["config_error"], 1280) + b"A" * 1280)
 

@@ -18,6 +18,7 @@ static const struct msg_rule msg_rules[] = {
 	{ MSG_RELOAD,		"reload",	0 },
 	{ MSG_RESTORE,		"restore",	0 },
 	{ MSG_RESUME,		"resume",	0 },
+	{ MSG_LEASE,		"lease",	sizeof(struct msg_lease) },
 	{ MSG_DAEMON_INFO,	"daemon-info",	sizeof(struct msg_daemon_info) },
 	{ MSG_KEY_STATUS,	"key-status",	sizeof(struct msg_key_status) },
 	{ MSG_CONFIG_ERROR,	"config-error",	sizeof(struct msg_config_error) },

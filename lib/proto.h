@@ -14,6 +14,7 @@
  *   reload   -> MSG_CONFIG_ERROR x n, MSG_RESULT, MSG_END(n)
  *   restore  -> MSG_RESULT, MSG_END(0)
  *   resume   -> MSG_RESULT, MSG_END(0)
+ *   lease    -> MSG_RESULT, MSG_END(0)
  *   a request with another version -> MSG_VERSION, then the daemon closes
  *
  * Version history (bump TT_PROTO_VERSION when any payload changes):
@@ -21,7 +22,9 @@
  *   2  msg_key_status.source: the file the key's wanted value came from
  *      (the config or the managed preferences file); msg_daemon_info
  *      .last_check (wall clock of the last check cycle, 0 none) and
- *      .managed_path (the managed preferences file in use, "" none).
+ *      .managed_path (the managed preferences file in use, "" none);
+ *      MSG_LEASE (a timed pause for tcptunectl measure) and the lease
+ *      fields of struct msg_daemon_info.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -49,6 +52,7 @@ enum msg_type {
 	MSG_RELOAD,
 	MSG_RESTORE,
 	MSG_RESUME,
+	MSG_LEASE,		/* payload struct msg_lease */
 	/* replies */
 	MSG_DAEMON_INFO = 100,
 	MSG_KEY_STATUS,
@@ -82,6 +86,10 @@ struct msg_daemon_info {
 	uint32_t	nkeys;
 	uint32_t	paused;
 	uint32_t	restore_on_exit;
+	uint32_t	lease;		/* 1: paused for a lease (paused is 1) */
+	int32_t		lease_uid;	/* its holder */
+	int32_t		lease_pid;	/* -1: the kernel does not say */
+	uint32_t	lease_left;	/* seconds until it ends by itself */
 	uint64_t	checks;		/* check cycles run */
 	char		version[32];
 	char		backend[32];
@@ -89,6 +97,18 @@ struct msg_daemon_info {
 	char		managed_path[1024];	/* "" none in use (v2) */
 	char		last_reload_msg[TT_TEXT_MAX];
 	char		state_problem[TT_TEXT_MAX];	/* "" when fine */
+};
+
+/*
+ * A timed pause: the daemon puts the originals back and enforces again by
+ * itself when the seconds run out, when this connection closes, on resume
+ * or on a lease of 0 seconds from the holder, whichever comes first.  The
+ * holder renews it by asking again; anyone else is refused while it runs.
+ */
+#define TT_LEASE_MAX_SEC	600
+struct msg_lease {
+	uint32_t	seconds;	/* 1..TT_LEASE_MAX_SEC; 0 ends it */
+	uint32_t	pad;
 };
 
 struct msg_key_status {
@@ -143,7 +163,8 @@ struct msg_end {
  */
 _Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
 _Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
-_Static_assert(sizeof(struct msg_daemon_info) == 4736, "daemon_info v2");
+_Static_assert(sizeof(struct msg_daemon_info) == 4752, "daemon_info v2");
+_Static_assert(sizeof(struct msg_lease) == 8, "lease v2");
 _Static_assert(sizeof(struct msg_key_status) == 3496, "key_status v2");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");

@@ -3,15 +3,16 @@
 # "test" for the whole test suite as well.  Skips apt when all are there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libxml2-dev"
+build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev"
 # test: the unit, system and packaging tests (mandoc lints the man pages,
 # strace checks what a hostile config makes the reader open, lintian the
 # .deb, iperf3 and gnuplot the benchmarks' smoke runs), then the sanitizer
 # build (clang and its runtime), valgrind and the fuzzers; promtool
 # (package prometheus) checks status --prometheus, ruby -c the Homebrew
-# formula.
+# formula; openssl makes the certificate of the measure test's TLS
+# server.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
-	mandoc strace lintian iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind
+	mandoc strace lintian iperf3 gnuplot-nox openssl dpkg-dev clang libclang-rt-14-dev valgrind
 	file prometheus ruby"
 # systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
 test="$test systemd-container"

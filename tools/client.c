@@ -50,6 +50,7 @@ static const struct grammar grammars[] = {
 	{ MSG_RELOAD,	0,		 MSG_CONFIG_ERROR,	MSG_RESULT },
 	{ MSG_RESTORE,	0,		 0,			MSG_RESULT },
 	{ MSG_RESUME,	0,		 0,			MSG_RESULT },
+	{ MSG_LEASE,	0,		 0,			MSG_RESULT },
 };
 
 enum phase {
@@ -554,18 +555,24 @@ check_server(const struct conn *c)
 /* ---- talking */
 
 static int
-send_request(const struct conn *c, const struct reply_session *s)
+send_request(const struct conn *c, const struct reply_session *s,
+    const void *payload, size_t plen)
 {
-	struct msg_hdr	buf;
+	char		buf[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
 	struct pollfd	pfd = { .fd = c->fd, .events = POLLOUT };
 	size_t		len, off = 0;
 	ssize_t		n;
 
-	len = proto_encode(&buf, sizeof(buf), s->g->request, s->seq, NULL, 0);
+	if ((len = proto_encode(buf, sizeof(buf), s->g->request, s->seq,
+	    payload, plen)) == 0) {
+		ctl_warnx("%s: a request of %zu bytes does not fit", __func__,
+		    plen);
+		return CTL_PROTOCOL;
+	}
 	while (off < len) {
 		if (poll(&pfd, 1, time_left(c)) == 0)
 			return timed_out(c, "could not send to");
-		n = send(c->fd, (char *)&buf + off, len - off, MSG_NOSIGNAL);
+		n = send(c->fd, buf + off, len - off, MSG_NOSIGNAL);
 		if (n == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n == -1 && (errno == EPIPE || errno == ECONNRESET)) {
@@ -616,32 +623,93 @@ read_replies(const struct conn *c, struct reply_session *s)
  * *r.  CTL_OK, or the exit status after the failure has been reported;
  * *r only needs reply_free() on CTL_OK.
  */
-int
-client_request(const char *path, uint32_t request, struct reply *r)
+/* A connection to the daemon, checked to be root's, with its deadline. */
+static int
+open_checked(struct conn *c)
+{
+	int	rv;
+
+	if ((rv = request_timeout(&c->timeout_ms)) != CTL_OK)
+		return rv;
+	c->deadline = now_ms() + c->timeout_ms;
+	if ((rv = client_connect(c)) == CTL_OK)
+		rv = check_server(c);
+	if (rv != CTL_OK && c->fd != -1) {
+		close(c->fd);
+		c->fd = -1;
+	}
+	return rv;
+}
+
+/* One request on an open connection, within a deadline of its own. */
+static int
+exchange(struct conn *c, uint32_t request, const void *payload, size_t len,
+    struct reply *r)
 {
 	struct reply_session	*s;
-	struct conn		 c = { .path = path, .fd = -1 };
 	int			 rv;
 
 	memset(r, 0, sizeof(*r));
-	if ((rv = request_timeout(&c.timeout_ms)) != CTL_OK)
-		return rv;
 	if ((s = malloc(sizeof(*s))) == NULL) {
 		ctl_warn("%s", __func__);
 		return CTL_FAIL;
 	}
-	c.deadline = now_ms() + c.timeout_ms;
+	c->deadline = now_ms() + c->timeout_ms;
 	if ((rv = reply_begin(s, request, (uint32_t)getpid(), r)) == CTL_OK &&
-	    (rv = client_connect(&c)) == CTL_OK &&
-	    (rv = check_server(&c)) == CTL_OK &&
-	    (rv = send_request(&c, s)) == CTL_OK)
-		rv = read_replies(&c, s);
-	if (c.fd != -1)
-		close(c.fd);
+	    (rv = send_request(c, s, payload, len)) == CTL_OK)
+		rv = read_replies(c, s);
 	free(s);
 	if (rv != CTL_OK)
 		reply_free(r);
 	return rv;
+}
+
+/*
+ * Send one request to the daemon on path and read the whole reply into
+ * *r.  CTL_OK, or the exit status after the failure has been reported;
+ * *r only needs reply_free() on CTL_OK.
+ */
+int
+client_request(const char *path, uint32_t request, struct reply *r)
+{
+	struct conn	c = { .path = path, .fd = -1 };
+	int		rv;
+
+	memset(r, 0, sizeof(*r));
+	if ((rv = open_checked(&c)) != CTL_OK)
+		return rv;
+	rv = exchange(&c, request, NULL, 0, r);
+	close(c.fd);
+	return rv;
+}
+
+/* A connection for several requests (measure holds its lease on one). */
+int
+client_open(const char *path, int *fdp)
+{
+	struct conn	c = { .path = path, .fd = -1 };
+	int		rv;
+
+	if ((rv = open_checked(&c)) == CTL_OK)
+		*fdp = c.fd;
+	return rv;
+}
+
+/*
+ * One request with its payload on a connection from client_open(), read
+ * and checked as client_request() does; *r only needs reply_free() on
+ * CTL_OK.
+ */
+int
+client_exchange(int fd, const char *path, uint32_t request,
+    const void *payload, size_t len, struct reply *r)
+{
+	struct conn	c = { .path = path, .fd = fd };
+	int		rv;
+
+	if ((rv = request_timeout(&c.timeout_ms)) != CTL_OK)
+		return rv;
+	return exchange(&c, request, payload, len, r);
 }
 
 void

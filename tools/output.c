@@ -12,6 +12,7 @@
  *       "config_path": str, "started": time, "now": time,
  *       "uptime": seconds, "check_interval": seconds, "checks": int,
  *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
+ *       "lease": null | { "uid": int, "pid": int|null, "seconds_left": int },
  *       "last_reload": time|null, "last_reload_ok": bool|null,
  *       "last_reload_message": str, "state_problem": str|null },
  *     "keys": [ { "name": str,
@@ -574,8 +575,18 @@ text_daemon(const struct text_info *ti)
 	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
 	    (unsigned long long)di->checks);
 	text_reload_line(ti);
-	printf("%-12s %s\n", "enforcement", di->paused ?
-	    "PAUSED, originals restored (tcptunectl resume)" : "active");
+	if (di->lease && di->lease_pid >= 0)
+		printf("%-12s PAUSED for a measurement by uid %d (pid %d), "
+		    "%u s left; enforcing again when it ends\n", "enforcement",
+		    di->lease_uid, di->lease_pid, di->lease_left);
+	else if (di->lease)
+		printf("%-12s PAUSED for a measurement by uid %d, %u s left; "
+		    "enforcing again when it ends\n", "enforcement",
+		    di->lease_uid, di->lease_left);
+	else
+		printf("%-12s %s\n", "enforcement", di->paused ?
+		    "PAUSED, originals restored (tcptunectl resume)" :
+		    "active");
 	printf("%-12s %s\n", "on exit", di->restore_on_exit ?
 	    "originals restored" : "tuned values stay");
 	if (ti->state_problem[0] != '\0')
@@ -692,6 +703,17 @@ json_daemon(const struct msg_daemon_info *di)
 	json_uint(&js, "nkeys", di->nkeys);
 	json_bool(&js, "paused", di->paused != 0);
 	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
+	if (di->lease) {
+		json_open(&js, "lease", '{');
+		json_int(&js, "uid", di->lease_uid);
+		if (di->lease_pid >= 0)
+			json_int(&js, "pid", di->lease_pid);
+		else
+			json_null(&js, "pid");
+		json_uint(&js, "seconds_left", di->lease_left);
+		json_close(&js, '}');
+	} else
+		json_null(&js, "lease");
 	json_time("last_reload", di->last_reload);
 	if (di->last_reload == 0)
 		json_null(&js, "last_reload_ok");

@@ -62,6 +62,9 @@ void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
  * tests/unit/test_client.c and fuzz/fuzz_reply.c.
  */
 int	 client_request(const char *, uint32_t, struct reply *);
+int	 client_open(const char *, int *);
+int	 client_exchange(int, const char *, uint32_t, const void *, size_t,
+	    struct reply *);
 void	 reply_free(struct reply *);
 bool	 reply_all_in_force(const struct reply *);
 

@@ -68,6 +68,33 @@ fake_resume(void *arg, char *msg, size_t len)
 	return 0;
 }
 
+static int
+fake_lease(void *arg, const void *holder, const struct ctl_peer *peer,
+    uint32_t seconds, char *msg, size_t len)
+{
+	(void)arg;
+	(void)holder;
+	snprintf(msg, len, "lease of %u s for uid %lu", seconds, peer->user);
+	return RESULT_OK;
+}
+
+static const void	*gone_holder;
+
+static void
+fake_client_gone(void *arg, const void *holder)
+{
+	(void)arg;
+	gone_holder = holder;
+}
+
+static bool
+fake_holds_lease(void *arg, const void *holder)
+{
+	(void)arg;
+	(void)holder;
+	return false;
+}
+
 static void
 fake_kick(void *conn)
 {
@@ -86,7 +113,9 @@ server(int max_clients)
 	static const struct ctl_io	io = { fake_kick, fake_gone };
 	struct control_ops		ops = { fake_status, fake_key_status,
 					    fake_reload, fake_restore,
-					    fake_resume, &fd_state };
+					    fake_resume, fake_lease,
+					    fake_client_gone, fake_holds_lease,
+					    &fd_state };
 	struct ctl_server		*s;
 
 	memset(&fd_state, 0, sizeof(fd_state));
@@ -99,7 +128,7 @@ server(int max_clients)
 static struct ctl_client *
 client(struct ctl_server *s, unsigned long user, struct fake_conn *conn)
 {
-	struct ctl_peer	peer = { user, user == 0 };
+	struct ctl_peer	peer = { user, user == 0, 4242 };
 
 	return ctl_client_new(s, &peer, conn);
 }
