@@ -349,6 +349,36 @@ test_changes_need_privilege(void **arg)
 	ctl_server_free(s);
 }
 
+/* A lease is root's; freeing its holder's client tells the daemon. */
+static void
+test_lease_dispatch(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*user = client(s, 1000, &k);
+	struct ctl_client	*root = client(s, 0, &k);
+	struct msg_hdr		 h;
+	struct msg_lease	 l = { 5, 0 };
+	char			 msg[sizeof(h) + sizeof(l)];
+
+	(void)arg;
+	memset(&h, 0, sizeof(h));
+	h.type = MSG_LEASE;
+	h.len = sizeof(l);
+	h.version = TT_PROTO_VERSION;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &l, sizeof(l));
+	ctl_client_input(user, msg, sizeof(msg));
+	assert_int_equal(result_code(user), RESULT_DENIED);
+	ctl_client_input(root, msg, sizeof(msg));
+	assert_int_equal(result_code(root), RESULT_OK);
+	gone_holder = NULL;
+	ctl_client_free(root);
+	assert_ptr_equal(gone_holder, root);
+	ctl_client_free(user);
+	ctl_server_free(s);
+}
+
 /* A change whose sender has hung up is not carried out. */
 static void
 test_gone_sender(void **arg)
@@ -473,6 +503,7 @@ main(void)
 		cmocka_unit_test(test_root_reserve),
 		cmocka_unit_test(test_changes_need_privilege),
 		cmocka_unit_test(test_gone_sender),
+		cmocka_unit_test(test_lease_dispatch),
 		cmocka_unit_test(test_output_budget),
 		cmocka_unit_test(test_bad_input),
 	};
