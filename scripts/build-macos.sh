@@ -106,6 +106,22 @@ pc() {
 	    >"$stubs/pkgconfig/$1.pc"
 }
 
+# libcurl (tcptunectl measure) is in the macOS SDK, not in zig's: Debian's
+# headers (copied alone: its include directory is the multiarch one, with
+# glibc's headers beside them) and a stub of its exports.
+make_curl_stub() {
+	local inc so
+	inc=$(host_inc libcurl)
+	so=$(host_lib libcurl.so)
+	if [ ! -f "$inc/curl/curl.h" ] || [ ! -f "$so" ]; then
+		echo "build-macos.sh: libcurl4-openssl-dev is missing" >&2
+		return 1
+	fi
+	mkdir -p "$stubs/curl" && cp -R "$inc/curl" "$stubs/curl/" &&
+	    tbd curl "$so" /usr/lib/libcurl.4.dylib &&
+	    pc libcurl "-I$stubs/curl" "-L$stubs/lib -lcurl"
+}
+
 make_stubs() {
 	local xml_inc xml_so cm_inc cm_so
 	rm -rf "$stubs" && mkdir -p "$stubs/lib" "$stubs/pkgconfig" \
@@ -133,9 +149,10 @@ make_stubs() {
 	tbd xml2 "$xml_so" /usr/lib/libxml2.2.dylib &&
 	    tbd cmocka "$cm_so" /opt/homebrew/lib/libcmocka.0.dylib || return 1
 	pc libxml-2.0 "-I$xml_inc -I$stubs/include" "-L$stubs/lib -lxml2" &&
-	    pc cmocka "-I$stubs/cmocka" "-L$stubs/lib -lcmocka"
+	    pc cmocka "-I$stubs/cmocka" "-L$stubs/lib -lcmocka" &&
+	    make_curl_stub
 }
-make_stubs || die "cannot make the libxml2 and cmocka stubs"
+make_stubs || die "cannot make the libxml2, cmocka and libcurl stubs"
 
 # ---- one tool directory per architecture: cc, ar, ranlib, pkg-config
 # wrap TRIPLE ZIGTARGET
@@ -167,16 +184,18 @@ build() {
 	wrap "$triple" "$3" || return 1
 	rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || return 1
 	if ! "$tree/configure" -q --build="$(sh "$tree/build-aux/config.guess")" \
-	    --host="$triple" --enable-werror \
+	    --host="$triple" --enable-werror --with-cmocka \
 	    CC="$bin/$triple-cc" AR="$bin/$triple-ar" RANLIB="$bin/$triple-ranlib" \
 	    PKG_CONFIG="$bin/$triple-pkg-config" >configure.out 2>&1; then
 		tail -n 20 configure.out
 		echo "build-macos.sh: $arch: configure failed (log $dir/configure.out)"
 		return 1
 	fi
-	if ! grep -q '^#define HAVE_SYSCTLBYNAME 1' config.h ||
+	# configure requires sysctlbyname for the bsd backend, and cmocka
+	# with --with-cmocka: what is left to see is that both were chosen.
+	if ! grep -q "^BACKEND_BSD_TRUE=''" config.log ||
 	    ! grep -q "^HAVE_CMOCKA_TRUE=''" config.log; then
-		echo "build-macos.sh: $arch: configured without sysctlbyname or cmocka"
+		echo "build-macos.sh: $arch: configured without the bsd backend or cmocka"
 		return 1
 	fi
 	# -k: every compile or link error of the run, not just the first.
