@@ -12,7 +12,7 @@
  *    read until the previous reply is sent), at most CONTROL_MAX_OUTPUT
  *    each, and CONTROL_OUTPUT_BUDGET across all unprivileged clients:
  *    past it their requests wait until others have read their replies;
- *  - a change (reload, restore, resume) whose client has gone before the
+ *  - a change (reload, restore, resume, lease) whose client has gone before the
  *    daemon reached it is not carried out: its sender was already told
  *    it failed.
  */
@@ -259,6 +259,22 @@ do_resume(struct ctl_client *c, uint32_t seq)
 	queue_end(c, seq, 0);
 }
 
+/* The payload is still in c->in: handle_request runs before it moves. */
+static void
+do_lease(struct ctl_client *c, uint32_t seq)
+{
+	const struct control_ops	*ops = &c->srv->ops;
+	struct msg_lease		 req;
+	char				 msg[TT_TEXT_MAX];
+	int				 code;
+
+	memcpy(&req, c->in + sizeof(struct msg_hdr), sizeof(req));
+	code = ops->lease(ops->arg, c, &c->peer, req.seconds, msg,
+	    sizeof(msg));
+	queue_result(c, seq, (uint32_t)code, msg);
+	queue_end(c, seq, 0);
+}
+
 static const struct request {
 	uint32_t	 type;
 	bool		 privileged;	/* changes something */
@@ -268,6 +284,7 @@ static const struct request {
 	{ MSG_RELOAD,	true,	do_reload },
 	{ MSG_RESTORE,	true,	do_restore },
 	{ MSG_RESUME,	true,	do_resume },
+	{ MSG_LEASE,	true,	do_lease },
 };
 
 static const struct request *
@@ -288,7 +305,7 @@ deny(struct ctl_client *c, const struct msg_hdr *h)
 
 	snprintf(text, sizeof(text), "%s needs root",
 	    proto_type_name(h->type));
-	log_info("control: uid %lu asked for %s: denied", c->peer.user,
+	log_warnx("control: uid %lu asked for %s: denied", c->peer.user,
 	    proto_type_name(h->type));
 	queue_result(c, h->seq, RESULT_DENIED, text);
 	queue_end(c, h->seq, 0);
@@ -482,6 +499,7 @@ ctl_client_free(struct ctl_client *c)
 			*pp = c->next;
 			break;
 		}
+	s->ops.client_gone(s->ops.arg, c);	/* a lease it held ends */
 	account(c, 0, c->outlen - c->outoff);
 	s->nclients--;
 	if (!c->peer.privileged) {
@@ -545,8 +563,10 @@ ctl_client_input(struct ctl_client *c, const void *buf, size_t len)
 const void *
 ctl_client_output(const struct ctl_client *c, size_t *len)
 {
+	static const char	none[1];
+
 	*len = c->outlen - c->outoff;
-	return c->out + c->outoff;
+	return c->out == NULL ? none : c->out + c->outoff;
 }
 
 /* n bytes of the output went out; the next request may be answered. */
@@ -574,9 +594,12 @@ ctl_client_finished(const struct ctl_client *c)
 	    (c->input_ended && !request_pending(c)));
 }
 
+/* Seconds without traffic; a lease holder waits out a transfer (its lease bounds it). */
 time_t
 ctl_client_idle(const struct ctl_client *c, time_t now)
 {
+	if (c->srv->ops.holds_lease(c->srv->ops.arg, c))
+		return 0;
 	return now - c->last_active;
 }
 

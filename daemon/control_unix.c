@@ -111,6 +111,34 @@ peer_uid(int fd, uid_t *uid)
 #endif
 }
 
+/*
+ * The peer's pid, for status to say who holds a lease; -1 where the
+ * kernel does not tell.  Linux: SO_PEERCRED (socket(7)); macOS:
+ * LOCAL_PEERPID at SOL_LOCAL (xnu bsd/sys/un.h).
+ */
+static long
+peer_pid(int fd)
+{
+#if defined(SO_PEERCRED) && defined(__linux__)
+	struct ucred	cred;
+	socklen_t	len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	    len == sizeof(cred))
+		return (long)cred.pid;
+#elif defined(LOCAL_PEERPID) && defined(SOL_LOCAL)
+	pid_t		pid;
+	socklen_t	len = sizeof(pid);
+
+	if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &len) == 0 &&
+	    len == sizeof(pid))
+		return (long)pid;
+#else
+	(void)fd;
+#endif
+	return -1;
+}
+
 /* ---- one connection */
 
 /* Read and write interest as control.c's state for the client says. */
@@ -249,7 +277,7 @@ conn_free(struct conn *k)
 	if (ctl->conns == NULL)
 		ev_timer_stop(ctl->idle_timer);
 	if (ctl->accept_paused && !ctl_server_full(ctl->srv)) {
-		log_info("control: a client left: accepting again");
+		log_notice("control: a client left: accepting again");
 		pause_accept(ctl, false);
 	}
 }
@@ -262,6 +290,7 @@ conn_new(struct control *ctl, int fd, uid_t uid)
 
 	peer.user = (unsigned long)uid;
 	peer.privileged = uid == 0;
+	peer.pid = peer_pid(fd);
 	if ((k = calloc(1, sizeof(*k))) == NULL) {
 		close(fd);
 		return;

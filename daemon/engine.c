@@ -119,7 +119,7 @@ write_key(struct engine *e, struct engine_key *k, const char *value)
 		    value, k->current);
 		return ERANGE;
 	}
-	log_info("%s: %s -> %s", k->cfg.name, old, k->current);
+	log_notice("%s: %s -> %s", k->cfg.name, old, k->current);
 	k->last_change = time(NULL);
 	return 0;
 }
@@ -160,11 +160,11 @@ static int
 clamp_key(struct engine *e, struct engine_key *k, int first_err)
 {
 	char		target[TT_VALUE_MAX], why[384] = "";
-	long long	nums[16], cur[16], max;
+	long long	nums[TT_VALUE_MAX_WORDS], cur[TT_VALUE_MAX_WORDS], max;
 	int		n, nc, err;
 
-	n = value_numbers(k->cfg.value, nums, 16);
-	nc = value_numbers(k->current, cur, 16);
+	n = value_numbers(k->cfg.value, nums, TT_VALUE_MAX_WORDS);
+	nc = value_numbers(k->current, cur, TT_VALUE_MAX_WORDS);
 	if (n <= 0 || nc != n)
 		return first_err;
 	if (e->be->ceiling == NULL ||
@@ -270,7 +270,7 @@ restore_key(struct engine *e, const char *name, const char *original)
 		    strerror(err));
 		return -1;
 	}
-	log_info("%s: restored %s", name, original);
+	log_notice("%s: restored %s", name, original);
 	return 1;
 }
 
@@ -278,6 +278,21 @@ static bool
 in_config(const struct config *cfg, const char *name)
 {
 	return cfg != NULL && config_find(cfg, name) != NULL;
+}
+
+/*
+ * An original outside the managed sysctls is put back only when a config
+ * (the running one, which set it, or the next) allows any sysctl: the
+ * originals file is root's, but what it may make root write stays within
+ * what a config may.
+ */
+static bool
+may_restore(const struct engine *e, const struct config *next,
+    const char *name)
+{
+	return sysctl_name_managed(name) ||
+	    (e->cfg != NULL && e->cfg->allow_any_sysctl) ||
+	    (next != NULL && next->allow_any_sysctl);
 }
 
 /*
@@ -300,6 +315,12 @@ restore_dropped(struct engine *e, const struct config *next)
 	for (i = 0; i < e->state->n; i++) {
 		if (in_config(next, e->state->entries[i].name))
 			continue;
+		if (!may_restore(e, next, e->state->entries[i].name)) {
+			log_warnx("%s: an original on record, outside the "
+			    "network sysctls and no config allows it: not "
+			    "restoring it", e->state->entries[i].name);
+			continue;
+		}
 		tt_strlcpy(tmp[n].name, e->state->entries[i].name,
 		    sizeof(tmp[n].name));
 		order[n] = &tmp[n];
@@ -360,13 +381,29 @@ build_keys(const struct engine *e, const struct config *cfg)
 	return keys;
 }
 
+/*
+ * The most one socket buffer can have under the ceiling cap at capval:
+ * the backend knows when only part of it is usable (8/9 of maxsockbuf on
+ * FreeBSD and macOS up to 14.3).
+ */
+static long long
+usable_under(struct engine *e, const char *cap, long long capval)
+{
+	long long	max;
+
+	if (e->be->sockbuf_max == NULL ||
+	    e->be->sockbuf_max(e->be, cap, capval, &max) != 0)
+		return capval;
+	return max;
+}
+
 /* Say when a value cannot take full effect because of its ceiling. */
 static void
 note_ceilings(struct engine *e)
 {
 	const char	*cap;
 	char		 capval[TT_VALUE_MAX];
-	long long	 v, c;
+	long long	 v, c, u;
 	size_t		 i;
 
 	for (i = 0; i < e->nkeys; i++) {
@@ -376,10 +413,16 @@ note_ceilings(struct engine *e)
 		    k->state != KS_IN_FORCE ||
 		    e->be->get(e->be, cap, capval, sizeof(capval)) != 0 ||
 		    value_numbers(k->applied, &v, 1) != 1 ||
-		    value_numbers(capval, &c, 1) != 1 || v <= c)
+		    value_numbers(capval, &c, 1) != 1 ||
+		    v <= (u = usable_under(e, cap, c)))
 			continue;
-		snprintf(k->note, sizeof(k->note), "effective ceiling %lld: "
-		    "sockets are capped at %s", c, cap);
+		if (u == c)
+			snprintf(k->note, sizeof(k->note), "effective ceiling "
+			    "%lld: sockets are capped at %s", c, cap);
+		else
+			snprintf(k->note, sizeof(k->note), "effective ceiling "
+			    "%lld: a socket buffer may use %lld of %s %lld",
+			    u, u, cap, c);
 	}
 }
 
@@ -453,7 +496,7 @@ correct_key(struct engine *e, struct engine_key *k, const char *target,
 		k->state = KS_CONTESTED;
 		return;
 	}
-	log_info("%s: drifted to %s, restoring %s", k->cfg.name, k->current,
+	log_notice("%s: drifted to %s, restoring %s", k->cfg.name, k->current,
 	    target);
 	if (enforce_key(e, k, target) == -1)
 		return;
@@ -490,7 +533,7 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
 		k->state = in_force_state(k);
 		if (k->backoff > 0 && now - k->recent[0] >= CONTEST_WINDOW) {
-			log_info("%s: no longer contested", k->cfg.name);
+			log_notice("%s: no longer contested", k->cfg.name);
 			k->backoff = 0;
 			k->note[0] = '\0';
 		}
@@ -513,6 +556,7 @@ engine_check(struct engine *e)
 	e->checks++;
 	for (i = 0; i < e->nkeys; i++)
 		check_key(e, &e->keys[i], now);
+	e->last_check = time(NULL);
 }
 
 /*
@@ -546,10 +590,11 @@ engine_refresh(struct engine *e)
  * with RestoreOnExit) the originals are forgotten, to be taken afresh.
  * The pause is saved only once every original is back: a crash half-way
  * must not leave a restart paused over a mix of tuned and original values
- * (it applies the config instead, and the client saw no reply).
+ * (it applies the config instead, and the client saw no reply).  A
+ * lease's pause (RESTORE_LEASE) is never saved at all.
  */
 int
-engine_restore(struct engine *e, bool pause)
+engine_restore(struct engine *e, int how)
 {
 	const char	*orig;
 	size_t		 i;
@@ -568,13 +613,15 @@ engine_restore(struct engine *e, bool pause)
 			k->last_change = time(NULL);
 			break;
 		}
-		if (!pause)
+		if (how == RESTORE_EXIT)
 			state_forget(e->state, k->cfg.name);
 		read_key(e, k);
 		k->state = KS_PAUSED;
 	}
-	if (pause)
+	if (how == RESTORE_PAUSE)
 		state_set_paused(e->state, true);
+	else if (how == RESTORE_LEASE)
+		state_set_lease_pause(e->state);
 	return failed ? -1 : 0;
 }
 
@@ -621,6 +668,8 @@ engine_key_status(const struct engine *e, const struct engine_key *k,
 	tt_strlcpy(ks->current, k->current, sizeof(ks->current));
 	tt_strlcpy(ks->original, orig ? orig : "", sizeof(ks->original));
 	tt_strlcpy(ks->note, k->note, sizeof(ks->note));
+	tt_strlcpy(ks->source, config_key_source(e->cfg, &k->cfg),
+	    sizeof(ks->source));
 	ks->has_original = orig != NULL;
 	ks->last_change = k->last_change;
 	if (k->state == KS_CONTESTED)

@@ -58,7 +58,7 @@ clear_save_err(struct state *st)
 {
 	if (st->save_err[0] == '\0')
 		return;
-	log_info("state directory %s writable again: originals saved",
+	log_notice("state directory %s writable again: originals saved",
 	    st->dir);
 	st->save_err[0] = '\0';
 	compose_problem(st);
@@ -188,7 +188,8 @@ set_aside(struct state *st, const char *why_in)
 }
 
 /*
- * Errors that say the file itself is unusable: a symlink (O_NOFOLLOW), a
+ * Errors that say the file itself is unusable: a symlink (O_NOFOLLOW:
+ * ELOOP on Linux and macOS, EMLINK on FreeBSD, pjdfstest open/16.t), a
  * directory, a FIFO or device (O_NONBLOCK), too big.  Such a file is set
  * aside.  Any other error (EACCES from a security module, EMFILE, ENOMEM,
  * EIO) says nothing about the file, and setting a good file aside would
@@ -350,12 +351,29 @@ state_forget(struct state *st, const char *name)
 	return 0;
 }
 
+/* A pause or its end that is the user's: saved, and it ends any lease's. */
 int
 state_set_paused(struct state *st, bool paused)
 {
-	if (st->paused == paused)
+	if (st->paused == paused && !st->pause_leased)
 		return 0;
 	st->paused = paused;
+	st->pause_leased = false;
+	return state_save(st);
+}
+
+/*
+ * A lease's pause is held in memory only and saved as "paused 0": a
+ * daemon killed during a measurement starts again enforcing, never left
+ * paused by it.
+ */
+int
+state_set_lease_pause(struct state *st)
+{
+	if (st->paused && st->pause_leased)
+		return 0;
+	st->paused = true;
+	st->pause_leased = true;
 	return state_save(st);
 }
 
@@ -391,7 +409,7 @@ state_save(struct state *st)
 		fatal("%s", __func__);
 	st->dirty = true;	/* until it is on disk */
 	if (appendf(buf, &len, "%s\n%s\npaused %d\n", STATE_MAGIC,
-	    STATE_VERSION, st->paused) == -1)
+	    STATE_VERSION, st->paused && !st->pause_leased) == -1)
 		goto done;
 	for (i = 0; i < st->n; i++)
 		if (appendf(buf, &len, "original %s %s\n", st->entries[i].name,

@@ -87,7 +87,7 @@ state_sweep(struct state *st)
 		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1) != 0)
 			continue;
 		if (unlinkat(dirfd(dp), de->d_name, 0) == 0)
-			log_info("removed %s/%s, left by an interrupted save",
+			log_notice("removed %s/%s, left by an interrupted save",
 			    st->dir, de->d_name);
 	}
 	closedir(dp);

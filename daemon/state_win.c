@@ -231,7 +231,7 @@ state_sweep(struct state *st)
 		    child_path(st, name, victim, TT_WPATH_MAX) == -1)
 			continue;
 		if (DeleteFileW(victim))
-			log_info("removed %s\\%s, left by an interrupted save",
+			log_notice("removed %s\\%s, left by an interrupted save",
 			    st->dir, name);
 	} while (FindNextFileW(h, &fd));
 	FindClose(h);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 
 struct options {
 	const char	*config_path;
+	const char	*managed_path;	/* "" none */
 	const char	*socket_path;
 	const char	*state_dir;
 	const char	*sysctl_root;
@@ -36,7 +38,11 @@ struct daemon {
 	struct control		*ctl;
 	struct ev_timer		*check_timer;
 	struct ev_timer		*debounce_timer;
+	struct ev_timer		*lease_timer;
+	struct lease		 lease;
 	struct ev_watch		*watch;
+	struct ev_watch		*managed_watch;
+	struct stat		 managed_dir;	/* watched, to see it replaced */
 	time_t			 started;
 	time_t			 last_reload;
 	bool			 last_reload_ok;
@@ -46,6 +52,8 @@ struct daemon {
 	unsigned long		 refreshed_turn;	/* 0: values stale */
 	int			 lock_fd;
 };
+
+static void	watch_managed(struct daemon *);
 
 /* Where sysctls come from without -r. */
 #if defined(__APPLE__) || defined(__FreeBSD__)
@@ -58,10 +66,14 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-	    "usage: tcptuned [-dnhV] [-f config] [-r sysctl-root] "
-	    "[-S state-dir] [-s socket]\n"
+	    "usage: tcptuned [-dnhV] [-f config] [-m managed] "
+	    "[-r sysctl-root]\n"
+	    "                [-S state-dir] [-s socket]\n"
 	    "  -d            debug: log to stderr, verbosely\n"
 	    "  -f config     configuration file (default %s)\n"
+	    "  -m managed    managed preferences file, read when present; "
+	    "its keys\n"
+	    "                win over the config's (default %s)\n"
 	    "  -n            check the configuration (its owner and mode "
 	    "too),\n"
 	    "                print every error, and exit 0 or 1\n"
@@ -73,7 +85,8 @@ usage(FILE *out)
 	    "  -s socket     control socket (default %s)\n"
 	    "  -h            this help\n"
 	    "  -V            print the version\n",
-	    TT_CONFIG_PATH, TT_STATE_DIR, TT_SOCKET_PATH);
+	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
+	    "none", TT_STATE_DIR, TT_SOCKET_PATH);
 }
 
 static void
@@ -82,12 +95,14 @@ parse_options(int argc, char **argv, struct options *opt)
 	int	ch;
 
 	opt->config_path = TT_CONFIG_PATH;
+	opt->managed_path = TT_MANAGED_PATH;
 	opt->socket_path = TT_SOCKET_PATH;
 	opt->state_dir = TT_STATE_DIR;
-	while ((ch = getopt(argc, argv, "df:hnr:S:s:V")) != -1) {
+	while ((ch = getopt(argc, argv, "df:hm:nr:S:s:V")) != -1) {
 		switch (ch) {
 		case 'd': opt->debug = true; break;
 		case 'f': opt->config_path = optarg; break;
+		case 'm': opt->managed_path = optarg; break;
 		case 'n': opt->check_only = true; break;
 		case 'r': opt->sysctl_root = optarg; break;
 		case 'S': opt->state_dir = optarg; break;
@@ -110,6 +125,21 @@ parse_options(int argc, char **argv, struct options *opt)
 		usage(stderr);
 		exit(64);
 	}
+}
+
+/* The config with the managed preferences over it (config_layers.c). */
+static struct config *
+load_config(const struct daemon *d, struct errlist *errs)
+{
+	return config_load_layers(d->opt.config_path, d->opt.managed_path,
+	    CONFIG_CHECK_OWNER, errs);
+}
+
+static bool
+managed_present(const struct daemon *d)
+{
+	return d->opt.managed_path[0] != '\0' &&
+	    access(d->opt.managed_path, F_OK) == 0;
 }
 
 static void
@@ -141,6 +171,17 @@ summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 		    "tcptunectl status)", what, e->cfg->path, e->nkeys, bad);
 }
 
+/* Forget the lease without resuming: the caller decides what follows. */
+static void
+end_lease(struct daemon *d, const char *why)
+{
+	if (!d->lease.active)
+		return;
+	log_info("lease of uid %ld ended by %s", d->lease.uid, why);
+	lease_clear(&d->lease);
+	ev_timer_stop(d->lease_timer);
+}
+
 static void
 arm_check_timer(struct daemon *d)
 {
@@ -162,19 +203,21 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	d->last_reload = time(NULL);
 	if (cfg == NULL) {
 		log_errors(errs);
-		snprintf(msg, len, "%s has %zu error%s: keeping the running "
-		    "configuration", d->opt.config_path, errs->n,
-		    errs->n == 1 ? "" : "s");
+		snprintf(msg, len, "%s%s%s has %zu error%s: keeping the "
+		    "running configuration", d->opt.config_path,
+		    managed_present(d) ? " with " : "", managed_present(d) ?
+		    d->opt.managed_path : "", errs->n, errs->n == 1 ? "" : "s");
 		log_warnx("%s", msg);
 		d->last_reload_ok = false;
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
 		return -1;
 	}
+	end_lease(d, "a reload");
 	state_set_paused(&d->state, false);
 	engine_configure(&d->engine, cfg);
 	arm_check_timer(d);
 	summarize(d, msg, len, "reloaded");
-	log_info("%s", msg);
+	log_notice("%s", msg);
 	d->last_reload_ok = true;
 	d->last_bad_digest = 0;
 	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
@@ -185,8 +228,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 static int
 daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
 {
-	return reload_with(d, config_load(d->opt.config_path,
-	    CONFIG_CHECK_OWNER, errs), errs, msg, len);
+	return reload_with(d, load_config(d, errs), errs, msg, len);
 }
 
 static int
@@ -195,12 +237,16 @@ daemon_restore(struct daemon *d, char *msg, size_t len)
 	int	rv;
 
 	d->refreshed_turn = 0;
-	rv = engine_restore(&d->engine, true);
+	end_lease(d, "restore");	/* the pause is the user's from now */
+	rv = engine_restore(&d->engine, RESTORE_PAUSE);
 
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
 	    "not be restored (see the log); enforcement paused");
-	log_info("%s", msg);
+	if (rv == 0)
+		log_notice("%s", msg);
+	else
+		log_warnx("%s", msg);
 	return rv;
 }
 
@@ -210,10 +256,125 @@ daemon_resume(struct daemon *d, char *msg, size_t len)
 	int	rv;
 
 	d->refreshed_turn = 0;
+	end_lease(d, "resume");
 	rv = engine_resume(&d->engine);
 	summarize(d, msg, len, "resumed");
-	log_info("%s", msg);
+	log_notice("%s", msg);
 	return rv;
+}
+
+/* The lease is over: enforce again, and say so in the log. */
+static int
+lease_resume(struct daemon *d, const char *why, char *msg, size_t len)
+{
+	int	rv;
+
+	d->refreshed_turn = 0;
+	end_lease(d, why);
+	rv = engine_resume(&d->engine);
+	summarize(d, msg, len, "lease over: enforcing again;");
+	log_notice("%s", msg);
+	return rv;
+}
+
+static void
+arm_lease_timer(struct daemon *d)
+{
+	uint32_t	left = lease_left(&d->lease, tt_mono());
+
+	/* The timer may be early or late by the clock's grain; on_lease
+	 * checks the lease itself and re-arms for what is left. */
+	if (ev_timer_start(d->lease_timer, left * 1000U + 100, false) == -1)
+		log_warn("lease timer");
+}
+
+static void
+on_lease_timer(void *arg)
+{
+	struct daemon	*d = arg;
+	char		 msg[TT_TEXT_MAX];
+
+	if (!d->lease.active)
+		return;
+	if (!lease_due(&d->lease, tt_mono())) {
+		arm_lease_timer(d);
+		return;
+	}
+	lease_resume(d, "its time running out", msg, sizeof(msg));
+}
+
+/*
+ * MSG_LEASE from a root client: holder is its connection.  Returns an
+ * enum result_code, with the reply's text in msg.
+ */
+static int
+daemon_lease(struct daemon *d, const void *holder, long uid, long pid,
+    uint32_t seconds, char *msg, size_t len)
+{
+	char	who[128];
+	time_t	now = tt_mono();
+
+	lease_describe(&d->lease, now, who, sizeof(who));
+	switch (lease_decide(&d->lease, holder, seconds, d->state.paused)) {
+	case LEASE_TOO_LONG:
+		snprintf(msg, len, "a lease lasts at most %d s",
+		    TT_LEASE_MAX_SEC);
+		return RESULT_BAD_REQUEST;
+	case LEASE_BUSY:
+		snprintf(msg, len, "enforcement is already paused for a "
+		    "measurement by %s", who);
+		return RESULT_FAILED;
+	case LEASE_NOT_HELD:
+		/* Ending is idempotent: the lease may have run out first. */
+		snprintf(msg, len, "no lease of this connection to end");
+		return RESULT_OK;
+	case LEASE_PAUSED:
+		snprintf(msg, len, "enforcement is paused by 'tcptunectl "
+		    "restore': the originals are in place until resume");
+		return RESULT_FAILED;
+	case LEASE_END:
+		/* Over whatever the keys do next: status tells about them. */
+		lease_resume(d, "its holder", msg, len);
+		return RESULT_OK;
+	case LEASE_RENEW:
+		lease_grant(&d->lease, holder, uid, pid, seconds, now);
+		arm_lease_timer(d);
+		snprintf(msg, len, "lease renewed: %u s", seconds);
+		return RESULT_OK;
+	case LEASE_GRANT:
+		break;
+	}
+	lease_grant(&d->lease, holder, uid, pid, seconds, now);
+	d->refreshed_turn = 0;
+	if (engine_restore(&d->engine, RESTORE_LEASE) == -1) {
+		lease_resume(d, "a failed restore", msg, len);
+		snprintf(msg, len, "some originals could not be restored (see "
+		    "the log): enforcing again, no lease");
+		return RESULT_FAILED;
+	}
+	arm_lease_timer(d);
+	lease_describe(&d->lease, now, who, sizeof(who));
+	snprintf(msg, len, "originals restored for a measurement by %s; "
+	    "enforcing again when the lease ends or its connection closes",
+	    who);
+	log_notice("%s", msg);
+	return RESULT_OK;
+}
+
+/* The holder's connection closed: the lease ends with it. */
+static void
+daemon_lease_gone(struct daemon *d, const void *holder)
+{
+	char	msg[TT_TEXT_MAX];
+
+	if (lease_held_by(&d->lease, holder))
+		lease_resume(d, "its connection closing", msg, sizeof(msg));
+}
+
+static bool
+daemon_lease_held_by(struct daemon *d, const void *holder)
+{
+	return lease_held_by(&d->lease, holder);
 }
 
 /*
@@ -240,6 +401,7 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	info->started = d->started;
 	info->now = time(NULL);
 	info->last_reload = d->last_reload;
+	info->last_check = d->engine.last_check;
 	info->pid = (int32_t)getpid();
 	info->last_reload_ok = d->last_reload_ok;
 	info->check_interval = d->engine.cfg->check_interval;
@@ -247,10 +409,16 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	info->paused = d->state.paused;
 	info->restore_on_exit = d->engine.cfg->restore_on_exit;
 	info->checks = d->engine.checks;
+	info->lease = d->lease.active;
+	info->lease_uid = (int32_t)d->lease.uid;
+	info->lease_pid = (int32_t)d->lease.pid;
+	info->lease_left = lease_left(&d->lease, tt_mono());
 	tt_strlcpy(info->version, PACKAGE_VERSION, sizeof(info->version));
 	tt_strlcpy(info->backend, d->be->name, sizeof(info->backend));
 	tt_strlcpy(info->config_path, d->opt.config_path,
 	    sizeof(info->config_path));
+	tt_strlcpy(info->managed_path, d->engine.cfg->managed_path,
+	    sizeof(info->managed_path));
 	tt_strlcpy(info->last_reload_msg, d->last_reload_msg,
 	    sizeof(info->last_reload_msg));
 	tt_strlcpy(info->state_problem, d->state.problem,
@@ -294,6 +462,26 @@ op_resume(void *arg, char *msg, size_t len)
 	return daemon_resume(arg, msg, len);
 }
 
+static int
+op_lease(void *arg, const void *holder, const struct ctl_peer *peer,
+    uint32_t seconds, char *msg, size_t len)
+{
+	return daemon_lease(arg, holder, (long)peer->user, peer->pid, seconds,
+	    msg, len);
+}
+
+static void
+op_client_gone(void *arg, const void *holder)
+{
+	daemon_lease_gone(arg, holder);
+}
+
+static bool
+op_holds_lease(void *arg, const void *holder)
+{
+	return daemon_lease_held_by(arg, holder);
+}
+
 static void
 on_check(void *arg)
 {
@@ -302,6 +490,7 @@ on_check(void *arg)
 	d->refreshed_turn = 0;
 	engine_check(&d->engine);
 	state_retry(&d->state);
+	watch_managed(d);
 }
 
 static void
@@ -311,7 +500,7 @@ on_sighup(void *arg)
 	struct errlist	 errs;
 	char		 msg[TT_TEXT_MAX];
 
-	log_info("SIGHUP: reloading %s", d->opt.config_path);
+	log_notice("SIGHUP: reloading %s", d->opt.config_path);
 	errlist_init(&errs);
 	daemon_reload(d, &errs, msg, sizeof(msg));
 	errlist_clear(&errs);
@@ -322,7 +511,7 @@ on_sigterm(void *arg)
 {
 	struct daemon	*d = arg;
 
-	log_info("exiting on signal");
+	log_notice("exiting on signal");
 	ev_stop(d->loop);
 }
 
@@ -355,14 +544,14 @@ on_config_settled(void *arg)
 	log_debug("%s settled or changed for long enough: reading it",
 	    d->opt.config_path);
 	errlist_init(&errs);
-	cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER, &errs);
+	cfg = load_config(d, &errs);
 	if (cfg != NULL ? cfg->digest == d->engine.cfg->digest :
 	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest) {
 		config_free(cfg);
 		errlist_clear(&errs);
 		return;
 	}
-	log_info("%s changed: reloading", d->opt.config_path);
+	log_notice("%s changed: reloading", d->opt.config_path);
 	if (reload_with(d, cfg, &errs, msg, sizeof(msg)) == -1)
 		d->last_bad_digest = errors_digest(&errs);
 	errlist_clear(&errs);
@@ -387,6 +576,58 @@ on_config_event(void *arg)
 	ev_timer_start(d->debounce_timer, DEBOUNCE_MS, false);
 }
 
+/*
+ * /Library/Managed Preferences may not exist until the first profile
+ * comes: until it can be watched, each check tries again, and a watch
+ * that starts reads the file at once (an unchanged digest is no reload).
+ */
+static int
+managed_dir_stat(const struct daemon *d, struct stat *st)
+{
+	char	dir[1024];
+	char	*slash;
+
+	tt_strlcpy(dir, d->opt.managed_path, sizeof(dir));
+	if ((slash = strrchr(dir, '/')) == NULL)
+		tt_strlcpy(dir, ".", sizeof(dir));
+	else
+		slash[slash == dir] = '\0';
+	return stat(dir, st);
+}
+
+/*
+ * The same if the directory was removed or replaced since the watch
+ * began (a profile removed, another installed): the old watch sees
+ * nothing in a new directory.  Its inode may be reused at once, so a
+ * changed ctime counts too; that costs at most one needless read of the
+ * file per check (the digest is unchanged: no reload).
+ */
+static void
+watch_managed(struct daemon *d)
+{
+	struct stat	st;
+
+	if (d->opt.managed_path[0] == '\0')
+		return;
+	if (managed_dir_stat(d, &st) == -1) {
+		ev_watch_free(d->managed_watch);
+		d->managed_watch = NULL;
+		return;
+	}
+	if (d->managed_watch != NULL && st.st_dev == d->managed_dir.st_dev &&
+	    st.st_ino == d->managed_dir.st_ino &&
+	    st.st_ctime == d->managed_dir.st_ctime)
+		return;
+	ev_watch_free(d->managed_watch);
+	d->managed_watch = ev_watch_file(d->loop, d->opt.managed_path,
+	    on_config_event, d);
+	d->managed_dir = st;
+	if (d->managed_watch != NULL && d->started != 0) {
+		log_debug("watching %s", d->opt.managed_path);
+		on_config_event(d);
+	}
+}
+
 static void
 setup_events(struct daemon *d)
 {
@@ -396,13 +637,16 @@ setup_events(struct daemon *d)
 		fatal("signals");
 	d->check_timer = ev_timer_new(d->loop, on_check, d);
 	d->debounce_timer = ev_timer_new(d->loop, on_config_settled, d);
-	if (d->check_timer == NULL || d->debounce_timer == NULL)
+	d->lease_timer = ev_timer_new(d->loop, on_lease_timer, d);
+	if (d->check_timer == NULL || d->debounce_timer == NULL ||
+	    d->lease_timer == NULL)
 		fatal("timers");
 	d->watch = ev_watch_file(d->loop, d->opt.config_path, on_config_event,
 	    d);
 	if (d->watch == NULL)
 		log_warn("cannot watch %s: reload with SIGHUP or tcptunectl",
 		    d->opt.config_path);
+	watch_managed(d);
 }
 
 /*
@@ -449,8 +693,7 @@ startup_checks(struct daemon *d)
 	char		 bindwhy[TT_TEXT_MAX];
 
 	errlist_init(&errs);
-	if ((cfg = config_load(d->opt.config_path, CONFIG_CHECK_OWNER,
-	    &errs)) == NULL) {
+	if ((cfg = load_config(d, &errs)) == NULL) {
 		log_errors(&errs);
 		fatalx("%s: %zu error%s, not starting", d->opt.config_path,
 		    errs.n, errs.n == 1 ? "" : "s");
@@ -475,14 +718,21 @@ startup_checks(struct daemon *d)
 static void
 shutdown_daemon(struct daemon *d)
 {
+	char	msg[TT_TEXT_MAX];
+
+	/* A measurement's originals are not what this daemon leaves. */
+	if (d->lease.active)
+		lease_resume(d, "the daemon exiting", msg, sizeof(msg));
 	if (d->engine.cfg != NULL && d->engine.cfg->restore_on_exit) {
-		log_info("RestoreOnExit: putting the originals back");
-		engine_restore(&d->engine, false);
+		log_notice("RestoreOnExit: putting the originals back");
+		engine_restore(&d->engine, RESTORE_EXIT);
 	}
 	control_close(d->ctl);
 	ev_watch_free(d->watch);
+	ev_watch_free(d->managed_watch);
 	ev_timer_free(d->check_timer);
 	ev_timer_free(d->debounce_timer);
+	ev_timer_free(d->lease_timer);
 	ev_free(d->loop);
 	engine_free(&d->engine);
 	state_close(&d->state);
@@ -499,14 +749,16 @@ tcptuned_main(int argc, char **argv)
 	struct config	*cfg;
 	char		 msg[TT_TEXT_MAX];
 	struct control_ops ops = { op_status, op_key_status, op_reload,
-			    op_restore, op_resume, NULL };
+			    op_restore, op_resume, op_lease, op_client_gone,
+			    op_holds_lease, NULL };
 
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;
+	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
-		return config_report(d.opt.config_path, CONFIG_CHECK_OWNER,
-		    false, stdout);
+		return config_report_layers(d.opt.config_path,
+		    d.opt.managed_path, CONFIG_CHECK_OWNER, stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);
@@ -515,7 +767,7 @@ tcptuned_main(int argc, char **argv)
 	engine_init(&d.engine, d.be, &d.state);
 	engine_configure(&d.engine, cfg);
 	summarize(&d, msg, sizeof(msg), "started with");
-	log_info("%s", msg);
+	log_notice("%s", msg);
 	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
 	d.last_reload = d.started;
 	d.last_reload_ok = true;

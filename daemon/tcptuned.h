@@ -27,6 +27,7 @@ struct state {
 	struct state_entry	*entries;
 	size_t			 n;
 	bool			 paused;
+	bool			 pause_leased;	/* a lease's: saved as not paused */
 	bool			 dirty;		/* memory not on disk yet */
 	char			 save_err[TT_TEXT_MAX];	/* cleared by a save */
 	char			 corrupt[TT_TEXT_MAX];	/* a file set aside */
@@ -39,6 +40,7 @@ const char	*state_original(const struct state *, const char *);
 int		 state_set_original(struct state *, const char *, const char *);
 int		 state_forget(struct state *, const char *);
 int		 state_set_paused(struct state *, bool);
+int		 state_set_lease_pause(struct state *);
 int		 state_save(struct state *);
 #define STATE_LOCK_HELD	-1	/* another daemon has it */
 #define STATE_LOCK_NONE	-2	/* no lock file can be made: go on */
@@ -88,6 +90,7 @@ struct engine {
 	struct engine_key	*keys;		/* in plan order */
 	size_t			 nkeys;
 	uint64_t		 checks;
+	time_t			 last_check;	/* wall clock; 0 none */
 	time_t			 (*mono)(void);	/* tests set their clock */
 };
 void	 engine_init(struct engine *, struct sysctl_backend *, struct state *);
@@ -95,12 +98,44 @@ void	 engine_free(struct engine *);
 int	 engine_configure(struct engine *, struct config *);
 void	 engine_check(struct engine *);
 void	 engine_refresh(struct engine *);
-int	 engine_restore(struct engine *, bool);
+/* engine_restore: false and true keep their old meaning (exit, pause). */
+enum restore_how {
+	RESTORE_EXIT = 0,	/* originals back and forgotten */
+	RESTORE_PAUSE = 1,	/* paused until resume or reload, saved */
+	RESTORE_LEASE = 2	/* paused for a lease, never saved */
+};
+int	 engine_restore(struct engine *, int);
 int	 engine_resume(struct engine *);
 bool	 engine_all_in_force(const struct engine *);
 const struct engine_key *engine_key(const struct engine *, const char *);
 void	 engine_key_status(const struct engine *, const struct engine_key *,
 	    struct msg_key_status *);
+
+/* lease.c: the timed pause of tcptunectl measure. */
+struct lease {
+	bool		 active;
+	const void	*holder;	/* the control client; compared only */
+	long		 uid, pid;	/* pid -1: unknown */
+	time_t		 expires;	/* monotonic */
+};
+enum lease_action {
+	LEASE_GRANT,		/* originals back, the lease starts */
+	LEASE_RENEW,		/* the holder's lease runs seconds from now */
+	LEASE_END,		/* the holder ends it: enforce again */
+	LEASE_BUSY,		/* someone else holds it */
+	LEASE_NOT_HELD,		/* 0 seconds, but no lease runs */
+	LEASE_PAUSED,		/* paused by restore: not a lease's to take */
+	LEASE_TOO_LONG		/* over TT_LEASE_MAX_SEC */
+};
+enum lease_action lease_decide(const struct lease *, const void *, uint32_t,
+	    bool);
+void	 lease_grant(struct lease *, const void *, long, long, uint32_t,
+	    time_t);
+void	 lease_clear(struct lease *);
+bool	 lease_held_by(const struct lease *, const void *);
+bool	 lease_due(const struct lease *, time_t);
+uint32_t lease_left(const struct lease *, time_t);
+void	 lease_describe(const struct lease *, time_t, char *, size_t);
 
 /* control.c: the control protocol server, over any transport. */
 #define CONTROL_MAX_CLIENTS	512	/* at once, everyone */
@@ -110,6 +145,12 @@ void	 engine_key_status(const struct engine *, const struct engine_key *,
 #define CONTROL_MAX_OUTPUT	(1024 * 1024)	/* one client's reply */
 #define CONTROL_OUTPUT_BUDGET	(4 * 1024 * 1024) /* all unprivileged */
 #define CONTROL_FD_RESERVE	16	/* descriptors clients never get */
+/* Who a client is, as the transport learned it from the OS. */
+struct ctl_peer {
+	unsigned long	user;		/* uid: per-user limits, logs */
+	bool		privileged;	/* may change things (root) */
+	long		pid;		/* -1: the OS does not say */
+};
 /* What the server asks of the daemon; each gets ops->arg. */
 struct control_ops {
 	/* fills info, with nkeys, from one refresh of the live values */
@@ -118,17 +159,17 @@ struct control_ops {
 	int	(*reload)(void *, struct errlist *, char *, size_t);
 	int	(*restore)(void *, char *, size_t);
 	int	(*resume)(void *, char *, size_t);
+	/* MSG_LEASE from holder (a client, compared only): a result_code */
+	int	(*lease)(void *, const void *, const struct ctl_peer *, uint32_t,
+		    char *, size_t);
+	void	(*client_gone)(void *, const void *);	/* ends its lease */
+	bool	(*holds_lease)(void *, const void *);	/* never idle then */
 	void	 *arg;
 };
 /* What the server asks of the transport, for one connection. */
 struct ctl_io {
 	void	(*kick)(void *);	/* look at its room and output again */
 	bool	(*gone)(void *);	/* the peer has closed its end */
-};
-/* Who a client is, as the transport learned it from the OS. */
-struct ctl_peer {
-	unsigned long	user;		/* uid: per-user limits, logs */
-	bool		privileged;	/* may change things (root) */
 };
 struct ctl_server;
 struct ctl_client;

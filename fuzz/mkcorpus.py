@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the seed corpora of fuzz_proto and fuzz_value (fuzz/corpus/).
+"""Write the seed corpora of fuzz_proto, fuzz_reply and fuzz_value
+(fuzz/corpus/).
 
 Run from fuzz/ after a protocol change: python3 mkcorpus.py.  The layouts
 follow lib/proto.h (host byte order, little-endian here); the sizes are
@@ -8,8 +9,8 @@ checked against its _Static_asserts.
 import os
 import struct
 
-VERSION = 1
-T = dict(status=1, reload=2, restore=3, resume=4, daemon_info=100,
+VERSION = 2
+T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
          key_status=101, config_error=102, result=103, version=104, end=105)
 
 
@@ -23,19 +24,20 @@ def s(text, size):
 
 
 def daemon_info():
-    p = struct.pack("<qqqiiIIIIQ", 1700000000, 1700000100, 0, 42, 1, 60, 2,
-                    0, 0, 17)
+    p = struct.pack("<qqqqiiIIIIIiiIQ", 1700000000, 1700000100, 0,
+                    1700000099, 42, 1, 60, 2, 0, 0, 1, 0, 4242, 25, 17)
     p += s("0.1", 32) + s("linux", 32) + s("/etc/tcptune.conf", 1024)
-    p += s("", 1280) + s("", 1280)
-    assert len(p) == 3704
+    p += s("", 1024) + s("", 1280) + s("", 1280)
+    assert len(p) == 4752
     return p
 
 
 def key_status(name, wanted, current, state, err=0):
     p = s(name, 128) + s(wanted, 256) + s(wanted, 256) + s(current, 256)
     p += s("4096 131072 6291456", 256) + s("", 1280)
+    p += s("/etc/tcptune.conf", 1024)
     p += struct.pack("<qqIIIiII", 1700000050, 0, state, 0, 0, err, 1, 1)
-    assert len(p) == 2472
+    assert len(p) == 3496
     return p
 
 
@@ -61,6 +63,7 @@ def write(d, name, data):
 def proto():
     for r in ("status", "reload", "restore", "resume"):
         write("proto", "request-" + r, msg(r))
+    write("proto", "request-lease", msg("lease", struct.pack("<II", 30, 0)))
     write("proto", "requests-pipelined", msg("status") + msg("reload", seq=8))
     write("proto", "reply-status",
           msg("daemon_info", daemon_info()) +
@@ -77,10 +80,50 @@ def proto():
     write("proto", "reply-restore", msg("result", result(0, "restored")) +
           msg("end", end(0)))
     write("proto", "reply-version",
-          msg("version", struct.pack("<II", 1, 2), version=2))
-    write("proto", "request-other-version", msg("status", version=2))
+          msg("version", struct.pack("<II", VERSION, VERSION + 1),
+              version=VERSION + 1))
+    write("proto", "request-other-version", msg("status", version=VERSION + 1))
     write("proto", "request-unterminated",
           hdr(T["config_error"], 1280) + b"A" * 1280)
+
+
+def reply():
+    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume),
+    a chunk size byte (0: all at once), then the reply stream."""
+    def seed(name, request, chunk, stream):
+        write("reply", name, bytes([request, chunk]) + stream)
+
+    ok_status = (msg("daemon_info", daemon_info()) +
+                 msg("key_status", key_status("net.ipv4.tcp_rmem",
+                                               "4096 131072 67108864",
+                                               "4096 131072 67108864", 1)) +
+                 msg("key_status", key_status("net.core.rmem_max",
+                                               "67108864", "212992", 3, 13)) +
+                 msg("end", end(2)))
+    seed("status", 0, 0, ok_status)
+    seed("status-bytewise", 0, 1, ok_status)
+    seed("status-chunks-7", 0, 7, ok_status)
+    seed("status-count-mismatch", 0, 0, ok_status[:-24] +
+         msg("end", end(3)))
+    seed("status-truncated", 0, 16, ok_status[:5000])
+    seed("status-bad-state", 0, 0, msg("daemon_info", daemon_info()) +
+         msg("key_status", key_status("net.x", "1", "1", 9)) +
+         msg("end", end(1)))
+    seed("status-hostile-name", 0, 0, msg("daemon_info", daemon_info()) +
+         msg("key_status", key_status("net.\x1b]0;x\x07\xc2\x9b\xe2\x80\xae",
+                                      "1", "1", 99)))
+    seed("reload-errors", 1, 7,
+         msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
+         msg("result", result(1, "configuration rejected")) +
+         msg("end", end(1)))
+    seed("restore", 2, 0, msg("result", result(0, "originals restored")) +
+         msg("end", end(0)))
+    seed("resume-wrong-seq", 3, 0, msg("result", result(0, "resumed")) +
+         msg("end", end(0), seq=8))
+    seed("version-mismatch", 0, 3,
+         msg("version", struct.pack("<II", 2, 1), version=2))
+    seed("unexpected-type", 2, 0, msg("key_status",
+                                      key_status("net.a", "1", "1", 1)))
 
 
 def value():
@@ -100,4 +143,5 @@ def value():
 
 if __name__ == "__main__":
     proto()
+    reply()
     value()

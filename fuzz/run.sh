@@ -1,20 +1,26 @@
 #!/bin/sh
 # run.sh NAME BINARY FUZZDIR SECONDS WORKDIR: one libFuzzer run of NAME for
-# SECONDS on a copy of FUZZDIR/corpus/NAME (plus FUZZDIR/regress/NAME, read
-# only), in WORKDIR/NAME.  Prints "PASS: fuzz_NAME ..." or "FAIL: ...".
+# SECONDS on a copy of its seeds (fuzz/seeds.sh; plus FUZZDIR/regress/NAME,
+# read only), in WORKDIR/NAME.  Prints "PASS: fuzz_NAME ..." or "FAIL: ...".
 # Called by `make fuzz`; a crash leaves its input in WORKDIR/NAME/crash-*:
 # copy it into fuzz/regress/NAME/ once fixed, so `make check` keeps it.
 set -u
 name=$1 bin=$2 fuzzdir=$3 secs=$4 work=$5/$1
+# shellcheck source=seeds.sh
+. "$fuzzdir/seeds.sh"
 
 case $name in
-proto) maxlen=66000 ;;	# a reply stream of several messages
+proto|reply) maxlen=66000 ;;	# a reply stream of several messages
 value) maxlen=1024 ;;	# past TT_VALUE_MAX, not far
 *) maxlen=16384 ;;
 esac
 rm -rf "$work"
 mkdir -p "$work/corpus" "$work/artifacts" || exit 1
-cp "$fuzzdir/corpus/$name"/* "$work/corpus/" || exit 1
+fuzz_seeds "$name" "$fuzzdir/.." >"$work/seeds" || exit 1
+[ -s "$work/seeds" ] || { echo "FAIL: fuzz_$name: no seeds"; exit 1; }
+while IFS= read -r f; do
+	cp "$f" "$work/corpus/" || exit 1
+done <"$work/seeds"
 # Only the first directory grows: the copy, never the tree.
 "$bin" -max_total_time="$secs" -max_len="$maxlen" -timeout=30 \
     -rss_limit_mb=2048 -print_final_stats=1 \

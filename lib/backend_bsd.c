@@ -29,13 +29,9 @@
 #define BSD_FMT_MAX	64	/* oidfmt: "IU", "S,xsockbuf"... */
 
 /*
- * xnu constants behind the macOS ceilings.  MSIZE 256, MCLSHIFT 11
- * (bsd/arm/param.h, bsd/i386/param.h).  high_sb_max is xnu_high_sb_max()
- * in plan.c, which advise uses too.
+ * The xnu arithmetic behind the macOS ceilings (high_sb_max, the
+ * sendspace limit, sb_max_adj) is in plan.c, which advise uses too.
  */
-#define XNU_MSIZE	256U
-#define XNU_MCLSHIFT	11
-#define XNU_MCLBYTES	(1U << XNU_MCLSHIFT)
 
 struct bsd_ctx {
 	/*
@@ -397,28 +393,51 @@ xnu_ceiling_maxsockbuf(long long *max, char *why, size_t whylen)
 }
 
 /*
+ * Whether this kernel lets a socket buffer have all of maxsockbuf (macOS
+ * 14.4 and later) or 8/9 of it: xnu_whole_sb_max in plan.c, from
+ * kern.osrelease.  1 or 0, or an errno when the release cannot be read.
+ */
+static int
+xnu_whole(int *whole)
+{
+	char	rel[64];
+	int	err;
+
+	if ((err = bsd_get(NULL, "kern.osrelease", rel, sizeof(rel))) != 0)
+		return err;
+	if ((*whole = xnu_whole_sb_max(rel)) == -1)
+		return EINVAL;
+	return 0;
+}
+
+/*
  * net.inet.tcp.sendspace and recvspace: xnu's sysctl_tcp_sospace
- * (bsd/netinet/tcp_usrreq.c) takes 0 < v <= sb_effective_max, where
- * sb_effective_max = (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES, else
- * ERANGE.  That is about 89% of kern.ipc.maxsockbuf, not all of it: the
- * rest pays for the mbufs that carry the clusters.
+ * (bsd/netinet/tcp_usrreq.c) takes 0 < v <= sb_max from macOS 14.4
+ * (xnu-10063) on, 0 < v <= (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES,
+ * about 89%, before; else ERANGE (xnu_sospace_max in plan.c).
  */
 static int
 xnu_ceiling_sospace(const char *name, long long *max, char *why,
     size_t whylen)
 {
 	long long	sb_max;
-	int		err;
+	int		err, whole;
 
 	if ((err = bsd_get_ll("kern.ipc.maxsockbuf", &sb_max)) != 0)
 		return err;
 	if (sb_max <= 0)
 		return EINVAL;
-	*max = sb_max / (XNU_MSIZE + XNU_MCLBYTES) * XNU_MCLBYTES;
-	if (why != NULL && whylen > 0)
+	if ((err = xnu_whole(&whole)) != 0)
+		return err;
+	*max = xnu_sospace_max(sb_max, whole);
+	if (why != NULL && whylen > 0 && whole)
 		snprintf(why, whylen, "%s is capped at %lld by "
-		    "kern.ipc.maxsockbuf %lld (the part of it left for data "
-		    "after mbuf overhead)", name, *max, sb_max);
+		    "kern.ipc.maxsockbuf %lld", name, *max, sb_max);
+	else if (why != NULL && whylen > 0)
+		snprintf(why, whylen, "%s is capped at %lld by "
+		    "kern.ipc.maxsockbuf %lld (before macOS 14.4, the part of "
+		    "it left for data after mbuf overhead)", name, *max,
+		    sb_max);
 	return 0;
 }
 
@@ -441,6 +460,28 @@ bsd_ceiling(struct sysctl_backend *be, const char *name, long long *max,
 	    strcmp(name, "net.inet.tcp.recvspace") == 0)
 		return xnu_ceiling_sospace(name, max, why, whylen);
 	return ENOENT;
+}
+
+/*
+ * FreeBSD's sbreserve_locked (sys/kern/uipc_sockbuf.c) and xnu's sbreserve
+ * before macOS 14.4 fail above sb_max_adj, 8/9 of kern.ipc.maxsockbuf;
+ * later xnu clamps a buffer to all of it.
+ */
+static int
+bsd_sockbuf_max(struct sysctl_backend *be, const char *cap, long long capval,
+    long long *max)
+{
+	struct bsd_ctx	*ctx = be->ctx;
+	int		 err, whole = 0;
+
+	*max = capval;
+	if (strcmp(cap, "kern.ipc.maxsockbuf") != 0)
+		return 0;
+	if (ctx->xnu_rules && (err = xnu_whole(&whole)) != 0)
+		return err;
+	if (!whole)
+		*max = bsd_sb_max_adj(capval);
+	return 0;
 }
 
 static void
@@ -471,6 +512,7 @@ backend_bsd_new(void)
 	be->get = bsd_get;
 	be->set = bsd_set;
 	be->ceiling = bsd_ceiling;
+	be->sockbuf_max = bsd_sockbuf_max;
 	be->free = bsd_free;
 	be->ctx = ctx;
 	return be;

@@ -79,6 +79,18 @@ linux_sysctl_path(const char *root, const char *name, char *out, size_t len)
 	return join_path(root, name, out, len);
 }
 
+/*
+ * open(O_NOFOLLOW) met a symlink, which no /proc/sys file is: EINVAL, as
+ * for any name that is not a sysctl.  Linux and macOS say ELOOP, FreeBSD
+ * (where tcptuned -r runs on a sysctl directory) EMLINK (pjdfstest
+ * open/16.t).
+ */
+static int
+symlink_errno(int err)
+{
+	return err == ELOOP || err == EMLINK ? EINVAL : err;
+}
+
 static int
 linux_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 {
@@ -90,7 +102,7 @@ linux_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 	if ((err = linux_sysctl_path(ctx->root, name, path, sizeof(path))))
 		return err;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
-		return errno == ELOOP ? EINVAL : errno;
+		return symlink_errno(errno);
 	if (read_file_bounded(fd, &raw, &rawlen, TT_VALUE_MAX * 4) == -1) {
 		err = errno == EFBIG ? ERANGE : errno;
 		close(fd);
@@ -117,7 +129,7 @@ linux_set(struct sysctl_backend *be, const char *name, const char *value)
 		return EINVAL;
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd == -1)
-		return errno == ELOOP ? EINVAL : errno;
+		return symlink_errno(errno);
 	do
 		n = write(fd, line, (size_t)len);
 	while (n == -1 && errno == EINTR);

@@ -60,9 +60,22 @@ struct parse {
 /* Fields of a dict with fixed keys; at most FIELDS_MAX of them. */
 #define FIELDS_MAX	4
 static const char *const top_fields[] = {
-	"CheckInterval", "RestoreOnExit", "Sysctls"
+	"CheckInterval", "RestoreOnExit", "AllowAnySysctl", "Sysctls"
 };
-enum { TOP_INTERVAL, TOP_RESTORE, TOP_SYSCTLS, TOP_N };
+enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_N };
+
+/*
+ * What tcptune manages unless the config says AllowAnySysctl: the network
+ * and socket-buffer sysctls (Linux net.*; macOS and FreeBSD net.inet.*
+ * and kern.ipc.*; Windows tcp.* and offload.*, the auto-tuning level and
+ * RSS).  A root daemon that writes whatever its file names is
+ * one mistake (or one injected line) away from kernel.core_pattern or
+ * kern.securelevel; the opt-in makes that a decision, in the file.
+ */
+static const char *const managed_prefixes[] = {
+	"net.", "kern.ipc.",
+	"tcp.", "offload."	/* Windows: backend_windows.c's keys */
+};
 static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
 enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };
 
@@ -763,20 +776,53 @@ parse_interval(struct parse *p, xmlNode *v)
 		return;
 	}
 	p->cfg->check_interval = (unsigned)n;
+	p->cfg->set |= CONFIG_SET_INTERVAL;
 }
 
-static void
-parse_restore(struct parse *p, xmlNode *v)
+static bool
+parse_bool(struct parse *p, xmlNode *v, const char *what, bool *out)
 {
 	char	tbuf[64];
 
 	if (is_el(v, "true"))
-		p->cfg->restore_on_exit = true;
+		*out = true;
 	else if (is_el(v, "false"))
-		p->cfg->restore_on_exit = false;
-	else
-		nproblem(p, v, "RestoreOnExit must be <true/> or <false/>, "
-		    "not %s", type_name(v, tbuf, sizeof(tbuf)));
+		*out = false;
+	else {
+		nproblem(p, v, "%s must be <true/> or <false/>, not %s", what,
+		    type_name(v, tbuf, sizeof(tbuf)));
+		return false;
+	}
+	return true;
+}
+
+bool
+sysctl_name_managed(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(managed_prefixes); i++)
+		if (strncmp(name, managed_prefixes[i],
+		    strlen(managed_prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* After the whole file: AllowAnySysctl may come after Sysctls. */
+static void
+check_managed(struct parse *p)
+{
+	size_t	i;
+
+	if (p->cfg->allow_any_sysctl)
+		return;
+	for (i = 0; i < p->cfg->nkeys; i++)
+		if (!sysctl_name_managed(p->cfg->keys[i].name))
+			problem(p, p->cfg->keys[i].line, "%s is not a network "
+			    "or socket-buffer sysctl (net.*, kern.ipc.*, tcp.*, "
+			    "offload.*): "
+			    "tcptune changes no other unless AllowAnySysctl "
+			    "is <true/>", p->cfg->keys[i].name);
 }
 
 /*
@@ -809,13 +855,27 @@ string_numeric(struct parse *p, xmlNode *v, const char *owner,
 	return true;
 }
 
+/*
+ * A value goes to the kernel and is shown by status and check -v: no C0
+ * or C1 control, no bidi control, nothing that is not UTF-8 (escape.c
+ * says why each is refused).  true, with the reason in why, when s
+ * holds one.
+ */
 static bool
-has_control(const char *s)
+has_control(const char *s, char *why, size_t size)
 {
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	const char	*what;
+	char		 one[5] = { 0 }, esc[16];
+	uint32_t	 cp;
+	size_t		 off = 0, n;
+
+	if ((what = tt_text_unsafe(s, &off)) == NULL)
+		return false;
+	n = tt_utf8_decode(s + off, &cp);
+	memcpy(one, s + off, n == 0 ? 1 : n);
+	tt_escape(esc, sizeof(esc), one);
+	snprintf(why, size, "%s (%s)", what, esc);
+	return true;
 }
 
 /* A <string> value, white space folded as value.c compares them. */
@@ -823,7 +883,7 @@ static bool
 string_value(struct parse *p, xmlNode *v, const char *owner,
     struct config_key *k)
 {
-	char	*text;
+	char	*text, why[96];
 	bool	 ok = false;
 
 	if ((text = text_of(p, v, owner)) == NULL)
@@ -833,8 +893,8 @@ string_value(struct parse *p, xmlNode *v, const char *owner,
 	else if (value_normalize(text, k->value, sizeof(k->value)) == -1)
 		nproblem(p, v, "%svalue is too long (at most %d characters "
 		    "with white space folded)", owner, TT_VALUE_MAX - 1);
-	else if (has_control(k->value))
-		nproblem(p, v, "%svalue contains a control character", owner);
+	else if (has_control(k->value, why, sizeof(why)))
+		nproblem(p, v, "%svalue contains %s", owner, why);
 	else
 		ok = string_numeric(p, v, owner, k->value, &k->numeric);
 	xmlFree(text);
@@ -1004,9 +1064,15 @@ parse_top(struct parse *p, xmlNode *dict)
 	if (f.val[TOP_INTERVAL] != NULL)
 		parse_interval(p, f.val[TOP_INTERVAL]);
 	if (f.val[TOP_RESTORE] != NULL)
-		parse_restore(p, f.val[TOP_RESTORE]);
+		if (parse_bool(p, f.val[TOP_RESTORE], "RestoreOnExit",
+		    &p->cfg->restore_on_exit))
+			p->cfg->set |= CONFIG_SET_RESTORE;
+	if (f.val[TOP_ALLOW_ANY] != NULL)
+		parse_bool(p, f.val[TOP_ALLOW_ANY], "AllowAnySysctl",
+		    &p->cfg->allow_any_sysctl);
 	if (f.val[TOP_SYSCTLS] != NULL)
 		parse_sysctls(p, f.val[TOP_SYSCTLS]);
+	check_managed(p);
 }
 
 /* <plist> holding exactly one <dict>. */
@@ -1073,6 +1139,36 @@ config_new(const char *label)
 	return cfg;
 }
 
+static void
+parse_xml(struct parse *p, const char *buf, size_t len)
+{
+	xmlDocPtr	doc;
+
+	if ((doc = xml_read(p, buf, len)) != NULL) {
+		if (!p->fatal)
+			parse_root(p, doc);
+		xmlFreeDoc(doc);
+	}
+}
+
+/*
+ * A binary plist is rewritten as XML, one element a line, and read as
+ * that: the same checks, and line numbers of that XML form.
+ */
+static void
+parse_binary(struct parse *p, const char *buf, size_t len)
+{
+	char	*xml, why[256];
+	size_t	 xmllen;
+
+	if (bplist_to_xml(buf, len, &xml, &xmllen, why, sizeof(why)) == -1) {
+		problem(p, 0, "binary property list: %s", why);
+		return;
+	}
+	parse_xml(p, xml, xmllen);
+	free(xml);
+}
+
 /*
  * Parse a config held in memory; label names it in messages.  Returns
  * NULL after adding every problem found to errs.
@@ -1082,7 +1178,6 @@ config_parse(const char *buf, size_t len, const char *label,
     struct errlist *errs)
 {
 	struct parse	 p;
-	xmlDocPtr	 doc;
 	const char	*nul;
 
 	memset(&p, 0, sizeof(p));
@@ -1095,6 +1190,9 @@ config_parse(const char *buf, size_t len, const char *label,
 	else if (all_space(buf, len))
 		problem(&p, 0, "empty file: expected a <plist> holding a "
 		    "<dict>");
+	/* What macOS writes under /Library/Managed Preferences (bplist.c). */
+	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
+		parse_binary(&p, buf, len);
 	/*
 	 * libxml2 takes a NUL for the end of its input, so whatever follows
 	 * one would be ignored unseen (and one in a name would cut it short
@@ -1103,11 +1201,8 @@ config_parse(const char *buf, size_t len, const char *label,
 	else if ((nul = memchr(buf, '\0', len)) != NULL)
 		problem(&p, line_at(buf, nul), "a NUL byte: a config is text "
 		    "and holds none");
-	else if ((doc = xml_read(&p, buf, len)) != NULL) {
-		if (!p.fatal)
-			parse_root(&p, doc);
-		xmlFreeDoc(doc);
-	}
+	else
+		parse_xml(&p, buf, len);
 	if (p.nprobs == 0 && p.fatal)	/* stopped without saying why */
 		problem(&p, 0, "not a well-formed XML document");
 	if (p.nprobs > 0) {
@@ -1163,12 +1258,16 @@ report_plan(const struct config *cfg, FILE *out)
 {
 	const struct config_key	**order;
 	const struct config_key	 *k;
+	char			  name[TT_ESCAPE_SIZE(TT_NAME_MAX)];
+	char			  value[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
 	size_t			  i;
 
 	fprintf(out, "check interval: %u second%s\n", cfg->check_interval,
 	    cfg->check_interval == 1 ? "" : "s");
 	fprintf(out, "restore on exit: %s\n", cfg->restore_on_exit ?
 	    "yes" : "no");
+	if (cfg->allow_any_sysctl)
+		fprintf(out, "any sysctl: allowed (AllowAnySysctl)\n");
 	if (cfg->nkeys == 0) {
 		fprintf(out, "apply order: no sysctls\n");
 		return;
@@ -1181,13 +1280,26 @@ report_plan(const struct config *cfg, FILE *out)
 	fprintf(out, "apply order (restore runs in reverse):\n");
 	for (i = 0; i < cfg->nkeys; i++) {
 		k = order[i];
+		/* Escaped although parsing refused what needs it. */
+		tt_escape(name, sizeof(name), k->name);
+		tt_escape(value, sizeof(value), k->value);
 		/* Quoted when it has words, so the value's end is plain. */
 		fprintf(out, "%4zu. %s = %s%s%s (mode %s, on reject %s)\n",
-		    i + 1, k->name, strchr(k->value, ' ') ? "\"" : "",
-		    k->value, strchr(k->value, ' ') ? "\"" : "",
+		    i + 1, name, strchr(value, ' ') ? "\"" : "",
+		    value, strchr(value, ' ') ? "\"" : "",
 		    key_mode_name(k->mode), on_reject_name(k->on_reject));
 	}
 	free(order);
+}
+
+/* An error line: the path in it is anyone's text. */
+static void
+report_line(FILE *out, const char *msg, const char *tail)
+{
+	char	safe[TT_ESCAPE_SIZE(2048)];
+
+	tt_escape(safe, sizeof(safe), msg);
+	fprintf(out, "%s%s\n", safe, tail);
 }
 
 /*
@@ -1205,9 +1317,9 @@ config_report(const char *path, int flags, bool verbose, FILE *out)
 	errlist_init(&errs);
 	if ((cfg = config_load(path, flags, &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
-			fprintf(out, "%s\n", errs.msg[i]);
+			report_line(out, errs.msg[i], "");
 		if (errs.n == 0)
-			fprintf(out, "%s: cannot be used\n", path);
+			report_line(out, path, ": cannot be used");
 		errlist_clear(&errs);
 		return 1;
 	}

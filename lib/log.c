@@ -2,6 +2,15 @@
  * Logging in the style of OpenBSD daemons: stderr in the foreground with -d,
  * the system log otherwise, through the sink of log_syslog.c (on macOS
  * syslog reaches the unified log) or log_eventlog.c (the Windows Event Log).
+ *
+ * What an administrator must see, every change, correction, reload and
+ * restore, goes out at LOG_NOTICE (log_notice); refusals and failures at
+ * LOG_ERR (log_warn, log_warnx); LOG_INFO only for details.  macOS's
+ * syslog(3) maps LOG_NOTICE and above to os_log's Default level but
+ * LOG_INFO to Info, which is not kept and which `log show` leaves out
+ * without --info (apple-oss-distributions/syslog,
+ * libsystem_asl.tproj/src/syslog.c, shim_syslog_to_log_type); FreeBSD's
+ * stock syslog.conf sends *.notice, not daemon.info, to /var/log/messages.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -35,36 +44,47 @@ log_setverbose(int v)
 	log_verbose = v;
 }
 
+/*
+ * One line as it is written: formatted, then escaped (escape.c), since a
+ * message carries text from the config, the kernel and control clients.
+ * A longer line is cut.
+ */
+#define LOG_LINE_MAX	2048
+
+static void
+log_line(enum log_level pri, const char *msg)
+{
+	char	safe[TT_ESCAPE_SIZE(LOG_LINE_MAX)];
+
+	tt_escape(safe, sizeof(safe), msg);
+	if (log_to_stderr) {
+		fprintf(stderr, "%s\n", safe);
+		fflush(stderr);
+	} else
+		log_sink_write(pri, safe);
+}
+
 static void
 vlog(enum log_level pri, const char *fmt, va_list ap)
 {
-	char	buf[2048];	/* more than TT_TEXT_MAX, a status note */
+	char	msg[LOG_LINE_MAX];
 
-	if (log_to_stderr) {
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-		fflush(stderr);
-	} else {
-		vsnprintf(buf, sizeof(buf), fmt, ap);
-		log_sink_write(pri, buf);
-	}
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	log_line(pri, msg);
 }
 
 /* Appends strerror(errno), like warn(3). */
 static void
 vlog_errno(enum log_level pri, const char *fmt, va_list ap)
 {
-	char	buf[2048], line[2400];
+	char	msg[LOG_LINE_MAX];
+	size_t	len;
 	int	saved = errno;
 
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	errno = saved;
-	if (log_to_stderr)
-		fprintf(stderr, "%s: %s\n", buf, strerror(saved));
-	else {
-		snprintf(line, sizeof(line), "%s: %s", buf, strerror(saved));
-		log_sink_write(pri, line);
-	}
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = strlen(msg);
+	snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(saved));
+	log_line(pri, msg);
 	errno = saved;
 }
 
@@ -85,6 +105,16 @@ log_warnx(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vlog(TT_LOG_ERR, fmt, ap);
+	va_end(ap);
+}
+
+void
+log_notice(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog(TT_LOG_NOTICE, fmt, ap);
 	va_end(ap);
 }
 

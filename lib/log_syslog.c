@@ -17,6 +17,7 @@ log_sink_write(enum log_level level, const char *msg)
 	static const int	pri[] = {
 		[TT_LOG_CRIT] = LOG_CRIT,
 		[TT_LOG_ERR] = LOG_ERR,
+		[TT_LOG_NOTICE] = LOG_NOTICE,
 		[TT_LOG_INFO] = LOG_INFO,
 		[TT_LOG_DEBUG] = LOG_DEBUG
 	};

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +38,9 @@ write_file_atomic_at(int dirfd, const char *name, const void *data,
 	    O_NOFOLLOW, mode);
 	if (fd == -1)
 		return -1;
-	if (write_all(fd, data, len) == -1 || fsync(fd) == -1)
+	/* The mode asked for, whatever the umask (a .prom file is 0644). */
+	if (fchmod(fd, mode) == -1 || write_all(fd, data, len) == -1 ||
+	    fsync(fd) == -1)
 		goto fail;
 	if (close(fd) == -1) {
 		fd = -1;

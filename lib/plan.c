@@ -2,9 +2,14 @@
  * What tcptune knows about particular keys: which ones are ceilings for
  * others, and so the order in which to apply them.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "tcptune.h"
+
+/* MSIZE (xnu: SB_MSIZE_ADJ) and MCLBYTES of xnu and FreeBSD (sys/param.h) */
+#define BSD_SB_MSIZE	256LL
+#define BSD_SB_MCLBYTES	2048LL
 
 struct key_rule {
 	const char	*name;
@@ -100,4 +105,46 @@ xnu_high_sb_max(long long nmbclusters)
 	if (high < sb_max && high <= mb && (nmbclusters << mclshift) > mb)
 		high = mb;
 	return high;
+}
+
+/*
+ * How much of kern.ipc.maxsockbuf (sb_max) one socket buffer may use,
+ * which xnu changed in xnu-10063 (macOS 14.4, Darwin 23.4).  Up to
+ * xnu-10002 (macOS 14.3), sysctl_tcp_sospace (bsd/netinet/tcp_usrreq.c)
+ * refused a sendspace or recvspace above sb_effective_max = (sb_max /
+ * (SB_MSIZE_ADJ + MCLBYTES)) * MCLBYTES, and sbreserve
+ * (bsd/kern/uipc_socket2.c) failed for a buffer above sb_max_adj =
+ * SB_MAX_ADJUST(sb_max) = sb_max * MCLBYTES / (SB_MSIZE_ADJ + MCLBYTES):
+ * 8/9 of it, as FreeBSD still does (sys/kern/uipc_sockbuf.c).  From
+ * xnu-10063 through xnu-11417 (macOS 15) the first takes new_value <=
+ * sb_max and the second clamps the buffer to sb_max instead of failing.
+ * SB_MSIZE_ADJ 256, MCLBYTES 2048 (bsd/sys/socketvar.h, bsd/sys/param.h).
+ *
+ * xnu_whole_sb_max: 1 when the kernel of that kern.osrelease ("23.4.0")
+ * lets a buffer have all of sb_max, 0 when 8/9, -1 when unparseable.
+ */
+int
+xnu_whole_sb_max(const char *release)
+{
+	int	major, minor;
+
+	if (release == NULL || sscanf(release, "%d.%d", &major, &minor) != 2 ||
+	    major < 0 || minor < 0)
+		return -1;
+	return major > 23 || (major == 23 && minor >= 4);
+}
+
+/* The most sendspace/recvspace take under sb_max (sysctl_tcp_sospace). */
+long long
+xnu_sospace_max(long long sb_max, int whole)
+{
+	return whole ? sb_max :
+	    sb_max / (BSD_SB_MSIZE + BSD_SB_MCLBYTES) * BSD_SB_MCLBYTES;
+}
+
+/* sb_max_adj: the largest buffer sbreserve gives under sb_max, 8/9. */
+long long
+bsd_sb_max_adj(long long sb_max)
+{
+	return sb_max * BSD_SB_MCLBYTES / (BSD_SB_MSIZE + BSD_SB_MCLBYTES);
 }

@@ -18,6 +18,7 @@ static const struct msg_rule msg_rules[] = {
 	{ MSG_RELOAD,		"reload",	0 },
 	{ MSG_RESTORE,		"restore",	0 },
 	{ MSG_RESUME,		"resume",	0 },
+	{ MSG_LEASE,		"lease",	sizeof(struct msg_lease) },
 	{ MSG_DAEMON_INFO,	"daemon-info",	sizeof(struct msg_daemon_info) },
 	{ MSG_KEY_STATUS,	"key-status",	sizeof(struct msg_key_status) },
 	{ MSG_CONFIG_ERROR,	"config-error",	sizeof(struct msg_config_error) },
@@ -127,6 +128,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(di->version);
 		TERMINATE(di->backend);
 		TERMINATE(di->config_path);
+		TERMINATE(di->managed_path);
 		TERMINATE(di->last_reload_msg);
 		TERMINATE(di->state_problem);
 		break;
@@ -137,6 +139,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(ks->current);
 		TERMINATE(ks->original);
 		TERMINATE(ks->note);
+		TERMINATE(ks->source);
 		break;
 	case MSG_CONFIG_ERROR:
 		TERMINATE(ce->text);

@@ -14,10 +14,17 @@
  *   reload   -> MSG_CONFIG_ERROR x n, MSG_RESULT, MSG_END(n)
  *   restore  -> MSG_RESULT, MSG_END(0)
  *   resume   -> MSG_RESULT, MSG_END(0)
+ *   lease    -> MSG_RESULT, MSG_END(0)
  *   a request with another version -> MSG_VERSION, then the daemon closes
  *
  * Version history (bump TT_PROTO_VERSION when any payload changes):
  *   1  first version.
+ *   2  msg_key_status.source: the file the key's wanted value came from
+ *      (the config or the managed preferences file); msg_daemon_info
+ *      .last_check (wall clock of the last check cycle, 0 none) and
+ *      .managed_path (the managed preferences file in use, "" none);
+ *      MSG_LEASE (a timed pause for tcptunectl measure) and the lease
+ *      fields of struct msg_daemon_info.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -27,7 +34,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	1
+#define TT_PROTO_VERSION	2
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 
@@ -45,6 +52,7 @@ enum msg_type {
 	MSG_RELOAD,
 	MSG_RESTORE,
 	MSG_RESUME,
+	MSG_LEASE,		/* payload struct msg_lease */
 	/* replies */
 	MSG_DAEMON_INFO = 100,
 	MSG_KEY_STATUS,
@@ -71,18 +79,36 @@ struct msg_daemon_info {
 	int64_t		started;	/* wall clock, seconds */
 	int64_t		now;
 	int64_t		last_reload;	/* 0: never */
+	int64_t		last_check;	/* 0: none yet (v2) */
 	int32_t		pid;
 	int32_t		last_reload_ok;	/* 1 ok, 0 failed */
 	uint32_t	check_interval;
 	uint32_t	nkeys;
 	uint32_t	paused;
 	uint32_t	restore_on_exit;
+	uint32_t	lease;		/* 1: paused for a lease (paused is 1) */
+	int32_t		lease_uid;	/* its holder */
+	int32_t		lease_pid;	/* -1: the kernel does not say */
+	uint32_t	lease_left;	/* seconds until it ends by itself */
 	uint64_t	checks;		/* check cycles run */
 	char		version[32];
 	char		backend[32];
 	char		config_path[1024];
+	char		managed_path[1024];	/* "" none in use (v2) */
 	char		last_reload_msg[TT_TEXT_MAX];
 	char		state_problem[TT_TEXT_MAX];	/* "" when fine */
+};
+
+/*
+ * A timed pause: the daemon puts the originals back and enforces again by
+ * itself when the seconds run out, when this connection closes, on resume
+ * or on a lease of 0 seconds from the holder, whichever comes first.  The
+ * holder renews it by asking again; anyone else is refused while it runs.
+ */
+#define TT_LEASE_MAX_SEC	600
+struct msg_lease {
+	uint32_t	seconds;	/* 1..TT_LEASE_MAX_SEC; 0 ends it */
+	uint32_t	pad;
 };
 
 struct msg_key_status {
@@ -92,6 +118,7 @@ struct msg_key_status {
 	char		current[TT_VALUE_MAX];	/* last read; "" unknown */
 	char		original[TT_VALUE_MAX];	/* "" none captured */
 	char		note[TT_TEXT_MAX];	/* why clamped, ceiling, ... */
+	char		source[1024];	/* file of the wanted value (v2) */
 	int64_t		last_change;	/* wall clock of our last write */
 	int64_t		next_attempt;	/* contested: wall clock */
 	uint32_t	state;		/* enum key_state */
@@ -136,8 +163,9 @@ struct msg_end {
  */
 _Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
 _Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
-_Static_assert(sizeof(struct msg_daemon_info) == 3704, "daemon_info v1");
-_Static_assert(sizeof(struct msg_key_status) == 2472, "key_status v1");
+_Static_assert(sizeof(struct msg_daemon_info) == 4752, "daemon_info v2");
+_Static_assert(sizeof(struct msg_lease) == 8, "lease v2");
+_Static_assert(sizeof(struct msg_key_status) == 3496, "key_status v2");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");
 _Static_assert(sizeof(struct msg_end) == 8, "end v1");

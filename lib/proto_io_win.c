@@ -14,9 +14,13 @@
 #include "proto.h"
 #include "win.h"
 
-/* One overlapped transfer on h, waited for at most timeout_ms (-1: ever). */
-static int
-transfer(HANDLE h, bool writing, void *buf, DWORD len, DWORD *done,
+/*
+ * One overlapped transfer on h, waited for at most timeout_ms (-1: ever);
+ * also tcptunectl's transport (client_transport_win.c).  -1 with errno
+ * (ETIMEDOUT, ECONNRESET for a pipe the other end closed).
+ */
+int
+win_transfer(HANDLE h, bool writing, void *buf, DWORD len, DWORD *done,
     int timeout_ms)
 {
 	OVERLAPPED	ov;
@@ -67,7 +71,7 @@ proto_write_msg(int fd, uint32_t type, uint32_t seq, const void *payload,
 		return -1;
 	}
 	while (off < total) {
-		if (transfer(h, true, buf + off, (DWORD)(total - off), &n,
+		if (win_transfer(h, true, buf + off, (DWORD)(total - off), &n,
 		    -1) == -1)
 			return -1;
 		off += n;
@@ -83,7 +87,7 @@ read_exact(int fd, void *buf, size_t len, int timeout_ms)
 	DWORD	 n;
 
 	while (len > 0) {
-		if (transfer(h, false, p, (DWORD)len, &n, timeout_ms) == -1)
+		if (win_transfer(h, false, p, (DWORD)len, &n, timeout_ms) == -1)
 			return -1;
 		if (n == 0) {
 			errno = ECONNRESET;

@@ -25,6 +25,7 @@
 
 #define TT_NAME_MAX	128	/* sysctl name, with the NUL */
 #define TT_VALUE_MAX	256	/* sysctl value as text, with the NUL */
+#define TT_VALUE_MAX_WORDS	(TT_VALUE_MAX / 2)	/* numbers in a value */
 #define TT_CONFIG_MAX_BYTES	(1024 * 1024)
 #define TT_MAX_KEYS	256
 #define TT_CHECK_MIN	1
@@ -36,6 +37,7 @@ void	 log_init(int to_stderr, int verbose, const char *ident);
 void	 log_setverbose(int);
 void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
+void	 log_notice(const char *, ...) TT_PRINTF(1, 2);	/* state changes */
 void	 log_info(const char *, ...) TT_PRINTF(1, 2);
 void	 log_debug(const char *, ...) TT_PRINTF(1, 2);
 void	 fatal(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
@@ -45,6 +47,7 @@ void	 fatalx(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
 enum log_level {
 	TT_LOG_CRIT,
 	TT_LOG_ERR,
+	TT_LOG_NOTICE,		/* what an administrator must see */
 	TT_LOG_INFO,
 	TT_LOG_DEBUG
 };
@@ -79,15 +82,21 @@ struct config_key {
 	enum key_mode	 mode;
 	enum on_reject	 on_reject;
 	int		 line;
+	bool		 managed;	/* from the managed file (config_layers.c) */
 };
 struct config {
 	char		  path[1024];
 	unsigned	  check_interval;	/* seconds */
 	bool		  restore_on_exit;
+	bool		  allow_any_sysctl;	/* beyond net.*, kern.ipc.* */
 	size_t		  nkeys;
 	struct config_key *keys;		/* in file order */
 	uint64_t	  digest;		/* of the file's bytes */
+	unsigned	  set;			/* CONFIG_SET_*: given in the file */
+	char		  managed_path[1024];	/* "" when no managed file */
 };
+#define CONFIG_SET_INTERVAL	0x1	/* CheckInterval */
+#define CONFIG_SET_RESTORE	0x2	/* RestoreOnExit */
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 struct config	*config_load(const char *, int, struct errlist *);
 struct config	*config_parse(const char *, size_t, const char *,
@@ -97,11 +106,26 @@ const struct config_key *config_find(const struct config *, const char *);
 const char	*key_mode_name(enum key_mode);
 const char	*on_reject_name(enum on_reject);
 bool		 sysctl_name_valid(const char *);
+bool		 sysctl_name_managed(const char *);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
 /* config_file_posix.c | config_file_win.c: the bytes, after the checks. */
 int		 config_file_read(const char *, int, char **, size_t *,
 		    struct errlist *);
+
+/* bplist.c: a binary plist as XML, for config_parse. */
+int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
+		    size_t);
+
+/* config_layers.c: the managed preferences file over the config. */
+struct config	*config_merge(struct config *, struct config *,
+		    struct errlist *);
+struct config	*config_load_layers(const char *, const char *, int,
+		    struct errlist *);
+const char	*config_key_source(const struct config *,
+		    const struct config_key *);
+int		 config_report_layers(const char *, const char *, int,
+		    FILE *);
 
 /* value.c: sysctl values as normalized text. */
 int	 value_normalize(const char *, char *, size_t);
@@ -116,6 +140,9 @@ int		 sysctl_rank(const char *);
 const char	*sysctl_capped_by(const char *);
 void		 plan_sort(const struct config_key **, size_t);
 long long	 xnu_high_sb_max(long long);
+int		 xnu_whole_sb_max(const char *);
+long long	 xnu_sospace_max(long long, int);
+long long	 bsd_sb_max_adj(long long);
 
 /* backend.c and backend_<os>.c: reading and writing sysctls. */
 struct sysctl_backend {
@@ -131,6 +158,15 @@ struct sysctl_backend {
 	 */
 	int	(*ceiling)(struct sysctl_backend *, const char *, long long *,
 		    char *, size_t);
+	/*
+	 * The largest buffer one socket can have when the ceiling key cap
+	 * (kern.ipc.maxsockbuf) is capval: 8/9 of it on FreeBSD and macOS
+	 * up to 14.3, all of it on macOS 14.4 and later (xnu_whole_sb_max
+	 * in plan.c).  0 and *max set, or an errno; NULL in a backend whose
+	 * ceilings hold whole (Linux).
+	 */
+	int	(*sockbuf_max)(struct sysctl_backend *, const char *, long long,
+		    long long *);
 	/*
 	 * Why the last get or set of a key failed, in the backend's own
 	 * words (Group Policy, a missing CIM class): 0 and the text, or -1
@@ -148,6 +184,13 @@ struct sysctl_backend	*backend_platform_new(const char *);
 void			 backend_free(struct sysctl_backend *);
 int			 linux_sysctl_path(const char *, const char *, char *,
 			    size_t);
+
+/* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
+#define TT_ESCAPE_SIZE(n)	((n) * 4)	/* room for n escaped bytes */
+size_t	 tt_escape(char *, size_t, const char *);
+size_t	 tt_utf8_decode(const char *, uint32_t *);
+bool	 tt_unsafe_char(uint32_t);
+const char *tt_text_unsafe(const char *, size_t *);
 
 /* util.c */
 size_t	 tt_strlcpy(char *, const char *, size_t);

@@ -18,7 +18,6 @@
  * to compare it rather than write it over a bigger one (found by
  * fuzz/fuzz_config.c; fuzz/regress/config/at-least-17-words).
  */
-#define VALUE_MAX_WORDS	(TT_VALUE_MAX / 2)
 
 /*
  * White space as the C locale's isspace() has it, without its per-byte
@@ -96,8 +95,8 @@ number_pair(const char *a, long long *na, const char *b, long long *nb)
 {
 	int	n;
 
-	n = value_numbers(a, na, VALUE_MAX_WORDS);
-	if (n == -1 || value_numbers(b, nb, VALUE_MAX_WORDS) != n)
+	n = value_numbers(a, na, TT_VALUE_MAX_WORDS);
+	if (n == -1 || value_numbers(b, nb, TT_VALUE_MAX_WORDS) != n)
 		return -1;
 	return n;
 }
@@ -109,7 +108,7 @@ number_pair(const char *a, long long *na, const char *b, long long *nb)
 int
 value_at_least(const char *current, const char *wanted)
 {
-	long long	c[VALUE_MAX_WORDS], w[VALUE_MAX_WORDS];
+	long long	c[TT_VALUE_MAX_WORDS], w[TT_VALUE_MAX_WORDS];
 	int		nc, i;
 
 	if ((nc = number_pair(current, c, wanted, w)) == -1)
@@ -141,7 +140,7 @@ format_numbers(const long long *nums, int n, char *out, size_t outlen)
 int
 value_raise(const char *current, const char *wanted, char *out, size_t outlen)
 {
-	long long	c[VALUE_MAX_WORDS], w[VALUE_MAX_WORDS];
+	long long	c[TT_VALUE_MAX_WORDS], w[TT_VALUE_MAX_WORDS];
 	int		nc, i;
 
 	if ((nc = number_pair(current, c, wanted, w)) == -1)
@@ -159,10 +158,10 @@ value_raise(const char *current, const char *wanted, char *out, size_t outlen)
 int
 value_with_last(const char *v, long long last, char *out, size_t outlen)
 {
-	long long	nums[VALUE_MAX_WORDS];
+	long long	nums[TT_VALUE_MAX_WORDS];
 	int		n;
 
-	if ((n = value_numbers(v, nums, VALUE_MAX_WORDS)) <= 0)
+	if ((n = value_numbers(v, nums, TT_VALUE_MAX_WORDS)) <= 0)
 		return -1;
 	nums[n - 1] = last;
 	return format_numbers(nums, n, out, outlen);

@@ -3,13 +3,22 @@
 # "test" for the whole test suite as well.  Skips apt when all are there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libxml2-dev"
+build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev"
 # test: the unit, system and packaging tests (mandoc lints the man pages,
-# strace checks what a hostile config makes the reader open, iperf3 and
-# gnuplot the benchmarks' smoke runs), then the sanitizer build (clang and
-# its runtime), valgrind and the fuzzers.
+# strace checks what a hostile config makes the reader open, lintian the
+# .deb, iperf3 and gnuplot the benchmarks' smoke runs), then the sanitizer
+# build (clang and its runtime), valgrind and the fuzzers; promtool
+# (package prometheus) checks status --prometheus, ruby -c the Homebrew
+# formula; openssl makes the certificate of the measure test's TLS
+# server.
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
-	mandoc strace iperf3 gnuplot-nox dpkg-dev clang libclang-rt-14-dev valgrind"
+	mandoc strace lintian iperf3 gnuplot-nox openssl dpkg-dev clang libclang-rt-14-dev valgrind
+	file prometheus ruby"
+# systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
+test="$test systemd-container"
+# The macOS cross-build takes zig from npm (scripts/build-macos.sh); a
+# node.js that brings its own npm is as good as Debian's package.
+command -v npm >/dev/null 2>&1 || test="$test npm"
 
 case "${1:-build}" in
 build) want=$build ;;

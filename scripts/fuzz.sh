@@ -2,7 +2,8 @@
 # fuzz.sh [SECONDS [BUILDDIR]]: build the libFuzzer harnesses (clang,
 # -fsanitize=fuzzer,address,undefined) in BUILDDIR (a new temporary
 # directory by default, never the source tree) and run each of them --
-# the config reader, the protocol decoder, the value normalizer -- for
+# the config reader, the protocol decoder, tcptunectl's reply parser,
+# the value normalizer -- for
 # SECONDS (default 60) on a copy of its seed corpus (`make fuzz`).
 # Last line: "N passed, N failed", one per harness; exit 1 on any failure.
 # A crash leaves its input in BUILDDIR/fuzz/work/NAME/artifacts/: once

@@ -1,7 +1,7 @@
 #!/bin/bash
 # reliability-report.sh: run the reliability suite and print its table.
 #
-#   sudo scripts/reliability-report.sh [-B BUILDDIR] [--update-readme]
+#   sudo scripts/reliability-report.sh [-B BUILDDIR] [--update-doc]
 #
 # Runs, against the daemon built in BUILDDIR (default: $top_builddir, or
 # the current directory when it holds ./tcptuned):
@@ -15,7 +15,7 @@
 # and prints one markdown table: class | what was tried | outcome.  The
 # system tests print their own rows as "# report: class|tried|outcome"
 # lines; a test without them gets one row from its TAP counts.  With
-# --update-readme the table replaces what README.md holds between
+# --update-doc the table replaces what docs/RELIABILITY.md holds between
 # <!-- reliability-table:begin --> and <!-- reliability-table:end -->.
 # Exit status: 0 when every check passed, 1 otherwise, 64 usage.
 #
@@ -35,7 +35,8 @@ UPDATE=false
 while [ $# -gt 0 ]; do
 	case $1 in
 	-B) [ $# -ge 2 ] || usage; BUILD=$2; shift 2 ;;
-	--update-readme) UPDATE=true; shift ;;
+	# --update-readme: its name from when the table was in README.md
+	--update-doc | --update-readme) UPDATE=true; shift ;;
 	-h | --help) usage ;;
 	*) usage ;;
 	esac
@@ -143,16 +144,16 @@ table() {
 	echo
 	echo "$CHECKS checks in $((T1 - T0)) s on $(uname -sr), $(date -u +%Y-%m-%d)." \
 	    "Regenerate with \`sudo scripts/reliability-report.sh -B BUILDDIR" \
-	    "--update-readme\`."
+	    "--update-doc\`."
 }
 
 table | tee "$OUT/table"
 
 if $UPDATE; then
-	README=$SRC/README.md
-	if ! grep -q '^<!-- reliability-table:begin -->$' "$README" ||
-	    ! grep -q '^<!-- reliability-table:end -->$' "$README"; then
-		echo "reliability-report.sh: README.md lacks the table markers" >&2
+	DOC=$SRC/docs/RELIABILITY.md
+	if ! grep -q '^<!-- reliability-table:begin -->$' "$DOC" ||
+	    ! grep -q '^<!-- reliability-table:end -->$' "$DOC"; then
+		echo "reliability-report.sh: docs/RELIABILITY.md lacks the table markers" >&2
 		exit 1
 	fi
 	awk -v table="$OUT/table" '
@@ -162,8 +163,8 @@ if $UPDATE; then
 		}
 		/^<!-- reliability-table:end -->$/ { skip = 0 }
 		!skip { print }
-	' "$README" >"$OUT/README.md" && cat "$OUT/README.md" >"$README" ||
+	' "$DOC" >"$OUT/RELIABILITY.md" && cat "$OUT/RELIABILITY.md" >"$DOC" ||
 	    exit 1
-	echo "README.md: reliability table updated" >&2
+	echo "docs/RELIABILITY.md: reliability table updated" >&2
 fi
 [ "$FAILED" -eq 0 ]

@@ -28,7 +28,7 @@ command -v clang >/dev/null 2>&1 || die "clang not found (apt-get install -y cla
 . "$src/scripts/vpath-source.sh"
 vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
 # shellcheck disable=SC2086 # the extra flags are words
-CC=clang "$src/configure" -q --enable-sanitizers --enable-werror \
+CC=clang "$src/configure" -q --enable-sanitizers --enable-werror --with-cmocka \
     ${SANITIZE_CONFIGURE_FLAGS:-} >configure.out 2>&1 ||
     { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }
 make -j"$jobs" >build.out 2>&1 ||

@@ -7,6 +7,8 @@
 #   sanitizers  the whole suite again under ASan + UBSan (clang)
 #   valgrind    the system tests with the daemon under memcheck
 #   fuzz        each libFuzzer harness for a bounded time
+#   macos       cross-build of every program and test for arm64 and x86_64
+#               macOS with -Werror (zig from npm, scripts/build-macos.sh)
 #   windows     the Windows build (mingw-w64) and its tests under Wine
 # Each stage prints its own "N passed, N failed"; the last line sums them.
 # TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
@@ -15,7 +17,19 @@ cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 
 bash scripts/deps.sh test || exit 1
-bash scripts/build.sh || { echo "0 passed, 1 failed"; exit 1; }
+# The check stage must build the unit tests, so configure requires cmocka
+# here (it fails, loudly, without it).  A tree configured without that
+# (scripts/demo.sh configures before the test dependencies are in) is
+# configured again, with its own options.
+conf=()
+if [ -f config.status ] &&
+    ! ./config.status --config | grep -q -- "'--with-cmocka'"; then
+	echo "test.sh: configuring again, now requiring cmocka for the unit tests"
+	eval "conf=($(./config.status --config))"
+	rm -f Makefile		# so that build.sh runs configure
+fi
+bash scripts/build.sh "${conf[@]}" --with-cmocka ||
+    { echo "0 passed, 1 failed"; exit 1; }
 
 total_pass=0
 total_fail=0
@@ -103,7 +117,7 @@ stage_script() {
 	tally "$name" "$pass" "$fail"
 }
 
-for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz windows}; do
+for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos windows}; do
 	echo "==== stage: $stage"
 	case $stage in
 	check) stage_check ;;
@@ -111,6 +125,7 @@ for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz windows}; do
 	sanitizers) stage_script sanitizers scripts/sanitize.sh ;;
 	valgrind) stage_script valgrind scripts/valgrind.sh ;;
 	fuzz) stage_script fuzz scripts/fuzz.sh "${TT_FUZZ_TIME:-60}" ;;
+	macos) stage_script macos scripts/build-macos.sh ;;
 	windows) stage_script windows scripts/test-windows.sh ;;
 	*) echo "unknown stage $stage"; tally "$stage" 0 1 ;;
 	esac

@@ -28,7 +28,9 @@ command -v valgrind >/dev/null 2>&1 || die "valgrind not found (apt-get install 
 # shellcheck source-path=SCRIPTDIR source=vpath-source.sh
 . "$src/scripts/vpath-source.sh"
 vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
-"$src/configure" -q --enable-werror >configure.out 2>&1 ||
+# shellcheck source=../fuzz/seeds.sh
+. "$src/fuzz/seeds.sh"
+"$src/configure" -q --enable-werror --with-cmocka >configure.out 2>&1 ||
     { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }
 # TESTS= builds every check program and runs none.
 { make -j"$jobs" && make -j"$jobs" check TESTS=; } >build.out 2>&1 ||
@@ -84,11 +86,12 @@ for t in tests/unit/test_*; do
 	[ "$rc" -ne 0 ] && bad+=("$logs/unit-$n.out")
 	result "$ok" "$n (exit $rc)" "${bad[@]}"
 done
-for name in config proto value; do
+for name in config proto value reply; do
 	t=fuzz/replay_$name
 	[ -x "$t" ] || continue
+	mapfile -t seeds < <(fuzz_seeds "$name" "$src")
 	$vg --log-file="$logs/replay-$name.%p.log" "./$t" \
-	    "$src/fuzz/corpus/$name"/* "$src/fuzz/regress/$name"/* \
+	    "${seeds[@]}" "$src/fuzz/regress/$name"/* \
 	    >"$logs/replay-$name.out" 2>&1
 	rc=$?
 	mapfile -t bad < <(bad_logs "$logs/replay-$name.*.log")

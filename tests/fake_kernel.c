@@ -15,8 +15,10 @@
 #define FK_MAX_KEYS	64
 #define FK_MAX_WRITES	4096
 
-/* xnu: MSIZE + MCLBYTES (bsd/sys/param.h) */
+/* xnu: SB_MSIZE_ADJ + MCLBYTES (bsd/sys/socketvar.h, bsd/sys/param.h) */
 #define XNU_MSIZE_MCL	(256 + 2048)
+/* FreeBSD and xnu: MCLBYTES */
+#define BSD_MCLBYTES	2048
 /* xnu: sb_max must stay above this (bsd/kern/uipc_socket2.c) */
 #define XNU_SB_MIN	18432
 /* FreeBSD: MSIZE + MCLBYTES (sys/kern/uipc_sockbuf.c) */
@@ -126,6 +128,8 @@ fake_kernel_stock_macos(struct fake_kernel *fk, unsigned ram_gb)
 	    true);
 	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
 	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);
+	/* macOS 15.6; fake_kernel_poke "23.3.0" for a macOS 14.3 kernel */
+	fake_kernel_add(fk, "kern.osrelease", FK_STRING, "24.6.0", false);
 }
 
 void
@@ -273,6 +277,35 @@ key_number(struct fake_kernel *fk, const char *name)
 	return v;
 }
 
+/*
+ * Whether this xnu lets a buffer have all of sb_max: from xnu-10063
+ * (macOS 14.4, kern.osrelease 23.4) on.  Before, sysctl_tcp_sospace
+ * (bsd/netinet/tcp_usrreq.c) refused send/recvspace above
+ * (sb_max / (SB_MSIZE_ADJ + MCLBYTES)) * MCLBYTES and sbreserve
+ * (bsd/kern/uipc_socket2.c) failed above sb_max_adj, 8/9 of sb_max;
+ * after, the first takes up to sb_max and the second clamps to it.
+ * A kernel without the key is taken as the older one.
+ */
+static bool
+fake_whole_sb_max(struct fake_kernel *fk)
+{
+	struct fake_key	*k = find_key(fk, "kern.osrelease");
+	int		 major, minor;
+
+	if (k == NULL || sscanf(k->value, "%d.%d", &major, &minor) != 2)
+		return false;
+	return major > 23 || (major == 23 && minor >= 4);
+}
+
+long long
+fake_kernel_sockbuf_max(struct fake_kernel *fk, long long sb_max)
+{
+	if (fk->rules == FK_RULES_FREEBSD ||
+	    (fk->rules == FK_RULES_XNU && !fake_whole_sb_max(fk)))
+		return sb_max * BSD_MCLBYTES / XNU_MSIZE_MCL;
+	return sb_max;
+}
+
 /* The range checks of the kernels' own sysctl handlers. */
 static int
 rules_check(struct fake_kernel *fk, const char *name, long long v)
@@ -288,12 +321,16 @@ rules_check(struct fake_kernel *fk, const char *name, long long v)
 		}
 		/*
 		 * bsd/netinet/tcp_usrreq.c, sysctl_tcp_sospace: at most
-		 * (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES, ~89 % of sb_max.
+		 * sb_max from macOS 14.4 on; before, at most
+		 * (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES, ~89 % of it.
 		 */
 		if (strcmp(name, "net.inet.tcp.sendspace") == 0 ||
 		    strcmp(name, "net.inet.tcp.recvspace") == 0) {
-			if (v <= 0 || v > key_number(fk, "kern.ipc.maxsockbuf") /
-			    XNU_MSIZE_MCL * 2048)
+			long long sb_max = key_number(fk,
+			    "kern.ipc.maxsockbuf");
+
+			if (v <= 0 || v > (fake_whole_sb_max(fk) ? sb_max :
+			    sb_max / XNU_MSIZE_MCL * BSD_MCLBYTES))
 				return ERANGE;
 		}
 	}
@@ -384,6 +421,15 @@ fake_free(struct sysctl_backend *be)
 	free(be);
 }
 
+static int
+fake_sockbuf_max(struct sysctl_backend *be, const char *cap, long long capval,
+    long long *max)
+{
+	*max = strcmp(cap, "kern.ipc.maxsockbuf") == 0 ?
+	    fake_kernel_sockbuf_max(be->ctx, capval) : capval;
+	return 0;
+}
+
 struct sysctl_backend *
 fake_backend_new(struct fake_kernel *fk)
 {
@@ -394,6 +440,7 @@ fake_backend_new(struct fake_kernel *fk)
 	be->name = "fake";
 	be->get = fake_get;
 	be->set = fake_set;
+	be->sockbuf_max = fake_sockbuf_max;
 	be->free = fake_free;
 	be->ctx = fk;
 	return be;

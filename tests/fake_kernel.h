@@ -1,7 +1,8 @@
 /*
  * A fake kernel for tests: an in-memory sysctl table with the xnu rules of
- * DESIGN.md (maxsockbuf range from nmbclusters, send/recvspace capped by
- * maxsockbuf, autoXbufmax unchecked) and fault injection per key.
+ * docs/DESIGN.md (maxsockbuf range from nmbclusters, send/recvspace capped
+ * by maxsockbuf, all of it from macOS 14.4 and 8/9 before, autoXbufmax
+ * unchecked) and fault injection per key.
  */
 #ifndef TCPTUNE_FAKE_KERNEL_H
 #define TCPTUNE_FAKE_KERNEL_H
@@ -22,7 +23,7 @@ enum fake_type {
 
 enum fake_rules {
 	FK_RULES_NONE,
-	FK_RULES_XNU,		/* macOS 11+ (xnu-11417) */
+	FK_RULES_XNU,		/* macOS 11-15, by its kern.osrelease */
 	FK_RULES_FREEBSD
 };
 
@@ -52,6 +53,12 @@ void	 fake_kernel_fail_set_n(struct fake_kernel *, const char *, int,
 /* A set that "succeeds" but stores another value (a silent clamp). */
 void	 fake_kernel_store_instead(struct fake_kernel *, const char *,
 	    const char *);
+
+/*
+ * The largest buffer one socket gets under kern.ipc.maxsockbuf sb_max
+ * (sbreserve): 8/9 of it on FreeBSD and macOS up to 14.3, all of it later.
+ */
+long long fake_kernel_sockbuf_max(struct fake_kernel *, long long);
 
 /* Every successful set, in order: "name=value". */
 size_t	 fake_kernel_nwrites(struct fake_kernel *);

@@ -51,7 +51,7 @@ check_combination(const struct advise_args *a, const struct output *out)
 		ctl_warnx("--count and --timeout go with --host");
 	else if (a->force && (!a->config_set || to_stdout(a->config)))
 		ctl_warnx("--force goes with --config FILE");
-	else if (a->config_set && to_stdout(a->config) && out == &json_output)
+	else if (a->config_set && to_stdout(a->config) && out->whole_stdout)
 		ctl_warnx("--json and --config without a FILE would both "
 		    "write to standard output");
 	else

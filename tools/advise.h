@@ -2,9 +2,13 @@
  * tcptunectl advise: from a path (rate and round trip) to the socket
  * buffer ceilings one TCP stream needs, on Linux, macOS and FreeBSD.
  *
+ *   advise_units.c   units: --rate, --rtt, --timeout and sizes parsed,
+ *                    rates, sizes and times formatted
  *   advise_model.c   pure arithmetic and platform knowledge, fed a list
  *                    of sysctl values (read live or given), so the unit
  *                    test runs all three platforms' models anywhere
+ *   advise_words.c   the sentences: why each row, the notes and the
+ *                    verdict, from the model's identifiers and numbers
  *   advise_output.c  the result as text, JSON or a tcptune.conf plist
  *   advise_probe.c   a round trip measured with TCP connects
  *   advise.c         the command: options, live values, files
@@ -41,8 +45,8 @@
 #define ADV_MAX_SETS		16	/* --set options */
 #define ADV_MAX_KEYS		8	/* rows of advice */
 #define ADV_MAX_NOTES		10
-#define ADV_NOTE_MAX		400
-#define ADV_TEXT_MAX		800
+#define ADV_NOTE_MAX		400	/* one sentence of advise_words.c */
+#define ADV_TEXT_MAX		800	/* the verdict */
 
 enum adv_os {
 	ADV_LINUX,
@@ -90,6 +94,52 @@ enum adv_role {
 	ROLE_INFO		/* shown, not changed */
 };
 
+/*
+ * What a row is for, in words (advise_words.c); the model says which.
+ * The names (adv_why_name) are an interface: "why_id" in the JSON.
+ */
+enum adv_why {
+	WHY_LINUX_RMEM,		/* tcp_rmem: the receive ceiling */
+	WHY_LINUX_WMEM,
+	WHY_LINUX_RMEM_MAX,	/* rmem_max: SO_RCVBUF users only */
+	WHY_LINUX_WMEM_MAX,
+	WHY_LINUX_MODERATE_OFF,	/* tcp_moderate_rcvbuf 0 */
+	WHY_BSD_AUTORCV,	/* autorcvbufmax, recvbuf_max */
+	WHY_BSD_AUTOSND,
+	WHY_BSD_AUTORCV_OFF,	/* doautorcvbuf, recvbuf_auto 0 */
+	WHY_XNU_MAXSOCKBUF,	/* with the ceiling of this Mac, sb_cap */
+	WHY_XNU_NMBCLUSTERS,
+	WHY_XNU_RECVSPACE,
+	WHY_XNU_SENDSPACE,
+	WHY_FREEBSD_MAXSOCKBUF,
+	WHY_COUNT
+};
+
+/* A note under the verdict, and the numbers its sentence needs. */
+enum adv_note_id {
+	NOTE_LINUX_RCV_SCALED,	/* 6.6+: arg[0] 1 when the version is known */
+	NOTE_LINUX_RCV_ADV_WIN,	/* before 6.6: arg[0] tcp_adv_win_scale */
+	NOTE_LINUX_SND,
+	NOTE_LINUX_NAMESPACE,
+	NOTE_XNU_NCL_DERIVED,	/* arg: nmbclusters, hw.memsize, assumed */
+	NOTE_XNU_CEILING,
+	NOTE_XNU_HEADROOM,	/* up to macOS 14.3: 8/9 of maxsockbuf */
+	NOTE_XNU_WHOLE,		/* from 14.4: all of it; arg: release known */
+	NOTE_FREEBSD_HEADROOM,
+	NOTE_FREEBSD_VNET,
+	NOTE_CEILINGS,		/* ceilings, not allocations */
+	NOTE_NEW_CONNECTIONS,
+	NOTE_UNREAD,		/* the values with an err in the input */
+	NOTE_ASSUMED_LIVE,	/* stock defaults stand in for unread ones */
+	NOTE_ASSUMED_MODEL,	/* --platform: a machine from stock values */
+	NOTE_COUNT
+};
+
+struct adv_note {
+	enum adv_note_id id;
+	long long	 arg[3];
+};
+
 struct adv_key {
 	const char	*name;
 	char		 current[TT_VALUE_MAX];	/* "" when unknown */
@@ -100,7 +150,7 @@ struct adv_key {
 	bool		 change;	/* recommended differs from current */
 	bool		 clamp;		/* plist: OnReject clamp */
 	enum adv_role	 role;
-	char		 why[ADV_NOTE_MAX];
+	enum adv_why	 why;
 };
 
 /* One direction of one stream. */
@@ -109,6 +159,7 @@ struct adv_dir {
 	long long	 window;	/* what that lets be in flight */
 	double		 rate;		/* bit/s one stream reaches */
 	const char	*limit;		/* the key holding it back, or NULL */
+	bool		 window_limited;	/* held by ADV_MAX_WINDOW */
 };
 
 enum adv_verdict {
@@ -128,13 +179,18 @@ struct adv_result {
 	char		 kernel[64];	/* "Linux 6.18.4", "macOS", ... */
 	long long	 sb_cap;	/* macOS: the most maxsockbuf takes */
 	long long	 ncl;		/* macOS: kern.ipc.nmbclusters */
+	bool		 sb_whole;	/* a buffer may have all of maxsockbuf */
+	int		 pool_min_gb;	/* macOS: the RAM that gives ncl, */
+	int		 pool_max_gb;	/* from .. below (0: no bound); */
+					/* min -1: not a stock pool */
+	int		 ram_for_window;	/* macOS: the least GB whose
+					   ceiling holds the window; 0 none */
 	struct adv_key	 keys[ADV_MAX_KEYS];
 	size_t		 nkeys;
 	struct adv_dir	 now_rcv, now_snd, rec_rcv, rec_snd;
 	enum adv_verdict verdict;
 	int		 streams;	/* parallel streams the rate needs */
-	char		 verdict_text[ADV_TEXT_MAX];
-	char		 notes[ADV_MAX_NOTES][ADV_NOTE_MAX];
+	struct adv_note	 notes[ADV_MAX_NOTES];
 	size_t		 nnotes;
 };
 
@@ -173,12 +229,18 @@ struct advise_args {
 	int		 nsets;
 };
 
-/* advise_model.c */
+/* advise_units.c */
 enum adv_perr	 adv_parse_rate(const char *, double *);
 enum adv_perr	 adv_parse_rtt(const char *, double *);
 enum adv_perr	 adv_parse_timeout(const char *, double *);
 const char	*adv_perr_text(enum adv_perr);
 int		 adv_parse_size(const char *, long long *);
+bool		 adv_ieq(const char *, const char *);
+void		 adv_fmt_rate(double, char *, size_t);
+void		 adv_fmt_bytes(double, char *, size_t);
+void		 adv_fmt_time(double, char *, size_t);
+
+/* advise_model.c */
 const char	*adv_os_name(enum adv_os);
 const char	*adv_os_label(enum adv_os);
 int		 adv_os_from_name(const char *, enum adv_os *);
@@ -193,9 +255,17 @@ long long	 adv_pow2_at_least(long long);
 long long	 adv_sb_max_adj(long long);
 void		 adv_model(const struct adv_input *, struct adv_result *);
 const char	*adv_verdict_name(enum adv_verdict);
-void		 adv_fmt_rate(double, char *, size_t);
-void		 adv_fmt_bytes(double, char *, size_t);
-void		 adv_fmt_time(double, char *, size_t);
+
+/* advise_words.c */
+const char	*adv_why_name(enum adv_why);
+void		 adv_why_text(const struct adv_result *, const struct adv_key *,
+		    char *, size_t);
+const char	*adv_note_name(enum adv_note_id);
+void		 adv_note_text(const struct adv_input *,
+		    const struct adv_result *, const struct adv_note *, char *,
+		    size_t);
+void		 adv_verdict_text(const struct adv_result *, char *, size_t);
+const char	*adv_limit_text(const struct adv_dir *);
 
 /* advise_output.c */
 void	 advise_text(FILE *, const struct advice *);

@@ -1,9 +1,11 @@
 /*
- * tcptunectl advise, the model: units as people write them, the
- * bandwidth-delay product, and what each platform makes of its socket
- * buffer ceilings.  Nothing here reads the system: the values come in an
+ * tcptunectl advise, the model: the bandwidth-delay product, and what
+ * each platform makes of its socket buffer ceilings (units are in
+ * advise_units.c).  Nothing here reads the system: the values come in an
  * adv_input (read live by advise.c, or given with --set, or the stock
  * defaults below), so the unit test runs every platform's model anywhere.
+ * It returns numbers and identifiers (enum adv_why, enum adv_note_id),
+ * never sentences: those are in advise_words.c.
  *
  * The platform facts, with their sources:
  *
@@ -26,8 +28,11 @@
  *   1/16 of the cluster pool (bsd/kern/uipc_mbuf.c, mbinit), and the pool
  *   comes from RAM: 64 MB below 4 GB, 96 MB from 4 GB, 128 MB from 8 GB,
  *   256 MB from 16 GB, 512 MB from 32 GB (mbuf_default_ncl, ncl_table).
- *   A socket buffer may hold at most sb_max_adj = sb_max * MCLBYTES /
- *   (MSIZE + MCLBYTES), 8/9 of it (bsd/kern/uipc_socket2.c, sbreserve).
+ *   From macOS 14.4 (xnu-10063) a socket buffer may have all of sb_max
+ *   (sbreserve clamps to it); up to macOS 14.3 (xnu-10002) at most
+ *   sb_max_adj = sb_max * MCLBYTES / (MSIZE + MCLBYTES), 8/9 of it
+ *   (bsd/kern/uipc_socket2.c, sbreserve; xnu_whole_sb_max in lib/plan.c
+ *   picks the rule from kern.osrelease, which uname gives).
  *   autorcvbufmax/autosndbufmax are taken unchecked and bound each socket
  *   together with that (tcp_input.c, tcp_sbrcv_reserve).
  *
@@ -41,11 +46,9 @@
  * On the BSDs the advertised window is the free space of the receive
  * buffer in bytes (sbspace), so a buffer of one BDP is a window of one.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,345 +67,6 @@
 
 /* The send buffer per byte in flight that Linux plans (tcp_sndbuf_expand) */
 #define LINUX_SND_FACTOR	2.0
-
-/* A direction held by the window limit, not by a key. */
-static const char limit_window[] = "the TCP window limit";
-
-/* ---- numbers as people write them */
-
-/*
- * The number at the start of s: digits, a fraction, an exponent; no sign,
- * no "inf" or "nan", no hex.  *end is set after it.
- */
-static enum adv_perr
-scan_number(const char *s, double *v, const char **end)
-{
-	const char	*p = s;
-	char		 buf[64];
-	size_t		 n;
-
-	if (*p == '\0')
-		return PERR_EMPTY;
-	if (*p == '-')
-		return PERR_NEGATIVE;
-	if (!isdigit((unsigned char)*p) &&
-	    !(*p == '.' && isdigit((unsigned char)p[1])))
-		return PERR_SYNTAX;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p == '.')
-		for (p++; isdigit((unsigned char)*p); p++)
-			;
-	if ((*p == 'e' || *p == 'E') && (isdigit((unsigned char)p[1]) ||
-	    ((p[1] == '-' || p[1] == '+') && isdigit((unsigned char)p[2]))))
-		for (p += 2; isdigit((unsigned char)*p); p++)
-			;
-	if ((n = (size_t)(p - s)) >= sizeof(buf))
-		return PERR_OVERFLOW;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	errno = 0;
-	*v = strtod(buf, NULL);
-	if (!isfinite(*v) || (errno == ERANGE && *v > 1.0))
-		return PERR_OVERFLOW;
-	*end = p;
-	return PERR_OK;
-}
-
-/* The unit after a number: one blank may separate them ("2.5 Gbit/s"). */
-static const char *
-unit_of(const char *p)
-{
-	return *p == ' ' ? p + 1 : p;
-}
-
-static bool
-ieq(const char *a, const char *b)
-{
-	for (; *a != '\0' && *b != '\0'; a++, b++)
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-			return false;
-	return *a == *b;
-}
-
-/*
- * The bit or byte part of a rate unit, after its SI prefix.  Words are
- * case-insensitive; in the short forms the case of the b decides, as
- * everyone writes them: "Mbps", "Mb/s" bits, "MBps", "MB/s" bytes.  A
- * bare "b" or "B" could be either, so it is refused.
- */
-static enum adv_perr
-rate_suffix(const char *u, double *mult)
-{
-	static const char *const bits[] = { "", "bit", "bits", "bit/s",
-	    "bits/s" };
-	static const char *const bytes[] = { "byte/s", "bytes/s" };
-	size_t	i;
-
-	for (i = 0; i < NITEMS(bits); i++)
-		if (ieq(u, bits[i])) {
-			*mult = 1;
-			return PERR_OK;
-		}
-	for (i = 0; i < NITEMS(bytes); i++)
-		if (ieq(u, bytes[i])) {
-			*mult = 8;
-			return PERR_OK;
-		}
-	if (ieq(u, "b"))
-		return PERR_AMBIGUOUS;
-	if (u[0] == 'b' && (ieq(u + 1, "ps") || ieq(u + 1, "/s"))) {
-		*mult = 1;
-		return PERR_OK;
-	}
-	if (u[0] == 'B' && (ieq(u + 1, "ps") || ieq(u + 1, "/s"))) {
-		*mult = 8;
-		return PERR_OK;
-	}
-	return PERR_UNIT;
-}
-
-/* k, m, g, t in either case: powers of 1000, as line rates are sold. */
-static double
-si_prefix(const char **u)
-{
-	switch (tolower((unsigned char)**u)) {
-	case 'k':
-		(*u)++;
-		return 1e3;
-	case 'm':
-		(*u)++;
-		return 1e6;
-	case 'g':
-		(*u)++;
-		return 1e9;
-	case 't':
-		(*u)++;
-		return 1e12;
-	default:
-		return 1;
-	}
-}
-
-/* Checked after the unit, so that "0x10" is a unit error, not zero. */
-static enum adv_perr
-in_range(double v, double lo, double hi)
-{
-	if (v == 0.0)
-		return PERR_ZERO;
-	if (!isfinite(v))
-		return PERR_OVERFLOW;
-	/* 10 * 1e-6 is a hair under 10e-6: the edges are taken */
-	if (v < lo * (1 - 1e-9))
-		return PERR_TOO_LOW;
-	if (v > hi * (1 + 1e-9))
-		return PERR_TOO_HIGH;
-	return PERR_OK;
-}
-
-/* "500m", "1g", "2.5G", "800mbit", "1gbit", "1000000", "100MB/s". */
-enum adv_perr
-adv_parse_rate(const char *s, double *bps)
-{
-	const char	*u;
-	double		 v, prefix, mult;
-	enum adv_perr	 e;
-
-	if ((e = scan_number(s, &v, &u)) != PERR_OK)
-		return e;
-	u = unit_of(u);
-	prefix = si_prefix(&u);
-	if ((e = rate_suffix(u, &mult)) != PERR_OK)
-		return e;
-	v = v * prefix * mult;
-	if ((e = in_range(v, ADV_RATE_MIN, ADV_RATE_MAX)) != PERR_OK)
-		return e;
-	*bps = v;
-	return PERR_OK;
-}
-
-/* A duration; plain numbers are in units of dflt seconds. */
-static enum adv_perr
-parse_duration(const char *s, double dflt, double lo, double hi, double *out)
-{
-	static const struct {
-		const char	*name;
-		double		 mult;
-	} units[] = {
-		{ "ns", 1e-9 }, { "us", 1e-6 }, { "\xc2\xb5s", 1e-6 },
-		{ "usec", 1e-6 }, { "ms", 1e-3 }, { "msec", 1e-3 },
-		{ "s", 1 }, { "sec", 1 },
-	};
-	const char	*u;
-	double		 v, mult = dflt;
-	enum adv_perr	 e;
-	size_t		 i;
-
-	if ((e = scan_number(s, &v, &u)) != PERR_OK)
-		return e;
-	u = unit_of(u);
-	if (*u != '\0') {
-		for (i = 0; i < NITEMS(units) && !ieq(u, units[i].name); i++)
-			;
-		if (i == NITEMS(units))
-			return PERR_UNIT;
-		mult = units[i].mult;
-	}
-	v *= mult;
-	if ((e = in_range(v, lo, hi)) != PERR_OK)
-		return e;
-	*out = v;
-	return PERR_OK;
-}
-
-/* "150ms", "0.15s", "150000us"; a plain number is in milliseconds. */
-enum adv_perr
-adv_parse_rtt(const char *s, double *sec)
-{
-	return parse_duration(s, 1e-3, ADV_RTT_MIN, ADV_RTT_MAX, sec);
-}
-
-/* "2s", "500ms"; a plain number is in seconds. */
-enum adv_perr
-adv_parse_timeout(const char *s, double *sec)
-{
-	return parse_duration(s, 1, ADV_TIMEOUT_MIN, ADV_TIMEOUT_MAX, sec);
-}
-
-const char *
-adv_perr_text(enum adv_perr e)
-{
-	switch (e) {
-	case PERR_OK:
-		return "ok";
-	case PERR_EMPTY:
-		return "is empty";
-	case PERR_SYNTAX:
-		return "is not a number";
-	case PERR_NEGATIVE:
-		return "is negative";
-	case PERR_ZERO:
-		return "is zero";
-	case PERR_UNIT:
-		return "has an unknown unit";
-	case PERR_AMBIGUOUS:
-		return "is ambiguous: b could be bits or bytes "
-		    "(write Mbit or MB/s)";
-	case PERR_OVERFLOW:
-		return "is too large a number";
-	case PERR_TOO_LOW:
-		return "is too small";
-	case PERR_TOO_HIGH:
-		return "is too large";
-	}
-	return "is not valid";
-}
-
-/*
- * An integer for --set, optionally with K, M or G (KiB, MiB, GiB), as
- * buffer sizes are written.  0, or -1 when it is not one.
- */
-int
-adv_parse_size(const char *s, long long *out)
-{
-	char		 buf[32];
-	size_t		 n = strlen(s);
-	long long	 v, mult = 1;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n + 1);
-	switch (buf[n - 1]) {
-	case 'k': case 'K':
-		mult = KIB;
-		break;
-	case 'm': case 'M':
-		mult = MIB;
-		break;
-	case 'g': case 'G':
-		mult = GIB;
-		break;
-	}
-	if (mult != 1)
-		buf[n - 1] = '\0';
-	if (buf[0] < '0' || buf[0] > '9' || parse_ll(buf, &v) == -1 ||
-	    v > LLONG_MAX / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
-}
-
-/* ---- what is formatted for people */
-
-/* v with at most three significant digits and no trailing zeros. */
-static void
-fmt_sig3(double v, const char *unit, char *buf, size_t len)
-{
-	char	*dot, *end;
-	int	 prec = v >= 99.95 ? 0 : v >= 9.995 ? 1 : 2;
-
-	snprintf(buf, len, "%.*f", prec, v);
-	if ((dot = strchr(buf, '.')) != NULL) {
-		end = buf + strlen(buf) - 1;
-		while (end > dot && *end == '0')
-			*end-- = '\0';
-		if (end == dot)
-			*end = '\0';
-	}
-	snprintf(buf + strlen(buf), len - strlen(buf), "%s", unit);
-}
-
-struct scale {
-	double		 size;
-	const char	*unit;
-};
-
-/* v in the largest unit that keeps it at 1 or more. */
-static void
-fmt_scaled(double v, const struct scale *sc, size_t n, char *buf,
-    size_t len)
-{
-	size_t	i;
-
-	for (i = n - 1; i > 0 && v < sc[i].size * 0.9995; i--)
-		;
-	fmt_sig3(v / sc[i].size, sc[i].unit, buf, len);
-}
-
-/* "1 Gbit/s", "447 Mbit/s", "2.5 Gbit/s". */
-void
-adv_fmt_rate(double bps, char *buf, size_t len)
-{
-	static const struct scale sc[] = {
-		{ 1, " bit/s" }, { 1e3, " kbit/s" }, { 1e6, " Mbit/s" },
-		{ 1e9, " Gbit/s" }, { 1e12, " Tbit/s" },
-	};
-
-	fmt_scaled(bps, sc, NITEMS(sc), buf, len);
-}
-
-/* "17.9 MiB", "512 KiB", "1 GiB". */
-void
-adv_fmt_bytes(double b, char *buf, size_t len)
-{
-	static const struct scale sc[] = {
-		{ 1, " bytes" }, { KIB, " KiB" }, { MIB, " MiB" },
-		{ GIB, " GiB" }, { GIB * 1024.0, " TiB" },
-	};
-
-	fmt_scaled(b, sc, NITEMS(sc), buf, len);
-}
-
-/* "150 ms", "45 us", "1.5 s": ASCII, for any terminal. */
-void
-adv_fmt_time(double s, char *buf, size_t len)
-{
-	static const struct scale sc[] = {
-		{ 1e-9, " ns" }, { 1e-6, " us" }, { 1e-3, " ms" }, { 1, " s" },
-	};
-
-	fmt_scaled(s, sc, NITEMS(sc), buf, len);
-}
 
 /* ---- platforms and their keys */
 
@@ -425,7 +89,7 @@ static const char *const darwin_keys[] = {
 	"kern.ipc.maxsockbuf", "kern.ipc.nmbclusters",
 	"net.inet.tcp.autorcvbufmax", "net.inet.tcp.autosndbufmax",
 	"net.inet.tcp.recvspace", "net.inet.tcp.sendspace",
-	"net.inet.tcp.doautorcvbuf", "hw.memsize", NULL
+	"net.inet.tcp.doautorcvbuf", "hw.memsize", "kernel.osrelease", NULL
 };
 static const char *const freebsd_keys[] = {
 	"kern.ipc.maxsockbuf", "net.inet.tcp.recvbuf_max",
@@ -436,7 +100,7 @@ static const char *const freebsd_keys[] = {
 /*
  * Stock values, for what could not be read or is not this machine.  Linux:
  * the defaults of recent kernels (Documentation/networking/ip-sysctl.rst;
- * rmem_max 212992 on 64-bit).  macOS 11 to 15 (DESIGN.md), on a 16 GB Mac
+ * rmem_max 212992 on 64-bit).  macOS 11 to 15 (docs/DESIGN.md), on a 16 GB Mac
  * unless hw.memsize or nmbclusters say otherwise.  FreeBSD: tcp_input.c,
  * tcp_output.c, sockbuf.h.
  */
@@ -484,11 +148,11 @@ adv_os_from_name(const char *name, enum adv_os *os)
 	int	i;
 
 	for (i = 0; i < ADV_NOS; i++)
-		if (ieq(name, os_names[i])) {
+		if (adv_ieq(name, os_names[i])) {
 			*os = (enum adv_os)i;
 			return 0;
 		}
-	if (ieq(name, "macos")) {
+	if (adv_ieq(name, "macos")) {
 		*os = ADV_DARWIN;
 		return 0;
 	}
@@ -635,6 +299,20 @@ sb_max_for(long long buf)
 	    BSD_MCLBYTES;
 }
 
+/* The same where a buffer may have all of maxsockbuf, or only 8/9. */
+static long long
+sb_max_holding(long long buf, bool whole)
+{
+	return whole ? buf : sb_max_for(buf);
+}
+
+/* The largest buffer maxsockbuf sb_max lets one socket have. */
+static long long
+sb_usable(long long sb_max, bool whole)
+{
+	return whole ? sb_max : adv_sb_max_adj(sb_max);
+}
+
 static long long
 ceil_ll(double v)
 {
@@ -684,26 +362,38 @@ dir_eval(struct adv_dir *d, const struct adv_result *r, long long buffer,
 	d->window = (long long)w;
 	d->rate = w * 8 / r->rtt;
 	d->limit = NULL;
+	d->window_limited = false;
 	if (d->rate >= r->rate * 0.9995)	/* rounding is no limit */
 		d->rate = r->rate;
 	else if (w >= (double)ADV_MAX_WINDOW)
-		d->limit = limit_window;
+		d->window_limited = true;
 	else
 		d->limit = limit;
 }
 
+/* Something holds this direction below the rate. */
+static bool
+dir_held(const struct adv_dir *d)
+{
+	return d->limit != NULL || d->window_limited;
+}
+
 /* ---- building the result */
 
-static void TT_PRINTF(2, 3)
-note(struct adv_result *r, const char *fmt, ...)
+/* A note, by identifier: advise_words.c has its sentence. */
+static void
+note(struct adv_result *r, enum adv_note_id id, long long a0, long long a1,
+    long long a2)
 {
-	va_list	ap;
+	struct adv_note	*n;
 
 	if (r->nnotes == ADV_MAX_NOTES)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(r->notes[r->nnotes++], ADV_NOTE_MAX, fmt, ap);
-	va_end(ap);
+	n = &r->notes[r->nnotes++];
+	n->id = id;
+	n->arg[0] = a0;
+	n->arg[1] = a1;
+	n->arg[2] = a2;
 }
 
 struct cur {
@@ -778,32 +468,17 @@ key_vector(struct adv_key *k, const struct cur *c, long long rec,
 	    !value_equal(k->current, k->recommended);
 }
 
-static void TT_PRINTF(2, 3)
-why(struct adv_key *k, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(k->why, sizeof(k->why), fmt, ap);
-	va_end(ap);
-}
-
-/* "a (Permission denied), b (...)": what could not be read live. */
+/* Some values could not be read live (their names are in the input). */
 static void
 unread_note(const struct adv_input *in, struct adv_result *r)
 {
-	char	buf[ADV_NOTE_MAX];
 	size_t	i, n = 0;
 
-	buf[0] = '\0';
 	for (i = 0; i < in->nvalues; i++)
 		if (in->values[i].err != 0)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			    "%s%s (%s)", n++ ? ", " : "", in->values[i].name,
-			    strerror(in->values[i].err));
+			n++;
 	if (n > 0)
-		note(r, "Could not read %s here; the stock default%s assumed.",
-		    buf, n > 1 ? "s are" : " is");
+		note(r, NOTE_UNREAD, (long long)n, 0, 0);
 }
 
 /* Notes every platform shares, after its own. */
@@ -815,19 +490,13 @@ common_notes(const struct adv_input *in, struct adv_result *r)
 
 	for (i = 0; i < r->nkeys; i++)
 		assumed |= r->keys[i].assumed;
-	note(r, "These are ceilings, not allocations: autotuning grows a "
-	    "socket's buffers only as far as its connection needs.");
-	note(r, "Only connections opened after a change get it: the window "
-	    "scale is fixed at the handshake.");
+	note(r, NOTE_CEILINGS, 0, 0, 0);
+	note(r, NOTE_NEW_CONNECTIONS, 0, 0, 0);
 	unread_note(in, r);
 	if (assumed && in->live)
-		note(r, "Values marked * could not be read: they are the stock "
-		    "defaults of %s. Give the real ones with --set NAME=VALUE.",
-		    adv_os_label(in->os));
+		note(r, NOTE_ASSUMED_LIVE, 0, 0, 0);
 	else if (assumed)
-		note(r, "Values marked * are the stock defaults of %s, not "
-		    "this machine's: --platform models a machine from them and "
-		    "from --set NAME=VALUE.", adv_os_label(in->os));
+		note(r, NOTE_ASSUMED_MODEL, 0, 0, 0);
 }
 
 /* ---- Linux */
@@ -851,13 +520,7 @@ linux_rcv_ratio(const struct adv_input *in, struct adv_result *r)
 	double		 ratio;
 
 	if (!known || major > 6 || (major == 6 && minor >= 6)) {
-		note(r, "The receive window is about tcp_rmem[2] x "
-		    "scaling_ratio / 256 (Linux 6.6 and later), scaling_ratio "
-		    "measured on each connection from how much memory its "
-		    "packets take: about 1/2 at first, more on some NICs. "
-		    "1/2 is planned for, so tcp_rmem[2] should be about 2 x "
-		    "the bandwidth-delay product.%s", known ? "" :
-		    " (Kernel version unknown: 6.6 or later assumed.)");
+		note(r, NOTE_LINUX_RCV_SCALED, known, 0, 0);
 		return 0.5;
 	}
 	cur_get(in, "net.ipv4.tcp_adv_win_scale", 1, &adv);
@@ -865,10 +528,7 @@ linux_rcv_ratio(const struct adv_input *in, struct adv_result *r)
 	/* include/net/tcp.h before 6.6, tcp_win_from_space */
 	ratio = s > 0 ? 1.0 - 1.0 / (double)(1LL << s) :
 	    1.0 / (double)(1LL << -s);
-	note(r, "Before Linux 6.6 the receive window is tcp_rmem[2] less "
-	    "1/2^tcp_adv_win_scale of it (tcp_adv_win_scale %d: %.0f%% is "
-	    "window), so tcp_rmem[2] should be the bandwidth-delay product "
-	    "divided by that.", s, ratio * 100);
+	note(r, NOTE_LINUX_RCV_ADV_WIN, s, 0, 0);
 	return ratio;
 }
 
@@ -900,29 +560,24 @@ linux_rows(struct adv_result *r, const struct linux_cur *c, long long rmem,
 
 	k = add_key(r, "net.ipv4.tcp_rmem", ROLE_CEILING, &c->rmem);
 	key_vector(k, &c->rmem, rmem, need_r);
-	why(k, "the receive buffer autotuning may grow to; about twice the "
-	    "window it gives");
+	k->why = WHY_LINUX_RMEM;
 	k = add_key(r, "net.ipv4.tcp_wmem", ROLE_CEILING, &c->wmem);
 	key_vector(k, &c->wmem, wmem, need_w);
-	why(k, "the send buffer autotuning may grow to; it holds a round "
-	    "trip of unacknowledged data, counted with its overhead");
+	k->why = WHY_LINUX_WMEM;
 	/* raised with the autotuning ceilings, never on their own */
 	k = add_key(r, "net.core.rmem_max", ROLE_SOCKOPT, &c->rmax);
 	key_scalar(k, rmem != c->rmem.v[2] ? max_ll(c->rmax.v[0], rmem) :
 	    c->rmax.v[0], 0);
-	why(k, "bounds programs that set SO_RCVBUF themselves, not "
-	    "autotuning; kept at tcp_rmem's maximum");
+	k->why = WHY_LINUX_RMEM_MAX;
 	k = add_key(r, "net.core.wmem_max", ROLE_SOCKOPT, &c->wmax);
 	key_scalar(k, wmem != c->wmem.v[2] ? max_ll(c->wmax.v[0], wmem) :
 	    c->wmax.v[0], 0);
-	why(k, "bounds programs that set SO_SNDBUF themselves, not "
-	    "autotuning; kept at tcp_wmem's maximum");
+	k->why = WHY_LINUX_WMEM_MAX;
 	if (c->moderate.v[0] == 0) {
 		k = add_key(r, "net.ipv4.tcp_moderate_rcvbuf", ROLE_SWITCH,
 		    &c->moderate);
 		key_scalar(k, 1, 1);
-		why(k, "receive autotuning is off: every socket keeps "
-		    "tcp_rmem[1] as its buffer");
+		k->why = WHY_LINUX_MODERATE_OFF;
 	}
 }
 
@@ -936,10 +591,7 @@ linux_model(const struct adv_input *in, struct adv_result *r)
 	linux_kernel(in, r);
 	r->rcv_ratio = linux_rcv_ratio(in, r);
 	r->snd_ratio = 1.0 / LINUX_SND_FACTOR;
-	note(r, "Sending: Linux sizes a send buffer at twice the congestion "
-	    "window, for fast recovery and per-packet overhead, so "
-	    "tcp_wmem[2] should also be about 2 x the bandwidth-delay "
-	    "product.");
+	note(r, NOTE_LINUX_SND, 0, 0, 0);
 	cur_get(in, "net.ipv4.tcp_rmem", 3, &c.rmem);
 	cur_get(in, "net.ipv4.tcp_wmem", 3, &c.wmem);
 	cur_get(in, "net.core.rmem_max", 1, &c.rmax);
@@ -959,11 +611,7 @@ linux_model(const struct adv_input *in, struct adv_result *r)
 	    "net.ipv4.tcp_wmem");
 	dir_eval(&r->rec_rcv, r, rmem, r->rcv_ratio, "net.ipv4.tcp_rmem");
 	dir_eval(&r->rec_snd, r, wmem, r->snd_ratio, "net.ipv4.tcp_wmem");
-	note(r, "net.ipv4.tcp_rmem and tcp_wmem belong to a network "
-	    "namespace (a container has its own copy); net.core.rmem_max "
-	    "and wmem_max are global, can be changed only from the host, and "
-	    "bound only programs that set SO_RCVBUF or SO_SNDBUF themselves "
-	    "(iperf3 -w, for one).");
+	note(r, NOTE_LINUX_NAMESPACE, 0, 0, 0);
 }
 
 /*
@@ -974,27 +622,26 @@ linux_model(const struct adv_input *in, struct adv_result *r)
  */
 static long long
 bsd_sb_target(long long rbuf, long long sbuf, const struct cur *rcur,
-    const struct cur *scur, long long need)
+    const struct cur *scur, long long need, bool whole)
 {
 	long long	r = rbuf != rcur->v[0] ? rbuf : min_ll(rbuf, need);
 	long long	s = sbuf != scur->v[0] ? sbuf : min_ll(sbuf, need);
 
-	return sb_max_for(max_ll(r, s));
+	return sb_max_holding(max_ll(r, s), whole);
 }
 
 /* ---- macOS */
 
-/* The RAM class a cluster pool belongs to (mbuf_default_ncl, ncl_table) */
+/* The cluster pool for each class of RAM (mbuf_default_ncl, ncl_table) */
 static const struct {
 	long long	 pool;		/* bytes */
-	const char	*ram;
-	int		 min_gb;
+	int		 min_gb;	/* up to the next row's */
 } xnu_pools[] = {
-	{ 64 * MIB, "less than 4 GB", 0 },
-	{ 96 * MIB, "4 to 8 GB", 4 },
-	{ 128 * MIB, "8 to 16 GB", 8 },
-	{ 256 * MIB, "16 to 32 GB", 16 },
-	{ 512 * MIB, "32 GB or more", 32 },
+	{ 64 * MIB, 0 },
+	{ 96 * MIB, 4 },
+	{ 128 * MIB, 8 },
+	{ 256 * MIB, 16 },
+	{ 512 * MIB, 32 },
 };
 
 /* The cluster count macOS gives a Mac of mem bytes (mbuf_default_ncl). */
@@ -1010,26 +657,31 @@ xnu_default_ncl(long long mem)
 	return pool >> XNU_MCLSHIFT;
 }
 
-static const char *
-xnu_ram_class(long long ncl)
+/* The RAM that gives a pool of ncl clusters: [min, max) GB, max 0 none. */
+static void
+xnu_ram_class(long long ncl, int *min_gb, int *max_gb)
 {
 	size_t	i;
 
+	*min_gb = -1;
+	*max_gb = 0;
 	for (i = 0; i < NITEMS(xnu_pools); i++)
-		if (xnu_pools[i].pool >> XNU_MCLSHIFT == ncl)
-			return xnu_pools[i].ram;
-	return NULL;
+		if (xnu_pools[i].pool >> XNU_MCLSHIFT == ncl) {
+			*min_gb = xnu_pools[i].min_gb;
+			if (i + 1 < NITEMS(xnu_pools))
+				*max_gb = xnu_pools[i + 1].min_gb;
+		}
 }
 
 /* The least RAM, in GB, whose ceiling holds a buffer of buf; 0: none. */
 static int
-xnu_ram_for(long long buf)
+xnu_ram_for(long long buf, bool whole)
 {
 	size_t	i;
 
 	for (i = 0; i < NITEMS(xnu_pools); i++)
-		if (adv_sb_max_adj(xnu_high_sb_max(xnu_pools[i].pool >>
-		    XNU_MCLSHIFT)) >= buf)
+		if (sb_usable(xnu_high_sb_max(xnu_pools[i].pool >>
+		    XNU_MCLSHIFT), whole) >= buf)
 			return xnu_pools[i].min_gb > 0 ? xnu_pools[i].min_gb :
 			    1;
 	return 0;
@@ -1039,6 +691,7 @@ struct darwin_cur {
 	struct cur	sb, ncl, rbuf, sbuf, rspace, sspace, autorcv, mem;
 	long long	high;		/* the most maxsockbuf takes here */
 	bool		ncl_derived;	/* from hw.memsize, not read */
+	bool		release_known;	/* kernel.osrelease was read or given */
 };
 
 static void
@@ -1062,15 +715,30 @@ darwin_cur_get(const struct adv_input *in, struct darwin_cur *c)
 	c->high = xnu_high_sb_max(c->ncl.v[0]);
 }
 
+/* macOS 14.4 and later unless kernel.osrelease says older. */
+static bool
+darwin_whole(const struct adv_input *in, struct darwin_cur *c,
+    struct adv_result *r)
+{
+	const char	*rel = adv_input_get(in, "kernel.osrelease");
+	int		 whole = xnu_whole_sb_max(rel);
+
+	c->release_known = whole != -1;
+	snprintf(r->kernel, sizeof(r->kernel), "macOS%s%s",
+	    c->release_known ? ", Darwin " : "", c->release_known ? rel : "");
+	return whole != 0;
+}
+
 /*
  * One direction on a BSD: the socket's ceiling is the autotuning maximum,
- * within 8/9 of maxsockbuf, and the window is all of it.
+ * within what maxsockbuf lets a buffer have (all of it on macOS 14.4 and
+ * later, 8/9 of it before and on FreeBSD), and the window is all of it.
  */
 static void
 bsd_dir(struct adv_dir *d, const struct adv_result *r, long long automax,
     long long sb, const char *autoname)
 {
-	long long	adj = adv_sb_max_adj(sb);
+	long long	adj = sb_usable(sb, r->sb_whole);
 
 	dir_eval(d, r, min_ll(automax, adj), 1.0, automax <= adj ? autoname :
 	    "kern.ipc.maxsockbuf");
@@ -1102,14 +770,14 @@ autotune_rows(struct adv_result *r, const struct autotune_names *n,
 
 	k = add_key(r, n->rbuf, ROLE_CEILING, rcur);
 	key_scalar(k, rbuf, r->window);
-	why(k, "how far receive autotuning grows a buffer (the window)");
+	k->why = WHY_BSD_AUTORCV;
 	k = add_key(r, n->sbuf, ROLE_CEILING, scur);
 	key_scalar(k, sbuf, r->window);
-	why(k, "how far send autotuning grows a buffer");
+	k->why = WHY_BSD_AUTOSND;
 	if (autorcv->v[0] == 0) {
 		k = add_key(r, n->autorcv, ROLE_SWITCH, autorcv);
 		key_scalar(k, 1, 1);
-		why(k, "receive autotuning is off: sockets keep recvspace");
+		k->why = WHY_BSD_AUTORCV_OFF;
 	}
 }
 
@@ -1118,51 +786,35 @@ darwin_rows(struct adv_result *r, const struct darwin_cur *c, long long sb,
     long long rbuf, long long sbuf)
 {
 	struct adv_key	*k;
-	char		 high[32];
 
-	adv_fmt_bytes((double)c->high, high, sizeof(high));
 	k = add_key(r, "kern.ipc.maxsockbuf", ROLE_CEILING, &c->sb);
-	key_scalar(k, sb, sb_max_for(r->window));
+	key_scalar(k, sb, sb_max_holding(r->window, r->sb_whole));
 	k->clamp = true;
-	why(k, "every socket buffer's ceiling; a buffer may use 8/9 of it; "
-	    "at most %s on this Mac", high);
+	k->why = WHY_XNU_MAXSOCKBUF;
 	autotune_rows(r, &darwin_autotune, &c->rbuf, &c->sbuf, &c->autorcv,
 	    rbuf, sbuf);
 	k = add_key(r, "kern.ipc.nmbclusters", ROLE_INFO, &c->ncl);
 	key_scalar(k, c->ncl.v[0], 0);
-	why(k, "the mbuf cluster pool, set from memory at boot; it sets the "
-	    "most kern.ipc.maxsockbuf takes");
+	k->why = WHY_XNU_NMBCLUSTERS;
 	k = add_key(r, "net.inet.tcp.recvspace", ROLE_INFO, &c->rspace);
 	key_scalar(k, c->rspace.v[0], 0);
-	why(k, "a new socket's first receive buffer, not a ceiling");
+	k->why = WHY_XNU_RECVSPACE;
 	k = add_key(r, "net.inet.tcp.sendspace", ROLE_INFO, &c->sspace);
 	key_scalar(k, c->sspace.v[0], 0);
-	why(k, "a new socket's first send buffer, not a ceiling");
+	k->why = WHY_XNU_SENDSPACE;
 }
 
 static void
 darwin_notes(struct adv_result *r, const struct darwin_cur *c)
 {
-	char		 high[32];
-	const char	*ram = xnu_ram_class(c->ncl.v[0]);
-
-	adv_fmt_bytes((double)c->high, high, sizeof(high));
 	if (c->ncl_derived)
-		note(r, "kern.ipc.nmbclusters was not read: %lld is what macOS "
-		    "gives a Mac with hw.memsize %lld%s (%.0f GB).",
-		    c->ncl.v[0], c->mem.v[0], c->mem.assumed ? "*" : "",
-		    (double)c->mem.v[0] / GIB);
-	note(r, "kern.ipc.maxsockbuf takes at most %s here: 1/16 of the "
-	    "mbuf cluster pool (kern.ipc.nmbclusters %lld), which macOS 11 "
-	    "and later size from memory%s%s%s: 8 MiB from 8 GB, 16 MiB from "
-	    "16 GB, 32 MiB from 32 GB.", high, c->ncl.v[0],
-	    ram ? " (this pool: a Mac with " : "", ram ? ram : "",
-	    ram ? ")" : "");
-	note(r, "A socket buffer may use at most 8/9 of kern.ipc.maxsockbuf "
-	    "(the rest pays for the mbufs that hold the data), so "
-	    "maxsockbuf must be at least 9/8 of the buffer wanted. "
-	    "autorcvbufmax and autosndbufmax are taken whatever their value, "
-	    "and each socket is held to the smaller of them and that 8/9.");
+		note(r, NOTE_XNU_NCL_DERIVED, c->ncl.v[0], c->mem.v[0],
+		    c->mem.assumed);
+	note(r, NOTE_XNU_CEILING, 0, 0, 0);
+	if (r->sb_whole)
+		note(r, NOTE_XNU_WHOLE, c->release_known, 0, 0);
+	else
+		note(r, NOTE_XNU_HEADROOM, 0, 0, 0);
 }
 
 static void
@@ -1171,15 +823,17 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	struct darwin_cur c;
 	long long	  rbuf, sbuf, sb;
 
-	snprintf(r->kernel, sizeof(r->kernel), "macOS");
 	r->rcv_ratio = r->snd_ratio = 1.0;
 	darwin_cur_get(in, &c);
+	r->sb_whole = darwin_whole(in, &c, r);
 	r->ncl = c.ncl.v[0];
 	r->sb_cap = c.high;
+	xnu_ram_class(r->ncl, &r->pool_min_gb, &r->pool_max_gb);
+	r->ram_for_window = xnu_ram_for(r->window, r->sb_whole);
 	rbuf = raise_to(c.rbuf.v[0], r->window, INT_MAX);
 	sbuf = raise_to(c.sbuf.v[0], r->window, INT_MAX);
 	sb = raise_to(c.sb.v[0], bsd_sb_target(rbuf, sbuf, &c.rbuf, &c.sbuf,
-	    r->window), UINT_MAX);
+	    r->window, r->sb_whole), UINT_MAX);
 	if (sb > c.high) {
 		/* sysctl_sb_max refuses more: buffers beyond it are moot */
 		sb = max_ll(c.sb.v[0], c.high);
@@ -1200,37 +854,6 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	darwin_notes(r, &c);
 }
 
-/* The capped Mac, told plainly. */
-static void
-darwin_capped(const struct adv_result *r, double best, char *buf,
-    size_t len)
-{
-	char		 eff[32], cap[32], rtt[32], got[32], raw[32], want[32];
-	char		 ram[64] = "", more[64] = "";
-	const char	*class = xnu_ram_class(r->ncl);
-	int		 gb = xnu_ram_for(r->window);
-
-	adv_fmt_bytes((double)adv_sb_max_adj(r->sb_cap), eff, sizeof(eff));
-	adv_fmt_bytes((double)r->sb_cap, cap, sizeof(cap));
-	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
-	adv_fmt_rate(best, got, sizeof(got));
-	adv_fmt_rate((double)r->sb_cap * 8 / r->rtt, raw, sizeof(raw));
-	adv_fmt_rate(r->rate, want, sizeof(want));
-	if (class != NULL)
-		snprintf(ram, sizeof(ram), ": this is the pool of a Mac with "
-		    "%s", class);
-	if (gb > 0)
-		snprintf(more, sizeof(more), ", or a Mac with %d GB of memory "
-		    "or more", gb);
-	snprintf(buf, len, "This Mac cannot give one socket more than %s: "
-	    "kern.ipc.maxsockbuf can be raised to %s at most here (1/16 of "
-	    "the mbuf cluster pool, which macOS sizes from memory%s), and a "
-	    "socket may use 8/9 of it. At %s that lets one stream reach about "
-	    "%s (%s / %s = %s before that overhead), not %s. Use %d or more "
-	    "parallel streams%s.", eff, cap, ram, rtt, got, cap, rtt, raw,
-	    want, r->streams, more);
-}
-
 /* ---- FreeBSD */
 
 struct freebsd_cur {
@@ -1245,8 +868,7 @@ freebsd_rows(struct adv_result *r, const struct freebsd_cur *c,
 
 	k = add_key(r, "kern.ipc.maxsockbuf", ROLE_CEILING, &c->sb);
 	key_scalar(k, sb, sb_max_for(r->window));
-	why(k, "at least 9/8 of the largest buffer: only 8/9 of it can be "
-	    "reserved (sb_max_adj)");
+	k->why = WHY_FREEBSD_MAXSOCKBUF;
 	autotune_rows(r, &freebsd_autotune, &c->rbuf, &c->sbuf, &c->autorcv,
 	    rbuf, sbuf);
 }
@@ -1268,7 +890,7 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 	sbuf = raise_to(c.sbuf.v[0], r->window, INT_MAX);
 	/* u_long: the headroom rule is the only limit */
 	sb = raise_to(c.sb.v[0], bsd_sb_target(rbuf, sbuf, &c.rbuf, &c.sbuf,
-	    r->window), 1LL << 62);
+	    r->window, false), 1LL << 62);
 	freebsd_rows(r, &c, sb, rbuf, sbuf);
 	if (c.autorcv.v[0] != 0)
 		bsd_dir(&r->now_rcv, r, c.rbuf.v[0], c.sb.v[0],
@@ -1280,114 +902,26 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 	    "net.inet.tcp.sendbuf_max");
 	bsd_dir(&r->rec_rcv, r, rbuf, sb, "net.inet.tcp.recvbuf_max");
 	bsd_dir(&r->rec_snd, r, sbuf, sb, "net.inet.tcp.sendbuf_max");
-	note(r, "A buffer above 8/9 of kern.ipc.maxsockbuf cannot be "
-	    "reserved, and receive autotuning that reaches that point stops "
-	    "for good on the socket: hence maxsockbuf at least 9/8 (1.125 x) "
-	    "of the largest buffer.");
-	note(r, "net.inet.tcp.recvbuf_max and sendbuf_max belong to a "
-	    "jail's own network stack (VNET); kern.ipc.maxsockbuf is "
-	    "global.");
+	note(r, NOTE_FREEBSD_HEADROOM, 0, 0, 0);
+	note(r, NOTE_FREEBSD_VNET, 0, 0, 0);
 }
 
-/* ---- the verdict */
-
-static const char *
-short_key(const char *name)
-{
-	const char	*dot = strrchr(name, '.');
-
-	return dot != NULL && strncmp(name, "net.", 4) == 0 ? dot + 1 : name;
-}
-
-/* "895 Mbit/s receiving (held by tcp_rmem)" */
-static void
-dir_text(const struct adv_dir *d, const char *what, char *buf, size_t len)
-{
-	char	rate[32];
-
-	adv_fmt_rate(d->rate, rate, sizeof(rate));
-	if (d->limit == NULL)
-		snprintf(buf, len, "the full %s %s", rate, what);
-	else
-		snprintf(buf, len, "%s %s (held by %s)", rate, what,
-		    short_key(d->limit));
-}
-
-static void
-verdict_tune(struct adv_result *r, char *buf, size_t len)
-{
-	char	rcv[128], snd[128], want[32];
-
-	adv_fmt_rate(r->rate, want, sizeof(want));
-	dir_text(&r->now_rcv, "receiving", rcv, sizeof(rcv));
-	dir_text(&r->now_snd, "sending", snd, sizeof(snd));
-	snprintf(buf, len, "Now one stream reaches %s and %s. With the "
-	    "recommended values it can carry the full %s both ways.", rcv,
-	    snd, want);
-}
-
-static void
-verdict_window(struct adv_result *r, char *buf, size_t len)
-{
-	char	want[32], rtt[32], bdp[32], got[32];
-
-	adv_fmt_rate(r->rate, want, sizeof(want));
-	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
-	adv_fmt_bytes(r->bdp, bdp, sizeof(bdp));
-	adv_fmt_rate((double)ADV_MAX_WINDOW * 8 / r->rtt, got, sizeof(got));
-	snprintf(buf, len, "No single TCP stream can carry %s at %s: that "
-	    "takes %s in flight, and a TCP window is at most 1 GiB (RFC 7323 "
-	    "window scaling). One stream reaches about %s at best; use %d or "
-	    "more parallel streams.", want, rtt, bdp, got, r->streams);
-}
-
-static void
-verdict_capped(struct adv_result *r, char *buf, size_t len)
-{
-	char	got[32], want[32], rtt[32];
-	double	best = r->rec_rcv.rate < r->rec_snd.rate ? r->rec_rcv.rate :
-	    r->rec_snd.rate;
-
-	if (r->rec_rcv.limit == limit_window ||
-	    r->rec_snd.limit == limit_window) {
-		verdict_window(r, buf, len);
-		return;
-	}
-	if (r->os == ADV_DARWIN) {
-		darwin_capped(r, best, buf, len);
-		return;
-	}
-	adv_fmt_rate(best, got, sizeof(got));
-	adv_fmt_rate(r->rate, want, sizeof(want));
-	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
-	snprintf(buf, len, "Even with the recommended values one stream "
-	    "reaches only %s of %s at %s; use %d or more parallel streams.",
-	    got, want, rtt, r->streams);
-}
+/* ---- the verdict (its words are in advise_words.c) */
 
 static void
 verdict(struct adv_result *r)
 {
-	char	want[32], rtt[32];
 	double	best = r->rec_rcv.rate < r->rec_snd.rate ? r->rec_rcv.rate :
 	    r->rec_snd.rate;
 
-	adv_fmt_rate(r->rate, want, sizeof(want));
-	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
 	r->streams = 1;
-	if (r->now_rcv.limit == NULL && r->now_snd.limit == NULL) {
+	if (!dir_held(&r->now_rcv) && !dir_held(&r->now_snd))
 		r->verdict = VERDICT_OK;
-		snprintf(r->verdict_text, sizeof(r->verdict_text), "The "
-		    "current ceilings already let one stream carry the full "
-		    "%s at %s, receiving and sending: nothing needs to "
-		    "change.", want, rtt);
-	} else if (r->rec_rcv.limit == NULL && r->rec_snd.limit == NULL) {
+	else if (!dir_held(&r->rec_rcv) && !dir_held(&r->rec_snd))
 		r->verdict = VERDICT_TUNE;
-		verdict_tune(r, r->verdict_text, sizeof(r->verdict_text));
-	} else {
+	else {
 		r->verdict = VERDICT_CAPPED;
 		r->streams = best > 0 ? (int)ceil_ll(r->rate / best) : 0;
-		verdict_capped(r, r->verdict_text, sizeof(r->verdict_text));
 	}
 }
 

@@ -23,11 +23,13 @@
  *       "role": "ceiling"|"sockopt"|"switch"|"info",
  *       "current": str|null, "assumed": bool, "given": bool,
  *       "recommended": str,
- *       "needed": int|null, "change": bool, "why": str }, ... ],
+ *       "needed": int|null, "change": bool, "why": str,
+ *       "why_id": str }, ... ],
  *     "now": { "receive": DIR, "send": DIR },
  *     "recommended": { "receive": DIR, "send": DIR },
  *     "verdict": "ok"|"tune"|"capped", "verdict_text": str,
- *     "streams": int, "notes": [ str, ... ], "config_file": str|null }
+ *     "streams": int, "notes": [ str, ... ], "note_ids": [ str, ... ],
+ *     "config_file": str|null }
  *   DIR: { "buffer_bytes": int, "window_bytes": int, "rate_bps": num,
  *          "limited_by": str|null }
  */
@@ -240,11 +242,11 @@ dir_cell(const struct adv_dir *d, char *buf, size_t len)
 
 	adv_fmt_rate(d->rate, rate, sizeof(rate));
 	adv_fmt_bytes((double)d->window, win, sizeof(win));
-	if (d->limit == NULL)
+	if (adv_limit_text(d) == NULL)
 		snprintf(buf, len, "%s, window %s", rate, win);
 	else
 		snprintf(buf, len, "%s, window %s, held by %s", rate, win,
-		    d->limit);
+		    adv_limit_text(d));
 }
 
 static void
@@ -268,13 +270,17 @@ static void
 text_notes(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
+	char			 text[ADV_TEXT_MAX];
 	size_t			 i;
 
 	fputc('\n', f);
-	wrap(f, "Verdict: ", "  ", r->verdict_text);
+	adv_verdict_text(r, text, sizeof(text));
+	wrap(f, "Verdict: ", "  ", text);
 	fprintf(f, "\nWhy:\n");
-	for (i = 0; i < r->nnotes; i++)
-		wrap(f, "  - ", "    ", r->notes[i]);
+	for (i = 0; i < r->nnotes; i++) {
+		adv_note_text(&a->in, r, &r->notes[i], text, ADV_NOTE_MAX);
+		wrap(f, "  - ", "    ", text);
+	}
 	if (a->config_path != NULL)
 		fprintf(f, "\nWrote %s; check it with: tcptunectl check %s\n",
 		    a->config_path, a->config_path);
@@ -363,8 +369,10 @@ role_name(enum adv_role role)
 }
 
 static void
-json_key(struct json *j, const struct adv_key *k)
+json_key(struct json *j, const struct adv_result *r, const struct adv_key *k)
 {
+	char	why[ADV_NOTE_MAX];
+
 	json_open(j, NULL, '{');
 	json_str(j, "name", k->name);
 	json_str(j, "role", role_name(k->role));
@@ -377,7 +385,9 @@ json_key(struct json *j, const struct adv_key *k)
 	else
 		json_null(j, "needed");
 	json_bool(j, "change", k->change);
-	json_str(j, "why", k->why);
+	adv_why_text(r, k, why, sizeof(why));
+	json_str(j, "why", why);
+	json_str(j, "why_id", adv_why_name(k->why));
 	json_close(j, '}');
 }
 
@@ -388,7 +398,7 @@ json_dir(struct json *j, const char *key, const struct adv_dir *d)
 	json_int(j, "buffer_bytes", d->buffer);
 	json_int(j, "window_bytes", d->window);
 	json_num(j, "rate_bps", d->rate);
-	json_str(j, "limited_by", d->limit);
+	json_str(j, "limited_by", adv_limit_text(d));
 	json_close(j, '}');
 }
 
@@ -407,6 +417,7 @@ advise_json(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
 	struct json		 j;
+	char			 text[ADV_TEXT_MAX];
 	size_t			 i;
 
 	json_begin(&j, f);
@@ -418,16 +429,23 @@ advise_json(FILE *f, const struct advice *a)
 	json_platform(&j, a);
 	json_open(&j, "keys", '[');
 	for (i = 0; i < r->nkeys; i++)
-		json_key(&j, &r->keys[i]);
+		json_key(&j, r, &r->keys[i]);
 	json_close(&j, ']');
 	json_streams(&j, "now", &r->now_rcv, &r->now_snd);
 	json_streams(&j, "recommended", &r->rec_rcv, &r->rec_snd);
 	json_str(&j, "verdict", adv_verdict_name(r->verdict));
-	json_str(&j, "verdict_text", r->verdict_text);
+	adv_verdict_text(r, text, sizeof(text));
+	json_str(&j, "verdict_text", text);
 	json_int(&j, "streams", r->streams);
 	json_open(&j, "notes", '[');
+	for (i = 0; i < r->nnotes; i++) {
+		adv_note_text(&a->in, r, &r->notes[i], text, ADV_NOTE_MAX);
+		json_str(&j, NULL, text);
+	}
+	json_close(&j, ']');
+	json_open(&j, "note_ids", '[');
 	for (i = 0; i < r->nnotes; i++)
-		json_str(&j, NULL, r->notes[i]);
+		json_str(&j, NULL, adv_note_name(r->notes[i].id));
 	json_close(&j, ']');
 	json_str(&j, "config_file", a->config_path);
 	json_close(&j, '}');
@@ -485,7 +503,7 @@ static void
 plist_head(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
-	char			 line[128];
+	char			 line[128], text[ADV_TEXT_MAX];
 	size_t			 i;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -497,10 +515,12 @@ plist_head(FILE *f, const struct advice *a)
 	fputc('\n', f);
 	plist_path(f, a);
 	fputc('\n', f);
-	comment_text(f, "\t", r->verdict_text);
+	adv_verdict_text(r, text, sizeof(text));
+	comment_text(f, "\t", text);
 	for (i = 0; i < r->nnotes; i++) {
 		fputc('\n', f);
-		comment_text(f, "\t", r->notes[i]);
+		adv_note_text(&a->in, r, &r->notes[i], text, ADV_NOTE_MAX);
+		comment_text(f, "\t", text);
 	}
 	fputc('\n', f);
 	comment_text(f, "\t", "Every key is Mode at-least: tcptuned raises "
@@ -512,15 +532,17 @@ plist_head(FILE *f, const struct advice *a)
 }
 
 static void
-plist_key(FILE *f, const struct adv_key *k)
+plist_key(FILE *f, const struct adv_result *r, const struct adv_key *k)
 {
 	char	line[ADV_NOTE_MAX + 2 * TT_VALUE_MAX + 128], need[64] = "";
+	char	why[ADV_NOTE_MAX];
 	bool	vector = strchr(k->recommended, ' ') != NULL;
 
 	if (k->needed > 0)
 		snprintf(need, sizeof(need), " This path needs at least %lld.",
 		    k->needed);
-	snprintf(line, sizeof(line), "%s: %s.%s%s%s%s", k->name, k->why,
+	adv_why_text(r, k, why, sizeof(why));
+	snprintf(line, sizeof(line), "%s: %s.%s%s%s%s", k->name, why,
 	    need, k->change ? " Now " : " Already enough, kept so it stays: ",
 	    k->current[0] ? k->current : "unknown",
 	    k->assumed ? " (stock default, not read)." : ".");
@@ -555,6 +577,6 @@ advise_plist(FILE *f, const struct advice *a)
 	    "\t<key>Sysctls</key>\n\t<dict>\n", TT_CHECK_DEFAULT);
 	for (i = 0; i < r->nkeys; i++)
 		if (r->keys[i].role != ROLE_INFO)
-			plist_key(f, &r->keys[i]);
+			plist_key(f, r, &r->keys[i]);
 	fprintf(f, "\t</dict>\n</dict>\n</plist>\n");
 }

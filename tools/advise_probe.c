@@ -5,7 +5,7 @@
  * and that is one round trip, plus the peer's time to answer a SYN, which
  * is tiny next to any path worth tuning for.
  *
- * Decisions, documented in README.md:
+ * Decisions, documented in tcptunectl(8), ADVICE:
  *   - A refused connect (RST) is a round trip to the host's TCP stack and
  *     counts as a sample; the output says the port refused.
  *   - No answer within the timeout, an ICMP error (host or network

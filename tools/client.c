@@ -1,18 +1,29 @@
 /*
- * The client side of the control protocol: connect, send one request,
- * read its replies up to MSG_END and check the whole stream against the
- * grammar of that request before anything is printed.  Each failure is
- * reported here, once, and mapped to an exit status.
+ * The client side of the control protocol: connect, make sure the server
+ * runs as tcptuned's uid, send one request, read its replies up to MSG_END
+ * and check the whole stream against the grammar of that request before
+ * anything is printed.  The whole request has one deadline, so no server
+ * (a full listen queue, a stalled reply, an impostor) can make tcptunectl
+ * hang.  Each failure is reported here, once, and mapped to an exit
+ * status.
+ *
+ * The reply parser takes bytes, not a socket (reply_feed), so that the
+ * socket, tests/unit/test_client.c and fuzz/fuzz_reply.c drive it alike.
+ * The connection itself is the transport's: client_transport_unix.c (the
+ * AF_UNIX socket), client_transport_win.c (the named pipe).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <sys/types.h>
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tcptunectl.h"
@@ -30,6 +41,7 @@ static const struct grammar grammars[] = {
 	{ MSG_RELOAD,	0,		 MSG_CONFIG_ERROR,	MSG_RESULT },
 	{ MSG_RESTORE,	0,		 0,			MSG_RESULT },
 	{ MSG_RESUME,	0,		 0,			MSG_RESULT },
+	{ MSG_LEASE,	0,		 0,			MSG_RESULT },
 };
 
 enum phase {
@@ -39,31 +51,13 @@ enum phase {
 	PH_DONE
 };
 
-struct session {
-	const char		*path;
-	const struct grammar	*g;
-	struct reply		*r;
-	enum phase		 phase;
-	uint32_t		 seq;
-	size_t			 nmsgs;		/* replies read */
-};
-
-/* Room for any payload: every type has one exact size, all below this. */
-union payload {
-	struct msg_daemon_info	di;
-	struct msg_key_status	ks;
-	struct msg_config_error	ce;
-	struct msg_result	rs;
-	struct msg_version	vs;
-	struct msg_end		end;
-};
-
 static int	bad_reply(const char *, ...) TT_PRINTF(1, 2);
 
+/* ctl_warnx escapes the line: the daemon's text is shown, not obeyed. */
 static int
 bad_reply(const char *fmt, ...)
 {
-	char	buf[256];
+	char	buf[1024];
 	va_list	ap;
 
 	va_start(ap, fmt);
@@ -76,7 +70,7 @@ bad_reply(const char *fmt, ...)
 /* ---- checking and keeping the replies */
 
 static bool
-expected(const struct session *s, uint32_t type)
+expected(const struct reply_session *s, uint32_t type)
 {
 	const struct grammar	*g = s->g;
 
@@ -86,16 +80,14 @@ expected(const struct session *s, uint32_t type)
 	case PH_ITEMS:
 		return (g->item != 0 && type == g->item) ||
 		    type == (g->tail != 0 ? g->tail : MSG_END);
-	case PH_END:
+	default:	/* PH_END; reply_feed stops at PH_DONE */
 		return type == MSG_END;
-	default:
-		return false;
 	}
 }
 
 /* Enumerations are checked here so that the output can trust them. */
 static int
-check_payload(uint32_t type, const union payload *p)
+check_payload(uint32_t type, const union reply_payload *p)
 {
 	if (type == MSG_KEY_STATUS && p->ks.state >= KS_STATE_COUNT)
 		return bad_reply("key %s in unknown state %u", p->ks.name,
@@ -148,7 +140,7 @@ take_error(struct reply *r, const struct msg_config_error *ce)
 }
 
 static int
-take_end(struct session *s, const struct msg_end *end)
+take_end(struct reply_session *s, const struct msg_end *end)
 {
 	size_t	n = s->r->nkeys + s->r->nerrors;
 
@@ -161,7 +153,7 @@ take_end(struct session *s, const struct msg_end *end)
 }
 
 static int
-take(struct session *s, uint32_t type, const union payload *p)
+take(struct reply_session *s, uint32_t type, const union reply_payload *p)
 {
 	struct reply	*r = s->r;
 	int		 rv;
@@ -194,8 +186,8 @@ version_mismatch(const struct msg_version *v)
 }
 
 static int
-accept_msg(struct session *s, const struct msg_hdr *h,
-    const union payload *p)
+accept_msg(struct reply_session *s, const struct msg_hdr *h,
+    const union reply_payload *p)
 {
 	s->nmsgs++;
 	if (h->type == MSG_VERSION)
@@ -209,65 +201,7 @@ accept_msg(struct session *s, const struct msg_hdr *h,
 	return take(s, h->type, p);
 }
 
-/* ---- reading */
-
-static int
-read_error(const struct session *s, const struct msg_hdr *h, int err)
-{
-	char	why[128];
-
-	switch (err) {
-	case EPROTO:
-		if (proto_check_header(h, why, sizeof(why)) == 0)
-			tt_strlcpy(why, "malformed message", sizeof(why));
-		return bad_reply("%s", why);
-	case ETIMEDOUT:
-		ctl_warnx("no reply from tcptuned on %s within %d s", s->path,
-		    CTL_TIMEOUT_SEC);
-		return CTL_UNREACHABLE;
-	case ECONNRESET:
-	case EPIPE:
-		if (s->nmsgs > 0)
-			return bad_reply("the connection closed before the "
-			    "end of the reply");
-		ctl_warnx("tcptuned closed the connection on %s without "
-		    "replying", s->path);
-		return CTL_UNREACHABLE;
-	default:
-		ctl_warnx("reading from %s: %s", s->path, strerror(err));
-		return CTL_UNREACHABLE;
-	}
-}
-
-static int
-read_replies(struct session *s, int fd)
-{
-	struct msg_hdr	h;
-	union payload	p;
-	int		rv;
-
-	while (s->phase != PH_DONE) {
-		memset(&h, 0, sizeof(h));
-		if (proto_read_msg(fd, &h, &p, sizeof(p),
-		    CTL_TIMEOUT_SEC * 1000) == -1)
-			return read_error(s, &h, errno);
-		if ((rv = accept_msg(s, &h, &p)) != CTL_OK)
-			return rv;
-	}
-	return CTL_OK;
-}
-
-static int
-send_request(const struct session *s, int fd)
-{
-	if (proto_write_msg(fd, s->g->request, s->seq, NULL, 0) == 0)
-		return CTL_OK;
-	if (errno == EPIPE || errno == ECONNRESET)
-		ctl_warnx("tcptuned closed the connection on %s", s->path);
-	else
-		ctl_warn("sending to %s", s->path);
-	return CTL_UNREACHABLE;
-}
+/* ---- the reply parser */
 
 static const struct grammar *
 grammar_of(uint32_t request)
@@ -280,7 +214,247 @@ grammar_of(uint32_t request)
 	return NULL;
 }
 
+/*
+ * A parser for the reply to request, whose messages must carry seq, into
+ * *r (zeroed here).  CTL_OK, or CTL_PROTOCOL for a request it does not
+ * know.
+ */
+int
+reply_begin(struct reply_session *s, uint32_t request, uint32_t seq,
+    struct reply *r)
+{
+	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
+	r->request = request;
+	s->r = r;
+	s->seq = seq;
+	if ((s->g = grammar_of(request)) == NULL) {
+		ctl_warnx("%s: no such request %u", __func__, request);
+		return CTL_PROTOCOL;
+	}
+	s->phase = s->g->head != 0 ? PH_HEAD : PH_ITEMS;
+	return CTL_OK;
+}
+
+/*
+ * A whole header: the rules of proto_check_header(), except that a reply
+ * of another version may be MSG_VERSION, which says both versions.
+ */
+static int
+check_header(const struct msg_hdr *h)
+{
+	char	why[128];
+	int	rv;
+
+	rv = proto_check_header(h, why, sizeof(why));
+	if (rv == 1 && h->type == MSG_VERSION &&
+	    h->len == sizeof(struct msg_version))
+		rv = 0;
+	if (rv != 0)
+		return bad_reply("%s", why);
+	if (h->len > sizeof(union reply_payload))	/* cannot happen */
+		return bad_reply("%s message of %u bytes",
+		    proto_type_name(h->type), h->len);
+	return CTL_OK;
+}
+
+/*
+ * Take what data holds of the next message; *used says how much.  CTL_OK
+ * and s->have back at 0 when a message was complete and taken.
+ */
+static int
+feed_one(struct reply_session *s, const unsigned char *data, size_t len,
+    size_t *used)
+{
+	size_t	hsize = sizeof(s->h), n;
+	int	rv;
+
+	*used = 0;
+	if (s->have < hsize) {
+		n = hsize - s->have < len ? hsize - s->have : len;
+		memcpy((char *)&s->h + s->have, data, n);
+		s->have += n;
+		*used = n;
+		if (s->have < hsize)
+			return CTL_OK;
+		if ((rv = check_header(&s->h)) != CTL_OK)
+			return rv;
+	}
+	n = hsize + s->h.len - s->have;
+	if (n > len - *used)
+		n = len - *used;
+	memcpy((char *)&s->p + (s->have - hsize), data + *used, n);
+	s->have += n;
+	*used += n;
+	if (s->have < hsize + s->h.len)
+		return CTL_OK;
+	s->have = 0;
+	proto_terminate_strings(s->h.type, &s->p);
+	return accept_msg(s, &s->h, &s->p);
+}
+
+/*
+ * Feed the next len bytes of the stream, in chunks of any size.  *used
+ * gets the bytes taken: all of them, or up to the end of the reply (the
+ * daemon sends nothing after it).  On FEED_DONE the reply is in the
+ * struct reply given to reply_begin; on FEED_ERROR the failure has been
+ * reported and *status is the exit status.
+ */
+enum feed
+reply_feed(struct reply_session *s, const void *data, size_t len,
+    size_t *used, int *status)
+{
+	const unsigned char	*p = data;
+	size_t			 n, off = 0;
+	int			 rv;
+
+	*status = CTL_OK;
+	for (;;) {
+		if (s->phase == PH_DONE) {
+			*used = off;
+			return FEED_DONE;
+		}
+		if (off == len)
+			break;
+		if ((rv = feed_one(s, p + off, len - off, &n)) != CTL_OK) {
+			*used = off + n;
+			*status = rv;
+			return FEED_ERROR;
+		}
+		off += n;
+	}
+	*used = off;
+	return FEED_MORE;
+}
+
+/* The stream ended before the reply did: the exit status, reported. */
+int
+reply_eof(const struct reply_session *s, const char *path)
+{
+	if (s->nmsgs > 0 || s->have > 0)
+		return bad_reply("the connection closed before the end of "
+		    "the reply");
+	ctl_warnx("tcptuned closed the connection on %s without replying",
+	    path);
+	return CTL_UNREACHABLE;
+}
+
+/* ---- the deadline */
+
+static int64_t
+now_ms(void)
+{
+	return (int64_t)tt_mono_ms();	/* os_posix.c | os_win.c */
+}
+
+/* Milliseconds left, 0 when the time is up. */
+int
+ctl_time_left(const struct ctl_conn *c)
+{
+	int64_t	left = c->deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+int
+ctl_timed_out(const struct ctl_conn *c, const char *what)
+{
+	ctl_warnx("%s %s within %d s: tcptuned is busy or hung, or something "
+	    "else holds the socket", what, c->path, c->timeout_ms / 1000);
+	return CTL_UNREACHABLE;
+}
+
+/* CTL_TIMEOUT_SEC, or whole seconds from TCPTUNECTL_TIMEOUT. */
+static int
+request_timeout(int *ms)
+{
+	const char	*env = getenv(CTL_TIMEOUT_ENV);
+	long long	 v;
+
+	*ms = CTL_TIMEOUT_SEC * 1000;
+	if (env == NULL || *env == '\0')
+		return CTL_OK;
+	if (parse_ll(env, &v) == -1 || v < 1 || v > CTL_TIMEOUT_MAX) {
+		ctl_warnx("%s=\"%s\" is not a number of seconds from 1 to %d",
+		    CTL_TIMEOUT_ENV, env, CTL_TIMEOUT_MAX);
+		return CTL_USAGE;
+	}
+	*ms = (int)v * 1000;
+	return CTL_OK;
+}
+
+/* ---- connecting */
+
+static int
+send_request(const struct ctl_conn *c, const struct reply_session *s,
+    const void *payload, size_t plen)
+{
+	char	buf[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
+	size_t	len;
+
+	if ((len = proto_encode(buf, sizeof(buf), s->g->request, s->seq,
+	    payload, plen)) == 0) {
+		ctl_warnx("%s: a request of %zu bytes does not fit", __func__,
+		    plen);
+		return CTL_PROTOCOL;
+	}
+	return transport_send(c, buf, len);
+}
+
+/* Whatever comes, until the reply is complete, bad, or the time is up. */
+static int
+read_replies(const struct ctl_conn *c, struct reply_session *s)
+{
+	char	buf[8192];
+	size_t	n, used;
+	int	status;
+
+	for (;;) {
+		if ((status = transport_recv(c, buf, sizeof(buf), &n)) != CTL_OK)
+			return status;
+		if (n == 0)
+			return reply_eof(s, c->path);
+		if (reply_feed(s, buf, n, &used, &status) != FEED_MORE)
+			return status;
+	}
+}
+
 /* ---- the interface */
+
+/* A connection to the daemon, checked to be its server's, with its deadline. */
+static int
+open_checked(struct ctl_conn *c)
+{
+	int	rv;
+
+	if ((rv = request_timeout(&c->timeout_ms)) != CTL_OK)
+		return rv;
+	c->deadline = now_ms() + c->timeout_ms;
+	return transport_connect(c);
+}
+
+/* One request on an open connection, within a deadline of its own. */
+static int
+exchange(struct ctl_conn *c, uint32_t request, const void *payload, size_t len,
+    struct reply *r)
+{
+	struct reply_session	*s;
+	int			 rv;
+
+	memset(r, 0, sizeof(*r));
+	if ((s = malloc(sizeof(*s))) == NULL) {
+		ctl_warn("%s", __func__);
+		return CTL_FAIL;
+	}
+	c->deadline = now_ms() + c->timeout_ms;
+	if ((rv = reply_begin(s, request, (uint32_t)getpid(), r)) == CTL_OK &&
+	    (rv = send_request(c, s, payload, len)) == CTL_OK)
+		rv = read_replies(c, s);
+	free(s);
+	if (rv != CTL_OK)
+		reply_free(r);
+	return rv;
+}
 
 /*
  * Send one request to the daemon on path and read the whole reply into
@@ -290,28 +464,44 @@ grammar_of(uint32_t request)
 int
 client_request(const char *path, uint32_t request, struct reply *r)
 {
-	struct session	s;
-	int		fd, rv;
+	struct ctl_conn	c = { .path = path, .fd = -1 };
+	int		rv;
 
 	memset(r, 0, sizeof(*r));
-	memset(&s, 0, sizeof(s));
-	r->request = request;
-	s.path = path;
-	s.r = r;
-	s.seq = (uint32_t)getpid();
-	if ((s.g = grammar_of(request)) == NULL) {
-		ctl_warnx("%s: no such request %u", __func__, request);
-		return CTL_PROTOCOL;
-	}
-	s.phase = s.g->head != 0 ? PH_HEAD : PH_ITEMS;
-	if ((rv = client_connect(path, &fd)) != CTL_OK)
+	if ((rv = open_checked(&c)) != CTL_OK)
 		return rv;
-	if ((rv = send_request(&s, fd)) == CTL_OK)
-		rv = read_replies(&s, fd);
-	close(fd);
-	if (rv != CTL_OK)
-		reply_free(r);
+	rv = exchange(&c, request, NULL, 0, r);
+	transport_close(&c);
 	return rv;
+}
+
+/* A connection for several requests (measure holds its lease on one). */
+int
+client_open(const char *path, int *fdp)
+{
+	struct ctl_conn	c = { .path = path, .fd = -1 };
+	int		rv;
+
+	if ((rv = open_checked(&c)) == CTL_OK)
+		*fdp = c.fd;
+	return rv;
+}
+
+/*
+ * One request with its payload on a connection from client_open(), read
+ * and checked as client_request() does; *r only needs reply_free() on
+ * CTL_OK.
+ */
+int
+client_exchange(int fd, const char *path, uint32_t request,
+    const void *payload, size_t len, struct reply *r)
+{
+	struct ctl_conn	c = { .path = path, .fd = fd };
+	int		rv;
+
+	if ((rv = request_timeout(&c.timeout_ms)) != CTL_OK)
+		return rv;
+	return exchange(&c, request, payload, len, r);
 }
 
 void

@@ -1,7 +1,9 @@
 /*
- * tcptunectl's side of the AF_UNIX control socket: connecting, and what
- * each failure to connect means; and the terminal it prints to.  client_transport_win.c connects to the
- * named pipe on Windows.
+ * tcptunectl's side of the AF_UNIX control socket (client_transport_win.c
+ * is the named pipe's): a non-blocking connect within the request's
+ * deadline, what each failure to connect means, the server's uid checked
+ * before anything is sent, bytes in and out within the deadline; and the
+ * terminal it prints to.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -14,33 +16,40 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tcptunectl.h"
 
+#ifndef MSG_NOSIGNAL
+#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set on the socket */
+#endif
+
+/* How often a connect to a full listen queue is tried again. */
+#define RETRY_MS	50
+
 static int
 client_socket(void)
 {
-	int	fd;
+	int	fd, fl;
 
-#ifdef SOCK_CLOEXEC
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-#else
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	if (fd != -1 && fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return -1;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) == -1 ||
+	    (fl = fcntl(fd, F_GETFL)) == -1 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1) {
 		close(fd);
-		fd = -1;
+		return -1;
 	}
-#endif
 #ifdef SO_NOSIGPIPE
 	{
 		int	on = 1;
 
-		if (fd != -1 && setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on,
+		if (setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on,
 		    sizeof(on)) == -1) {
 			close(fd);
-			fd = -1;
+			return -1;
 		}
 	}
 #endif
@@ -56,8 +65,9 @@ connect_error(const char *path, int err)
 		ctl_warnx("no socket at %s: is tcptuned running?", path);
 		break;
 	case ECONNREFUSED:
+		/* The BSDs also refuse when the listen queue is full. */
 		ctl_warnx("connection to %s refused: tcptuned is probably "
-		    "not running (stale socket)", path);
+		    "not running (stale socket), or too busy", path);
 		break;
 	case EACCES:
 	case EPERM:
@@ -72,35 +82,179 @@ connect_error(const char *path, int err)
 	return CTL_UNREACHABLE;
 }
 
-/* A connected fd in *fdp and CTL_OK, or the exit status, reported. */
-int
-client_connect(const char *path, int *fdp)
+/*
+ * Non-blocking, so that a listen queue that stays full cannot hold us
+ * past the deadline.  Linux fails such a connect with EAGAIN and says
+ * nothing of when to try again (connect(2), "EAGAIN ... for nonblocking
+ * UNIX domain sockets"), so it is tried every RETRY_MS; FreeBSD and xnu
+ * refuse it at once with ECONNREFUSED (unp_connect(), sys/kern/
+ * uipc_usrreq.c and bsd/kern/uipc_usrreq.c: sonewconn() fails).  On all
+ * three an AF_UNIX connect completes or fails within the call, so the
+ * EINPROGRESS of a TCP connect does not come up; it would be reported
+ * as any other error, not waited for.
+ */
+static int
+client_connect(struct ctl_conn *c)
 {
 	struct sockaddr_un	sun;
-	int			fd;
+	int			left;
 
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
-	if (tt_strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
+	if (tt_strlcpy(sun.sun_path, c->path, sizeof(sun.sun_path)) >=
 	    sizeof(sun.sun_path)) {
-		ctl_warnx("%s: socket path too long", path);
+		ctl_warnx("%s: socket path too long", c->path);
 		return CTL_UNREACHABLE;
 	}
-	if ((fd = client_socket()) == -1) {
+	if ((c->fd = client_socket()) == -1) {
 		ctl_warn("socket");
 		return CTL_UNREACHABLE;
 	}
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		int err = errno;
-
-		close(fd);
-		return connect_error(path, err);
+	for (;;) {
+		if (connect(c->fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
+			return CTL_OK;
+		if (errno != EAGAIN)
+			return connect_error(c->path, errno);
+		if ((left = ctl_time_left(c)) == 0) {
+			ctl_warnx("%s: the listen queue stayed full for %d s: "
+			    "tcptuned is overloaded, or something else holds "
+			    "the socket", c->path, c->timeout_ms / 1000);
+			return CTL_UNREACHABLE;
+		}
+		poll(NULL, 0, left < RETRY_MS ? left : RETRY_MS);
 	}
-	*fdp = fd;
+}
+
+/*
+ * The uid of the process that listens on the socket, as the kernel
+ * recorded it at listen(2): Linux SO_PEERCRED (socket(7), unix(7));
+ * macOS and FreeBSD getpeereid(3), "the credentials returned to the
+ * connect(2) caller are those of its peer at the time it called
+ * listen(2)" (FreeBSD's is LOCAL_PEERCRED of unix(4) underneath).
+ */
+static int
+server_uid(int fd, uid_t *uid)
+{
+#if defined(SO_PEERCRED) && defined(__linux__)
+	struct ucred	cred;
+	socklen_t	len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == -1)
+		return -1;
+	if (len != sizeof(cred)) {
+		errno = EINVAL;
+		return -1;
+	}
+	*uid = cred.uid;
+	return 0;
+#else	/* configure requires getpeereid() off Linux */
+	gid_t	gid;
+
+	return getpeereid(fd, uid, &gid);
+#endif
+}
+
+/*
+ * Anyone may bind the socket's name when tcptuned is not running (a
+ * sticky /tmp-like directory, a stale path): what answers must be the
+ * daemon's uid before a word of it is believed.
+ */
+static int
+check_server(const struct ctl_conn *c)
+{
+	uid_t	uid;
+
+	if (server_uid(c->fd, &uid) == -1) {
+		ctl_warn("%s: cannot learn who the server is", c->path);
+		return CTL_UNREACHABLE;
+	}
+	if (uid == (uid_t)CTL_DAEMON_UID)
+		return CTL_OK;
+	ctl_warnx("refusing the server on %s: it runs as uid %lu, not as "
+	    "tcptuned (uid %d): another program holds the socket", c->path,
+	    (unsigned long)uid, CTL_DAEMON_UID);
+	return CTL_UNREACHABLE;
+}
+
+/* ---- talking */
+
+/* Connected, and the server checked; the descriptor closed otherwise. */
+int
+transport_connect(struct ctl_conn *c)
+{
+	int	rv;
+
+	if ((rv = client_connect(c)) == CTL_OK)
+		rv = check_server(c);
+	if (rv != CTL_OK)
+		transport_close(c);
+	return rv;
+}
+
+void
+transport_close(struct ctl_conn *c)
+{
+	if (c->fd != -1)
+		close(c->fd);
+	c->fd = -1;
+}
+
+int
+transport_send(const struct ctl_conn *c, const void *data, size_t len)
+{
+	struct pollfd	 pfd = { .fd = c->fd, .events = POLLOUT };
+	const char	*buf = data;
+	size_t		 off = 0;
+	ssize_t		 n;
+
+	while (off < len) {
+		if (poll(&pfd, 1, ctl_time_left(c)) == 0)
+			return ctl_timed_out(c, "could not send to");
+		n = send(c->fd, buf + off, len - off, MSG_NOSIGNAL);
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n == -1 && (errno == EPIPE || errno == ECONNRESET)) {
+			ctl_warnx("tcptuned closed the connection on %s",
+			    c->path);
+			return CTL_UNREACHABLE;
+		}
+		if (n == -1) {
+			ctl_warn("sending to %s", c->path);
+			return CTL_UNREACHABLE;
+		}
+		off += (size_t)n;
+	}
 	return CTL_OK;
 }
 
+/* Some bytes, or *got 0 when the daemon closed the connection. */
+int
+transport_recv(const struct ctl_conn *c, void *buf, size_t len, size_t *got)
+{
+	struct pollfd	pfd = { .fd = c->fd, .events = POLLIN };
+	ssize_t		n;
 
+	for (;;) {
+		if (poll(&pfd, 1, ctl_time_left(c)) == 0)
+			return ctl_timed_out(c,
+			    "no complete reply from tcptuned on");
+		n = read(c->fd, buf, len);
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n == 0 || (n == -1 && errno == ECONNRESET)) {
+			*got = 0;
+			return CTL_OK;
+		}
+		if (n == -1) {
+			ctl_warn("reading from %s", c->path);
+			return CTL_UNREACHABLE;
+		}
+		*got = (size_t)n;
+		return CTL_OK;
+	}
+}
+
+/* The terminal's width when stdout is one, else 0. */
 int
 term_columns(void)
 {

@@ -38,8 +38,8 @@ connect_error(const char *path, DWORD err)
 		break;
 	case ERROR_PIPE_BUSY:
 	case ERROR_SEM_TIMEOUT:
-		ctl_warnx("every instance of %s stayed busy for %d s",
-		    path, CTL_TIMEOUT_SEC);
+		ctl_warnx("every instance of %s stayed busy until the "
+		    "deadline", path);
 		break;
 	default:
 		win_strerror(err, why, sizeof(why));
@@ -57,29 +57,86 @@ open_pipe(const wchar_t *wpath)
 	    SECURITY_IDENTIFICATION, NULL);
 }
 
+/*
+ * The pipe, within the request's deadline.  The server's identity is not
+ * checked yet (the AF_UNIX side asks for its uid): the daemon takes the
+ * name at start with FILE_FLAG_FIRST_PIPE_INSTANCE (control_pipe_win.c),
+ * and a client that must trust it runs after the service starts.
+ */
 int
-client_connect(const char *path, int *fdp)
+transport_connect(struct ctl_conn *c)
 {
 	wchar_t	wpath[TT_WPATH_MAX];
 	HANDLE	h;
-	int	fd;
 
-	if (win_wpath(path, wpath, TT_WPATH_MAX) == -1) {
-		ctl_warnx("%s: not a usable pipe name", path);
+	if (win_wpath(c->path, wpath, TT_WPATH_MAX) == -1) {
+		ctl_warnx("%s: not a usable pipe name", c->path);
 		return CTL_UNREACHABLE;
 	}
 	h = open_pipe(wpath);
 	if (h == INVALID_HANDLE_VALUE && GetLastError() == ERROR_PIPE_BUSY &&
-	    WaitNamedPipeW(wpath, CTL_TIMEOUT_SEC * 1000))
+	    WaitNamedPipeW(wpath, (DWORD)ctl_time_left(c)))
 		h = open_pipe(wpath);
 	if (h == INVALID_HANDLE_VALUE)
-		return connect_error(path, GetLastError());
-	if ((fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY)) == -1) {
+		return connect_error(c->path, GetLastError());
+	if ((c->fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY)) == -1) {
 		CloseHandle(h);
-		ctl_warn("%s", path);
+		ctl_warn("%s", c->path);
 		return CTL_UNREACHABLE;
 	}
-	*fdp = fd;
+	return CTL_OK;
+}
+
+void
+transport_close(struct ctl_conn *c)
+{
+	if (c->fd != -1)
+		_close(c->fd);		/* closes the handle too */
+	c->fd = -1;
+}
+
+int
+transport_send(const struct ctl_conn *c, const void *data, size_t len)
+{
+	HANDLE		 h = (HANDLE)_get_osfhandle(c->fd);
+	const char	*buf = data;
+	DWORD		 n;
+
+	while (len > 0) {
+		if (win_transfer(h, true, (void *)(uintptr_t)buf, (DWORD)len, &n,
+		    ctl_time_left(c)) == -1) {
+			if (errno == ETIMEDOUT)
+				return ctl_timed_out(c, "could not send to");
+			ctl_warnx("tcptuned closed the connection on %s",
+			    c->path);
+			return CTL_UNREACHABLE;
+		}
+		buf += n;
+		len -= n;
+	}
+	return CTL_OK;
+}
+
+/* Some bytes, or *got 0 when the daemon closed the pipe. */
+int
+transport_recv(const struct ctl_conn *c, void *buf, size_t len, size_t *got)
+{
+	HANDLE	h = (HANDLE)_get_osfhandle(c->fd);
+	DWORD	n = 0;
+
+	if (win_transfer(h, false, buf, (DWORD)len, &n, ctl_time_left(c)) ==
+	    -1) {
+		if (errno == ETIMEDOUT)
+			return ctl_timed_out(c,
+			    "no complete reply from tcptuned on");
+		if (errno == ECONNRESET) {
+			*got = 0;
+			return CTL_OK;
+		}
+		ctl_warnx("reading from %s: %s", c->path, strerror(errno));
+		return CTL_UNREACHABLE;
+	}
+	*got = n;
 	return CTL_OK;
 }
 

@@ -6,66 +6,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tcptune.h"
 #include "json.h"
 
-/* The length of a valid UTF-8 sequence at s (not ASCII), or 0. */
-static size_t
-utf8_seq(const unsigned char *s)
-{
-	unsigned char	lo = 0x80, hi = 0xbf;
-	size_t		n, i;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;		/* overlong */
-	else if (s[0] == 0xed)
-		hi = 0x9f;		/* surrogates */
-	else if (s[0] == 0xf0)
-		lo = 0x90;		/* overlong */
-	else if (s[0] == 0xf4)
-		hi = 0x8f;		/* above U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+/*
+ * A JSON string (RFC 8259 section 7): quote, backslash and C0 controls
+ * escaped as it requires, and also DEL, the C1 and the bidi controls
+ * (escape.c), so that a document shown on a terminal is as safe as the
+ * text output.  Bytes that are not UTF-8 become U+FFFD.
+ */
 void
-json_quote(FILE *f, const char *str)
+json_quote(FILE *f, const char *s)
 {
-	const unsigned char	*s = (const unsigned char *)str;
-	size_t			 n;
+	uint32_t	cp;
+	size_t		n;
 
 	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else if (*s == '\t')
-			fputs("\\t", f);
-		else if (*s == '\r')
-			fputs("\\r", f);
-		else if (*s < 0x20 || *s == 0x7f)
-			fprintf(f, "\\u%04x", *s);
-		else if (*s < 0x80)
-			fputc(*s, f);
-		else if ((n = utf8_seq(s)) == 0)
+	for (; *s != '\0'; s += n) {
+		if ((n = tt_utf8_decode(s, &cp)) == 0) {
 			fputs("\\ufffd", f);
-		else {
+			n = 1;
+		} else if (cp == '"' || cp == '\\')
+			fprintf(f, "\\%c", (int)cp);
+		else if (cp == '\n')
+			fputs("\\n", f);
+		else if (cp == '\t')
+			fputs("\\t", f);
+		else if (cp == '\r')
+			fputs("\\r", f);
+		else if (tt_unsafe_char(cp))
+			fprintf(f, "\\u%04x", (unsigned)cp);
+		else
 			fwrite(s, 1, n, f);
-			s += n - 1;
-		}
 	}
 	fputc('"', f);
 }

@@ -12,6 +12,7 @@
  *       "config_path": str, "started": time, "now": time,
  *       "uptime": seconds, "check_interval": seconds, "checks": int,
  *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
+ *       "lease": null | { "uid": int, "pid": int|null, "seconds_left": int },
  *       "last_reload": time|null, "last_reload_ok": bool|null,
  *       "last_reload_message": str, "state_problem": str|null },
  *     "keys": [ { "name": str,
@@ -152,39 +153,66 @@ static const struct layout {
 #define NLAYOUTS	(sizeof(layouts) / sizeof(layouts[0]))
 
 struct row {
-	char		 state[TT_TEXT_MAX];
+	char		 state[TT_ESCAPE_SIZE(TT_VALUE_MAX) + 64];
 	char		 changed[32];
 	const char	*cell[NCOLS];
 };
 
-/* What the daemon sends must not drive the terminal: no control bytes. */
+/*
+ * What the daemon sends must not drive the terminal: every string of a
+ * reply is shown escaped (lib/escape.c), each in room for its worst case.
+ */
+struct text_key {
+	const struct msg_key_status	*ks;	/* the enums and numbers */
+	char	name[TT_ESCAPE_SIZE(TT_NAME_MAX)];
+	char	wanted[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	applied[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	current[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	original[TT_ESCAPE_SIZE(TT_VALUE_MAX)];
+	char	note[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	char	source[TT_ESCAPE_SIZE(sizeof(((struct msg_key_status *)0)->
+		    source))];
+};
+
+struct text_info {
+	const struct msg_daemon_info	*di;
+	char	version[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)0)->
+		    version))];
+	char	backend[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)0)->
+		    backend))];
+	char	config_path[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)
+		    0)->config_path))];
+	char	managed_path[TT_ESCAPE_SIZE(sizeof(((struct msg_daemon_info *)
+		    0)->managed_path))];
+	char	last_reload_msg[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	char	state_problem[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+};
+
+#define ESCAPE(dst, src)	tt_escape((dst), sizeof(dst), (src))
+
 static void
-scrub(char *s)
+safe_info(struct text_info *ti, const struct msg_daemon_info *di)
 {
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
+	ti->di = di;
+	ESCAPE(ti->version, di->version);
+	ESCAPE(ti->backend, di->backend);
+	ESCAPE(ti->config_path, di->config_path);
+	ESCAPE(ti->managed_path, di->managed_path);
+	ESCAPE(ti->last_reload_msg, di->last_reload_msg);
+	ESCAPE(ti->state_problem, di->state_problem);
 }
 
 static void
-scrub_info(struct msg_daemon_info *di)
+safe_key(struct text_key *tk, const struct msg_key_status *ks)
 {
-	scrub(di->version);
-	scrub(di->backend);
-	scrub(di->config_path);
-	scrub(di->last_reload_msg);
-	scrub(di->state_problem);
-}
-
-static void
-scrub_key(struct msg_key_status *ks)
-{
-	scrub(ks->name);
-	scrub(ks->wanted);
-	scrub(ks->applied);
-	scrub(ks->current);
-	scrub(ks->original);
-	scrub(ks->note);
+	tk->ks = ks;
+	ESCAPE(tk->name, ks->name);
+	ESCAPE(tk->wanted, ks->wanted);
+	ESCAPE(tk->applied, ks->applied);
+	ESCAPE(tk->current, ks->current);
+	ESCAPE(tk->original, ks->original);
+	ESCAPE(tk->note, ks->note);
+	ESCAPE(tk->source, ks->source);
 }
 
 /* Columns a string takes: UTF-8 continuation bytes take none. */
@@ -208,10 +236,10 @@ term_width(void)
 }
 
 static void
-state_text(const struct msg_key_status *ks, int64_t now, char *buf,
-    size_t len)
+state_text(const struct text_key *tk, int64_t now, char *buf, size_t len)
 {
-	char	when[32], eb[32];
+	const struct msg_key_status	*ks = tk->ks;
+	char				 when[32], eb[32];
 
 	switch (ks->state) {
 	case KS_IN_FORCE:
@@ -224,7 +252,7 @@ state_text(const struct msg_key_status *ks, int64_t now, char *buf,
 			    ks->corrections);
 		break;
 	case KS_CLAMPED:
-		snprintf(buf, len, "clamped to %s", ks->applied);
+		snprintf(buf, len, "clamped to %s", tk->applied);
 		break;
 	case KS_REFUSED:
 		if (ks->err == 0)
@@ -250,19 +278,21 @@ state_text(const struct msg_key_status *ks, int64_t now, char *buf,
 }
 
 static void
-make_row(struct row *row, const struct msg_key_status *ks, int64_t now)
+make_row(struct row *row, const struct text_key *tk, int64_t now)
 {
-	state_text(ks, now, row->state, sizeof(row->state));
+	const struct msg_key_status	*ks = tk->ks;
+
+	state_text(tk, now, row->state, sizeof(row->state));
 	if (ks->last_change == 0)
 		snprintf(row->changed, sizeof(row->changed), "-");
 	else
 		fmt_local(ks->last_change, now, true, row->changed,
 		    sizeof(row->changed));
-	row->cell[COL_NAME] = ks->name;
+	row->cell[COL_NAME] = tk->name;
 	row->cell[COL_STATE] = row->state;
-	row->cell[COL_WANTED] = ks->wanted;
-	row->cell[COL_CURRENT] = ks->current[0] ? ks->current : "-";
-	row->cell[COL_ORIGINAL] = ks->has_original ? ks->original : "-";
+	row->cell[COL_WANTED] = tk->wanted;
+	row->cell[COL_CURRENT] = ks->current[0] ? tk->current : "-";
+	row->cell[COL_ORIGINAL] = ks->has_original ? tk->original : "-";
 	row->cell[COL_CHANGED] = row->changed;
 }
 
@@ -429,11 +459,15 @@ print_below(const struct row *row, const struct layout *l, bool oneline)
 	}
 }
 
-/* Non-default mode and on-reject, then the daemon's note. */
+/*
+ * Non-default mode and on-reject, then the daemon's note, then the file
+ * of the wanted value when it is not the config (the managed file).
+ */
 static void
-print_details(const struct msg_key_status *ks)
+print_details(const struct text_key *tk, const char *config_path)
 {
-	const char	*sep = "    ";
+	const struct msg_key_status	*ks = tk->ks;
+	const char			*sep = "    ";
 
 	if (ks->mode != MODE_ENFORCE) {
 		printf("%smode %s", sep, key_mode_name(ks->mode));
@@ -445,8 +479,10 @@ print_details(const struct msg_key_status *ks)
 	}
 	if (*sep == ',')
 		putchar('\n');
-	if (ks->note[0] != '\0')
-		printf("    %s\n", ks->note);
+	if (tk->note[0] != '\0')
+		printf("    %s\n", tk->note);
+	if (ks->source[0] != '\0' && strcmp(ks->source, config_path) != 0)
+		printf("    from %s\n", tk->source);
 }
 
 /*
@@ -455,7 +491,8 @@ print_details(const struct msg_key_status *ks)
  * line if that fits for every key, else on a line each.
  */
 static void
-text_table(const struct msg_key_status *keys, size_t n, int64_t now)
+text_table(const struct text_key *keys, size_t n, int64_t now,
+    const char *config_path)
 {
 	struct row		*rows = xcalloc(n, sizeof(*rows));
 	const struct layout	*l;
@@ -474,15 +511,16 @@ text_table(const struct msg_key_status *keys, size_t n, int64_t now)
 	for (i = 0; i < n; i++) {
 		print_cells(rows[i].cell, w, l);
 		print_below(&rows[i], l, oneline);
-		print_details(&keys[i]);
+		print_details(&keys[i], config_path);
 	}
 	free(rows);
 }
 
 static void
-text_reload_line(const struct msg_daemon_info *di)
+text_reload_line(const struct text_info *ti)
 {
-	char	when[64], ago[32];
+	const struct msg_daemon_info	*di = ti->di;
+	char				 when[64], ago[32];
 
 	if (di->last_reload == 0) {
 		printf("%-12s never\n", "last reload");
@@ -492,7 +530,7 @@ text_reload_line(const struct msg_daemon_info *di)
 	fmt_duration(di->now - di->last_reload, ago, sizeof(ago));
 	printf("%-12s %s (%s ago), %s%s%s\n", "last reload", when, ago,
 	    di->last_reload_ok ? "ok" : "FAILED",
-	    di->last_reload_msg[0] ? ": " : "", di->last_reload_msg);
+	    ti->last_reload_msg[0] ? ": " : "", ti->last_reload_msg);
 }
 
 /* "3: 2 in force, 1 refused" */
@@ -519,43 +557,54 @@ text_key_summary(const struct msg_key_status *keys, size_t n)
 }
 
 static void
-text_daemon(const struct msg_daemon_info *di)
+text_daemon(const struct text_info *ti)
 {
-	char	up[32];
+	const struct msg_daemon_info	*di = ti->di;
+	char				 up[32];
 
 	fmt_duration(di->now - di->started, up, sizeof(up));
-	printf("tcptuned %s, pid %d, up %s, backend %s\n", di->version,
-	    di->pid, up, di->backend);
-	printf("%-12s %s\n", "config", di->config_path);
+	printf("tcptuned %s, pid %d, up %s, backend %s\n", ti->version,
+	    di->pid, up, ti->backend);
+	printf("%-12s %s\n", "config", ti->config_path);
+	if (di->managed_path[0] != '\0')
+		printf("%-12s %s (its keys win)\n", "managed", ti->managed_path);
 	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
 	    (unsigned long long)di->checks);
-	text_reload_line(di);
-	printf("%-12s %s\n", "enforcement", di->paused ?
-	    "PAUSED, originals restored (tcptunectl resume)" : "active");
+	text_reload_line(ti);
+	if (di->lease && di->lease_pid >= 0)
+		printf("%-12s PAUSED for a measurement by uid %d (pid %d), "
+		    "%u s left; enforcing again when it ends\n", "enforcement",
+		    di->lease_uid, di->lease_pid, di->lease_left);
+	else if (di->lease)
+		printf("%-12s PAUSED for a measurement by uid %d, %u s left; "
+		    "enforcing again when it ends\n", "enforcement",
+		    di->lease_uid, di->lease_left);
+	else
+		printf("%-12s %s\n", "enforcement", di->paused ?
+		    "PAUSED, originals restored (tcptunectl resume)" :
+		    "active");
 	printf("%-12s %s\n", "on exit", di->restore_on_exit ?
 	    "originals restored" : "tuned values stay");
-	if (di->state_problem[0] != '\0')
-		printf("%-12s %s\n", "state", di->state_problem);
+	if (ti->state_problem[0] != '\0')
+		printf("%-12s %s\n", "state", ti->state_problem);
 }
 
 static void
 text_status(const struct reply *r)
 {
-	struct msg_daemon_info	 di = r->info;
-	struct msg_key_status	*keys;
+	struct text_info	 ti;
+	struct text_key		*keys;
 	size_t			 i;
 
-	scrub_info(&di);
-	text_daemon(&di);
+	safe_info(&ti, &r->info);
+	text_daemon(&ti);
 	keys = xcalloc(r->nkeys + 1, sizeof(*keys));
-	for (i = 0; i < r->nkeys; i++) {
-		keys[i] = r->keys[i];
-		scrub_key(&keys[i]);
-	}
-	text_key_summary(keys, r->nkeys);
+	for (i = 0; i < r->nkeys; i++)
+		safe_key(&keys[i], &r->keys[i]);
+	text_key_summary(r->keys, r->nkeys);
 	if (r->nkeys > 0) {
 		putchar('\n');
-		text_table(keys, r->nkeys, di.now);
+		text_table(keys, r->nkeys, r->info.now, r->info.config_path);
 	}
 	free(keys);
 }
@@ -567,22 +616,20 @@ text_status(const struct reply *r)
 static void
 text_result(const char *cmd, const struct reply *r)
 {
-	struct msg_result	res = r->result;
-	struct msg_config_error	ce;
-	size_t			i;
+	char	text[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	size_t	i;
 
 	for (i = 0; i < r->nerrors; i++) {
-		ce = r->errors[i];
-		scrub(ce.text);
-		printf("%s\n", ce.text);
+		ESCAPE(text, r->errors[i].text);
+		printf("%s\n", text);
 	}
-	scrub(res.text);
-	if (res.code == RESULT_DENIED)
+	if (r->result.code == RESULT_DENIED)
 		return;
-	if (res.text[0] != '\0')
-		printf("%s\n", res.text);
+	ESCAPE(text, r->result.text);
+	if (text[0] != '\0')
+		printf("%s\n", text);
 	else
-		printf("%s: %s\n", cmd, result_code_name(res.code));
+		printf("%s: %s\n", cmd, result_code_name(r->result.code));
 }
 
 static void
@@ -593,6 +640,7 @@ text_version(void)
 }
 
 const struct output text_output = {
+	.whole_stdout = false,
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
@@ -640,14 +688,28 @@ json_daemon(const struct msg_daemon_info *di)
 	json_str(&js, "version", di->version);
 	json_str(&js, "backend", di->backend);
 	json_str(&js, "config_path", di->config_path);
+	json_str(&js, "managed_path", di->managed_path[0] ? di->managed_path :
+	    NULL);
 	json_time("started", di->started);
 	json_time("now", di->now);
 	json_int(&js, "uptime", di->now - di->started);
 	json_uint(&js, "check_interval", di->check_interval);
 	json_uint(&js, "checks", di->checks);
+	json_time("last_check", di->last_check);
 	json_uint(&js, "nkeys", di->nkeys);
 	json_bool(&js, "paused", di->paused != 0);
 	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
+	if (di->lease) {
+		json_open(&js, "lease", '{');
+		json_int(&js, "uid", di->lease_uid);
+		if (di->lease_pid >= 0)
+			json_int(&js, "pid", di->lease_pid);
+		else
+			json_null(&js, "pid");
+		json_uint(&js, "seconds_left", di->lease_left);
+		json_close(&js, '}');
+	} else
+		json_null(&js, "lease");
 	json_time("last_reload", di->last_reload);
 	if (di->last_reload == 0)
 		json_null(&js, "last_reload_ok");
@@ -668,6 +730,7 @@ json_key(const struct msg_key_status *ks)
 	json_str(&js, "mode", key_mode_name(ks->mode));
 	json_str(&js, "on_reject", on_reject_name(ks->on_reject));
 	json_str(&js, "wanted", ks->wanted);
+	json_str(&js, "source", ks->source);
 	json_str(&js, "applied", ks->applied[0] ? ks->applied : NULL);
 	json_str(&js, "current", ks->current[0] ? ks->current : NULL);
 	json_str(&js, "original", ks->has_original ? ks->original : NULL);
@@ -723,6 +786,7 @@ json_version(void)
 }
 
 const struct output json_output = {
+	.whole_stdout = true,
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,

@@ -9,17 +9,16 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tcptunectl.h"
+#include "measure.h"
 
-#define CTL_NAME	"tcptunectl"
 #define HELP_INDENT	22	/* column where the help texts start */
-#define EXIT_INDENT	6	/* the same for the exit codes */
+#define EXIT_INDENT	7	/* the same for the exit codes (130) */
 #define STRINGIFY(x)	STRINGIFY_(x)
 #define STRINGIFY_(x)	#x
 
@@ -30,6 +29,7 @@ enum cmd_id {
 	C_RESTORE,
 	C_RESUME,
 	C_ADVISE,
+	C_MEASURE,
 	C_HELP,
 	C_VERSION
 };
@@ -50,7 +50,11 @@ enum opt_id {
 	OPT_PLATFORM,
 	OPT_SET,
 	OPT_CONFIG,
-	OPT_FORCE
+	OPT_FORCE,
+	OPT_PROMETHEUS,
+	OPT_TEXTFILE,
+	OPT_ROUNDS,
+	OPT_TIME
 };
 
 struct params;
@@ -84,12 +88,16 @@ struct params {
 	const struct output	*out;
 	const char		*socket;
 	const char		*file;
+	const char		*textfile;	/* status --textfile DIR */
+	bool			 prometheus;
 	int			 nargs;
 	bool			 word_seen;
 	bool			 verbose;
 	bool			 help;
 	bool			 version;
 	struct advise_args	 adv;
+	const char		*rounds;	/* measure -n */
+	const char		*seconds;	/* measure -t */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -98,11 +106,11 @@ static int	run_status(const struct params *);
 static int	run_change(const struct params *);
 static int	run_check(const struct params *);
 static int	run_advise(const struct params *);
+static int	run_measure(const struct params *);
 static int	run_help(const struct params *);
 static int	run_version(const struct params *);
 static void	usage_error(struct params *, const char *, ...)
 		    TT_PRINTF(2, 3);
-static void	vwarnx(const char *, va_list, int) TT_PRINTF(1, 0);
 
 static const struct command commands[] = {
 	{ C_STATUS, "status", "", 0, MSG_STATUS, run_status,
@@ -123,6 +131,13 @@ static const struct command commands[] = {
 	    "what one TCP stream needs on a path, what this\n"
 	    "machine allows and the ceilings to set; reads\n"
 	    "only, no daemon or root needed (options below)" },
+	{ C_MEASURE, "measure", "[-n ROUNDS] [-t SECONDS] URL", 1, 0,
+	    run_measure,
+	    "download URL (http, https) on one TCP connection\n"
+	    "per round; as root with tcptuned, rounds take the\n"
+	    "original and the tuned values in turn and the\n"
+	    "verdict says what the tuning is worth; else the\n"
+	    "current settings only, and why" },
 	{ C_HELP, "help", "", 0, 0, run_help,
 	    "show this help" },
 	{ C_VERSION, "version", "", 0, 0, run_version,
@@ -134,8 +149,9 @@ static const struct ctl_option options[] = {
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
 	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
 	    "print JSON (status, reload, restore, resume,\n"
-	    "advise, version); nothing on stdout with exit\n"
-	    "status 2 or 4" },
+	    "advise, measure, version); nothing on stdout\n"
+	    "with exit status 2 or 4, nor from measure on\n"
+	    "any failure" },
 	{ OPT_VERBOSE, 'v', "verbose", NULL, CMD(C_CHECK),
 	    "check: also print the ordered plan" },
 	{ OPT_HELP, 'h', "help", NULL, CMD_ALL,
@@ -172,6 +188,20 @@ static const struct ctl_option options[] = {
 	    "only with --force)" },
 	{ OPT_FORCE, 0, "force", NULL, CMD(C_ADVISE),
 	    "advise --config FILE: replace an existing FILE" },
+	{ OPT_PROMETHEUS, 0, "prometheus", NULL, CMD(C_STATUS),
+	    "status: print the Prometheus text format for\n"
+	    "node_exporter; tcptune_up 0 when no daemon answers" },
+	{ OPT_TEXTFILE, 0, "textfile", "DIR", CMD(C_STATUS),
+	    "status: write the Prometheus metrics to\n"
+	    "DIR/tcptune.prom, replacing it whole, for\n"
+	    "node_exporter's textfile collector" },
+	{ OPT_ROUNDS, 'n', "rounds", "ROUNDS", CMD(C_MEASURE),
+	    "measure: rounds of each side (" STRINGIFY(MEASURE_ROUNDS_DEFAULT)
+	    ", at most\n" STRINGIFY(MEASURE_ROUNDS_MAX) ")" },
+	{ OPT_TIME, 't', "time", "SECONDS", CMD(C_MEASURE),
+	    "measure: seconds each download runs at most\n"
+	    "(" STRINGIFY(MEASURE_TIME_DEFAULT) ", from 2 to "
+	    STRINGIFY(MEASURE_TIME_MAX) ")" },
 };
 
 static const struct {
@@ -183,53 +213,34 @@ static const struct {
 	    "status: a key is not in force, or enforcement is paused;\n"
 	    "reload: the new configuration was rejected (the running one "
 	    "stays);\ncheck: the configuration has errors; restore, resume: "
-	    "failed;\nadvise: the --config FILE could not be written" },
+	    "failed;\nadvise: the --config FILE could not be written; status "
+	    "--textfile:\nDIR/tcptune.prom could not be written;\n"
+	    "measure: tcptuned refused the lease (another measurement "
+	    "holds\nit), or the download failed otherwise" },
 	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
-	    "permission on its\nsocket, or no reply within "
-	    STRINGIFY(CTL_TIMEOUT_SEC) " s; advise --host: the host\n"
-	    "cannot be resolved, is unreachable or does not answer" },
+	    "permission on its\nsocket, its queue full, or no complete reply "
+	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(" CTL_TIMEOUT_ENV
+	    "); or the server on the socket is not root;\nadvise --host: "
+	    "the host cannot be resolved, is unreachable or\ndoes not answer" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },
-	{ CTL_USAGE, "usage error" },
+	{ MEX_UNREACHABLE, "measure: the server cannot be reached: its name "
+	    "does not\nresolve, the connection is refused, or none is made "
+	    "within\n" STRINGIFY(MEASURE_CONNECT_SEC) " s" },
+	{ MEX_HTTP, "measure: the server answered with an HTTP error, or "
+	    "redirected\nmore than " STRINGIFY(MEASURE_MAX_REDIRS) " times" },
+	{ MEX_TLS, "measure: TLS failed: the certificate is not valid or "
+	    "not\nfor this host, or the handshake failed" },
+	{ MEX_STALLED, "measure: the server stalled (no data for "
+	    STRINGIFY(MEASURE_STALL_SEC) " s) or the\ntransfer broke off" },
+	{ MEX_SHORT, "measure: the body ends within a second: too short to "
+	    "measure" },
+	{ CTL_USAGE, "usage error; measure: a bad URL" },
+	{ MEX_INTERRUPTED, "measure: interrupted (SIGINT, SIGTERM, SIGHUP)" },
 };
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
-
-/* ---- messages */
-
-static void
-vwarnx(const char *fmt, va_list ap, int err)
-{
-	fflush(stdout);
-	fprintf(stderr, "%s: ", CTL_NAME);
-	vfprintf(stderr, fmt, ap);
-	if (err != 0)
-		fprintf(stderr, ": %s", strerror(err));
-	fputc('\n', stderr);
-}
-
-void
-ctl_warn(const char *fmt, ...)
-{
-	va_list	ap;
-	int	saved = errno;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap, saved);
-	va_end(ap);
-	errno = saved;
-}
-
-void
-ctl_warnx(const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap, 0);
-	va_end(ap);
-}
 
 /* ---- help */
 
@@ -414,6 +425,18 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_VERSION:
 		p->version = true;
 		break;
+	case OPT_PROMETHEUS:
+		p->prometheus = true;
+		break;
+	case OPT_TEXTFILE:
+		p->textfile = arg;
+		break;
+	case OPT_ROUNDS:
+		p->rounds = arg;
+		break;
+	case OPT_TIME:
+		p->seconds = arg;
+		break;
 	default:
 		advise_option(p, o, arg);
 		break;
@@ -539,6 +562,10 @@ check_options(struct params *p)
 		usage_error(p, "option %s does not apply to %s", label,
 		    p->cmd->name);
 	}
+	if ((p->opts_seen & (1u << OPT_JSON)) && (p->prometheus ||
+	    p->textfile != NULL))
+		usage_error(p, "--json and --prometheus/--textfile are two "
+		    "formats: give one");
 }
 
 /*
@@ -574,6 +601,8 @@ run_status(const struct params *p)
 	struct reply	r;
 	int		rv;
 
+	if (p->prometheus || p->textfile != NULL)
+		return prom_status(p->socket, p->textfile);
 	if ((rv = client_request(p->socket, MSG_STATUS, &r)) != CTL_OK)
 		return rv;
 	p->out->status(&r);
@@ -630,6 +659,20 @@ static int
 run_advise(const struct params *p)
 {
 	return advise_run(&p->adv, p->out);
+}
+
+static int
+run_measure(const struct params *p)
+{
+	struct measure_args	a;
+
+	memset(&a, 0, sizeof(a));
+	a.url = p->file;
+	a.rounds = p->rounds;
+	a.seconds = p->seconds;
+	a.socket = p->socket;
+	a.json = p->out == &json_output;
+	return measure_run(&a);
 }
 
 static int

@@ -22,8 +22,18 @@ enum ctl_exit {
 	CTL_USAGE = 64		/* as sysexits.h EX_USAGE */
 };
 
-/* Seconds to wait for each part of a reply; a reload applies keys first. */
+/*
+ * Seconds the whole request may take, connect to the end of the reply (a
+ * reload applies keys first); TCPTUNECTL_TIMEOUT overrides it.
+ */
 #define CTL_TIMEOUT_SEC		10
+#define CTL_TIMEOUT_MAX		3600
+#define CTL_TIMEOUT_ENV		"TCPTUNECTL_TIMEOUT"
+/*
+ * The uid the daemon runs as: a server on the socket with any other uid
+ * is an impostor.  tcptuned has no unprivileged mode today, so root.
+ */
+#define CTL_DAEMON_UID		0
 /* Bounds on what a reply may hold, so a broken daemon cannot exhaust us. */
 #define CTL_MAX_KEYS		TT_MAX_KEYS
 #define CTL_MAX_ERRORS		10000
@@ -39,22 +49,84 @@ struct reply {
 	struct msg_result	 result;	/* reload, restore, resume */
 };
 
-/* tcptunectl.c: messages prefixed "tcptunectl: ", to stderr. */
+#define CTL_NAME	"tcptunectl"
+
+/* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
 
-/* client_transport_unix.c | client_transport_win.c */
-int	 client_connect(const char *, int *);
+/*
+ * client_transport_unix.c | client_transport_win.c: the connection to
+ * the daemon for one request at a time, each within the deadline; every
+ * function reports its own failure and returns the exit status (CTL_OK).
+ */
+struct ctl_conn {
+	const char	*path;
+	int		 fd;		/* -1: none */
+	int		 timeout_ms;
+	int64_t		 deadline;	/* monotonic ms */
+};
+int	 transport_connect(struct ctl_conn *);	/* and check the server */
+int	 transport_send(const struct ctl_conn *, const void *, size_t);
+int	 transport_recv(const struct ctl_conn *, void *, size_t, size_t *);
+void	 transport_close(struct ctl_conn *);
 /* The terminal's width when stdout is one, else 0. */
 int	 term_columns(void);
+/* client.c, for the transports: the deadline's remainder, and its end. */
+int	 ctl_time_left(const struct ctl_conn *);
+int	 ctl_timed_out(const struct ctl_conn *, const char *);
 
-/* client.c */
+/*
+ * client.c: the request over the socket, and the reply parser it feeds
+ * the bytes it reads (reply_begin, then reply_feed per chunk, and
+ * reply_eof if the stream ends first); the parser is also driven by
+ * tests/unit/test_client.c and fuzz/fuzz_reply.c.
+ */
 int	 client_request(const char *, uint32_t, struct reply *);
+int	 client_open(const char *, int *);
+int	 client_exchange(int, const char *, uint32_t, const void *, size_t,
+	    struct reply *);
 void	 reply_free(struct reply *);
 bool	 reply_all_in_force(const struct reply *);
 
+enum feed {
+	FEED_MORE,	/* the reply is not complete: feed more */
+	FEED_DONE,	/* complete and valid: *status is CTL_OK */
+	FEED_ERROR	/* reported on stderr; *status is the exit status */
+};
+
+/* Room for any payload: every type has one exact size, all below this. */
+union reply_payload {
+	struct msg_daemon_info	di;
+	struct msg_key_status	ks;
+	struct msg_config_error	ce;
+	struct msg_result	rs;
+	struct msg_version	vs;
+	struct msg_end		end;
+};
+
+struct grammar;
+
+struct reply_session {
+	const struct grammar	*g;
+	struct reply		*r;
+	int			 phase;
+	uint32_t		 seq;
+	size_t			 nmsgs;		/* messages taken */
+	size_t			 have;		/* bytes of the next one */
+	struct msg_hdr		 h;
+	union reply_payload	 p;
+};
+
+int	 reply_begin(struct reply_session *, uint32_t, uint32_t,
+	    struct reply *);
+enum feed reply_feed(struct reply_session *, const void *, size_t, size_t *,
+	    int *);
+int	 reply_eof(const struct reply_session *, const char *);
+
 /* output.c: one back-end per format, as bgpctl's struct output. */
 struct output {
+	bool	  whole_stdout;	/* one document: nothing else goes there */
 	void	(*status)(const struct reply *);
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
@@ -62,6 +134,11 @@ struct output {
 };
 extern const struct output	text_output;
 extern const struct output	json_output;
+
+/* output_prom.c: status in the Prometheus text format (node_exporter). */
+int	 prom_status(const char *, const char *);
+void	 prom_write(FILE *, const struct reply *);
+void	 prom_label_value(FILE *, const char *);
 
 /* advise.c */
 int	 advise_run(const struct advise_args *, const struct output *);

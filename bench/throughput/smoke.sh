@@ -81,9 +81,14 @@ ok "delay line up between $TB_NS_A and $TB_NS_B ($TB_EMU)"
 ( tb_assert_ns "$TB_NS_A" && tb_assert_ns "$TB_NS_B" ) 2>"$TB_TMP/err"
 expect $? "both namespaces are private (not the host's)" "$(cat "$TB_TMP/err")"
 
+# The delay line must never deliver early: the round trip is at least the
+# one configured (less 5 ms of clock and rounding).  Above it is the
+# machine's load as much as the delay line (60 ms was seen for 20 ms with
+# two make -j4 check at once on 2 cores), so the upper bound only catches
+# a delay in the wrong unit, 25 times the configured one.
 rtt=$(tb_rtt_ms 5)
-awk -v r="$rtt" -v w="$RTT" 'BEGIN { exit !(r != "" && r >= w - 5 && r <= w + 5) }'
-expect $? "round trip ${rtt:-?} ms is $RTT +- 5 ms"
+awk -v r="$rtt" -v w="$RTT" 'BEGIN { exit !(r != "" && r >= w - 5 && r <= w * 25) }'
+expect $? "round trip ${rtt:-?} ms is at least $RTT - 5 ms (and under $((RTT * 25)) ms)"
 
 tb_iperf_server
 expect $? "iperf3 server listening in B"
@@ -117,12 +122,13 @@ expect $? "namespaces deleted after the link is taken down"
 
 # ---- run.sh --quick end to end
 
-bench_ns() { ip netns list | awk '/^tt-bench-/ { print $1 }' | sort; }
-bench_ns >"$TB_TMP/ns.before"
-
+# run.sh names its namespaces after its own pid (lib.sh, tb_up): only
+# those are its own, whatever other test suites run beside this one.
 export top_srcdir top_builddir
 "$top_srcdir/bench/throughput/run.sh" --quick "$TB_TMP/out" \
-    >"$TB_TMP/quick.log" 2>&1
+    >"$TB_TMP/quick.log" 2>&1 &
+run_pid=$!
+wait "$run_pid"
 expect $? "run.sh --quick completes" "$(tail -n 15 "$TB_TMP/quick.log")"
 grep -q '^| tcptune Linux default, by tcptuned | 64 / 64 MiB | [0-9]' \
     "$TB_TMP/out/throughput.md" 2>/dev/null
@@ -132,8 +138,10 @@ for f in throughput-sweep.png throughput-rows.png; do
 	[ "$(head -c 4 "$TB_TMP/out/$f" 2>/dev/null | od -An -c | tr -d ' ')" = '211PNG' ]
 	expect $? "$f is a PNG"
 done
-bench_ns | comm -13 "$TB_TMP/ns.before" - >"$TB_TMP/ns.new"
-[ ! -s "$TB_TMP/ns.new" ]
+ip netns list | awk -v p="$run_pid" \
+    '$1 == "tt-bench-a-" p || $1 == "tt-bench-b-" p { print $1 }' >"$TB_TMP/ns.new"
+# (the same rule named this script's own link above: tt-bench-a-$$)
+[ "$ns_a" = "tt-bench-a-$$" ] && [ ! -s "$TB_TMP/ns.new" ]
 expect $? "run.sh left no namespace behind" "$(cat "$TB_TMP/ns.new")"
 
 echo "1..$N"

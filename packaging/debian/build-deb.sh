@@ -11,7 +11,7 @@
 # DEBIAN/ (control with Depends from dpkg-shlibdeps, conffiles, md5sums,
 # maintainer scripts) and dpkg-deb --root-owner-group --build.  No root
 # needed.  Needs: the build dependencies (scripts/deps.sh build), dpkg-dev
-# for dpkg-shlibdeps (else Depends is libc6, libxml2).
+# for dpkg-shlibdeps (else Depends is libc6, libxml2, libcurl4).
 #
 # DEB_MAINTAINER overrides the Maintainer field.
 set -euo pipefail
@@ -96,7 +96,7 @@ for s in postinst prerm postrm; do
 done
 echo /etc/tcptune.conf >"$root/DEBIAN/conffiles"
 
-depends="libc6, libxml2"
+depends="libc6, libxml2, libcurl4"
 if command -v dpkg-shlibdeps >/dev/null 2>&1; then
 	# dpkg-shlibdeps reads a debian/control; give it a minimal one.
 	mkdir -p "$work/shlibs/debian"

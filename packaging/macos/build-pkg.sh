@@ -59,7 +59,7 @@ check_identities() {
 # configure_tree: a VPATH build for the macOS layout.  -arch twice makes
 # clang build both slices in one pass (and link them, since automake links
 # with CFLAGS); -mmacosx-version-min matches the distribution's
-# os-version min.  On macOS libxml2 is taken from the SDK, which is
+# os-version min.  On macOS libxml2 and libcurl are taken from the SDK, which is
 # universal, rather than from a package manager's single-arch copy.
 configure_tree() {
 	local b=$workdir/build
@@ -73,7 +73,8 @@ configure_tree() {
 	if [ "$(uname -s)" = Darwin ]; then
 		local sdk
 		sdk=$(xcrun --show-sdk-path)
-		xml=(LIBXML2_CFLAGS="-I$sdk/usr/include/libxml2" LIBXML2_LIBS=-lxml2)
+		xml=(LIBXML2_CFLAGS="-I$sdk/usr/include/libxml2" LIBXML2_LIBS=-lxml2
+		    LIBCURL_CFLAGS="-I$sdk/usr/include" LIBCURL_LIBS=-lcurl)
 	fi
 	local src
 	# shellcheck source-path=SCRIPTDIR source=../../scripts/vpath-source.sh

@@ -44,7 +44,7 @@ check() {
 	fi
 }
 
-echo "1..4"
+echo "1..5"
 check "daemon/event_kqueue.c as macOS" -D__APPLE__ \
     "$top_srcdir/daemon/event_kqueue.c"
 check "daemon/event_kqueue.c as FreeBSD" \
@@ -53,4 +53,8 @@ check "lib/backend_bsd.c as macOS" -D__APPLE__ \
     "$top_srcdir/lib/backend_bsd.c"
 check "lib/backend_bsd.c as FreeBSD" \
     "$top_srcdir/lib/backend_bsd.c"
+# measure's TCP_CONNECTION_INFO branch (shim: tests/shim/netinet/tcp.h)
+check "tools/measure_net.c as macOS" -D__APPLE__ \
+    -DPACKAGE_VERSION='"0"' -I"$top_srcdir/tools" \
+    "$top_srcdir/tools/measure_net.c"
 exit "$failed"

@@ -4,7 +4,7 @@
 #    `shellcheck -s sh`;
 #  - it runs under tests/packaging/rc.subr (the part of FreeBSD's rc.subr
 #    it uses) with a stand-in for daemon(8) that supervises as daemon.c
-#    does (-P supervisor pid, -p child pid, -r restart, SIGTERM forwarded
+#    does (-P supervisor pid, -p child pid, -R restart after a delay, SIGTERM forwarded
 #    to the child, SIGHUP not handled: it ends the supervisor).  The child
 #    is the real tcptuned, on a sysctl root directory (-r) and a private
 #    state directory and socket, so no sysctl of this machine is touched.
@@ -46,7 +46,8 @@ mkdir -p "$T/etc/rc.d" "$T/usr/sbin" "$T/var/run" "$T/sys/kern/ipc" "$T/state"
 RC=$T/etc/rc.d/tcptuned
 
 # The daemon(8) stand-in.  Like daemon(8) it detaches (the first process
-# returns at once) and, as supervisor, writes -P and -p, restarts with -r,
+# returns at once) and, as supervisor, writes -P and -p, restarts with -r
+# (after 1 s) or -R N (after N s),
 # forwards SIGTERM and then exits, and sends the child's output to "syslog"
 # ($T/syslog) with -S.
 cat >"$T/usr/sbin/daemon" <<'EOF'
@@ -59,10 +60,11 @@ if [ "${1:-}" != --supervise ]; then
 	exit 0
 fi
 shift
-P=; C=; restart=no; out=/dev/null
-while getopts P:p:rST:f opt; do
+P=; C=; restart=no; delay=1; out=/dev/null
+while getopts P:p:rR:ST:f opt; do
 	case $opt in
 	P) P=$OPTARG ;; p) C=$OPTARG ;; r) restart=yes ;; S) out=$SYSLOG ;;
+	R) restart=yes; delay=$OPTARG ;;
 	T|f) ;; *) exit 1 ;;
 	esac
 done
@@ -76,7 +78,7 @@ while :; do
 	echo "$child" >"$C"
 	while kill -0 "$child" 2>/dev/null; do wait "$child"; done
 	[ "$term" = no ] && [ "$restart" = yes ] || break
-	sleep 1
+	sleep "$delay"
 done
 rm -f "$P" "$C"
 EOF
@@ -175,8 +177,8 @@ test_start() {
 	write_conf 16777216
 	rc start
 	expect_rc "start: succeeds" 0
-	same "start: daemon -P pidfile -p child-pidfile -r -S -T tcptuned tcptuned -f config, then tcptuned_flags" \
-	    "daemon -P $T/var/run/tcptuned.pid -p $T/var/run/tcptuned.child.pid -r -S -T tcptuned $TCPTUNED -f $T/etc/tcptune.conf -d -r $T/sys -S $T/state -s $T/tcptuned.sock" \
+	same "start: daemon -P pidfile -p child-pidfile -R 10 -S -T tcptuned tcptuned -f config, then tcptuned_flags" \
+	    "daemon -P $T/var/run/tcptuned.pid -p $T/var/run/tcptuned.child.pid -R 10 -S -T tcptuned $TCPTUNED -f $T/etc/tcptune.conf -d -r $T/sys -S $T/state -s $T/tcptuned.sock" \
 	    "$(cat "$CALLS")"
 	wait_until "start: tcptuned applies the config (maxsockbuf 16777216)" 10 \
 	    value_is 16777216

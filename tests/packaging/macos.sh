@@ -391,23 +391,25 @@ want = {
     "KeepAlive": {"SuccessfulExit": False},
     "ThrottleInterval": 10,
     "ProcessType": "Background",
+    "HardResourceLimits": {"NumberOfFiles": 1024},
 }
 if p != want:
     sys.exit("got %r" % (p,))
 EOF
 )
-	same "LaunchDaemon plist: plistlib reads the keys DESIGN.md asks for" "" "$out"
+	same "LaunchDaemon plist: plistlib reads the keys docs/DESIGN.md asks for" "" "$out"
 	# tcptune's reader is schema-checked: the launchd keys must be its
 	# only complaints, each at its own line, which shows the XML and
 	# plist layers read the whole file.
 	local want k line
 	want=
-	for k in Label ProgramArguments RunAtLoad KeepAlive ThrottleInterval ProcessType; do
+	for k in Label ProgramArguments RunAtLoad KeepAlive ThrottleInterval \
+	    ProcessType HardResourceLimits; do
 		line=$(grep -n "<key>$k</key>" "$f" | cut -d: -f1)
-		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit or Sysctls)"$'\n'
+		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)"$'\n'
 	done
 	out=$("$CTL" check "$f" 2>&1)
-	same "LaunchDaemon plist: tcptune's reader finds only the 6 launchd keys, at their lines" \
+	same "LaunchDaemon plist: tcptune's reader finds only the 7 launchd keys, at their lines" \
 	    "${want%$'\n'}" "$out"
 	check "shipped default config passes tcptunectl check" \
 	    "$CTL" check "$T/payload-v1/Library/tcptune/share/tcptune/tcptune.conf.default"

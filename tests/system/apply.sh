@@ -121,49 +121,111 @@ report $? "after the corrections all keys are in force again"
 
 # ---- a key changed back again and again is contested, with back-off
 
-# revert_or_contest VALUE: rmem is VALUE again, or a status says contested.
-revert_or_contest() {
-	sysctl_is "$RMEM" "$1" || key_state_is "$RMEM" contested
+# The back-off lasts CheckInterval x 2^level seconds (2 s, then 4 s, ...),
+# shorter than a few status calls take on a loaded machine.  So nothing
+# here is timed: each claim is read from one status snapshot, the daemon's
+# own account of the key (state, current, next_attempt, and the note
+# "... (N corrections so far); next correction in D s"), and every wait is
+# a bounded poll for a state the daemon reaches.
+
+# contested_now: a fresh status shows RMEM contested; the snapshot is kept
+# in $T/contested.json and its exit status in CONTESTED_RC.
+contested_now() {
+	key_state_is "$RMEM" contested || return 1
+	cp "$T/status.json" "$T/contested.json"
+	CONTESTED_RC=$CTL_RC
 }
 
-# An outside writer that keeps at it: each write waits for the revert,
-# until the daemon stops reverting at once and says contested.
-writes=0
-contested=false
-while [ "$writes" -lt 8 ]; do
-	sysctl_put $RMEM "$R0"
-	writes=$((writes + 1))
-	t0=$(now_ms)
-	wait_until 4 revert_or_contest "${RV[0]}" || break
-	if key_state_is $RMEM contested; then
-		contested=true
-		break
-	fi
-done
-$contested
+# revert_or_contest: rmem is reverted, or a status says contested.
+revert_or_contest() {
+	contested_now || sysctl_is "$RMEM" "${RV[0]}"
+}
+
+# write_until_contested MAX: an outside writer that keeps at it, each write
+# waiting for the revert, until a status shows the key held back
+# (contested) or MAX writes were made.  A back-off missed by a slow status
+# call is followed by one twice as long, so the writer catches one.
+write_until_contested() {
+	writes=0
+	rm -f "$T/contested.json"
+	while [ "$writes" -lt "$1" ]; do
+		sysctl_put $RMEM "$R0"
+		writes=$((writes + 1))
+		wait_until 30 revert_or_contest || return 1
+		[ -f "$T/contested.json" ] && return 0
+	done
+	return 1
+}
+
+# snap_field FILE FIELD: a field of RMEM in a saved status snapshot.
+snap_field() {
+	jq -r --arg n "$RMEM" --arg f "$2" \
+	    '.keys[] | select(.name == $n) | .[$f] | if type == "string" then . else tojson end' \
+	    "$1" 2>/dev/null
+}
+
+# snap_value_is FILE FIELD VALUE: compare with white space folded.
+snap_value_is() {
+	[ "$(fold_ws "$(snap_field "$1" "$2")")" = "$(fold_ws "$3")" ]
+}
+
+# note_delay / note_corrections TEXT: the numbers in a contested note.
+note_delay() {
+	sed -n 's/.*next correction in \([0-9][0-9]*\) s.*/\1/p' <<<"$1"
+}
+note_corrections() {
+	sed -n 's/.*(\([0-9][0-9]*\) corrections so far).*/\1/p' <<<"$1"
+}
+
+# epoch TIME: an ISO-8601 UTC time from the JSON as seconds.
+epoch() {
+	jq -rn --arg t "$1" '$t | fromdateiso8601' 2>/dev/null
+}
+
+snap_key() {
+	jq -c --arg n $RMEM '.keys[] | select(.name == $n)' "$1" 2>/dev/null
+}
+
+write_until_contested 8
 report $? "a key changed back again and again becomes contested ($writes outside writes)" \
-    "$(jq -c --arg n $RMEM '.keys[] | select(.name == $n)' "$T/status.json")"
-sysctl_is $RMEM "$R0" && [ "$(key_field $RMEM next_attempt)" != null ] &&
-    key_field $RMEM note | grep -qi contested
-report $? "contested: not reverted at once, next_attempt and a note shown" \
-    "rmem '$(sysctl_get $RMEM)'" \
-    "$(jq -c --arg n $RMEM '.keys[] | select(.name == $n)' "$T/status.json")"
+    "$(snap_key "$T/status.json")"
+S1=$T/contested.1.json
+cp "$T/contested.json" "$S1" 2>/dev/null || : >"$S1"
+note1=$(snap_field "$S1" note)
+d1=$(note_delay "$note1")
+n1=$(snap_field "$S1" corrections)
+na1=$(snap_field "$S1" next_attempt)
+snap_value_is "$S1" current "$R0" && [ "$na1" != null ] && [ -n "$na1" ] &&
+    grep -qi contested <<<"$note1" && [ -n "$d1" ] &&
+    [ "$(note_corrections "$note1")" = "$n1" ]
+report $? "contested: seen holding the outside value, with next_attempt and a note (next correction in ${d1:-?} s)" \
+    "$(snap_key "$S1")"
+check_eq "status: exit 1 while a key is contested" 1 "${CONTESTED_RC:-none}"
+
+# The back-off ends and the daemon reverts: one more correction, not
+# before next_attempt (both clocks count whole seconds, hence the 1 s).
+wait_until $((${d1:-2} + 10)) sysctl_is $RMEM "${RV[0]}"
+rc=$?
 status_json
-check_eq "status: exit 1 while a key is contested" 1 "$CTL_RC"
-wait_until 8 sysctl_is $RMEM "${RV[0]}"
+cp "$T/status.json" "$T/reverted.json"
+n2=$(key_field $RMEM corrections)
+lc=$(epoch "$(key_field $RMEM last_change)")
+na=$(epoch "$na1")
+[ "$rc" -eq 0 ] && [ "$n2" = $((n1 + 1)) ] && [ -n "$lc" ] && [ -n "$na" ] &&
+    [ "$lc" -ge $((na - 1)) ]
+report $? "contested: reverted after the back-off (correction $n1 -> ${n2:-?}, at ${lc:-?} vs next_attempt ${na:-?})" \
+    "rmem '$(sysctl_get $RMEM)'" "$(snap_key "$T/reverted.json")"
+
+# That correction starts a back-off twice as long, and the daemon holds
+# the next outside write for it.
+d2=$(note_delay "$(key_field $RMEM note)")
+write_until_contested 3
 rc=$?
-t1=$(now_ms)
-first=$((t1 - t0))
-[ "$rc" -eq 0 ] && [ "$first" -ge 1000 ]
-report $rc "contested: reverted after a back-off ($first ms after the write)"
-sysctl_put $RMEM "$R0"
-t0=$(now_ms)
-wait_until 12 sysctl_is $RMEM "${RV[0]}"
-rc=$?
-t1=$(now_ms)
-second=$((t1 - t0))
-[ "$rc" -eq 0 ] && [ "$second" -ge $((first + 500)) ]
-report $? "contested: the next back-off is longer ($second ms vs $first ms)"
+d3=$(note_delay "$(snap_field "$T/contested.json" note)")
+[ -n "$d1" ] && [ -n "$d2" ] && [ "$d2" -eq $((d1 * 2)) ] && [ "$rc" -eq 0 ] &&
+    [ -n "$d3" ] && [ "$d3" -ge "$d2" ]
+report $? "contested: the next back-off is longer (${d2:-?} s after ${d1:-?} s) and holds the next write" \
+    "$(snap_key "$T/reverted.json")" "$(snap_key "$T/contested.json")"
 grep -qi contested "$T/d.main.log"
 report $? "contested: the daemon log says so"
 

@@ -19,6 +19,12 @@ then len bytes), so it can send what tcptunectl never would.
                                        write how many to READY, close all
                                        once RELEASE exists
   rawclient.py status-ms SOCK          one status round trip, in ms
+  rawclient.py crowd SOCK N REQS READY RELEASE
+                                       N connections, each sending REQS
+                                       status requests it never reads
+  rawclient.py send-and-leave SOCK REQ send reload|restore|resume, close
+  rawclient.py listen SOCK READY RELEASE
+                                       an impostor listening on SOCK
 
 abuse and mutate print "PASS name: detail" or "FAIL name: detail" lines;
 burst and status-ms print "key=value" figures.  Exit status 0 when every
@@ -34,7 +40,7 @@ import sys
 import time
 
 HDR = struct.Struct("=IIIHH")
-VERSION = 1
+VERSION = 2
 MAX_PAYLOAD = 16 * 1024
 STATUS, RELOAD, RESTORE, RESUME = 1, 2, 3, 4
 DAEMON_INFO, KEY_STATUS, CONFIG_ERROR, RESULT, MSG_VERSION, END = range(100, 106)
@@ -150,7 +156,7 @@ def case_bounds(path):
 
 
 def case_versions(path):
-    for v in (0, 2, 0xffff):
+    for v in (0, VERSION - 1, VERSION + 1, 0xffff):
         s = conn(path)
         s.sendall(hdr(STATUS, seq=42, version=v))
         got = read_all(s)
@@ -337,7 +343,7 @@ def cmd_mutate(path):
         "status answered, each change denied", "got %r" % codes)
     for t, name in ((RELOAD, "reload"), (RESTORE, "restore")):
         expect_closed_silently(path, hdr(t, 4) + b"root", "%s with a payload" % name)
-    for v in (0, 2):
+    for v in (0, VERSION + 1):
         s = conn(path)
         s.sendall(hdr(RESTORE, version=v))
         msgs, _ = messages(read_all(s) or b"")
@@ -459,6 +465,96 @@ def cmd_status_ms(path):
     return 0 if msgs is not None else 1
 
 
+def connect_nb(path, give_up_s=3.0):
+    """A non-blocking connection; a full backlog (EAGAIN) is retried for a
+    while, as the daemon may not have caught up.  None when refused."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.setblocking(False)
+    give_up = time.monotonic() + give_up_s
+    while True:
+        try:
+            s.connect(path)
+            return s
+        except BlockingIOError:
+            if time.monotonic() > give_up:
+                s.close()
+                return None
+            time.sleep(0.01)
+        except OSError:
+            s.close()
+            return None
+
+
+def cmd_crowd(path, n, reqs, ready, release):
+    """N connections kept open, each sending REQS pipelined status requests
+    (as many as the socket takes) and never reading a reply; then waits for
+    RELEASE.  Prints opened=, closed_by_daemon= (those the daemon closed:
+    over its per-user limit, or idle)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < n + 32:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(n + 32, hard), hard))
+    socks = []
+    flood = b"".join(hdr(STATUS, seq=k) for k in range(reqs))
+    for _ in range(n):
+        s = connect_nb(path)
+        if s is None:
+            continue
+        if flood:
+            try:
+                s.send(flood)
+            except OSError:
+                pass
+        socks.append(s)
+    with open(ready + ".tmp", "w") as f:
+        f.write("%d\n" % len(socks))
+    os.rename(ready + ".tmp", ready)
+    deadline = time.monotonic() + 120
+    while not os.path.exists(release) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    closed = 0
+    for s in socks:
+        try:
+            while True:
+                b = s.recv(65536)
+                if b == b"":
+                    closed += 1
+                    break
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        s.close()
+    print("opened=%d closed_by_daemon=%d" % (len(socks), closed))
+    return 0
+
+
+def cmd_send_and_leave(path, name):
+    """One mutating request, sent and the connection closed at once, not
+    waiting for the reply (run while the daemon is stopped)."""
+    t = {"reload": RELOAD, "restore": RESTORE, "resume": RESUME}[name]
+    s = conn(path)
+    s.sendall(hdr(t, seq=9))
+    s.close()
+    print("sent %s and left" % name)
+    return 0
+
+
+def cmd_listen(path, ready, release):
+    """Listen on PATH (an impostor), write READY, serve nothing until
+    RELEASE exists."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(path)
+    s.listen(16)
+    with open(ready + ".tmp", "w") as f:
+        f.write("%d\n" % os.getuid())
+    os.rename(ready + ".tmp", ready)
+    deadline = time.monotonic() + 120
+    while not os.path.exists(release) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    s.close()
+    return 0
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -473,6 +569,12 @@ def main(argv):
     elif cmd == "hold":
         return cmd_hold(path, int(argv[3]), argv[4], argv[5],
                         int(argv[6]) if len(argv) > 6 else 0)
+    elif cmd == "crowd":
+        return cmd_crowd(path, int(argv[3]), int(argv[4]), argv[5], argv[6])
+    elif cmd == "send-and-leave":
+        return cmd_send_and_leave(path, argv[3])
+    elif cmd == "listen":
+        return cmd_listen(path, argv[3], argv[4])
     elif cmd == "status-ms":
         return cmd_status_ms(path)
     else:

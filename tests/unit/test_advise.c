@@ -302,15 +302,42 @@ key(const struct adv_result *r, const char *name)
 	return NULL;
 }
 
+/* A note whose sentence (advise_words.c) holds part. */
 static bool
-has_note(const struct adv_result *r, const char *part)
+has_note(const struct adv_input *in, const struct adv_result *r,
+    const char *part)
+{
+	char	text[ADV_NOTE_MAX];
+	size_t	i;
+
+	for (i = 0; i < r->nnotes; i++) {
+		adv_note_text(in, r, &r->notes[i], text, sizeof(text));
+		if (strstr(text, part) != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* The model said note id, whatever the words. */
+static bool
+has_note_id(const struct adv_result *r, enum adv_note_id id)
 {
 	size_t	i;
 
 	for (i = 0; i < r->nnotes; i++)
-		if (strstr(r->notes[i], part) != NULL)
+		if (r->notes[i].id == id)
 			return true;
 	return false;
+}
+
+/* The verdict in words. */
+static const char *
+verdict_text(const struct adv_result *r)
+{
+	static char	text[ADV_TEXT_MAX];
+
+	adv_verdict_text(r, text, sizeof(text));
+	return text;
 }
 
 static void
@@ -361,11 +388,20 @@ test_linux_after_6_6(void **arg)
 	assert_true(r.rec_snd.rate == 1e9 && r.rec_snd.limit == NULL);
 	assert_int_equal(r.verdict, VERDICT_TUNE);
 	assert_int_equal(r.streams, 1);
-	assert_non_null(strstr(r.verdict_text, "168 Mbit/s receiving"));
-	assert_true(has_note(&r, "scaling_ratio"));
-	assert_true(has_note(&r, "network namespace"));
-	assert_true(has_note(&r, "global"));
-	assert_false(has_note(&r, "marked *"));
+	assert_non_null(strstr(verdict_text(&r), "168 Mbit/s receiving"));
+	assert_true(has_note(&in, &r, "scaling_ratio"));
+	assert_true(has_note(&in, &r, "network namespace"));
+	assert_true(has_note(&in, &r, "global"));
+	assert_false(has_note(&in, &r, "marked *"));
+	/* the model gives identifiers and numbers; the words come after */
+	assert_true(has_note_id(&r, NOTE_LINUX_RCV_SCALED));
+	assert_true(has_note_id(&r, NOTE_LINUX_NAMESPACE));
+	assert_false(has_note_id(&r, NOTE_LINUX_RCV_ADV_WIN));
+	assert_false(has_note_id(&r, NOTE_ASSUMED_LIVE));
+	assert_int_equal(key(&r, "net.ipv4.tcp_rmem")->why, WHY_LINUX_RMEM);
+	assert_int_equal(key(&r, "net.core.rmem_max")->why,
+	    WHY_LINUX_RMEM_MAX);
+	assert_false(r.now_rcv.window_limited);
 }
 
 static void
@@ -378,7 +414,9 @@ test_linux_before_6_6(void **arg)
 	linux_stock(&in, "5.15.0-91-generic");
 	adv_model(&in, &r);
 	assert_true(r.rcv_ratio == 0.5);
-	assert_true(has_note(&r, "tcp_adv_win_scale 1"));
+	assert_true(has_note(&in, &r, "tcp_adv_win_scale 1"));
+	assert_true(has_note_id(&r, NOTE_LINUX_RCV_ADV_WIN));
+	assert_false(has_note_id(&r, NOTE_LINUX_RCV_SCALED));
 	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->recommended,
 	    "4096 131072 67108864");
 	/* tcp_adv_win_scale 2: 3/4 is window, 25 MB of buffer do */
@@ -422,7 +460,7 @@ test_linux_enough_and_never_lower(void **arg)
 		assert_false(r.keys[i].change);
 	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->recommended,
 	    "4096 131072 1073741824");
-	assert_non_null(strstr(r.verdict_text, "nothing needs to change"));
+	assert_non_null(strstr(verdict_text(&r), "nothing needs to change"));
 	/* tuning wmem: rmem_max stays, wmem_max follows wmem */
 	in.rate = 4e9;
 	adv_model(&in, &r);
@@ -471,9 +509,9 @@ test_unread_values(void **arg)
 	assert_true(key(&r, "net.ipv4.tcp_rmem")->assumed);
 	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->current,
 	    "4096 131072 6291456");
-	assert_true(has_note(&r, "net.core.rmem_max (Permission denied)"));
-	assert_true(has_note(&r, "could not be read"));
-	assert_true(has_note(&r, "6.6 or later assumed"));
+	assert_true(has_note(&in, &r, "net.core.rmem_max (Permission denied)"));
+	assert_true(has_note(&in, &r, "could not be read"));
+	assert_true(has_note(&in, &r, "6.6 or later assumed"));
 	assert_null(adv_input_get(&in, "net.core.rmem_max"));
 	/* a given value replaces it */
 	assert_int_equal(adv_input_set(&in, "net.core.rmem_max", "5", 0,
@@ -491,6 +529,7 @@ mac(struct adv_input *in, const char *ncl)
 		set(in, "kern.ipc.nmbclusters", ncl);
 }
 
+/* An 8 GB Mac on macOS 14.3 or older: a buffer gets 8/9 of maxsockbuf. */
 static void
 test_darwin_8gb(void **arg)
 {
@@ -500,7 +539,10 @@ test_darwin_8gb(void **arg)
 
 	(void)arg;
 	mac(&in, "65536");
+	set(&in, "kernel.osrelease", "23.3.0");
 	adv_model(&in, &r);
+	assert_false(r.sb_whole);
+	assert_string_equal(r.kernel, "macOS, Darwin 23.3.0");
 	assert_true(r.sb_cap == 8 * MIB && r.ncl == 65536);
 	assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
 	assert_string_equal(k->current, "8388608");
@@ -519,15 +561,57 @@ test_darwin_8gb(void **arg)
 	assert_string_equal(r.rec_rcv.limit, "kern.ipc.maxsockbuf");
 	assert_int_equal(r.verdict, VERDICT_CAPPED);
 	assert_int_equal(r.streams, 3);
-	assert_non_null(strstr(r.verdict_text,
+	assert_non_null(strstr(verdict_text(&r),
 	    "This Mac cannot give one socket more than 7.11 MiB"));
-	assert_non_null(strstr(r.verdict_text, "8 MiB at most"));
-	assert_non_null(strstr(r.verdict_text, "about 398 Mbit/s"));
-	assert_non_null(strstr(r.verdict_text, "447 Mbit/s"));
-	assert_non_null(strstr(r.verdict_text, "not 1 Gbit/s"));
-	assert_non_null(strstr(r.verdict_text, "3 or more parallel"));
-	assert_non_null(strstr(r.verdict_text, "32 GB"));
-	assert_true(has_note(&r, "stock defaults of macOS"));
+	assert_non_null(strstr(verdict_text(&r), "8 MiB at most"));
+	assert_non_null(strstr(verdict_text(&r), "about 398 Mbit/s"));
+	assert_non_null(strstr(verdict_text(&r), "447 Mbit/s"));
+	assert_non_null(strstr(verdict_text(&r), "not 1 Gbit/s"));
+	assert_non_null(strstr(verdict_text(&r), "3 or more parallel"));
+	assert_non_null(strstr(verdict_text(&r), "32 GB"));
+	assert_true(has_note(&in, &r, "stock defaults of macOS"));
+	assert_true(has_note(&in, &r, "Up to macOS 14.3 a socket buffer may use "
+	    "at most 8/9"));
+}
+
+/*
+ * The same Mac on macOS 14.4 and later (xnu-10063: sbreserve clamps to
+ * sb_max): one socket may have all 8 MiB; assumed when the release is
+ * not known.
+ */
+static void
+test_darwin_8gb_whole(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+	const char		*rel[] = { NULL, "23.4.0", "24.6.0" };
+	size_t			 i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		mac(&in, "65536");
+		if (rel[i] != NULL)
+			set(&in, "kernel.osrelease", rel[i]);
+		adv_model(&in, &r);
+		assert_true(r.sb_whole);
+		assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
+		assert_string_equal(k->recommended, "8388608");
+		assert_true(k->needed == 18750000 && k->clamp);
+		assert_true(r.rec_rcv.buffer == 8388608);
+		assert_true(near(r.rec_rcv.rate, 8388608.0 * 8 / 0.15, 1e-9));
+		assert_int_equal(r.verdict, VERDICT_CAPPED);
+		assert_int_equal(r.streams, 3);
+		assert_non_null(strstr(verdict_text(&r),
+		    "This Mac cannot give one socket more than 8 MiB"));
+		assert_non_null(strstr(verdict_text(&r), "about 447 Mbit/s"));
+		assert_null(strstr(verdict_text(&r), "8/9"));
+		assert_true(has_note(&in, &r, "From macOS 14.4 on a socket buffer "
+		    "may use all"));
+		assert_true(has_note(&in, &r, "14.4 or later assumed") ==
+		    (rel[i] == NULL));
+	}
+	assert_string_equal(r.kernel, "macOS, Darwin 24.6.0");
 }
 
 static void
@@ -553,7 +637,7 @@ test_darwin_by_memory(void **arg)
 	assert_true(r.ncl == 131072 && r.sb_cap == 16 * MIB);
 	assert_int_equal(r.verdict, VERDICT_CAPPED);
 	assert_int_equal(r.streams, 2);
-	assert_true(has_note(&r, "was not read: 131072"));
+	assert_true(has_note(&in, &r, "was not read: 131072"));
 	/* 4 GB: 96 MB of clusters, 6 MiB */
 	mac(&in, NULL);
 	set(&in, "hw.memsize", "4294967296");
@@ -596,7 +680,7 @@ test_freebsd_headroom(void **arg)
 	assert_true(adv_sb_max_adj(64 * MIB) >= 32 * MIB);
 	assert_int_equal(r.verdict, VERDICT_TUNE);
 	assert_true(r.sb_cap == 0);
-	assert_true(has_note(&r, "1.125 x"));
+	assert_true(has_note(&in, &r, "1.125 x"));
 	/* a buffer at maxsockbuf itself: held to 8/9 */
 	set(&in, "kern.ipc.maxsockbuf", "33554432");
 	set(&in, "net.inet.tcp.recvbuf_max", "33554432");
@@ -629,7 +713,9 @@ test_window_limit(void **arg)
 	assert_true(r.rec_rcv.window == ADV_MAX_WINDOW);
 	assert_int_equal(r.verdict, VERDICT_CAPPED);
 	assert_int_equal(r.streams, 1165);
-	assert_non_null(strstr(r.verdict_text, "at most 1 GiB"));
+	assert_true(r.rec_rcv.window_limited && r.rec_rcv.limit == NULL);
+	assert_string_equal(adv_limit_text(&r.rec_rcv), "the TCP window limit");
+	assert_non_null(strstr(verdict_text(&r), "at most 1 GiB"));
 }
 
 static void
@@ -710,6 +796,13 @@ test_json(void **arg)
 	assert_non_null(strstr(j, "\"streams\": 1"));
 	assert_non_null(strstr(j, "\"config_file\": null"));
 	assert_non_null(strstr(j, "\"maxsockbuf_ceiling\": null"));
+	/* prose generated from identifiers, and the identifiers beside it */
+	assert_non_null(strstr(j, "\"why\": \"the receive buffer autotuning"));
+	assert_non_null(strstr(j, "\"why_id\": \"linux-rmem-ceiling\""));
+	assert_non_null(strstr(j, "\"note_ids\": [\n"));
+	assert_non_null(strstr(j, "\"linux-receive-window-scaling-ratio\""));
+	assert_non_null(strstr(j, "\"new-connections-only\""));
+	assert_non_null(strstr(j, "\"verdict_text\": \"Now one stream"));
 	/* balanced, and nothing outside strings but JSON */
 	for (s = j; *s != '\0'; s++) {
 		if (*s == '"' && (s == j || s[-1] != '\\'))
@@ -736,6 +829,47 @@ test_json(void **arg)
 	assert_non_null(strstr(j, "\"rtt_source\": \"measured\""));
 	assert_non_null(strstr(j, "\"median_s\": 0.0002"));
 	free(j);
+}
+
+/* Every identifier the model can give has a name and a sentence. */
+static void
+test_words_complete(void **arg)
+{
+	static struct adv_input	 in;
+	static struct adv_result r;
+	struct adv_key		 k;
+	struct adv_note		 n;
+	char			 text[ADV_TEXT_MAX];
+	int			 i, j;
+
+	(void)arg;
+	linux_stock(&in, "6.18.4");
+	adv_model(&in, &r);
+	memset(&k, 0, sizeof(k));
+	memset(&n, 0, sizeof(n));
+	for (i = 0; i < WHY_COUNT; i++) {
+		k.why = (enum adv_why)i;
+		assert_string_not_equal(adv_why_name(k.why), "?");
+		adv_why_text(&r, &k, text, sizeof(text));
+		assert_true(strlen(text) > 10);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(adv_why_name(k.why),
+			    adv_why_name((enum adv_why)j));
+	}
+	for (i = 0; i < NOTE_COUNT; i++) {
+		n.id = (enum adv_note_id)i;
+		assert_string_not_equal(adv_note_name(n.id), "?");
+		adv_note_text(&in, &r, &n, text, ADV_NOTE_MAX);
+		assert_true(strlen(text) > 10);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(adv_note_name(n.id),
+			    adv_note_name((enum adv_note_id)j));
+	}
+	for (i = VERDICT_OK; i <= VERDICT_CAPPED; i++) {
+		r.verdict = (enum adv_verdict)i;
+		adv_verdict_text(&r, text, sizeof(text));
+		assert_true(strlen(text) > 10);
+	}
 }
 
 /* The plist parses back through the daemon's reader without a problem. */
@@ -840,8 +974,7 @@ test_text(void **arg)
 	adv_model(&a.in, &a.res);
 	a.config_path = "out.plist";
 	t = capture(advise_text, &a, NULL);
-	assert_non_null(strstr(t, "cannot give one socket more than 7.11 "
-	    "MiB"));
+	assert_non_null(strstr(t, "cannot give one socket more than 8 MiB"));
 	assert_non_null(strstr(t, "8388608*"));
 	assert_non_null(strstr(t, "* stock default"));
 	assert_non_null(strstr(t, "capped"));
@@ -964,11 +1097,13 @@ main(void)
 		cmocka_unit_test(test_linux_autotuning_off),
 		cmocka_unit_test(test_unread_values),
 		cmocka_unit_test(test_darwin_8gb),
+		cmocka_unit_test(test_darwin_8gb_whole),
 		cmocka_unit_test(test_darwin_by_memory),
 		cmocka_unit_test(test_freebsd_headroom),
 		cmocka_unit_test(test_window_limit),
 		cmocka_unit_test(test_keys_and_names),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_words_complete),
 		cmocka_unit_test(test_plist_linux),
 		cmocka_unit_test(test_plist_darwin_freebsd),
 		cmocka_unit_test(test_text),

@@ -5,7 +5,14 @@
  * lib/backend_bsd.c is included rather than linked: libtcptune.a holds it
  * only where configure picks the bsd backend, and the test needs its
  * statics (the xnu_rules switch) anyway.
+ *
+ * Built twice: test_backend_bsd_macos has TT_AS_MACOS, so the backend
+ * starts with xnu's rules as it does on a Mac (__APPLE__), and every
+ * setup must say which rules it wants rather than rely on the default.
  */
+#if defined(TT_AS_MACOS) && !defined(__APPLE__)
+#define __APPLE__ 1
+#endif
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -76,6 +83,8 @@ setup_freebsd(void **state)
 	if (fixture_new(state, FK_RULES_FREEBSD) == -1)
 		return -1;
 	f = *state;
+	/* backend_bsd_new turns xnu's rules on under __APPLE__ */
+	((struct bsd_ctx *)f->be->ctx)->xnu_rules = false;
 	fake_kernel_stock_freebsd(f->fk);
 	return 0;
 }
@@ -369,11 +378,13 @@ test_high_sb_max(void **state)
 	assert_int_equal(xnu_high_sb_max(512), 65536);
 }
 
+/* The reason the last assert_ceiling was given. */
+static char	why[256];
+
 static void
 assert_ceiling(struct fixture *f, const char *name, long long want,
     const char *because)
 {
-	char		why[256];
 	long long	max = 0;
 
 	assert_int_equal(f->be->ceiling(f->be, name, &max, why, sizeof(why)),
@@ -418,22 +429,100 @@ test_ceiling_32gb(void **state)
 	maxsockbuf_on(state, 32, 33554432, "by kern.ipc.nmbclusters 262144");
 }
 
-/* sb_effective_max = sb_max / (MSIZE + MCLBYTES) * MCLBYTES */
+/*
+ * macOS 14.4 and later (xnu-10063 on): sysctl_tcp_sospace takes up to
+ * sb_max itself (bsd/netinet/tcp_usrreq.c).
+ */
 static void
-test_sospace_follows_maxsockbuf(void **state)
+test_sospace_whole_maxsockbuf(void **state)
 {
 	struct fixture	*f = *state;
 
 	fake_kernel_stock_macos(f->fk, 16);
+	assert_ceiling(f, "net.inet.tcp.sendspace", 8388608,
+	    "net.inet.tcp.sendspace is capped at 8388608 by "
+	    "kern.ipc.maxsockbuf 8388608");
+	assert_null(strstr(why, "mbuf"));
+	assert_ceiling(f, "net.inet.tcp.recvspace", 8388608,
+	    "net.inet.tcp.recvspace");
+	set_and_read_back(f, "net.inet.tcp.sendspace", "8388608");
+	assert_set_refused(f, "net.inet.tcp.recvspace", "8388609", ERANGE);
+	set_and_read_back(f, "kern.ipc.maxsockbuf", "16777216");
+	assert_ceiling(f, "net.inet.tcp.sendspace", 16777216,
+	    "by kern.ipc.maxsockbuf 16777216");
+	set_and_read_back(f, "net.inet.tcp.recvspace", "16777216");
+	/* the first release with the new rule */
+	fake_kernel_poke(f->fk, "kern.osrelease", "23.4.0");
+	assert_ceiling(f, "net.inet.tcp.sendspace", 16777216, "16777216");
+}
+
+/*
+ * Up to macOS 14.3 (xnu-10002): sb_effective_max = sb_max / (MSIZE +
+ * MCLBYTES) * MCLBYTES, about 89 % of it.
+ */
+static void
+test_sospace_before_14_4(void **state)
+{
+	struct fixture	*f = *state;
+
+	fake_kernel_stock_macos(f->fk, 16);
+	fake_kernel_poke(f->fk, "kern.osrelease", "23.3.0");
 	assert_ceiling(f, "net.inet.tcp.sendspace", 7454720,
-	    "capped at 7454720 by kern.ipc.maxsockbuf 8388608");
+	    "capped at 7454720 by kern.ipc.maxsockbuf 8388608 (before "
+	    "macOS 14.4");
 	assert_ceiling(f, "net.inet.tcp.recvspace", 7454720,
 	    "net.inet.tcp.recvspace");
 	set_and_read_back(f, "net.inet.tcp.sendspace", "7454720");
+	assert_set_refused(f, "net.inet.tcp.sendspace", "7454721", ERANGE);
 	set_and_read_back(f, "kern.ipc.maxsockbuf", "16777216");
 	assert_ceiling(f, "net.inet.tcp.sendspace", 14911488,
 	    "by kern.ipc.maxsockbuf 16777216");
 	set_and_read_back(f, "net.inet.tcp.recvspace", "14911488");
+	fake_kernel_poke(f->fk, "kern.osrelease", "22.6.0");	/* macOS 13 */
+	assert_ceiling(f, "net.inet.tcp.sendspace", 14911488, "14911488");
+}
+
+/* Without kern.osrelease the rule is unknown: no ceiling is claimed. */
+static void
+test_sospace_release_unknown(void **state)
+{
+	struct fixture	*f = *state;
+	long long	 max;
+
+	fake_kernel_stock_macos(f->fk, 16);
+	fake_kernel_fail_get(f->fk, "kern.osrelease", ENOENT);
+	assert_int_equal(f->be->ceiling(f->be, "net.inet.tcp.sendspace",
+	    &max, NULL, 0), ENOENT);
+	assert_int_equal(f->be->sockbuf_max(f->be, "kern.ipc.maxsockbuf",
+	    16777216, &max), ENOENT);
+	fake_kernel_fail_get(f->fk, "kern.osrelease", 0);
+	fake_kernel_poke(f->fk, "kern.osrelease", "Darwin");
+	assert_int_equal(f->be->ceiling(f->be, "net.inet.tcp.sendspace",
+	    &max, NULL, 0), EINVAL);
+}
+
+/*
+ * What one socket buffer can get: sbreserve clamps to sb_max from macOS
+ * 14.4 on, failed above sb_max_adj (8/9) before, as FreeBSD still does.
+ */
+static void
+test_sockbuf_max_xnu(void **state)
+{
+	struct fixture	*f = *state;
+	long long	 max;
+
+	fake_kernel_stock_macos(f->fk, 16);
+	assert_int_equal(f->be->sockbuf_max(f->be, "kern.ipc.maxsockbuf",
+	    16777216, &max), 0);
+	assert_int_equal(max, 16777216);
+	fake_kernel_poke(f->fk, "kern.osrelease", "23.3.0");
+	assert_int_equal(f->be->sockbuf_max(f->be, "kern.ipc.maxsockbuf",
+	    16777216, &max), 0);
+	assert_int_equal(max, 14913080);	/* 16 MiB * 2048 / 2304 */
+	assert_int_equal(max, fake_kernel_sockbuf_max(f->fk, 16777216));
+	assert_int_equal(f->be->sockbuf_max(f->be, "net.inet.tcp.sendspace",
+	    1000, &max), 0);
+	assert_int_equal(max, 1000);
 }
 
 /* autoXbufmax: unchecked by xnu, so no ceiling is claimed for them. */
@@ -470,6 +559,10 @@ test_freebsd(void **state)
 	assert_false(((struct bsd_ctx *)f->be->ctx)->xnu_rules);
 	assert_int_equal(f->be->ceiling(f->be, "kern.ipc.maxsockbuf", &max,
 	    NULL, 0), ENOENT);
+	/* sb_max_adj: 8/9 (sys/kern/uipc_sockbuf.c, sbreserve_locked) */
+	assert_int_equal(f->be->sockbuf_max(f->be, "kern.ipc.maxsockbuf",
+	    2097152, &max), 0);
+	assert_int_equal(max, 1864135);
 	assert_get(f, "kern.ipc.maxsockbuf", "2097152");
 	set_and_read_back(f, "kern.ipc.maxsockbuf", "16777216");
 	assert_set_refused(f, "kern.ipc.maxsockbuf", "2303", EINVAL);
@@ -519,7 +612,13 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ceiling_32gb, setup_xnu,
 		    teardown),
 		cmocka_unit_test_setup_teardown(
-		    test_sospace_follows_maxsockbuf, setup_xnu, teardown),
+		    test_sospace_whole_maxsockbuf, setup_xnu, teardown),
+		cmocka_unit_test_setup_teardown(test_sospace_before_14_4,
+		    setup_xnu, teardown),
+		cmocka_unit_test_setup_teardown(test_sospace_release_unknown,
+		    setup_xnu, teardown),
+		cmocka_unit_test_setup_teardown(test_sockbuf_max_xnu,
+		    setup_xnu, teardown),
 		cmocka_unit_test_setup_teardown(test_no_ceiling_unchecked,
 		    setup_xnu, teardown),
 		cmocka_unit_test_setup_teardown(

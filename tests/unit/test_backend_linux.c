@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "tcptune.h"
+#include "fake_open.h"
 
 struct fixture {
 	char			 root[64];
@@ -64,6 +65,7 @@ teardown(void **arg)
 	struct fixture	*f = *arg;
 	char		 cmd[128];
 
+	fake_open_freebsd = false;	/* a failed test may leave it set */
 	backend_free(f->be);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->root);
 	assert_int_equal(system(cmd), 0);
@@ -180,6 +182,22 @@ test_symlink_not_followed(void **arg)
 	assert_int_equal(symlink("/etc/hostname", path), 0);
 	assert_int_equal(f->be->get(f->be, "net.ipv4.link", buf, sizeof(buf)),
 	    EINVAL);
+}
+
+/* The same where open(O_NOFOLLOW) says EMLINK, as FreeBSD's does. */
+static void
+test_symlink_not_followed_emlink(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 path[PATH_MAX], buf[TT_VALUE_MAX];
+
+	snprintf(path, sizeof(path), "%s/net/ipv4/link", f->root);
+	assert_int_equal(symlink("/etc/hostname", path), 0);
+	fake_open_freebsd = true;
+	assert_int_equal(f->be->get(f->be, "net.ipv4.link", buf, sizeof(buf)),
+	    EINVAL);
+	assert_int_equal(f->be->set(f->be, "net.ipv4.link", "1"), EINVAL);
+	fake_open_freebsd = false;
 }
 
 static void
@@ -365,6 +383,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_not_followed,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_symlink_not_followed_emlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_value_too_long, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_error_mix, setup,

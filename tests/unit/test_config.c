@@ -4,10 +4,12 @@
  * owner), and the XML attacks (entities, external DTDs), which must be
  * refused without reading a file or touching the network.
  */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-
+/*
+ * No _POSIX_C_SOURCE here: on macOS and FreeBSD it hides INADDR_LOOPBACK
+ * (<netinet/in.h> shows it only to _DARWIN_C_SOURCE / __BSD_VISIBLE) and
+ * mkdtemp, which those systems show by default; on Linux configure gives
+ * _GNU_SOURCE.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -400,7 +402,7 @@ test_unknown_keys(void **state)
 {
 	static const char *const want[] = {
 		"t.conf:2: unknown key \"CheckIntervall\" (expected "
-		    "CheckInterval, RestoreOnExit or Sysctls)",
+		    "CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)",
 		"t.conf:4: net.a: unknown key \"mode\" (expected Value, Mode "
 		    "or OnReject)",
 		NULL
@@ -413,6 +415,43 @@ test_unknown_keys(void **state)
 	    "<key>net.a</key><dict><key>Value</key><integer>1</integer>"
 	    "<key>mode</key><string>once</string></dict>\n"
 	    "</dict></dict></plist>", want);
+}
+
+/*
+ * Only the network and socket-buffer sysctls, unless the file says
+ * AllowAnySysctl, wherever in the file it says it; a prefix must be whole
+ * ("netx." is not "net.").
+ */
+static void
+test_managed_keys(void **state)
+{
+	static const char *const want[] = {
+		"t.conf:3: kernel.core_pattern is not a network or "
+		    "socket-buffer sysctl (net.*, kern.ipc.*, tcp.*, offload.*): tcptune changes "
+		    "no other unless AllowAnySysctl is <true/>",
+		"t.conf:4: netx.a is not a network or socket-buffer sysctl "
+		    "(net.*, kern.ipc.*, tcp.*, offload.*): tcptune changes no other unless "
+		    "AllowAnySysctl is <true/>",
+		NULL
+	};
+	struct config	*cfg;
+
+	(void)state;
+	expect_errors("<plist><dict>\n<key>Sysctls</key><dict>\n"
+	    "<key>kernel.core_pattern</key><string>|/tmp/x</string>\n"
+	    "<key>netx.a</key><integer>1</integer>\n"
+	    "<key>net.a</key><integer>1</integer>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>1</integer>\n"
+	    "</dict></dict></plist>", want);
+	cfg = parse_ok("<plist><dict><key>Sysctls</key><dict>"
+	    "<key>kernel.core_pattern</key><string>core</string></dict>"
+	    "<key>AllowAnySysctl</key><true/></dict></plist>");
+	assert_true(cfg->allow_any_sysctl);
+	config_free(cfg);
+	assert_true(sysctl_name_managed("net.core.rmem_max"));
+	assert_true(sysctl_name_managed("kern.ipc.maxsockbuf"));
+	assert_false(sysctl_name_managed("kern.ipcx"));
+	assert_false(sysctl_name_managed("vm.swappiness"));
 }
 
 static void
@@ -593,7 +632,11 @@ test_strings(void **state)
 		"t.conf:4: net.b: empty value",
 		"t.conf:6: net.c: value is too long (at most 255 characters "
 		    "with white space folded)",
-		"t.conf:7: net.d: value contains a control character",
+		"t.conf:7: net.d: value contains a control character (\\x7f)",
+		"t.conf:8: net.e: value contains a C1 control character "
+		    "(\\u{0085})",
+		"t.conf:9: net.f: value contains a bidirectional control "
+		    "character (\\u{202e})",
 		NULL
 	};
 	char	xml[2048], longv[TT_VALUE_MAX + 1];
@@ -605,7 +648,9 @@ test_strings(void **state)
 	    "<key>net.a</key><string/>\n"
 	    "<key>net.b</key><string> \t\n</string>\n"
 	    "<key>net.c</key><string>%s</string>\n"
-	    "<key>net.d</key><string>a&#127;b</string>\n"), longv);
+	    "<key>net.d</key><string>a&#127;b</string>\n"
+	    "<key>net.e</key><string>1&#x85;</string>\n"
+	    "<key>net.f</key><string>1\xe2\x80\xae</string>\n"), longv);
 	expect_errors(xml, want);
 	/* 255 characters fit, after folding white space. */
 	longv[TT_VALUE_MAX - 1] = '\0';
@@ -704,7 +749,7 @@ test_big_line_numbers(void **state)
 	memset(xml + strlen(xml), '\n', n);
 	strcpy(xml + 13 + n, "<key>Foo</key><true/></dict></plist>");
 	expect_error(xml, "t.conf:70001: unknown key \"Foo\" (expected "
-	    "CheckInterval, RestoreOnExit or Sysctls)");
+	    "CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)");
 	free(xml);
 }
 
@@ -718,7 +763,7 @@ test_all_errors_listed(void **state)
 		"t.conf:3: RestoreOnExit must be <true/> or <false/>, not "
 		    "<integer>",
 		"t.conf:4: unknown key \"Verbose\" (expected CheckInterval, "
-		    "RestoreOnExit or Sysctls)",
+		    "RestoreOnExit, AllowAnySysctl or Sysctls)",
 		"t.conf:6: kern.ipc.maxsockbuf: value -1 is negative: sysctl "
 		    "values here are 0 or more",
 		"t.conf:8: duplicate sysctl net.a (first at line 7)",
@@ -1337,10 +1382,10 @@ test_report(void **state)
 	    "<key>B</key><true/></dict></plist>", 0644);
 	assert_int_equal(report(path, 0, true, out, sizeof(out)), 1);
 	snprintf(want, sizeof(want),
-	    "%s:2: unknown key \"A\" (expected CheckInterval, RestoreOnExit "
-	    "or Sysctls)\n"
-	    "%s:3: unknown key \"B\" (expected CheckInterval, RestoreOnExit "
-	    "or Sysctls)\n", path, path);
+	    "%s:2: unknown key \"A\" (expected CheckInterval, RestoreOnExit, "
+	    "AllowAnySysctl or Sysctls)\n"
+	    "%s:3: unknown key \"B\" (expected CheckInterval, RestoreOnExit, "
+	    "AllowAnySysctl or Sysctls)\n", path, path);
 	assert_string_equal(out, want);
 	unlink(path);
 
@@ -1395,6 +1440,7 @@ main(void)
 		cmocka_unit_test(test_not_xml),
 		cmocka_unit_test(test_root),
 		cmocka_unit_test(test_unknown_keys),
+		cmocka_unit_test(test_managed_keys),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_duplicates),

@@ -15,10 +15,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <cmocka.h>
 
 #include "tcptuned.h"
 #include "fake_kernel.h"
+#include "fake_open.h"
 
 static time_t	fake_now = 1000;
 
@@ -128,6 +130,7 @@ teardown(void **arg)
 	struct fixture	*f = *arg;
 	char		 cmd[128];
 
+	fake_open_freebsd = false;	/* a failed test may leave it set */
 	stop(f);
 	backend_free(f->be);
 	fake_kernel_free(f->fk);
@@ -441,7 +444,8 @@ test_refusals_per_key(void **arg)
 {
 	struct fixture	*f = *arg;
 	const char *conf =
-	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<plist version=\"1.0\"><dict><key>AllowAnySysctl</key><true/>"
+	    "<key>Sysctls</key><dict>\n"
 	    "<key>net.inet.tcp.nosuchkey</key><integer>1</integer>\n"
 	    "<key>kern.ostype</key><string>Linux</string>\n"
 	    "<key>net.inet.tcp.autosndbufmax</key><integer>2147483648</integer>\n"
@@ -537,6 +541,39 @@ test_start_restores_keys_left_from_before(void **arg)
 	    "16777216");
 }
 
+/*
+ * An original on record outside the managed sysctls (kern.corefile here)
+ * is not written back while no config allows any sysctl, and stays on
+ * record; once a config allows it, it is restored and forgotten.
+ */
+static void
+test_unmanaged_original_not_restored(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char *only_max =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+	const char *allowing =
+	    "<plist version=\"1.0\"><dict><key>AllowAnySysctl</key><true/>"
+	    "<key>Sysctls</key><dict>\n"
+	    "<key>kern.ipc.maxsockbuf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	assert_int_equal(fake_kernel_add(f->fk, "kern.corefile", FK_STRING,
+	    "/cores/core.%P", true), 0);
+	assert_int_equal(state_set_original(&f->st, "kern.corefile",
+	    "|/tmp/evil"), 0);
+	engine_configure(&f->e, parse(only_max));
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.corefile"),
+	    "/cores/core.%P");
+	assert_non_null(state_original(&f->st, "kern.corefile"));
+	engine_configure(&f->e, parse(allowing));
+	assert_string_equal(fake_kernel_peek(f->fk, "kern.corefile"),
+	    "|/tmp/evil");
+	assert_null(state_original(&f->st, "kern.corefile"));
+}
+
 /* RestoreOnExit: originals back and forgotten, to be taken afresh. */
 static void
 test_restore_on_exit_forgets(void **arg)
@@ -586,6 +623,41 @@ test_linux_vectors_and_clamp_by_search(void **arg)
 	assert_int_equal(k->state, KS_CLAMPED);
 	assert_string_equal(k->applied, "16777216");
 	assert_true(value_equal("4096\t131072  6291456", "4096 131072 6291456"));
+}
+
+/*
+ * A value of more than 16 numbers (values may hold TT_VALUE_MAX_WORDS) is
+ * clamped like any other: only its last number is lowered.
+ */
+static void
+test_clamp_long_vector(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 conf[2048], want[TT_VALUE_MAX], cur[TT_VALUE_MAX];
+	const struct engine_key *k;
+	int		 i;
+
+	want[0] = cur[0] = '\0';
+	for (i = 0; i < 19; i++) {
+		strcat(want, "1 ");
+		strcat(cur, "1 ");
+	}
+	strcat(want, "99999999");
+	strcat(cur, "5");
+	assert_int_equal(fake_kernel_add(f->fk, "net.test.vec", FK_STRING, cur,
+	    true), 0);
+	fake_kernel_fail_set_n(f->fk, "net.test.vec", ERANGE, 1);
+	snprintf(conf, sizeof(conf), "<plist version=\"1.0\"><dict><key>"
+	    "Sysctls</key><dict><key>net.test.vec</key><dict><key>Value</key>"
+	    "<string>%s</string><key>OnReject</key><string>clamp</string>"
+	    "</dict></dict></dict></plist>\n", want);
+	engine_configure(&f->e, parse(conf));
+	k = key(f, "net.test.vec");
+	/* the wanted value refused once, then the search finds a ceiling */
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_int_equal(k->err, ERANGE);
+	assert_non_null(strstr(k->note, "clamped to "));
+	assert_int_equal(strncmp(k->applied, want, 38), 0);
 }
 
 /*
@@ -1032,6 +1104,190 @@ test_unreadable_originals_not_set_aside(void **arg)
 	assert_int_equal(stat(path, &sb), -1);
 }
 
+/*
+ * A symlink in place of the originals file is set aside like any other
+ * unusable file, also where open(O_NOFOLLOW) says EMLINK (FreeBSD) rather
+ * than ELOOP: taken for "cannot read", it would keep tcptuned from
+ * starting.
+ */
+static void
+test_symlinked_originals_set_aside(void **arg)
+{
+	struct fixture	*f = *arg;
+	struct state	 st;
+	struct stat	 sb;
+	char		 path[PATH_MAX], target[PATH_MAX + 16];
+	int		 freebsd;
+
+	for (freebsd = 0; freebsd <= 1; freebsd++) {
+		snprintf(path, sizeof(path), "%s/originals", f->dir);
+		snprintf(target, sizeof(target), "%s/elsewhere", f->dir);
+		unlink(path);
+		assert_int_equal(symlink(target, path), 0);
+		fake_open_freebsd = freebsd;
+		memset(&st, 0, sizeof(st));
+		assert_int_equal(state_open(&st, f->dir), 0);
+		fake_open_freebsd = false;
+		assert_non_null(strstr(st.problem, "kept as"));
+		assert_int_equal(lstat(path, &sb), -1);
+		state_close(&st);
+	}
+}
+
+/*
+ * maxsockbuf 16 MiB, autorcvbufmax 16 MiB and sendspace 32 MiB with
+ * OnReject clamp, on a Mac of kern.osrelease rel.
+ */
+static void
+configure_sockbufs(struct fixture *f, const char *rel)
+{
+	const char *conf =
+	    CLAMPED_MAXSOCKBUF_16M
+	    "<key>net.inet.tcp.autorcvbufmax</key><integer>16777216</integer>\n"
+	    "<key>net.inet.tcp.sendspace</key><dict>"
+	    "<key>Value</key><integer>33554432</integer>"
+	    "<key>OnReject</key><string>clamp</string></dict>\n"
+	    "</dict></dict></plist>\n";
+
+	fake_kernel_poke(f->fk, "kern.osrelease", rel);
+	engine_configure(&f->e, parse(conf));
+	assert_string_equal(key(f, "kern.ipc.maxsockbuf")->applied,
+	    "16777216");
+}
+
+/*
+ * macOS 14.4 and later: a socket buffer may have all of maxsockbuf, so
+ * autorcvbufmax at maxsockbuf takes full effect, and sendspace is clamped
+ * to maxsockbuf itself (xnu-10063 sysctl_tcp_sospace, sbreserve).
+ */
+static void
+test_sockbufs_whole_maxsockbuf(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+
+	configure_sockbufs(f, "23.4.0");
+	k = key(f, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(k->state, KS_IN_FORCE);
+	assert_string_equal(k->note, "");
+	k = key(f, "net.inet.tcp.sendspace");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "16777216");
+	assert_string_equal(fake_kernel_peek(f->fk, "net.inet.tcp.sendspace"),
+	    "16777216");
+}
+
+/*
+ * Up to macOS 14.3 (xnu-10002): a buffer gets at most 8/9 of maxsockbuf
+ * (sbreserve's sb_max_adj), and sendspace at most
+ * (sb_max / (MSIZE + MCLBYTES)) * MCLBYTES.
+ */
+static void
+test_sockbufs_before_14_4(void **arg)
+{
+	struct fixture	*f = *arg;
+	const struct engine_key *k;
+
+	configure_sockbufs(f, "23.3.0");
+	k = key(f, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(k->state, KS_IN_FORCE);
+	assert_string_equal(k->note, "effective ceiling 14913080: a socket "
+	    "buffer may use 14913080 of kern.ipc.maxsockbuf 16777216");
+	k = key(f, "net.inet.tcp.sendspace");
+	assert_int_equal(k->state, KS_CLAMPED);
+	assert_string_equal(k->applied, "14911488");
+}
+
+/*
+ * syslog(3) as lib/log.c reaches it once log_init has left stderr: these
+ * definitions take the place of libc's in this program, so each message
+ * is kept with its priority and none leaves the test.
+ */
+#define NSYSLOG	64
+static struct {
+	int	pri;
+	char	msg[256];
+} syslogged[NSYSLOG];
+static size_t	nsyslogged;
+
+void
+openlog(const char *ident, int option, int facility)
+{
+	(void)ident;
+	(void)option;
+	(void)facility;
+}
+
+void
+vsyslog(int pri, const char *fmt, va_list ap)
+{
+	if (nsyslogged == NSYSLOG)
+		return;
+	syslogged[nsyslogged].pri = LOG_PRI(pri);
+	vsnprintf(syslogged[nsyslogged].msg, sizeof(syslogged[0].msg), fmt,
+	    ap);
+	nsyslogged++;
+}
+
+void
+syslog(int pri, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsyslog(pri, fmt, ap);
+	va_end(ap);
+}
+
+/* The priority of the one message that holds text. */
+static int
+syslog_pri(const char *text)
+{
+	size_t	i, found = NSYSLOG;
+
+	for (i = 0; i < nsyslogged; i++)
+		if (strstr(syslogged[i].msg, text) != NULL) {
+			assert_int_equal(found, NSYSLOG);
+			found = i;
+		}
+	if (found == NSYSLOG)
+		fail_msg("nothing logged with \"%s\"", text);
+	return syslogged[found].pri;
+}
+
+/*
+ * Changes, corrections and restores go to syslog at LOG_NOTICE, which the
+ * macOS unified log keeps and FreeBSD's syslog.conf shows; LOG_INFO would
+ * be dropped by both.  Refusals go at LOG_ERR.
+ */
+static void
+test_state_changes_logged_at_notice(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	nsyslogged = 0;
+	log_init(0, 0, "test_engine");
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(syslog_pri("kern.ipc.maxsockbuf: 8388608 -> "
+	    "16777216"), LOG_NOTICE);
+	fake_kernel_poke(f->fk, "net.inet.tcp.autorcvbufmax", "4194304");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(syslog_pri("net.inet.tcp.autorcvbufmax: drifted to "
+	    "4194304"), LOG_NOTICE);
+	fake_kernel_fail_set(f->fk, "net.inet.tcp.recvspace", EPERM);
+	fake_kernel_poke(f->fk, "net.inet.tcp.recvspace", "65536");
+	fake_now += 10;
+	engine_check(&f->e);
+	assert_int_equal(syslog_pri("net.inet.tcp.recvspace: value 262144 "
+	    "refused"), LOG_ERR);
+	fake_kernel_fail_set(f->fk, "net.inet.tcp.recvspace", 0);
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_int_equal(syslog_pri("kern.ipc.maxsockbuf: restored 8388608"),
+	    LOG_NOTICE);
+	log_init(1, 0, NULL);
+}
+
 #define T(fn, setup)	cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int
@@ -1042,12 +1298,16 @@ main(void)
 		T(test_originals_captured_before_write, setup_mac16),
 		T(test_restart_keeps_true_originals, setup_mac16),
 		T(test_unreadable_originals_not_set_aside, setup_mac16),
+		T(test_symlinked_originals_set_aside, setup_mac16),
 		T(test_restore_reverse_order, setup_mac16),
 		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
 		T(test_maxsockbuf_clamped_on_8gb, setup_mac8),
 		T(test_clamp_to_known_ceiling, setup_mac8),
+		T(test_sockbufs_whole_maxsockbuf, setup_mac16),
+		T(test_sockbufs_before_14_4, setup_mac16),
 		T(test_drift_reverted_and_counted, setup_mac16),
+		T(test_state_changes_logged_at_notice, setup_mac16),
 		T(test_refresh_shows_drift_without_writing, setup_mac16),
 		T(test_at_least_and_once, setup_mac16),
 		T(test_contested_backoff, setup_mac16),
@@ -1056,9 +1316,11 @@ main(void)
 		T(test_read_failure_reported, setup_mac16),
 		T(test_reload_restores_dropped, setup_mac16),
 		T(test_start_restores_keys_left_from_before, setup_mac16),
+		T(test_unmanaged_original_not_restored, setup_mac16),
 		T(test_restore_on_exit_forgets, setup_mac16),
 		T(test_status_message, setup_mac16),
 		T(test_linux_vectors_and_clamp_by_search, setup_mac16),
+		T(test_clamp_long_vector, setup_mac16),
 		T(test_error_mix_healthy_keys_enforced, setup_linux_mix),
 		T(test_error_mix_recovery_and_restore, setup_linux_mix),
 		T(test_transient_faults_recover, setup_linux_mix),

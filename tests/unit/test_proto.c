@@ -44,6 +44,13 @@ test_header_rules(void **arg)
 	h = hdr(999, 0);
 	assert_int_equal(proto_check_header(&h, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "unknown message type"));
+	/* version 2: a lease carries its seconds, nothing less or more */
+	h = hdr(MSG_LEASE, sizeof(struct msg_lease));
+	assert_int_equal(proto_check_header(&h, why, sizeof(why)), 0);
+	h = hdr(MSG_LEASE, 0);
+	assert_int_equal(proto_check_header(&h, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "lease message of 0 bytes"));
+	assert_string_equal(proto_type_name(MSG_LEASE), "lease");
 	h = hdr(MSG_STATUS, TT_PROTO_MAX_PAYLOAD + 1);
 	assert_int_equal(proto_check_header(&h, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "exceeds"));
@@ -99,6 +106,7 @@ test_strings_terminated(void **arg)
 	assert_int_equal(strlen(ks.name), sizeof(ks.name) - 1);
 	assert_int_equal(strlen(ks.note), sizeof(ks.note) - 1);
 	assert_int_equal(strlen(ks.original), sizeof(ks.original) - 1);
+	assert_int_equal(strlen(ks.source), sizeof(ks.source) - 1);
 	memset(&rs, 'B', sizeof(rs));
 	proto_terminate_strings(MSG_RESULT, &rs);
 	assert_int_equal(strlen(rs.text), sizeof(rs.text) - 1);

@@ -1,0 +1,173 @@
+/*
+ * The managed preferences file over /etc/tcptune.conf.
+ *
+ * An MDM configuration profile with a com.apple.ManagedClient.preferences
+ * payload for the domain org.tcptune.tcptuned ends up on the Mac as
+ * /Library/Managed Preferences/org.tcptune.tcptuned.plist, holding the
+ * payload's mcx_preference_settings: the same keys as tcptune.conf.  It is
+ * read by the same reader with the same checks (config_load) and laid over
+ * the local file key by key, as macOS lays forced preferences over the
+ * other sources one key at a time (CFPreferencesAppValueIsForced() asks
+ * about one key of a domain; Apple's "ManagedPreferences" payload reference
+ * in the DeviceManagement documentation): a sysctl, CheckInterval or
+ * RestoreOnExit given in the managed file wins; what it does not name
+ * stays as the local file says.  So a fleet pins what it cares about and a
+ * host keeps its own extra keys, and each key's status names the file its
+ * wanted value came from (config_key_source).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tcptune.h"
+
+const char *
+config_key_source(const struct config *cfg, const struct config_key *k)
+{
+	return k->managed && cfg->managed_path[0] != '\0' ?
+	    cfg->managed_path : cfg->path;
+}
+
+static const struct config_key *
+find_in(const struct config *cfg, const char *name)
+{
+	return cfg == NULL ? NULL : config_find(cfg, name);
+}
+
+/* The keys of local, each replaced by managed's of the same name, then
+ * managed's other keys in their order.  n: how many. */
+static struct config_key *
+merged_keys(const struct config *local, const struct config *managed,
+    size_t *n)
+{
+	struct config_key	*keys;
+	const struct config_key	*m;
+	size_t			 i;
+
+	keys = calloc(local->nkeys + managed->nkeys + 1, sizeof(*keys));
+	if (keys == NULL)
+		fatal("%s", __func__);
+	*n = 0;
+	for (i = 0; i < local->nkeys; i++) {
+		if ((m = find_in(managed, local->keys[i].name)) != NULL) {
+			keys[*n] = *m;
+			keys[*n].managed = true;
+		} else
+			keys[*n] = local->keys[i];
+		(*n)++;
+	}
+	for (i = 0; i < managed->nkeys; i++) {
+		if (find_in(local, managed->keys[i].name) != NULL)
+			continue;
+		keys[*n] = managed->keys[i];
+		keys[(*n)++].managed = true;
+	}
+	return keys;
+}
+
+/*
+ * Lay managed over local; both are consumed.  Returns local, changed, or
+ * NULL when together they name more sysctls than the daemon keeps.
+ */
+struct config *
+config_merge(struct config *local, struct config *managed,
+    struct errlist *errs)
+{
+	struct config_key	*keys;
+	size_t			 n;
+	uint64_t		 d[2];
+
+	if (managed == NULL)
+		return local;
+	keys = merged_keys(local, managed, &n);
+	if (n > TT_MAX_KEYS) {
+		errlist_add(errs, "%s: with %s it makes %zu sysctls, more than "
+		    "%d", managed->path, local->path, n, TT_MAX_KEYS);
+		free(keys);
+		config_free(local);
+		config_free(managed);
+		return NULL;
+	}
+	free(local->keys);
+	local->keys = keys;
+	local->nkeys = n;
+	if (managed->set & CONFIG_SET_INTERVAL)
+		local->check_interval = managed->check_interval;
+	if (managed->set & CONFIG_SET_RESTORE)
+		local->restore_on_exit = managed->restore_on_exit;
+	/* Each file was checked alone: a key either brings is allowed. */
+	local->allow_any_sysctl = local->allow_any_sysctl ||
+	    managed->allow_any_sysctl;
+	local->set |= managed->set;
+	/* Either file changing changes the digest, and so does adding one. */
+	d[0] = local->digest;
+	d[1] = managed->digest;
+	local->digest = fnv1a64(d, sizeof(d));
+	tt_strlcpy(local->managed_path, managed->path,
+	    sizeof(local->managed_path));
+	config_free(managed);
+	return local;
+}
+
+/*
+ * path, then managed_path over it when that file exists (NULL or "": no
+ * managed layer).  A managed file that exists but cannot be used is an
+ * error like one in path: both are read, so that every problem of both is
+ * listed, and nothing is returned unless both are good.
+ */
+struct config *
+config_load_layers(const char *path, const char *managed_path, int flags,
+    struct errlist *errs)
+{
+	struct config	*local, *managed = NULL;
+	struct stat	 st;
+	bool		 have_managed;
+
+	have_managed = managed_path != NULL && managed_path[0] != '\0' &&
+	    (stat(managed_path, &st) == 0 || errno != ENOENT);
+	local = config_load(path, flags, errs);
+	if (have_managed)
+		managed = config_load(managed_path, flags, errs);
+	if (local == NULL || (have_managed && managed == NULL)) {
+		config_free(local);
+		config_free(managed);
+		return NULL;
+	}
+	return config_merge(local, managed, errs);
+}
+
+/*
+ * tcptuned -n: every problem of both files, one a line, or "configuration
+ * OK" after naming the managed file in use.  0 when good, 1 otherwise.
+ */
+int
+config_report_layers(const char *path, const char *managed_path, int flags,
+    FILE *out)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	size_t		 i;
+
+	errlist_init(&errs);
+	if ((cfg = config_load_layers(path, managed_path, flags,
+	    &errs)) == NULL) {
+		for (i = 0; i < errs.n; i++)
+			fprintf(out, "%s\n", errs.msg[i]);
+		if (errs.n == 0)
+			fprintf(out, "%s: cannot be used\n", path);
+		errlist_clear(&errs);
+		return 1;
+	}
+	if (cfg->managed_path[0] != '\0')
+		fprintf(out, "managed preferences: %s (its keys win over "
+		    "%s)\n", cfg->managed_path, cfg->path);
+	fprintf(out, "configuration OK\n");
+	config_free(cfg);
+	errlist_clear(&errs);
+	return 0;
+}

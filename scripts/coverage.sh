@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# coverage.sh [BUILDDIR]: line coverage of `make check`.  Builds with gcc
+# --coverage in BUILDDIR (a new temporary directory by default, never the
+# source tree), runs the whole `make check` there and reports, per source
+# file, the lines that any test ran: one file is often built into several
+# programs (tools/client.c into tcptunectl, test_client and replay_reply),
+# and each gets its own gcov counters, so they are merged line by line.
+#
+#   COVERAGE_FILES   the files reported (default below)
+#   COVERAGE_MIN     the least tools/client.c may have, in % (default 90)
+#   COVERAGE_TESTS   TESTS for make check (default: all of them)
+#   MAKE_JOBS        (default 2)
+#
+# Prints "FILE: P% of N lines" for each file; exit status 1 when make
+# check failed or tools/client.c is below COVERAGE_MIN.  `make coverage`
+# runs it (make coverage COVERAGE_DIR=DIR to choose the directory).
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tcptune-coverage.XXXXXX")}
+mkdir -p "$dir" && dir=$(cd "$dir" && pwd) || exit 1
+jobs=${MAKE_JOBS:-2}
+files=${COVERAGE_FILES:-tools/client.c daemon/control.c tools/output.c tools/ctl_log.c lib/escape.c lib/proto.c}
+min=${COVERAGE_MIN:-90}
+
+die() {
+	echo "coverage.sh: $*" >&2
+	exit 1
+}
+
+command -v gcov >/dev/null 2>&1 || die "gcov not found (it comes with gcc)"
+# shellcheck source-path=SCRIPTDIR source=vpath-source.sh
+. "$src/scripts/vpath-source.sh"
+vpath_setup "$src" "$dir"	# or die; sets src, cds to dir
+CC=gcc "$src/configure" -q --enable-werror CFLAGS="-O0 -g --coverage" \
+    LDFLAGS="--coverage" >configure.out 2>&1 ||
+    { tail -n 20 configure.out; die "configure failed (log $dir/configure.out)"; }
+make -j"$jobs" >build.out 2>&1 ||
+    { grep -E 'error|Error' build.out | head -n 20; die "build failed (log $dir/build.out)"; }
+make -j"$jobs" check TESTS= >>build.out 2>&1 ||
+    die "building the tests failed (log $dir/build.out)"
+
+# The system tests run tcptunectl and tcptuned as uid 65534 too: their
+# counters must exist, writable by all, before a test runs one (a program
+# that cannot write them says so on stderr, which tests read).
+find . -name '*.gcda' -delete
+chmod -R go+rwX . 2>/dev/null
+(
+	umask 0
+	./tcptunectl --version >/dev/null 2>&1
+	./tcptuned -V >/dev/null 2>&1
+	for t in tests/unit/test_* fuzz/replay_*; do
+		[ -x "$t" ] && "./$t" /dev/null >/dev/null 2>&1
+	done
+)
+
+find . -name '*.trs' -delete
+# shellcheck disable=SC2086 # TESTS is a list of words
+timeout -k 10 1800 make -j"$jobs" check ${COVERAGE_TESTS:+TESTS="$COVERAGE_TESTS"} \
+    >check.out 2>&1
+rc=$?
+failed=$(find . -name '*.trs' -exec cat {} + 2>/dev/null |
+    grep -Ec '^:test-result: (FAIL|ERROR|XPASS)')
+
+# merged FILE: "covered total" over every object built from FILE.
+merged() {
+	local f=$1 base obj
+	base=${f##*/}
+	base=${base%.c}
+	find "${f%/*}" -name "*.gcda" | while read -r obj; do
+		case ${obj##*/} in
+		"$base.gcda" | *"-$base.gcda") ;;
+		*) continue ;;
+		esac
+		gcov -t "${obj%.gcda}.o" 2>/dev/null |
+		    awk -v want="$base.c" '
+			/^ *-: *0:Source:/ {
+				n = split($0, p, "/"); sub(/^.*Source:/, "", p[n])
+				on = (p[n] == want); next
+			}
+			on { print }'
+	done | awk -F: '
+		{ c = $1; gsub(/ /, "", c); l = $2 + 0 }
+		c == "-" || l == 0 { next }
+		{ seen[l] = 1; if (c !~ /^(#####|=====)$/) run[l] = 1 }
+		END { n = 0; r = 0; for (l in seen) { n++; if (l in run) r++ }
+		      print r, n }'
+}
+
+status=0
+[ "$rc" -eq 0 ] || { echo "make check failed: $failed failing (log $dir/check.out)"; status=1; }
+for f in $files; do
+	read -r covered total <<<"$(merged "$f")"
+	if [ -z "${total:-}" ] || [ "$total" -eq 0 ]; then
+		echo "$f: no coverage data"
+		[ "$f" = tools/client.c ] && status=1
+		continue
+	fi
+	pct=$(awk -v c="$covered" -v n="$total" 'BEGIN { printf "%.1f", 100 * c / n }')
+	echo "$f: $pct% of $total lines ($covered run)"
+	if [ "$f" = tools/client.c ] &&
+	    awk -v p="$pct" -v m="$min" 'BEGIN { exit !(p < m) }'; then
+		echo "coverage.sh: tools/client.c is below $min%"
+		status=1
+	fi
+done
+exit "$status"

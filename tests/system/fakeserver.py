@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""A server on a control socket that is not tcptuned, for tests/system/client.sh.
+
+  fakeserver.py SOCK MODE READY
+
+listens on SOCK, writes READY once tcptunectl may connect, and serves
+until it is killed.  It speaks the wire format of lib/proto.h (a 16-byte
+header {type u32, len u32, seq u32, version u16, flags u16} in host byte
+order, then the payload) and answers whatever it is asked as MODE says:
+
+  restored      "originals restored", result ok: an impostor's lie
+  backlog       never accepts, and fills its own listen queue first
+  silent        accepts and reads, never answers
+  stall         answers half a daemon-info message, then nothing
+  hostile       a valid status reply whose strings carry C0, C1 and bidi
+                controls and bytes that are not UTF-8
+  hostile-bad   a status reply with such a key name in an unknown state
+  bad-request   result "bad request" (exit 4, nothing on stdout)
+  dgram         a datagram socket in the stream socket's place
+"""
+import os
+import socket
+import struct
+import sys
+import time
+
+HDR = struct.Struct("=IIIHH")
+VERSION = 2
+DAEMON_INFO, KEY_STATUS, RESULT, END = 100, 101, 103, 105
+EVIL = b"\x1b[31m\x1b]0;owned\x07\xc2\x9b2J\xe2\x80\xae\x9b\xff"
+
+
+def s(raw, size):
+    raw = raw[:size - 1]
+    return raw + b"\0" * (size - len(raw))
+
+
+def msg(mtype, seq, payload):
+    return HDR.pack(mtype, len(payload), seq, VERSION, 0) + payload
+
+
+def daemon_info(nkeys):
+    # v2: last_check after last_reload, managed_path after config_path
+    # and the lease (none): lease, uid, pid, seconds left
+    p = struct.pack("=qqqqiiIIIIIiiIQ", 1700000000, 1700000100, 0, 0, 4242,
+                    1, 60, nkeys, 0, 0, 0, 0, -1, 0, 3)
+    p += s(b"0.1" + EVIL, 32) + s(b"linux" + EVIL, 32)
+    p += s(b"/etc/tcptune.conf" + EVIL, 1024) + s(b"", 1024)
+    p += s(b"reloaded" + EVIL, 1280) + s(b"", 1280)
+    assert len(p) == 4752
+    return p
+
+
+def key_status(name, state):
+    p = s(name, 128) + s(b"4096 " + EVIL, 256) + s(b"1" + EVIL, 256)
+    p += s(b"2" + EVIL, 256) + s(b"3" + EVIL, 256)
+    p += s(b"note" + EVIL, 1280) + s(b"", 1024)   # v2: source
+    p += struct.pack("=qqIIIiII", 0, 0, state, 0, 0, 0, 0, 1)
+    assert len(p) == 3496
+    return p
+
+
+def result(code, text):
+    return struct.pack("=II", code, 0) + s(text, 1280)
+
+
+def end(n):
+    return struct.pack("=II", n, 0)
+
+
+def answer(mode, seq):
+    if mode == "restored":
+        return (msg(RESULT, seq, result(0, b"originals restored")) +
+                msg(END, seq, end(0)))
+    if mode == "bad-request":
+        return (msg(RESULT, seq, result(3, b"what is this")) +
+                msg(END, seq, end(0)))
+    if mode == "stall":
+        return msg(DAEMON_INFO, seq, daemon_info(0))[:100]
+    if mode == "hostile":
+        return (msg(DAEMON_INFO, seq, daemon_info(1)) +
+                msg(KEY_STATUS, seq, key_status(b"net.evil" + EVIL, 1)) +
+                msg(END, seq, end(1)))
+    if mode == "hostile-bad":
+        return (msg(DAEMON_INFO, seq, daemon_info(1)) +
+                msg(KEY_STATUS, seq, key_status(b"net.evil" + EVIL, 77)))
+    return b""
+
+
+def read_request(conn):
+    data = b""
+    while len(data) < HDR.size:
+        got = conn.recv(HDR.size - len(data))
+        if not got:
+            return None
+        data += got
+    return HDR.unpack(data)
+
+
+def fill_queue(path):
+    """Connect to ourselves until the queue is full: Linux's connect(2)
+    then fails with EAGAIN on a non-blocking socket."""
+    held = []
+    for _ in range(1000):
+        c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        c.setblocking(False)
+        try:
+            c.connect(path)
+        except (BlockingIOError, ConnectionRefusedError):
+            c.close()
+            return held
+        held.append(c)
+    raise SystemExit("the listen queue never filled")
+
+
+def main():
+    path, mode, ready = sys.argv[1:4]
+    kind = socket.SOCK_DGRAM if mode == "dgram" else socket.SOCK_STREAM
+    srv = socket.socket(socket.AF_UNIX, kind)
+    srv.bind(path)
+    os.chmod(path, 0o666)
+    if mode != "dgram":
+        srv.listen(0 if mode == "backlog" else 16)
+    held = fill_queue(path) if mode == "backlog" else []
+    with open(ready + ".tmp", "w") as f:
+        f.write("%d\n" % len(held))
+    os.rename(ready + ".tmp", ready)
+    if mode in ("backlog", "dgram"):
+        while True:
+            time.sleep(60)
+    while True:
+        conn, _ = srv.accept()
+        held.append(conn)
+        hdr = read_request(conn)
+        if hdr is None:
+            continue
+        try:
+            conn.sendall(answer(mode, hdr[2]))
+        except OSError:
+            pass
+        if mode not in ("silent", "stall"):
+            conn.close()
+            held.remove(conn)
+
+
+if __name__ == "__main__":
+    main()

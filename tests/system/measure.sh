@@ -1,0 +1,390 @@
+#!/bin/bash
+#
+# tcptunectl measure end to end (TAP), in two private network namespaces
+# joined by the TUN delay line of bench/throughput (lib.sh there): near
+# (A) runs tcptuned on the shipped Linux config and the tool, far (B)
+# runs tests/system/measure_server.py, a server that also misbehaves on
+# purpose.
+#
+#   - 1 Gbit/s, 150 ms: tuned beats the original by 3x or more, and the
+#     verdict says so; a kill -9 mid-round, a lease that runs out, and a
+#     non-root client, each leaving the daemon enforcing;
+#   - 1 Gbit/s, 1 ms: no meaningful difference;
+#   - every fault (bad URL, DNS, refused, HTTP errors, redirect loop,
+#     TLS with a certificate for another name and a self-signed one for
+#     this address, stalls, a cut, a short body): one line, its exit
+#     status, and the daemon enforcing afterwards.
+#
+# Rates are never asserted as timings: only the ratio's direction and
+# size, generously.  The figures are printed as diagnostics:
+#   make check TESTS=tests/system/measure.sh; see tests/system/measure.log
+# Writes sysctls only inside its own namespaces (tb_assert_ns).
+
+set -u
+export LC_ALL=C
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${top_srcdir:=$(cd "$here/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
+
+[ "$(uname -s)" = Linux ] || skip_all "Linux only (TUN, network namespaces)"
+[ "$(id -u)" -eq 0 ] || skip_all "needs root for network namespaces"
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+for t in ip jq python3 openssl setpriv; do
+	command -v "$t" >/dev/null 2>&1 || skip_all "no $t"
+done
+ip netns list >/dev/null 2>&1 || skip_all "ip netns does not work here"
+
+TB_DELAYLINE=$top_builddir/bench/throughput/delayline
+TCPTUNED=$top_builddir/tcptuned
+TCPTUNECTL=$top_builddir/tcptunectl
+SERVER=$top_srcdir/tests/system/measure_server.py
+for b in "$TB_DELAYLINE" "$TCPTUNED" "$TCPTUNECTL"; do
+	[ -x "$b" ] || bail "$b not built"
+done
+
+# 0755 and root's: the socket directory tcptuned accepts, reachable for
+# the non-root cases.
+TB_TMP=$(mktemp -d /tmp/tt-measure.XXXXXX) || bail "mktemp"
+chmod 0755 "$TB_TMP"
+T=$TB_TMP
+# shellcheck source=bench/throughput/lib.sh
+. "$top_srcdir/bench/throughput/lib.sh"
+export TB_FORCE_DELAYLINE=1	# the same emulator everywhere
+SOCK=$TB_TMP/run/tcptuned.sock
+PIDS=
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	local p
+	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	tb_down
+	rm -rf "$TB_TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+# The sanitizer and valgrind stages run the daemon under TT_DAEMON_WRAPPER
+# and stretch every bound by TT_TIME_SCALE (tests/system/lib.sh).
+SCALE=${TT_TIME_SCALE:-1}
+case $SCALE in *[!0-9]*|'') SCALE=1 ;; esac
+RATE=1000000000
+ORIG_RMEM="4096 131072 6291456"	# Linux before 6.16, a common original
+SERVER_WMEM="4096 16384 67108864"	# a server tuned for long paths
+
+in_a() { ip netns exec "$TB_NS_A" "$@"; }
+# report RC DESC [DIAG...]: ok when RC is 0 (pass $? first, before any
+# command substitution in the other arguments changes it)
+report() {
+	local rc=$1 desc=$2
+	shift 2
+	if [ "$rc" -eq 0 ]; then ok "$desc"; else not_ok "$desc" "$@"; fi
+	return "$rc"
+}
+ctl() { in_a "$TCPTUNECTL" -s "$SOCK" "$@"; }
+status() { ctl status --json 2>/dev/null; }
+# enforcing: no lease, not paused, tcp_rmem at the tuned value
+enforcing() {
+	status | jq -e '.daemon.paused == false and .daemon.lease == null' \
+	    >/dev/null && rmem_is "$TUNED_RMEM"
+}
+# shellcheck disable=SC2317 # called through wait_until
+leased() { status | jq -e '.daemon.lease != null' >/dev/null; }
+rmem_is() {
+	[ "$(in_a cat /proc/sys/net/ipv4/tcp_rmem | tr -s '\t ' ' ')" = "$1" ]
+}
+wait_diag() {
+	diag "status: $(status | jq -c '.daemon | {paused, lease}')"
+	diag "tcp_rmem: $(in_a cat /proc/sys/net/ipv4/tcp_rmem)"
+	diag_file "daemon log" "$TB_TMP/tcptuned.log"
+}
+
+TUNED_RMEM=$(sed -n '/tcp_rmem/{n;s/.*<string>\(.*\)<\/string>.*/\1/p;}' \
+    "$top_srcdir/etc/tcptune.conf.linux")
+[ -n "$TUNED_RMEM" ] || bail "no tcp_rmem in etc/tcptune.conf.linux"
+
+# path_up RTT_MS: namespaces, delay line, server in B, tcptuned in A.
+path_up() {
+	local rtt=$1
+	rm -f "$TB_TMP/server.out" "$TB_TMP/tls.out" "$TB_TMP/tls2.out"
+	tb_up "$RATE" "$rtt" "$((RATE * rtt / 8000 + 150000))" 1500 \
+	    2>"$TB_TMP/up.err" || { diag_file up "$TB_TMP/up.err"; return 1; }
+	tb_sysctl "$TB_NS_B" net.ipv4.tcp_wmem "$SERVER_WMEM" &&
+	    tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" || return 1
+	ip netns exec "$TB_NS_B" python3 "$SERVER" "$TB_IP_B" 8080 \
+	    >"$TB_TMP/server.out" 2>&1 &
+	PIDS="$PIDS $!"
+	ip netns exec "$TB_NS_B" python3 "$SERVER" "$TB_IP_B" 8443 \
+	    "$TB_TMP/other.crt" "$TB_TMP/other.key" >"$TB_TMP/tls.out" 2>&1 &
+	PIDS="$PIDS $!"
+	ip netns exec "$TB_NS_B" python3 "$SERVER" "$TB_IP_B" 8444 \
+	    "$TB_TMP/self.crt" "$TB_TMP/self.key" >"$TB_TMP/tls2.out" 2>&1 &
+	PIDS="$PIDS $!"
+	install -m 0644 "$top_srcdir/etc/tcptune.conf.linux" \
+	    "$TB_TMP/tcptune.conf" || return 1
+	tb_assert_ns "$TB_NS_A"
+	# shellcheck disable=SC2086 # the wrapper is a command line
+	in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
+	    -s "$SOCK" -S "$TB_TMP/state-$rtt" 2>>"$TB_TMP/tcptuned.log" &
+	DAEMON=$!
+	PIDS="$PIDS $DAEMON"
+	tb_wait $((10 * SCALE)) enforcing && tb_wait 10 servers_listening
+}
+
+# every server has said "listening" (grep -q with several files would be
+# content with one)
+# shellcheck disable=SC2317 # called through tb_wait
+servers_listening() {
+	local f
+	for f in server.out tls.out tls2.out; do
+		grep -q listening "$TB_TMP/$f" || return 1
+	done
+}
+
+# Waits for our own children only: tb_down stops the delay line.
+path_down() {
+	local p
+	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	PIDS=
+	tb_down
+}
+
+# measure_json OUT ARGS...: tcptunectl measure --json into OUT (exit in $RC)
+measure_json() {
+	local out=$1
+	shift
+	ctl measure --json "$@" >"$out" 2>"$out.err"
+	RC=$?
+}
+
+# figures FILE: the rounds and verdict, as diagnostics
+figures() {
+	jq -r '.rounds[] | "  round \(.round) \(.side): \(.mbps * 10 | round / 10) Mbit/s, after 1 s \(.mbps_after_first_second * 10 | round / 10), \(.bytes) bytes in \(.seconds * 100 | round / 100) s, rtt \(.rtt_ms) ms, rcvbuf \(.rcvbuf)"' "$1" |
+	    while read -r l; do diag "$l"; done
+	diag "  ratio $(jq -r .ratio "$1"); verdict: $(jq -r .verdict.text "$1")"
+}
+
+# certificates: one for another name, one self-signed for B's address
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=other.test \
+    -addext subjectAltName=DNS:other.test -keyout "$TB_TMP/other.key" \
+    -out "$TB_TMP/other.crt" >/dev/null 2>&1 || bail "openssl req"
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=10.77.0.2 \
+    -addext subjectAltName=IP:10.77.0.2 -keyout "$TB_TMP/self.key" \
+    -out "$TB_TMP/self.crt" >/dev/null 2>&1 || bail "openssl req"
+
+# ---- 150 ms: the tuning is worth it
+
+path_up 150 || bail "cannot bring up the 150 ms path"
+ok "150 ms path up ($TB_EMU), tcptuned enforcing $TUNED_RMEM in $TB_NS_A"
+
+URL=http://$TB_IP_B:8080/stream
+measure_json "$TB_TMP/far.json" -n 3 -t 8 "$URL"
+if [ "$RC" -eq 0 ] && jq -e '.compared and .verdict.kind == "faster" and
+    .ratio >= 3 and (.verdict.text | startswith("tuned is "))' \
+    "$TB_TMP/far.json" >/dev/null; then
+	ok "150 ms: tuned >= 3x the original, and the verdict says so"
+else
+	not_ok "150 ms: tuned >= 3x the original, and the verdict says so" \
+	    "exit $RC: $(cat "$TB_TMP/far.json.err")"
+fi
+figures "$TB_TMP/far.json"
+jq -e '[.rounds[].side] == ["original","tuned","original","tuned","original","tuned"]' \
+    "$TB_TMP/far.json" >/dev/null
+report $? "rounds interleave original, tuned, ..." "$(jq -c '[.rounds[].side]' "$TB_TMP/far.json")"
+jq -e '[.rounds[] | select(.side == "original") | .rcvbuf] | max <= 6291456' \
+    "$TB_TMP/far.json" >/dev/null
+report $? "original rounds ran under the original ceiling (rcvbuf <= 6 MiB)" "$(jq -c '[.rounds[].rcvbuf]' "$TB_TMP/far.json")"
+wait_until "enforcing again after the measurement" $((5 * SCALE)) enforcing
+
+# the text report on a pipe: a table and the verdict, no bar chart
+ctl measure -n 1 -t 2 "$URL" >"$TB_TMP/text.out" 2>&1
+RC=$?
+if [ "$RC" -eq 0 ] && grep -q '^verdict: ' "$TB_TMP/text.out" &&
+    grep -q '^median original' "$TB_TMP/text.out" &&
+    ! grep -q '###' "$TB_TMP/text.out"; then
+	ok "text report: table, medians, verdict; no chart when not a terminal"
+else
+	not_ok "text report" "exit $RC"
+	diag_file "output" "$TB_TMP/text.out"
+fi
+
+# kill -9 in an original round: the daemon sees the connection close
+# run directly, not through a function: $! must be tcptunectl itself
+ip netns exec "$TB_NS_A" "$TCPTUNECTL" -s "$SOCK" measure -n 1 -t 60 "$URL" \
+    >/dev/null 2>&1 &
+MPID=$!
+wait_until "a measurement in an original round holds the lease" $((10 * SCALE)) leased
+status | jq -e --argjson p "$MPID" '.daemon.lease.uid == 0 and
+    .daemon.lease.pid == $p and .daemon.lease.seconds_left > 0' >/dev/null
+report $? "status shows the lease's holder (uid 0, its pid) and time left" "$(status | jq -c .daemon.lease)"
+rmem_is "$ORIG_RMEM"
+report $? "the originals are in place during the lease" "$(in_a cat /proc/sys/net/ipv4/tcp_rmem)"
+kill -KILL "$MPID"
+wait "$MPID" 2>/dev/null
+wait_until "kill -9 mid-round: enforcing again" $((5 * SCALE)) enforcing
+
+# a lease that runs out, its holder still connected (raw protocol)
+cat >"$TB_TMP/lease.py" <<'EOF'
+import socket, struct, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(struct.pack("=IIIHH", 5, 8, 1, 2, 0) + struct.pack("=II", int(sys.argv[2]), 0))
+d = b""
+while len(d) < 16 + 1288 + 16 + 8:
+    b = s.recv(65536)
+    if not b:
+        break
+    d += b
+code = struct.unpack("=I", d[16:20])[0] if len(d) >= 20 else -1
+print("code", code, d[24:24 + 200].split(b"\0")[0].decode(), flush=True)
+time.sleep(float(sys.argv[3]))
+EOF
+ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 2 60 \
+    >"$TB_TMP/lease.out" 2>&1 &
+LPID=$!
+wait_until "a raw client takes a 2 s lease" $((5 * SCALE)) leased
+wait_until "the lease runs out: enforcing again, its holder still connected" \
+    $((6 * SCALE)) enforcing
+kill -0 "$LPID" 2>/dev/null
+report $? "the holder was still connected when its lease ended" "$(cat "$TB_TMP/lease.out")"
+kill "$LPID" 2>/dev/null
+wait "$LPID" 2>/dev/null
+
+# resume ends a lease at once; a restore during one makes the pause the
+# user's, which the holder's connection closing does not end
+ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 60 60 \
+    >"$TB_TMP/lease.out" 2>&1 &
+LPID=$!
+wait_until "a raw client takes a 60 s lease" $((5 * SCALE)) leased
+# (exit 1 here: the net.core keys are refused in a namespace)
+ctl resume >"$TB_TMP/resume.out" 2>&1
+wait_until "resume ends the lease: enforcing again" $((5 * SCALE)) enforcing
+kill "$LPID" 2>/dev/null
+wait "$LPID" 2>/dev/null
+ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 60 60 \
+    >"$TB_TMP/lease.out" 2>&1 &
+LPID=$!
+wait_until "a raw client takes another lease" $((5 * SCALE)) leased
+ctl restore >"$TB_TMP/restore.out" 2>&1
+status | jq -e '.daemon.paused and .daemon.lease == null' >/dev/null
+report $? "restore during a lease: paused, the lease gone" "$(status | jq -c '.daemon | {paused, lease}')"
+kill "$LPID" 2>/dev/null
+wait "$LPID" 2>/dev/null
+sleep 0.5	# what a wrong resume on the holder's close would need
+status | jq -e '.daemon.paused' >/dev/null && rmem_is "$ORIG_RMEM"
+report $? "the holder's connection closing leaves the user's pause alone" "$(status | jq -c '.daemon | {paused, lease}')"
+measure_json "$TB_TMP/paused.json" -n 1 -t 2 "$URL"
+jq -e '(.compared | not) and (.no_comparison_reason | startswith("enforcement is paused"))' \
+    "$TB_TMP/paused.json" >/dev/null && [ "$RC" -eq 0 ]
+report $? "measure while paused by restore: current settings only, and why" "exit $RC: $(cat "$TB_TMP/paused.json.err")"
+ctl resume >/dev/null 2>&1
+wait_until "resume: enforcing again" $((5 * SCALE)) enforcing
+
+# not root: the daemon refuses the lease; measure compares nothing
+setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||
+    bail "setpriv cannot drop to uid 65534"
+# a python3 uid 65534 may run (a root-only pyenv shim will not do)
+PY_NOBODY=
+for py in /usr/bin/python3 /usr/local/bin/python3 "$(command -v python3)"; do
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$py" -c pass \
+	    2>/dev/null && { PY_NOBODY=$py; break; }
+done
+[ -n "$PY_NOBODY" ] || bail "no python3 that uid 65534 may run"
+in_a setpriv --reuid=65534 --regid=65534 --clear-groups \
+    "$PY_NOBODY" "$TB_TMP/lease.py" "$SOCK" 30 0 >"$TB_TMP/nobody.out" 2>&1
+grep -q "^code 2 lease needs root" "$TB_TMP/nobody.out"
+report $? "a non-root client is denied a lease" "$(cat "$TB_TMP/nobody.out")"
+enforcing
+report $? "still enforcing after the denied lease" || wait_diag
+in_a setpriv --reuid=65534 --regid=65534 --clear-groups \
+    "$TCPTUNECTL" -s "$SOCK" measure --json -n 1 -t 2 "$URL" \
+    >"$TB_TMP/nobody.json" 2>"$TB_TMP/nobody.err"
+RC=$?
+if [ "$RC" -eq 0 ] && jq -e '(.compared | not) and
+    .verdict.kind == "no_comparison" and
+    (.no_comparison_reason | startswith("not root")) and
+    (.rounds | length) == 1 and .rounds[0].side == "current"' \
+    "$TB_TMP/nobody.json" >/dev/null; then
+	ok "measure as non-root: the current settings only, and why"
+else
+	not_ok "measure as non-root: the current settings only, and why" \
+	    "exit $RC: $(cat "$TB_TMP/nobody.err")"
+fi
+jq -r .verdict.text "$TB_TMP/nobody.json" | while read -r l; do diag "  $l"; done
+
+# no daemon: the same, saying so
+measure_json "$TB_TMP/nod.json" -n 1 -t 2 -s "$TB_TMP/none.sock" "$URL"
+jq -e '(.compared | not) and (.no_comparison_reason | startswith("no tcptuned answers"))' \
+    "$TB_TMP/nod.json" >/dev/null && [ "$RC" -eq 0 ]
+report $? "measure without a daemon: current settings only, and why" "exit $RC: $(cat "$TB_TMP/nod.json.err")"
+path_down
+
+# ---- 1 ms: nothing to gain
+
+path_up 1 || bail "cannot bring up the 1 ms path"
+ok "1 ms path up, tcptuned enforcing"
+URL=http://$TB_IP_B:8080/stream
+measure_json "$TB_TMP/near.json" -n 3 -t 3 "$URL"
+if [ "$RC" -eq 0 ] && jq -e '.compared and .ratio > 0.7 and .ratio < 1.43 and
+    (.verdict.kind | IN("faster", "slower") | not)' "$TB_TMP/near.json" \
+    >/dev/null; then
+	ok "1 ms: no meaningful difference (ratio within 0.7-1.43, not faster or slower)"
+else
+	not_ok "1 ms: no meaningful difference" "exit $RC: $(cat "$TB_TMP/near.json.err")"
+fi
+figures "$TB_TMP/near.json"
+
+# ---- faults: one line each, the documented exit status, never paused
+
+# fault DESC EXIT URL [ARGS...]: measure as root with the daemon there
+fault() {
+	local desc=$1 want=$2 url=$3 lines
+	shift 3
+	ctl measure --json -n 1 -t 3 "$@" "$url" >"$TB_TMP/f.out" 2>"$TB_TMP/f.err"
+	RC=$?
+	lines=$(wc -l <"$TB_TMP/f.err")
+	if [ "$RC" -eq "$want" ] && [ "$lines" -eq 1 ] && [ ! -s "$TB_TMP/f.out" ]; then
+		ok "$desc: exit $want, one line"
+	else
+		not_ok "$desc: exit $want, one line" "exit $RC, $lines lines"
+		diag_file stderr "$TB_TMP/f.err"
+		diag_file stdout "$TB_TMP/f.out"
+	fi
+	diag "  $(cat "$TB_TMP/f.err")"
+	if ! tb_wait $((5 * SCALE)) enforcing; then
+		not_ok "$desc: enforcing afterwards"
+		wait_diag
+	fi
+}
+B=$TB_IP_B
+fault "bad URL (scheme)" 64 "ftp://$B/file"
+fault "bad URL (not one)" 64 "not-a-url"
+fault "bad -n" 64 "http://$B:8080/stream" -n 0
+fault "DNS failure" 5 "http://no-such-host.invalid/file"
+fault "connection refused" 5 "http://$B:9/file"
+fault "HTTP 404" 6 "http://$B:8080/status/404"
+fault "HTTP 500" 6 "http://$B:8080/status/500"
+fault "redirect loop" 6 "http://$B:8080/loop"
+fault "TLS: certificate for another name" 7 "https://$B:8443/stream"
+fault "TLS: self-signed certificate for this address" 7 "https://$B:8444/stream"
+fault "TLS spoken to a plain HTTP port" 7 "https://$B:8080/stream"
+fault "stall after the headers" 8 "http://$B:8080/stall-body"
+fault "stall before any answer" 8 "http://$B:8080/stall-head"
+fault "connection cut mid-body" 8 "http://$B:8080/cut"
+fault "body shorter than a second" 9 "http://$B:8080/short"
+grep -q 'too short to measure' "$TB_TMP/f.err"
+report $? "the short body's line says why"
+
+# a redirect that is fine is followed
+measure_json "$TB_TMP/redir.json" -n 1 -t 2 "http://$B:8080/redirect"
+[ "$RC" -eq 0 ] && jq -e '(.rounds | length) == 2' "$TB_TMP/redir.json" >/dev/null
+report $? "a redirect within the limit is followed" "exit $RC: $(cat "$TB_TMP/redir.json.err")"
+enforcing
+report $? "enforcing at the end" || wait_diag
+path_down
+
+tap_end
+exit 0

@@ -1,0 +1,513 @@
+/*
+ * daemon/control.c, the transport-free control server, driven with a fake
+ * daemon (control_ops) and a fake transport (ctl_io): replies, privilege,
+ * slot limits and root's reserve, one reply at a time, the output budget,
+ * a change whose sender has gone, the end of input, and bad input.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tcptuned.h"
+
+struct fake_daemon {
+	uint32_t	nkeys;
+	int		reloads, restores, resumes, statuses;
+};
+
+struct fake_conn {
+	bool	gone;
+	int	kicks;
+};
+
+static struct fake_daemon	fd_state;
+
+static void
+fake_status(void *arg, struct msg_daemon_info *info)
+{
+	struct fake_daemon	*d = arg;
+
+	memset(info, 0, sizeof(*info));
+	info->nkeys = d->nkeys;
+	d->statuses++;
+}
+
+static void
+fake_key_status(void *arg, uint32_t i, struct msg_key_status *ks)
+{
+	(void)arg;
+	memset(ks, 0, sizeof(*ks));
+	snprintf(ks->name, sizeof(ks->name), "net.key%u", i);
+}
+
+static int
+fake_reload(void *arg, struct errlist *errs, char *msg, size_t len)
+{
+	((struct fake_daemon *)arg)->reloads++;
+	errlist_add(errs, "t.conf:1: one error");
+	snprintf(msg, len, "reloaded");
+	return -1;
+}
+
+static int
+fake_restore(void *arg, char *msg, size_t len)
+{
+	((struct fake_daemon *)arg)->restores++;
+	snprintf(msg, len, "restored");
+	return 0;
+}
+
+static int
+fake_resume(void *arg, char *msg, size_t len)
+{
+	((struct fake_daemon *)arg)->resumes++;
+	snprintf(msg, len, "resumed");
+	return 0;
+}
+
+static int
+fake_lease(void *arg, const void *holder, const struct ctl_peer *peer,
+    uint32_t seconds, char *msg, size_t len)
+{
+	(void)arg;
+	(void)holder;
+	snprintf(msg, len, "lease of %u s for uid %lu", seconds, peer->user);
+	return RESULT_OK;
+}
+
+static const void	*gone_holder;
+
+static void
+fake_client_gone(void *arg, const void *holder)
+{
+	(void)arg;
+	gone_holder = holder;
+}
+
+static bool
+fake_holds_lease(void *arg, const void *holder)
+{
+	(void)arg;
+	(void)holder;
+	return false;
+}
+
+static void
+fake_kick(void *conn)
+{
+	((struct fake_conn *)conn)->kicks++;
+}
+
+static bool
+fake_gone(void *conn)
+{
+	return ((struct fake_conn *)conn)->gone;
+}
+
+static struct ctl_server *
+server(int max_clients)
+{
+	static const struct ctl_io	io = { fake_kick, fake_gone };
+	struct control_ops		ops = { fake_status, fake_key_status,
+					    fake_reload, fake_restore,
+					    fake_resume, fake_lease,
+					    fake_client_gone, fake_holds_lease,
+					    &fd_state };
+	struct ctl_server		*s;
+
+	memset(&fd_state, 0, sizeof(fd_state));
+	fd_state.nkeys = 3;
+	s = ctl_server_new(&ops, &io, max_clients);
+	assert_non_null(s);
+	return s;
+}
+
+static struct ctl_client *
+client(struct ctl_server *s, unsigned long user, struct fake_conn *conn)
+{
+	struct ctl_peer	peer = { user, user == 0, 4242 };
+
+	return ctl_client_new(s, &peer, conn);
+}
+
+static void
+send_request(struct ctl_client *c, uint32_t type, uint32_t seq,
+    uint16_t version)
+{
+	struct msg_hdr	h;
+
+	memset(&h, 0, sizeof(h));
+	h.type = type;
+	h.seq = seq;
+	h.version = version;
+	ctl_client_input(c, &h, sizeof(h));
+}
+
+/* The types of the messages in the client's output; their count. */
+static size_t
+output_types(const struct ctl_client *c, uint32_t *types, size_t max)
+{
+	const char	*p;
+	struct msg_hdr	 h;
+	size_t		 len, off = 0, n = 0;
+
+	p = ctl_client_output(c, &len);
+	while (off + sizeof(h) <= len && n < max) {
+		memcpy(&h, p + off, sizeof(h));
+		types[n++] = h.type;
+		off += sizeof(h) + h.len;
+	}
+	assert_int_equal(off, len);
+	return n;
+}
+
+/* The client reads everything queued for it. */
+static void
+drain(struct ctl_client *c)
+{
+	size_t	len;
+
+	(void)ctl_client_output(c, &len);
+	ctl_client_sent(c, len);
+}
+
+/* The result code in the output's MSG_RESULT; -1 if there is none. */
+static long
+result_code(const struct ctl_client *c)
+{
+	const char		*p;
+	struct msg_hdr		 h;
+	struct msg_result	 r;
+	size_t			 len, off = 0;
+
+	p = ctl_client_output(c, &len);
+	while (off + sizeof(h) <= len) {
+		memcpy(&h, p + off, sizeof(h));
+		if (h.type == MSG_RESULT) {
+			memcpy(&r, p + off + sizeof(h), sizeof(r));
+			return r.code;
+		}
+		off += sizeof(h) + h.len;
+	}
+	return -1;
+}
+
+static void
+test_status_reply(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*c = client(s, 1000, &k);
+	uint32_t		 t[16];
+
+	(void)arg;
+	send_request(c, MSG_STATUS, 7, TT_PROTO_VERSION);
+	assert_int_equal(output_types(c, t, 16), 5);
+	assert_int_equal(t[0], MSG_DAEMON_INFO);
+	assert_int_equal(t[1], MSG_KEY_STATUS);
+	assert_int_equal(t[3], MSG_KEY_STATUS);
+	assert_int_equal(t[4], MSG_END);
+	assert_false(ctl_client_finished(c));
+	ctl_client_free(c);
+	ctl_server_free(s);
+}
+
+/* The next request waits until the previous reply is out. */
+static void
+test_one_reply_at_a_time(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*c = client(s, 1000, &k);
+	uint32_t		 t[16];
+	size_t			 len;
+
+	(void)arg;
+	send_request(c, MSG_STATUS, 1, TT_PROTO_VERSION);
+	assert_int_equal(ctl_client_room(c), 0);
+	assert_int_equal(fd_state.statuses, 1);
+	(void)ctl_client_output(c, &len);
+	ctl_client_sent(c, len / 2);	/* half read: still one reply held */
+	assert_int_equal(ctl_client_room(c), 0);
+	ctl_client_sent(c, len - len / 2);
+	assert_true(ctl_client_room(c) > 0);
+	/* two pipelined: answered one after the other */
+	send_request(c, MSG_STATUS, 2, TT_PROTO_VERSION);
+	assert_int_equal(output_types(c, t, 16), 5);
+	drain(c);
+	assert_int_equal(fd_state.statuses, 2);
+	ctl_client_free(c);
+	ctl_server_free(s);
+}
+
+/* Pipelined requests, then the end of input: all answered, then done. */
+static void
+test_input_end(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*c = client(s, 1000, &k);
+	struct msg_hdr		 h[2];
+
+	(void)arg;
+	memset(h, 0, sizeof(h));
+	h[0].type = h[1].type = MSG_STATUS;
+	h[0].version = h[1].version = TT_PROTO_VERSION;
+	ctl_client_input(c, h, sizeof(h));
+	ctl_client_input_end(c);
+	assert_int_equal(ctl_client_room(c), 0);
+	assert_false(ctl_client_finished(c));
+	drain(c);
+	assert_false(ctl_client_finished(c));	/* the second reply */
+	drain(c);
+	assert_true(ctl_client_finished(c));
+	assert_int_equal(fd_state.statuses, 2);
+	ctl_client_free(c);
+	ctl_server_free(s);
+}
+
+static void
+test_per_user_limit(void **arg)
+{
+	struct ctl_server	*s = server(CONTROL_MAX_CLIENTS);
+	struct ctl_client	*c[CONTROL_MAX_PER_USER + 1];
+	struct ctl_client	*other, *root;
+	struct fake_conn	 k = { 0 };
+	int			 i;
+
+	(void)arg;
+	for (i = 0; i < CONTROL_MAX_PER_USER; i++)
+		assert_non_null(c[i] = client(s, 1000, &k));
+	assert_null(client(s, 1000, &k));
+	assert_non_null(other = client(s, 1001, &k));
+	assert_non_null(root = client(s, 0, &k));
+	ctl_client_free(c[0]);		/* a slot of user 1000 frees */
+	assert_non_null(c[0] = client(s, 1000, &k));
+	for (i = 0; i < CONTROL_MAX_PER_USER; i++)
+		ctl_client_free(c[i]);
+	ctl_client_free(other);
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+/* Of 20 slots, 16 are root's: users get 4, root gets every one. */
+static void
+test_root_reserve(void **arg)
+{
+	struct ctl_server	*s = server(CONTROL_ROOT_RESERVE + 4);
+	struct ctl_client	*c[CONTROL_ROOT_RESERVE + 4];
+	struct fake_conn	 k = { 0 };
+	int			 i, n = 0;
+
+	(void)arg;
+	for (i = 0; i < 4; i++)
+		assert_non_null(c[n++] = client(s, 1000 + (unsigned)i, &k));
+	assert_null(client(s, 2000, &k));
+	while (n < CONTROL_ROOT_RESERVE + 4) {
+		assert_false(ctl_server_full(s));
+		assert_non_null(c[n++] = client(s, 0, &k));
+	}
+	assert_true(ctl_server_full(s));
+	assert_null(client(s, 0, &k));
+	while (n > 0)
+		ctl_client_free(c[--n]);
+	ctl_server_free(s);
+}
+
+static void
+test_changes_need_privilege(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*user = client(s, 1000, &k);
+	struct ctl_client	*root = client(s, 0, &k);
+	uint32_t		 t[16];
+
+	(void)arg;
+	send_request(user, MSG_RESTORE, 1, TT_PROTO_VERSION);
+	assert_int_equal(result_code(user), RESULT_DENIED);
+	assert_int_equal(fd_state.restores, 0);
+	drain(user);
+	send_request(root, MSG_RESTORE, 1, TT_PROTO_VERSION);
+	assert_int_equal(result_code(root), RESULT_OK);
+	drain(root);
+	send_request(root, MSG_RESUME, 2, TT_PROTO_VERSION);
+	assert_int_equal(result_code(root), RESULT_OK);
+	drain(root);
+	send_request(root, MSG_RELOAD, 3, TT_PROTO_VERSION);
+	assert_int_equal(output_types(root, t, 16), 3);
+	assert_int_equal(t[0], MSG_CONFIG_ERROR);
+	assert_int_equal(result_code(root), RESULT_FAILED);
+	assert_int_equal(fd_state.restores, 1);
+	assert_int_equal(fd_state.resumes, 1);
+	assert_int_equal(fd_state.reloads, 1);
+	ctl_client_free(user);
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+/* A lease is root's; freeing its holder's client tells the daemon. */
+static void
+test_lease_dispatch(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*user = client(s, 1000, &k);
+	struct ctl_client	*root = client(s, 0, &k);
+	struct msg_hdr		 h;
+	struct msg_lease	 l = { 5, 0 };
+	char			 msg[sizeof(h) + sizeof(l)];
+
+	(void)arg;
+	memset(&h, 0, sizeof(h));
+	h.type = MSG_LEASE;
+	h.len = sizeof(l);
+	h.version = TT_PROTO_VERSION;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &l, sizeof(l));
+	ctl_client_input(user, msg, sizeof(msg));
+	assert_int_equal(result_code(user), RESULT_DENIED);
+	ctl_client_input(root, msg, sizeof(msg));
+	assert_int_equal(result_code(root), RESULT_OK);
+	gone_holder = NULL;
+	ctl_client_free(root);
+	assert_ptr_equal(gone_holder, root);
+	ctl_client_free(user);
+	ctl_server_free(s);
+}
+
+/* A change whose sender has hung up is not carried out. */
+static void
+test_gone_sender(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { .gone = true };
+	struct ctl_client	*root = client(s, 0, &k);
+
+	(void)arg;
+	send_request(root, MSG_RESTORE, 1, TT_PROTO_VERSION);
+	assert_int_equal(fd_state.restores, 0);
+	assert_true(ctl_client_finished(root));
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+/*
+ * Big replies for users stop at the budget: the next user's request
+ * waits (nothing read, nothing made) until another user reads, and is
+ * then answered and its transport kicked.  Root is not budgeted.
+ */
+static void
+test_output_budget(void **arg)
+{
+	struct ctl_server	*s = server(CONTROL_MAX_CLIENTS);
+	struct fake_conn	 k[CONTROL_MAX_PER_USER];
+	struct ctl_client	*c[CONTROL_MAX_PER_USER], *root;
+	size_t			 len, queued = 0;
+	int			 i, n = 0;
+
+	(void)arg;
+	fd_state.nkeys = 256;		/* about 640 KiB a reply */
+	memset(k, 0, sizeof(k));
+	for (n = 0; queued < CONTROL_OUTPUT_BUDGET; n++) {
+		assert_true(n < CONTROL_MAX_PER_USER);
+		c[n] = client(s, 1000, &k[n]);
+		send_request(c[n], MSG_STATUS, 1, TT_PROTO_VERSION);
+		(void)ctl_client_output(c[n], &len);
+		assert_true(len > 0);
+		queued += len;
+	}
+	c[n] = client(s, 1000, &k[n]);
+	send_request(c[n], MSG_STATUS, 1, TT_PROTO_VERSION);
+	(void)ctl_client_output(c[n], &len);
+	assert_int_equal(len, 0);
+	assert_int_equal(ctl_client_room(c[n]), 0);
+	root = client(s, 0, &k[0]);
+	send_request(root, MSG_STATUS, 1, TT_PROTO_VERSION);
+	(void)ctl_client_output(root, &len);
+	assert_true(len > 0);
+	drain(c[0]);			/* one user reads: the budget frees */
+	(void)ctl_client_output(c[n], &len);
+	assert_true(len > 0);
+	assert_true(k[n].kicks > 0);
+	for (i = 0; i <= n; i++)
+		ctl_client_free(c[i]);
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+static void
+test_bad_input(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*c;
+	struct msg_hdr		 h;
+	char			 msg[sizeof(h) + sizeof(struct msg_end)];
+	uint32_t		 t[4];
+
+	(void)arg;
+	memset(&h, 0, sizeof(h));
+	/* another version: told both, then closed once that is out */
+	c = client(s, 1000, &k);
+	send_request(c, MSG_STATUS, 1, 99);
+	assert_int_equal(output_types(c, t, 4), 1);
+	assert_int_equal(t[0], MSG_VERSION);
+	assert_false(ctl_client_finished(c));
+	drain(c);
+	assert_true(ctl_client_finished(c));
+	ctl_client_free(c);
+	/* a reply type sent as a request: bad request, then closed */
+	c = client(s, 1000, &k);
+	memset(msg, 0, sizeof(msg));
+	h.type = MSG_END;
+	h.len = sizeof(struct msg_end);
+	h.seq = 1;
+	h.version = TT_PROTO_VERSION;
+	h.flags = 0;
+	memcpy(msg, &h, sizeof(h));
+	ctl_client_input(c, msg, sizeof(h) + sizeof(struct msg_end));
+	assert_int_equal(result_code(c), RESULT_BAD_REQUEST);
+	drain(c);
+	assert_true(ctl_client_finished(c));
+	ctl_client_free(c);
+	/* a length past the bound: dropped, nothing sent */
+	c = client(s, 1000, &k);
+	memset(&h, 0, sizeof(h));
+	h.type = MSG_STATUS;
+	h.version = TT_PROTO_VERSION;
+	h.len = 1u << 30;
+	ctl_client_input(c, &h, sizeof(h));
+	assert_true(ctl_client_finished(c));
+	/* a closing client's input is taken and thrown away */
+	assert_true(ctl_client_room(c) > 0);
+	ctl_client_input(c, &h, sizeof(h));
+	assert_true(ctl_client_finished(c));
+	assert_true(ctl_client_idle(c, tt_mono() + 5) >= 5);
+	assert_int_equal(ctl_client_peer(c)->user, 1000);
+	ctl_client_free(c);
+	ctl_server_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_status_reply),
+		cmocka_unit_test(test_one_reply_at_a_time),
+		cmocka_unit_test(test_input_end),
+		cmocka_unit_test(test_per_user_limit),
+		cmocka_unit_test(test_root_reserve),
+		cmocka_unit_test(test_changes_need_privilege),
+		cmocka_unit_test(test_gone_sender),
+		cmocka_unit_test(test_lease_dispatch),
+		cmocka_unit_test(test_output_budget),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	log_init(1, 0, "test_control");
+	return cmocka_run_group_tests_name("control", tests, NULL, NULL);
+}

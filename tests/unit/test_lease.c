@@ -1,0 +1,270 @@
+/*
+ * The lease of tcptunectl measure: its rules on a fake clock (grant,
+ * renew, busy for others, end by its holder only, expiry, a user's pause
+ * not taken over, the upper bound), and the engine and state under it:
+ * originals in force during a lease, never saved as paused, so a daemon
+ * killed mid-lease starts enforcing; a restore during a lease is saved.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tcptuned.h"
+#include "fake_kernel.h"
+
+static time_t	fake_now = 1000;
+
+static time_t
+fake_mono(void)
+{
+	return fake_now;
+}
+
+static const int	client_a, client_b;	/* two holders, by address */
+
+static void
+test_grant_and_expire(void **arg)
+{
+	struct lease	l;
+
+	(void)arg;
+	lease_clear(&l);
+	assert_int_equal(lease_decide(&l, &client_a, 30, false), LEASE_GRANT);
+	lease_grant(&l, &client_a, 0, 4242, 30, fake_now);
+	assert_true(lease_held_by(&l, &client_a));
+	assert_false(lease_held_by(&l, &client_b));
+	assert_int_equal(lease_left(&l, fake_now), 30);
+	assert_false(lease_due(&l, fake_now + 29));
+	assert_true(lease_due(&l, fake_now + 30));
+	assert_int_equal(lease_left(&l, fake_now + 31), 0);
+	lease_clear(&l);
+	assert_false(lease_due(&l, fake_now + 100));
+	assert_false(lease_held_by(&l, &client_a));
+}
+
+static void
+test_busy_for_others_renew_for_holder(void **arg)
+{
+	struct lease	l;
+
+	(void)arg;
+	lease_clear(&l);
+	lease_grant(&l, &client_a, 0, 1, 30, fake_now);
+	assert_int_equal(lease_decide(&l, &client_b, 30, true), LEASE_BUSY);
+	assert_int_equal(lease_decide(&l, &client_b, 0, true), LEASE_BUSY);
+	assert_int_equal(lease_decide(&l, &client_a, 30, true), LEASE_RENEW);
+	lease_grant(&l, &client_a, 0, 1, 60, fake_now + 20);
+	assert_int_equal(lease_left(&l, fake_now + 20), 60);
+	assert_int_equal(lease_decide(&l, &client_a, 0, true), LEASE_END);
+}
+
+static void
+test_refusals(void **arg)
+{
+	struct lease	l;
+
+	(void)arg;
+	lease_clear(&l);
+	assert_int_equal(lease_decide(&l, &client_a, 0, false),
+	    LEASE_NOT_HELD);
+	/* paused by restore: the user's pause is not a lease's to end */
+	assert_int_equal(lease_decide(&l, &client_a, 10, true), LEASE_PAUSED);
+	assert_int_equal(lease_decide(&l, &client_a, TT_LEASE_MAX_SEC + 1,
+	    false), LEASE_TOO_LONG);
+	assert_int_equal(lease_decide(&l, &client_a, TT_LEASE_MAX_SEC,
+	    false), LEASE_GRANT);
+}
+
+static void
+test_describe(void **arg)
+{
+	struct lease	l;
+	char		buf[128];
+
+	(void)arg;
+	lease_clear(&l);
+	lease_describe(&l, fake_now, buf, sizeof(buf));
+	assert_string_equal(buf, "no lease");
+	lease_grant(&l, &client_a, 0, 77, 30, fake_now);
+	lease_describe(&l, fake_now + 5, buf, sizeof(buf));
+	assert_string_equal(buf, "uid 0 (pid 77), 25 s left");
+	lease_grant(&l, &client_a, 0, -1, 30, fake_now);
+	lease_describe(&l, fake_now, buf, sizeof(buf));
+	assert_string_equal(buf, "uid 0, 30 s left");
+}
+
+/* ---- the engine and the state under a lease */
+
+static const char *linux_conf =
+    "<plist version=\"1.0\"><dict>\n"
+    "<key>Sysctls</key><dict>\n"
+    "<key>net.ipv4.tcp_rmem</key><string>4096 131072 67108864</string>\n"
+    "</dict></dict></plist>\n";
+
+struct fixture {
+	struct fake_kernel	*fk;
+	struct sysctl_backend	*be;
+	struct state		 st;
+	struct engine		 e;
+	char			 dir[64];
+};
+
+static struct config *
+parse(const char *text)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	errlist_init(&errs);
+	cfg = config_parse(text, strlen(text), "test.conf", &errs);
+	errlist_clear(&errs);
+	assert_non_null(cfg);
+	return cfg;
+}
+
+static void
+start(struct fixture *f)
+{
+	assert_int_equal(state_open(&f->st, f->dir), 0);
+	engine_init(&f->e, f->be, &f->st);
+	f->e.mono = fake_mono;
+	engine_configure(&f->e, parse(linux_conf));
+}
+
+static void
+stop(struct fixture *f)
+{
+	engine_free(&f->e);
+	state_close(&f->st);
+}
+
+static int
+setup(void **arg)
+{
+	struct fixture	*f = calloc(1, sizeof(*f));
+
+	log_init(1, 0, "test");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-lease.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->fk = fake_kernel_new(FK_RULES_NONE);
+	fake_kernel_stock_linux(f->fk);
+	f->be = fake_backend_new(f->fk);
+	start(f);
+	*arg = f;
+	return 0;
+}
+
+static int
+teardown(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 cmd[128];
+
+	stop(f);
+	backend_free(f->be);
+	fake_kernel_free(f->fk);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+/* The "paused N" line of the saved state, as the next start reads it. */
+static int
+saved_paused(struct fixture *f)
+{
+	char	 path[128], line[256];
+	FILE	*fp;
+	int	 paused = -1;
+
+	snprintf(path, sizeof(path), "%s/originals", f->dir);
+	assert_non_null(fp = fopen(path, "r"));
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "paused %d", &paused) == 1)
+			break;
+	fclose(fp);
+	return paused;
+}
+
+static void
+test_lease_pause_restores_and_is_not_saved(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char	*orig = "4096 131072 6291456";
+	char		 tuned[64];
+
+	snprintf(tuned, sizeof(tuned), "%s",
+	    fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"));
+	assert_string_not_equal(tuned, orig);
+	assert_int_equal(engine_restore(&f->e, RESTORE_LEASE), 0);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    orig);
+	assert_true(f->st.paused);
+	assert_int_equal(saved_paused(f), 0);
+	/* the checks leave the originals alone during the lease */
+	fake_kernel_clear_writes(f->fk);
+	fake_now += 60;
+	engine_check(&f->e);
+	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
+	/* killed mid-lease: the next start enforces */
+	stop(f);
+	start(f);
+	assert_false(f->st.paused);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    tuned);
+	assert_true(engine_all_in_force(&f->e));
+}
+
+static void
+test_lease_end_enforces(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_restore(&f->e, RESTORE_LEASE);
+	assert_int_equal(engine_resume(&f->e), 0);
+	assert_false(f->st.paused);
+	assert_false(f->st.pause_leased);
+	assert_true(engine_all_in_force(&f->e));
+	assert_int_equal(saved_paused(f), 0);
+}
+
+/* A restore during a lease makes the pause the user's: saved. */
+static void
+test_restore_during_lease_is_saved(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_restore(&f->e, RESTORE_LEASE);
+	assert_int_equal(saved_paused(f), 0);
+	assert_int_equal(engine_restore(&f->e, RESTORE_PAUSE), 0);
+	assert_false(f->st.pause_leased);
+	assert_int_equal(saved_paused(f), 1);
+	stop(f);
+	start(f);
+	assert_true(f->st.paused);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grant_and_expire),
+		cmocka_unit_test(test_busy_for_others_renew_for_holder),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test_setup_teardown(
+		    test_lease_pause_restores_and_is_not_saved, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_lease_end_enforces,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_restore_during_lease_is_saved, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,400 @@
+/*
+ * tcptunectl advise, in words: why each row matters, the notes under the
+ * verdict, and the verdict itself, made from the identifiers and numbers
+ * the model returns (advise_model.c says nothing in English).  The text,
+ * JSON and plist outputs all take their sentences from here, so they say
+ * the same; the identifiers' names go into the JSON beside the sentences
+ * ("why_id", "note_ids") for scripts that want data rather than prose.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "advise.h"
+
+#define KIB		1024LL
+#define MIB		(1024LL * KIB)
+#define GIB		(1024LL * MIB)
+
+/* ---- why each row */
+
+static const struct {
+	const char	*name;
+	const char	*text;
+} whys[WHY_COUNT] = {
+	[WHY_LINUX_RMEM] = { "linux-rmem-ceiling",
+	    "the receive buffer autotuning may grow to; about twice the "
+	    "window it gives" },
+	[WHY_LINUX_WMEM] = { "linux-wmem-ceiling",
+	    "the send buffer autotuning may grow to; it holds a round trip "
+	    "of unacknowledged data, counted with its overhead" },
+	[WHY_LINUX_RMEM_MAX] = { "linux-rmem-max-sockopt",
+	    "bounds programs that set SO_RCVBUF themselves, not autotuning; "
+	    "kept at tcp_rmem's maximum" },
+	[WHY_LINUX_WMEM_MAX] = { "linux-wmem-max-sockopt",
+	    "bounds programs that set SO_SNDBUF themselves, not autotuning; "
+	    "kept at tcp_wmem's maximum" },
+	[WHY_LINUX_MODERATE_OFF] = { "linux-receive-autotuning-off",
+	    "receive autotuning is off: every socket keeps tcp_rmem[1] as "
+	    "its buffer" },
+	[WHY_BSD_AUTORCV] = { "bsd-receive-autotuning-ceiling",
+	    "how far receive autotuning grows a buffer (the window)" },
+	[WHY_BSD_AUTOSND] = { "bsd-send-autotuning-ceiling",
+	    "how far send autotuning grows a buffer" },
+	[WHY_BSD_AUTORCV_OFF] = { "bsd-receive-autotuning-off",
+	    "receive autotuning is off: sockets keep recvspace" },
+	[WHY_XNU_MAXSOCKBUF] = { "macos-maxsockbuf", NULL },	/* a number */
+	[WHY_XNU_NMBCLUSTERS] = { "macos-nmbclusters",
+	    "the mbuf cluster pool, set from memory at boot; it sets the most "
+	    "kern.ipc.maxsockbuf takes" },
+	[WHY_XNU_RECVSPACE] = { "macos-recvspace",
+	    "a new socket's first receive buffer, not a ceiling" },
+	[WHY_XNU_SENDSPACE] = { "macos-sendspace",
+	    "a new socket's first send buffer, not a ceiling" },
+	[WHY_FREEBSD_MAXSOCKBUF] = { "freebsd-maxsockbuf",
+	    "at least 9/8 of the largest buffer: only 8/9 of it can be "
+	    "reserved (sb_max_adj)" },
+};
+
+const char *
+adv_why_name(enum adv_why w)
+{
+	return w < WHY_COUNT && whys[w].name != NULL ? whys[w].name : "?";
+}
+
+void
+adv_why_text(const struct adv_result *r, const struct adv_key *k, char *buf,
+    size_t len)
+{
+	char	high[32];
+
+	if (k->why == WHY_XNU_MAXSOCKBUF) {
+		adv_fmt_bytes((double)r->sb_cap, high, sizeof(high));
+		snprintf(buf, len, "every socket buffer's ceiling; a buffer may "
+		    "use %s of it; at most %s on this Mac", r->sb_whole ? "all" :
+		    "8/9", high);
+	} else if (k->why < WHY_COUNT && whys[k->why].text != NULL)
+		snprintf(buf, len, "%s", whys[k->why].text);
+	else
+		snprintf(buf, len, "?");
+}
+
+/* ---- the notes */
+
+static const char *const note_names[NOTE_COUNT] = {
+	[NOTE_LINUX_RCV_SCALED] = "linux-receive-window-scaling-ratio",
+	[NOTE_LINUX_RCV_ADV_WIN] = "linux-receive-window-adv-win-scale",
+	[NOTE_LINUX_SND] = "linux-send-buffer-twice-cwnd",
+	[NOTE_LINUX_NAMESPACE] = "linux-namespace-and-global-keys",
+	[NOTE_XNU_NCL_DERIVED] = "macos-nmbclusters-from-memory",
+	[NOTE_XNU_CEILING] = "macos-maxsockbuf-ceiling",
+	[NOTE_XNU_HEADROOM] = "macos-buffer-headroom",
+	[NOTE_XNU_WHOLE] = "macos-buffer-whole",
+	[NOTE_FREEBSD_HEADROOM] = "freebsd-buffer-headroom",
+	[NOTE_FREEBSD_VNET] = "freebsd-vnet-and-global-keys",
+	[NOTE_CEILINGS] = "ceilings-not-allocations",
+	[NOTE_NEW_CONNECTIONS] = "new-connections-only",
+	[NOTE_UNREAD] = "values-not-read",
+	[NOTE_ASSUMED_LIVE] = "values-assumed",
+	[NOTE_ASSUMED_MODEL] = "values-stock-defaults",
+};
+
+/* The notes that need no number: their sentence as it is. */
+static const char *const note_plain[NOTE_COUNT] = {
+	[NOTE_LINUX_SND] = "Sending: Linux sizes a send buffer at twice the "
+	    "congestion window, for fast recovery and per-packet overhead, "
+	    "so tcp_wmem[2] should also be about 2 x the bandwidth-delay "
+	    "product.",
+	[NOTE_LINUX_NAMESPACE] = "net.ipv4.tcp_rmem and tcp_wmem belong to "
+	    "a network namespace (a container has its own copy); "
+	    "net.core.rmem_max and wmem_max are global, can be changed only "
+	    "from the host, and bound only programs that set SO_RCVBUF or "
+	    "SO_SNDBUF themselves (iperf3 -w, for one).",
+	[NOTE_XNU_HEADROOM] = "Up to macOS 14.3 a socket buffer may use at "
+	    "most 8/9 of kern.ipc.maxsockbuf (the rest pays for the mbufs "
+	    "that hold the data), so maxsockbuf must be at least 9/8 of the "
+	    "buffer wanted. autorcvbufmax and autosndbufmax are taken "
+	    "whatever their value, and each socket is held to the smaller of "
+	    "them and that 8/9.",
+	[NOTE_FREEBSD_HEADROOM] = "A buffer above 8/9 of kern.ipc.maxsockbuf "
+	    "cannot be reserved, and receive autotuning that reaches that "
+	    "point stops for good on the socket: hence maxsockbuf at least "
+	    "9/8 (1.125 x) of the largest buffer.",
+	[NOTE_FREEBSD_VNET] = "net.inet.tcp.recvbuf_max and sendbuf_max "
+	    "belong to a jail's own network stack (VNET); kern.ipc.maxsockbuf "
+	    "is global.",
+	[NOTE_CEILINGS] = "These are ceilings, not allocations: autotuning "
+	    "grows a socket's buffers only as far as its connection needs.",
+	[NOTE_NEW_CONNECTIONS] = "Only connections opened after a change get "
+	    "it: the window scale is fixed at the handshake.",
+};
+
+const char *
+adv_note_name(enum adv_note_id id)
+{
+	return id < NOTE_COUNT && note_names[id] != NULL ? note_names[id] :
+	    "?";
+}
+
+/* "less than 4 GB", "4 to 8 GB", "32 GB or more"; "" if no stock pool. */
+static void
+ram_class(const struct adv_result *r, char *buf, size_t len)
+{
+	if (r->pool_min_gb < 0)
+		snprintf(buf, len, "%s", "");
+	else if (r->pool_min_gb == 0)
+		snprintf(buf, len, "less than %d GB", r->pool_max_gb);
+	else if (r->pool_max_gb == 0)
+		snprintf(buf, len, "%d GB or more", r->pool_min_gb);
+	else
+		snprintf(buf, len, "%d to %d GB", r->pool_min_gb,
+		    r->pool_max_gb);
+}
+
+/* "a (Permission denied), b (...)": what could not be read live. */
+static void
+unread_text(const struct adv_input *in, char *buf, size_t len)
+{
+	char	list[ADV_NOTE_MAX];
+	size_t	i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < in->nvalues; i++)
+		if (in->values[i].err != 0)
+			snprintf(list + strlen(list), sizeof(list) -
+			    strlen(list), "%s%s (%s)", n++ ? ", " : "",
+			    in->values[i].name, strerror(in->values[i].err));
+	snprintf(buf, len, "Could not read %s here; the stock default%s "
+	    "assumed.", list, n > 1 ? "s are" : " is");
+}
+
+static void
+linux_rcv_text(const struct adv_result *r, const struct adv_note *n,
+    char *buf, size_t len)
+{
+	if (n->id == NOTE_LINUX_RCV_SCALED)
+		snprintf(buf, len, "The receive window is about tcp_rmem[2] x "
+		    "scaling_ratio / 256 (Linux 6.6 and later), scaling_ratio "
+		    "measured on each connection from how much memory its "
+		    "packets take: about 1/2 at first, more on some NICs. "
+		    "1/2 is planned for, so tcp_rmem[2] should be about 2 x "
+		    "the bandwidth-delay product.%s", n->arg[0] ? "" :
+		    " (Kernel version unknown: 6.6 or later assumed.)");
+	else
+		snprintf(buf, len, "Before Linux 6.6 the receive window is "
+		    "tcp_rmem[2] less 1/2^tcp_adv_win_scale of it "
+		    "(tcp_adv_win_scale %lld: %.0f%% is window), so "
+		    "tcp_rmem[2] should be the bandwidth-delay product "
+		    "divided by that.", n->arg[0], r->rcv_ratio * 100);
+}
+
+static void
+xnu_ceiling_text(const struct adv_result *r, char *buf, size_t len)
+{
+	char	high[32], ram[32];
+
+	adv_fmt_bytes((double)r->sb_cap, high, sizeof(high));
+	ram_class(r, ram, sizeof(ram));
+	snprintf(buf, len, "kern.ipc.maxsockbuf takes at most %s here: 1/16 "
+	    "of the mbuf cluster pool (kern.ipc.nmbclusters %lld), which "
+	    "macOS 11 and later size from memory%s%s%s: 8 MiB from 8 GB, "
+	    "16 MiB from 16 GB, 32 MiB from 32 GB.", high, r->ncl,
+	    ram[0] ? " (this pool: a Mac with " : "", ram, ram[0] ? ")" : "");
+}
+
+void
+adv_note_text(const struct adv_input *in, const struct adv_result *r,
+    const struct adv_note *n, char *buf, size_t len)
+{
+	switch (n->id) {
+	case NOTE_LINUX_RCV_SCALED:
+	case NOTE_LINUX_RCV_ADV_WIN:
+		linux_rcv_text(r, n, buf, len);
+		return;
+	case NOTE_XNU_NCL_DERIVED:
+		snprintf(buf, len, "kern.ipc.nmbclusters was not read: %lld is "
+		    "what macOS gives a Mac with hw.memsize %lld%s (%.0f GB).",
+		    n->arg[0], n->arg[1], n->arg[2] ? "*" : "",
+		    (double)n->arg[1] / GIB);
+		return;
+	case NOTE_XNU_CEILING:
+		xnu_ceiling_text(r, buf, len);
+		return;
+	case NOTE_XNU_WHOLE:
+		snprintf(buf, len, "From macOS 14.4 on a socket buffer may use "
+		    "all of kern.ipc.maxsockbuf (before, 8/9 of it). "
+		    "autorcvbufmax and autosndbufmax are taken whatever their "
+		    "value, and each socket is held to the smaller of them and "
+		    "maxsockbuf.%s", n->arg[0] ? "" : " (macOS release unknown: "
+		    "14.4 or later assumed; --set kernel.osrelease=23.3.0 models "
+		    "14.3.)");
+		return;
+	case NOTE_UNREAD:
+		unread_text(in, buf, len);
+		return;
+	case NOTE_ASSUMED_LIVE:
+		snprintf(buf, len, "Values marked * could not be read: they are "
+		    "the stock defaults of %s. Give the real ones with --set "
+		    "NAME=VALUE.", adv_os_label(r->os));
+		return;
+	case NOTE_ASSUMED_MODEL:
+		snprintf(buf, len, "Values marked * are the stock defaults of "
+		    "%s, not this machine's: --platform models a machine from "
+		    "them and from --set NAME=VALUE.", adv_os_label(r->os));
+		return;
+	default:
+		break;
+	}
+	snprintf(buf, len, "%s", n->id < NOTE_COUNT && note_plain[n->id] ?
+	    note_plain[n->id] : "?");
+}
+
+/* ---- the verdict */
+
+/* What holds a direction back, as shown: a key, the window, or NULL. */
+const char *
+adv_limit_text(const struct adv_dir *d)
+{
+	return d->window_limited ? "the TCP window limit" : d->limit;
+}
+
+static const char *
+short_key(const char *name)
+{
+	const char	*dot = strrchr(name, '.');
+
+	return dot != NULL && strncmp(name, "net.", 4) == 0 ? dot + 1 : name;
+}
+
+/* "895 Mbit/s receiving (held by tcp_rmem)" */
+static void
+dir_text(const struct adv_dir *d, const char *what, char *buf, size_t len)
+{
+	char		 rate[32];
+	const char	*limit = adv_limit_text(d);
+
+	adv_fmt_rate(d->rate, rate, sizeof(rate));
+	if (limit == NULL)
+		snprintf(buf, len, "the full %s %s", rate, what);
+	else
+		snprintf(buf, len, "%s %s (held by %s)", rate, what,
+		    short_key(limit));
+}
+
+static void
+verdict_ok(const struct adv_result *r, char *buf, size_t len)
+{
+	char	want[32], rtt[32];
+
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	snprintf(buf, len, "The current ceilings already let one stream carry "
+	    "the full %s at %s, receiving and sending: nothing needs to "
+	    "change.", want, rtt);
+}
+
+static void
+verdict_tune(const struct adv_result *r, char *buf, size_t len)
+{
+	char	rcv[128], snd[128], want[32];
+
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	dir_text(&r->now_rcv, "receiving", rcv, sizeof(rcv));
+	dir_text(&r->now_snd, "sending", snd, sizeof(snd));
+	snprintf(buf, len, "Now one stream reaches %s and %s. With the "
+	    "recommended values it can carry the full %s both ways.", rcv,
+	    snd, want);
+}
+
+static void
+verdict_window(const struct adv_result *r, char *buf, size_t len)
+{
+	char	want[32], rtt[32], bdp[32], got[32];
+
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	adv_fmt_bytes(r->bdp, bdp, sizeof(bdp));
+	adv_fmt_rate((double)ADV_MAX_WINDOW * 8 / r->rtt, got, sizeof(got));
+	snprintf(buf, len, "No single TCP stream can carry %s at %s: that "
+	    "takes %s in flight, and a TCP window is at most 1 GiB (RFC 7323 "
+	    "window scaling). One stream reaches about %s at best; use %d or "
+	    "more parallel streams.", want, rtt, bdp, got, r->streams);
+}
+
+/* The capped Mac, told plainly. */
+static void
+verdict_darwin(const struct adv_result *r, double best, char *buf,
+    size_t len)
+{
+	char	eff[32], cap[32], rtt[32], got[32], raw[32], want[32];
+	char	class[32], ram[96] = "", more[64] = "";
+
+	adv_fmt_bytes((double)(r->sb_whole ? r->sb_cap :
+	    adv_sb_max_adj(r->sb_cap)), eff, sizeof(eff));
+	adv_fmt_bytes((double)r->sb_cap, cap, sizeof(cap));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	adv_fmt_rate(best, got, sizeof(got));
+	adv_fmt_rate((double)r->sb_cap * 8 / r->rtt, raw, sizeof(raw));
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	ram_class(r, class, sizeof(class));
+	if (class[0] != '\0')
+		snprintf(ram, sizeof(ram), ": this is the pool of a Mac with "
+		    "%s", class);
+	if (r->ram_for_window > 0)
+		snprintf(more, sizeof(more), ", or a Mac with %d GB of memory "
+		    "or more", r->ram_for_window);
+	if (r->sb_whole)
+		snprintf(buf, len, "This Mac cannot give one socket more than "
+		    "%s: kern.ipc.maxsockbuf can be raised to that at most "
+		    "here (1/16 of the mbuf cluster pool, which macOS sizes "
+		    "from memory%s). At %s that lets one stream reach about %s, "
+		    "not %s. Use %d or more parallel streams%s.", cap, ram,
+		    rtt, got, want, r->streams, more);
+	else
+		snprintf(buf, len, "This Mac cannot give one socket more than "
+		    "%s: kern.ipc.maxsockbuf can be raised to %s at most here "
+		    "(1/16 of the mbuf cluster pool, which macOS sizes from "
+		    "memory%s), and before macOS 14.4 a socket may use 8/9 of "
+		    "it. At %s that lets one stream reach about %s (%s / %s = "
+		    "%s before that overhead), not %s. Use %d or more parallel "
+		    "streams%s.", eff, cap, ram, rtt, got, cap, rtt, raw, want,
+		    r->streams, more);
+}
+
+static void
+verdict_capped(const struct adv_result *r, char *buf, size_t len)
+{
+	char	got[32], want[32], rtt[32];
+	double	best = r->rec_rcv.rate < r->rec_snd.rate ? r->rec_rcv.rate :
+	    r->rec_snd.rate;
+
+	if (r->rec_rcv.window_limited || r->rec_snd.window_limited) {
+		verdict_window(r, buf, len);
+		return;
+	}
+	if (r->os == ADV_DARWIN) {
+		verdict_darwin(r, best, buf, len);
+		return;
+	}
+	adv_fmt_rate(best, got, sizeof(got));
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	snprintf(buf, len, "Even with the recommended values one stream "
+	    "reaches only %s of %s at %s; use %d or more parallel streams.",
+	    got, want, rtt, r->streams);
+}
+
+void
+adv_verdict_text(const struct adv_result *r, char *buf, size_t len)
+{
+	switch (r->verdict) {
+	case VERDICT_OK:
+		verdict_ok(r, buf, len);
+		break;
+	case VERDICT_TUNE:
+		verdict_tune(r, buf, len);
+		break;
+	default:
+		verdict_capped(r, buf, len);
+		break;
+	}
+}

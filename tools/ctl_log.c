@@ -1,0 +1,59 @@
+/*
+ * tcptunectl's messages: "tcptunectl: " and one line on stderr, as
+ * warn(3) and warnx(3).  The whole line is escaped (lib/escape.c): it
+ * quotes paths, the daemon's replies and names a peer chose.  A file of
+ * its own so that client.c, advise.c and output.c need nothing from the
+ * command line's file.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tcptunectl.h"
+
+#define CTL_LINE_MAX	2048
+
+static void	vwarnx(const char *, va_list, int) TT_PRINTF(1, 0);
+
+static void
+vwarnx(const char *fmt, va_list ap, int err)
+{
+	char	msg[CTL_LINE_MAX], safe[TT_ESCAPE_SIZE(CTL_LINE_MAX)];
+	size_t	len;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (err != 0) {
+		len = strlen(msg);
+		snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(err));
+	}
+	tt_escape(safe, sizeof(safe), msg);
+	fflush(stdout);
+	fprintf(stderr, "%s: %s\n", CTL_NAME, safe);
+}
+
+void
+ctl_warn(const char *fmt, ...)
+{
+	va_list	ap;
+	int	saved = errno;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap, saved);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+ctl_warnx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap, 0);
+	va_end(ap);
+}

@@ -1,0 +1,340 @@
+/*
+ * tcptunectl measure URL: the before-and-after test, run properly.
+ *
+ * With root and a running tcptuned, rounds alternate A, B, A, B...: each
+ * A round takes a lease (MSG_LEASE) on a connection of its own, so the
+ * daemon puts the original values back for it, downloads, and ends the
+ * lease; each B round downloads on the tuned values.  The daemon ends a
+ * lease by itself when its time runs out or its connection closes, so a
+ * killed or crashed measure never leaves enforcement paused; this file
+ * also ends it on every path out.  Without root or a daemon, the rounds
+ * measure the settings as they are and the report says why no comparison
+ * was made.  Each transfer opens a new TCP connection, which is what
+ * takes the buffer ceilings in force at that moment.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tcptunectl.h"
+#include "measure.h"
+
+static volatile int	interrupted;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* A whole number in [lo, hi], or -1. */
+static long
+parse_count(const char *s, long lo, long hi)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+/* Does a daemon answer on path?  Quietly: no daemon is a normal case. */
+static bool
+daemon_answers(const char *path, char *why, size_t len)
+{
+	struct sockaddr_un	sun;
+	int			fd, ok;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (tt_strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path)) {
+		snprintf(why, len, "the socket path %s is too long", path);
+		return false;
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1) {
+		snprintf(why, len, "socket: %s", strerror(errno));
+		return false;
+	}
+	ok = connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0;
+	if (!ok)
+		snprintf(why, len, "no tcptuned answers on %s (%s), so there "
+		    "are no original and tuned values to switch between", path,
+		    strerror(errno));
+	close(fd);
+	return ok;
+}
+
+/*
+ * Whether this run can compare: root, a daemon, enforcement not paused by
+ * the user nor leased to another.  -1 with the exit status in *rv when
+ * it must not run at all.
+ */
+static int
+can_compare(const char *path, char *why, size_t len, int *rv)
+{
+	struct reply	r;
+
+	if (geteuid() != 0) {
+		snprintf(why, len, "not root: switching between the original "
+		    "and the tuned values needs root (sudo tcptunectl "
+		    "measure)");
+		return 0;
+	}
+	if (!daemon_answers(path, why, len))
+		return 0;
+	if ((*rv = client_request(path, MSG_STATUS, &r)) != CTL_OK)
+		return -1;
+	if (r.info.lease) {
+		ctl_warnx("another measurement holds enforcement paused (uid "
+		    "%d, pid %d, %u s left): try again when it ends",
+		    r.info.lease_uid, r.info.lease_pid, r.info.lease_left);
+		reply_free(&r);
+		*rv = CTL_FAIL;
+		return -1;
+	}
+	if (r.info.paused) {
+		snprintf(why, len, "enforcement is paused ('tcptunectl "
+		    "restore'): the values in place are the originals; run "
+		    "'tcptunectl resume' to compare");
+		reply_free(&r);
+		return 0;
+	}
+	reply_free(&r);
+	return 1;
+}
+
+/* ---- the lease */
+
+static int
+lease_result(const struct reply *r)
+{
+	switch (r->result.code) {
+	case RESULT_OK:
+		return CTL_OK;
+	case RESULT_DENIED:
+		ctl_warnx("tcptuned refused the lease: %s", r->result.text);
+		return CTL_DENIED;
+	default:
+		ctl_warnx("tcptuned refused the lease: %s", r->result.text);
+		return r->result.code == RESULT_FAILED ? CTL_FAIL :
+		    CTL_PROTOCOL;
+	}
+}
+
+/* Originals in place for seconds, held by the connection in *fdp. */
+static int
+lease_take(const char *path, unsigned seconds, int *fdp)
+{
+	struct msg_lease	req;
+	struct reply		r;
+	int			rv;
+
+	if ((rv = client_open(path, fdp)) != CTL_OK)
+		return rv;
+	memset(&req, 0, sizeof(req));
+	req.seconds = seconds;
+	rv = client_exchange(*fdp, path, MSG_LEASE, &req, sizeof(req), &r);
+	if (rv == CTL_OK) {
+		rv = lease_result(&r);
+		reply_free(&r);
+	}
+	if (rv != CTL_OK) {
+		close(*fdp);
+		*fdp = -1;
+	}
+	return rv;
+}
+
+/*
+ * Tuned values back: ask, then close, which ends the lease even when the
+ * request could not be made (the daemon watches the connection).
+ */
+static int
+lease_end(const char *path, int *fdp)
+{
+	struct msg_lease	req;
+	struct reply		r;
+	int			rv;
+
+	if (*fdp == -1)
+		return CTL_OK;
+	memset(&req, 0, sizeof(req));
+	rv = client_exchange(*fdp, path, MSG_LEASE, &req, sizeof(req), &r);
+	if (rv == CTL_OK) {
+		rv = lease_result(&r);
+		reply_free(&r);
+	}
+	close(*fdp);
+	*fdp = -1;
+	return rv;
+}
+
+/* ---- the rounds */
+
+struct run {
+	const struct measure_args	*a;
+	struct mreport			*m;
+	unsigned			 seconds;
+	int				 rounds;
+	bool				 tty;
+};
+
+static int
+one_round(struct run *run, enum measure_side side, int i)
+{
+	struct mround	*r = &run->m->rounds[run->m->nrounds];
+	struct mnet_opts o;
+	struct mfault	 f;
+	char		 label[64];
+	int		 lease_fd = -1, rv;
+
+	memset(r, 0, sizeof(*r));
+	r->side = side;
+	snprintf(label, sizeof(label), "%s %d/%d", side_name(side), i + 1,
+	    run->rounds);
+	memset(&o, 0, sizeof(o));
+	o.url = run->a->url;
+	o.seconds = run->seconds;
+	o.progress = run->tty && !run->a->json;
+	o.label = label;
+	o.interrupted = &interrupted;
+	if (side == SIDE_ORIGINAL && (rv = lease_take(run->a->socket,
+	    run->seconds + MEASURE_LEASE_SLACK, &lease_fd)) != CTL_OK)
+		return rv;
+	rv = mnet_transfer(&o, r, &f);
+	if (lease_end(run->a->socket, &lease_fd) != CTL_OK && rv == 0) {
+		ctl_warnx("the lease could not be ended cleanly; tcptuned "
+		    "ended it when the connection closed");
+		return CTL_FAIL;
+	}
+	if (rv != 0) {
+		ctl_warnx("%s", f.text);
+		return f.code;
+	}
+	run->m->nrounds++;
+	return CTL_OK;
+}
+
+static int
+all_rounds(struct run *run)
+{
+	int	i, rv;
+
+	for (i = 0; i < run->rounds; i++) {
+		if (!run->m->compared) {
+			if ((rv = one_round(run, SIDE_CURRENT, i)) != CTL_OK)
+				return rv;
+			continue;
+		}
+		if ((rv = one_round(run, SIDE_ORIGINAL, i)) != CTL_OK ||
+		    (rv = one_round(run, SIDE_TUNED, i)) != CTL_OK)
+			return rv;
+	}
+	return CTL_OK;
+}
+
+static int
+check_args(const struct measure_args *a, struct run *run)
+{
+	struct mfault	f;
+	long		v;
+
+	run->rounds = MEASURE_ROUNDS_DEFAULT;
+	run->seconds = MEASURE_TIME_DEFAULT;
+	if (a->url == NULL) {
+		ctl_warnx("measure needs a URL: tcptunectl measure "
+		    "http://HOST/FILE");
+		return CTL_USAGE;
+	}
+	if (a->rounds != NULL) {
+		if ((v = parse_count(a->rounds, 1, MEASURE_ROUNDS_MAX)) < 0) {
+			ctl_warnx("-n %s: rounds must be a whole number from 1 "
+			    "to %d", a->rounds, MEASURE_ROUNDS_MAX);
+			return CTL_USAGE;
+		}
+		run->rounds = (int)v;
+	}
+	if (a->seconds != NULL) {
+		if ((v = parse_count(a->seconds, 2, MEASURE_TIME_MAX)) < 0) {
+			ctl_warnx("-t %s: seconds must be a whole number from 2 "
+			    "to %d", a->seconds, MEASURE_TIME_MAX);
+			return CTL_USAGE;
+		}
+		run->seconds = (unsigned)v;
+	}
+	if (mnet_check_url(a->url, &f) == -1) {
+		ctl_warnx("%s", f.text);
+		return f.code;
+	}
+	return CTL_OK;
+}
+
+int
+measure_run(const struct measure_args *a)
+{
+	struct mround	 rounds[MEASURE_ROUNDS_MAX * 2];
+	struct mreport	 m;
+	struct mfault	 f;
+	struct run	 run;
+	int		 rv, c;
+
+	memset(&run, 0, sizeof(run));
+	memset(&m, 0, sizeof(m));
+	run.a = a;
+	run.m = &m;
+	if ((rv = check_args(a, &run)) != CTL_OK)
+		return rv;
+	run.tty = isatty(STDOUT_FILENO);
+	m.url = a->url;
+	m.seconds = run.seconds;
+	m.rounds = rounds;
+	if ((c = can_compare(a->socket, m.why_not, sizeof(m.why_not),
+	    &rv)) == -1)
+		return rv;
+	m.compared = c == 1;
+	if (mnet_init(&f) == -1) {
+		ctl_warnx("%s", f.text);
+		return f.code;
+	}
+	catch_signals();
+	rv = all_rounds(&run);
+	mnet_cleanup();
+	if (rv != CTL_OK)
+		return rv;	/* told on stderr; nothing on stdout */
+	mreport_finish(&m);
+	if (a->json)
+		mreport_json(stdout, &m);
+	else
+		mreport_text(stdout, &m, run.tty);
+	return CTL_OK;
+}

@@ -1,0 +1,130 @@
+/*
+ * tcptunectl measure: single-stream download throughput, before and after
+ * the tuning.  measure.c runs the experiment (rounds, the daemon's lease),
+ * measure_net.c does one transfer with libcurl, measure_report.c judges
+ * and prints.  The verdict is pure and tested (tests/unit/test_measure.c).
+ */
+#ifndef TCPTUNECTL_MEASURE_H
+#define TCPTUNECTL_MEASURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MEASURE_ROUNDS_DEFAULT	3	/* each side, as the advice goes */
+#define MEASURE_ROUNDS_MAX	20
+#define MEASURE_TIME_DEFAULT	10	/* seconds per transfer */
+#define MEASURE_TIME_MAX	300
+#define MEASURE_MIN_SEC		1.0	/* a body must last this long */
+#define MEASURE_STALL_SEC	5	/* no byte for this long: stalled */
+#define MEASURE_CONNECT_SEC	10	/* name lookup, connect, TLS */
+#define MEASURE_MAX_REDIRS	5
+/* A lease outlives its round by the connect and stall allowances. */
+#define MEASURE_LEASE_SLACK	(MEASURE_CONNECT_SEC + MEASURE_STALL_SEC + 15)
+
+/* Exit status of measure beyond tcptunectl's own (tcptunectl.h). */
+enum measure_exit {
+	MEX_UNREACHABLE = 5,	/* DNS failure, refused, no route, timeout */
+	MEX_HTTP = 6,		/* an HTTP error status, too many redirects */
+	MEX_TLS = 7,		/* certificate or handshake */
+	MEX_STALLED = 8,	/* no data for MEASURE_STALL_SEC, cut off */
+	MEX_SHORT = 9,		/* the body ends within MEASURE_MIN_SEC */
+	MEX_INTERRUPTED = 130	/* SIGINT, SIGTERM, SIGHUP: as a shell's */
+};
+
+enum measure_side {
+	SIDE_CURRENT,		/* no comparison: the settings as they are */
+	SIDE_ORIGINAL,		/* A: the originals, under a lease */
+	SIDE_TUNED		/* B: tcptuned's values */
+};
+
+/* One transfer. */
+struct mround {
+	enum measure_side side;
+	double		 secs;		/* first byte to last */
+	uint64_t	 bytes;
+	double		 mbps;		/* over the whole transfer */
+	double		 mbps_steady;	/* after the first second */
+	uint32_t	 rtt_us;	/* smallest smoothed RTT seen; 0 unknown */
+	uint64_t	 rcvbuf;	/* largest receive buffer seen */
+	uint64_t	 rcvwnd;	/* largest receive window; 0 unknown */
+	bool		 ended;		/* the body ended before -t */
+};
+
+/* What went wrong with a transfer: one line in err, and its exit. */
+struct mfault {
+	int	 code;		/* 0 or enum measure_exit, CTL_USAGE */
+	char	 text[512];
+};
+
+/* measure.c: the command; the arguments as given, checked there. */
+struct measure_args {
+	const char	*url;
+	const char	*rounds;	/* -n; NULL default */
+	const char	*seconds;	/* -t; NULL default */
+	const char	*socket;
+	bool		 json;
+};
+int	 measure_run(const struct measure_args *);
+
+/* measure_net.c */
+struct mnet_opts {
+	const char	*url;
+	unsigned	 seconds;
+	bool		 progress;	/* a live rate on stdout (a terminal) */
+	const char	*label;		/* "original 2/3" for the progress */
+	volatile int	*interrupted;	/* set by SIGINT: stop now */
+};
+int	 mnet_init(struct mfault *);
+void	 mnet_cleanup(void);
+int	 mnet_check_url(const char *, struct mfault *);
+int	 mnet_transfer(const struct mnet_opts *, struct mround *,
+	    struct mfault *);
+
+/* measure_report.c */
+enum verdict_kind {
+	VERDICT_FASTER,
+	VERDICT_SLOWER,
+	VERDICT_SAME_WINDOW,	/* the original window covers the BDP */
+	VERDICT_SAME_LIMIT,	/* the server or line limits the stream */
+	VERDICT_INCONCLUSIVE,
+	VERDICT_NO_COMPARISON
+};
+/* The rules' thresholds, in the man page too. */
+#define VERDICT_RATIO		1.2	/* medians this far apart differ */
+#define VERDICT_SPREAD		0.5	/* (max - min) / median of a side */
+#define VERDICT_BUF_GROWTH	1.5	/* tuned buffer grew this much more */
+
+struct side_stats {
+	int		 n;
+	double		 median, min, max;	/* steady Mbit/s */
+	double		 median_whole;
+	uint32_t	 rtt_us;		/* median of the known; 0 none */
+	uint64_t	 rcvbuf;		/* median */
+};
+struct verdict {
+	enum verdict_kind kind;
+	double		  ratio;	/* tuned / original medians; 0 none */
+	char		  text[512];
+};
+struct mreport {
+	const char	*url;
+	unsigned	 seconds;
+	bool		 compared;
+	char		 why_not[256];	/* no comparison: the reason */
+	struct mround	*rounds;
+	int		 nrounds;
+	struct side_stats orig, tuned, current;
+	struct verdict	 verdict;
+};
+double	 median_of(double *, int);
+void	 side_stats(const struct mround *, int, enum measure_side,
+	    struct side_stats *);
+void	 judge(const struct side_stats *, const struct side_stats *,
+	    struct verdict *);
+void	 mreport_finish(struct mreport *);
+void	 mreport_text(FILE *, const struct mreport *, bool);
+void	 mreport_json(FILE *, const struct mreport *);
+const char *side_name(enum measure_side);
+
+#endif /* TCPTUNECTL_MEASURE_H */

@@ -1,0 +1,430 @@
+/*
+ * tcptunectl measure: one download through libcurl, on a connection of its
+ * own, cut at -t seconds or the body's end, with what TCP reached on the
+ * way (RTT, receive buffer and window), and every failure turned into one
+ * line and an exit status (measure.h).
+ *
+ * TCP's view is read from the transfer's socket every SAMPLE_SEC while it
+ * runs.  The socket is taken as libcurl makes it (CURLOPT_SOCKOPTFUNCTION)
+ * and let go as it closes it (CURLOPT_CLOSESOCKETFUNCTION):
+ * CURLINFO_ACTIVESOCKET knows no socket of a connection that may not be
+ * reused (CURLOPT_FORBID_REUSE), which each round's is.
+ *   Linux: TCP_INFO, struct tcp_info (tcp(7)): tcpi_rtt, the smoothed
+ *     RTT in microseconds; the receive window is not in glibc's struct.
+ *   macOS: TCP_CONNECTION_INFO, struct tcp_connection_info (xnu
+ *     bsd/netinet/tcp.h, under !_POSIX_C_SOURCE || _DARWIN_C_SOURCE):
+ *     tcpi_srtt, the average RTT in ms, and tcpi_rcv_wnd in bytes.
+ *   Both: SO_RCVBUF, the receive buffer as autotuning has grown it.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE	/* struct tcp_connection_info */
+#endif
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <curl/curl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcptunectl.h"
+#include "measure.h"
+
+#define SAMPLE_SEC	0.1
+#define PROGRESS_SEC	0.25
+#define RECV_BUFFER	(256 * 1024)	/* fewer callbacks at 1 Gbit/s */
+
+struct xfer {
+	const struct mnet_opts	*o;
+	struct mround		*r;
+	CURL			*h;
+	curl_socket_t		 fd;		/* the transfer's; BAD none */
+	double			 t0;		/* request start */
+	double			 connected;	/* socket seen; 0 not yet */
+	double			 first;		/* first body byte; 0 none */
+	double			 last;		/* latest body byte */
+	double			 at_1s;		/* first byte after 1 s */
+	uint64_t		 bytes, bytes_1s;
+	double			 next_sample, next_progress;
+	bool			 time_up;	/* -t reached: our own stop */
+	bool			 stalled;
+	bool			 interrupted;
+};
+
+static double
+now_sec(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int
+mnet_init(struct mfault *f)
+{
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		f->code = CTL_FAIL;
+		snprintf(f->text, sizeof(f->text), "libcurl would not "
+		    "initialise");
+		return -1;
+	}
+	return 0;
+}
+
+void
+mnet_cleanup(void)
+{
+	curl_global_cleanup();
+}
+
+/* An http:// or https:// URL with a host, or a usage error. */
+int
+mnet_check_url(const char *url, struct mfault *f)
+{
+	CURLU	*u;
+	char	*scheme = NULL, *host = NULL;
+	int	 rv = -1;
+
+	f->code = CTL_USAGE;
+	if ((u = curl_url()) == NULL) {
+		snprintf(f->text, sizeof(f->text), "out of memory");
+		return -1;
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
+	    host[0] == '\0')
+		snprintf(f->text, sizeof(f->text), "bad URL \"%s\": give "
+		    "http://HOST/PATH or https://HOST/PATH", url);
+	else if (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)
+		snprintf(f->text, sizeof(f->text), "bad URL \"%s\": only "
+		    "http:// and https:// can be measured", url);
+	else
+		rv = 0;
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	if (rv == 0)
+		f->code = 0;
+	return rv;
+}
+
+/* ---- TCP's view of the transfer */
+
+static void
+sample_tcp(struct xfer *x, curl_socket_t fd)
+{
+	struct mround	*r = x->r;
+	int		 buf = 0;
+	socklen_t	 len = sizeof(buf);
+	uint32_t	 rtt_us = 0;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, &len) == 0 &&
+	    buf > 0 && (uint64_t)buf > r->rcvbuf)
+		r->rcvbuf = (uint64_t)buf;
+#if defined(__APPLE__) && defined(TCP_CONNECTION_INFO)
+	{
+		struct tcp_connection_info	ci;
+
+		len = sizeof(ci);
+		memset(&ci, 0, sizeof(ci));
+		if (getsockopt(fd, IPPROTO_TCP, TCP_CONNECTION_INFO, &ci,
+		    &len) == 0) {
+			rtt_us = ci.tcpi_srtt * 1000;
+			if (ci.tcpi_rcv_wnd > r->rcvwnd)
+				r->rcvwnd = ci.tcpi_rcv_wnd;
+		}
+	}
+#elif defined(__linux__) && defined(TCP_INFO)
+	{
+		struct tcp_info	ti;
+
+		len = sizeof(ti);
+		memset(&ti, 0, sizeof(ti));
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0)
+			rtt_us = ti.tcpi_rtt;
+	}
+#endif
+	/* The smallest smoothed RTT is the one least swollen by the queue
+	 * this very transfer builds. */
+	if (rtt_us != 0 && (r->rtt_us == 0 || rtt_us < r->rtt_us))
+		r->rtt_us = rtt_us;
+}
+
+static void
+show_progress(struct xfer *x, double now)
+{
+	double	secs = x->first > 0 ? now - x->first : 0;
+	double	mbps = secs > 0 ? x->bytes * 8 / secs / 1e6 : 0;
+
+	printf("\r  %s: %7.1f Mbit/s, %6.1f MB in %4.1f s ", x->o->label,
+	    mbps, x->bytes / 1e6, secs);
+	fflush(stdout);
+}
+
+/* Every socket libcurl opens for the transfer; the last is the live one. */
+static int
+on_socket(void *arg, curl_socket_t fd, curlsocktype purpose)
+{
+	struct xfer	*x = arg;
+
+	if (purpose == CURLSOCKTYPE_IPCXN)
+		x->fd = fd;
+	return CURL_SOCKOPT_OK;
+}
+
+static int
+on_close(void *arg, curl_socket_t fd)
+{
+	struct xfer	*x = arg;
+
+	if (fd == x->fd) {
+		sample_tcp(x, fd);	/* what it reached, at the end */
+		x->fd = CURL_SOCKET_BAD;
+	}
+	return close(fd);
+}
+
+/* TCP is connected once libcurl has a connect time for it. */
+static bool
+connected(const struct xfer *x)
+{
+	curl_off_t	us = 0;
+
+	return curl_easy_getinfo(x->h, CURLINFO_CONNECT_TIME_T, &us) ==
+	    CURLE_OK && us > 0;
+}
+
+static int
+on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow,
+    curl_off_t ultotal, curl_off_t ulnow)
+{
+	struct xfer	*x = arg;
+	double		 now = now_sec(), since;
+
+	(void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
+	if (x->o->interrupted != NULL && *x->o->interrupted) {
+		x->interrupted = true;
+		return 1;
+	}
+	if (now >= x->next_sample) {
+		x->next_sample = now + SAMPLE_SEC;
+		if (x->connected == 0 && connected(x))
+			x->connected = now;
+		if (x->connected > 0 && x->fd != CURL_SOCKET_BAD)
+			sample_tcp(x, x->fd);
+	}
+	/* Connecting has its own timeout; from then on, silence counts. */
+	since = x->last > 0 ? x->last : x->connected;
+	if (since > 0 && now - since >= MEASURE_STALL_SEC) {
+		x->stalled = true;
+		return 1;
+	}
+	if (x->o->progress && now >= x->next_progress) {
+		x->next_progress = now + PROGRESS_SEC;
+		show_progress(x, now);
+	}
+	return 0;
+}
+
+static size_t
+on_data(char *data, size_t size, size_t n, void *arg)
+{
+	struct xfer	*x = arg;
+	double		 now = now_sec();
+
+	(void)data;
+	if (x->first == 0)
+		x->first = now;
+	if (x->at_1s == 0 && now - x->first >= 1.0) {
+		x->at_1s = now;
+		x->bytes_1s = x->bytes;
+	}
+	x->bytes += (uint64_t)size * n;
+	x->last = now;
+	if (now - x->first >= x->o->seconds) {
+		x->time_up = true;
+		return 0;	/* stops the transfer: CURLE_WRITE_ERROR */
+	}
+	return size * n;
+}
+
+/* ---- one transfer */
+
+static void
+set_options(CURL *h, struct xfer *x, char *errbuf)
+{
+	curl_easy_setopt(h, CURLOPT_URL, x->o->url);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "tcptunectl-measure/"
+	    PACKAGE_VERSION);
+	/* One TCP connection per transfer: nothing reused or shared. */
+	curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
+	curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
+	/* The path measured is this machine's to the server, not a proxy's. */
+	curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
+	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)MEASURE_MAX_REDIRS);
+#if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85: the _STR forms */
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
+	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS,
+	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)MEASURE_CONNECT_SEC);
+	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, (long)RECV_BUFFER);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(h, CURLOPT_XFERINFODATA, x);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, on_socket);
+	curl_easy_setopt(h, CURLOPT_SOCKOPTDATA, x);
+	curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, on_close);
+	curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, x);
+}
+
+static int
+fault(struct mfault *f, int code, const char *fmt, ...) TT_PRINTF(3, 4);
+
+static int
+fault(struct mfault *f, int code, const char *fmt, ...)
+{
+	va_list	ap;
+
+	f->code = code;
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof(f->text), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* libcurl's own words when it has some, else its code's name. */
+static const char *
+curl_why(CURLcode rc, const char *errbuf)
+{
+	return errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc);
+}
+
+static int
+map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
+    struct mfault *f)
+{
+	const char	*url = x->o->url;
+	long		 status = 0;
+
+	switch (rc) {
+	case CURLE_UNSUPPORTED_PROTOCOL:
+	case CURLE_URL_MALFORMAT:
+		return fault(f, CTL_USAGE, "bad URL \"%s\": %s", url,
+		    curl_why(rc, errbuf));
+	case CURLE_COULDNT_RESOLVE_HOST:
+		return fault(f, MEX_UNREACHABLE, "%s: %s", url,
+		    curl_why(rc, errbuf));
+	case CURLE_COULDNT_CONNECT:
+		return fault(f, MEX_UNREACHABLE, "%s: %s", url,
+		    curl_why(rc, errbuf));
+	case CURLE_OPERATION_TIMEDOUT:
+		return fault(f, MEX_UNREACHABLE, "%s: no connection within "
+		    "%d s (%s)", url, MEASURE_CONNECT_SEC,
+		    curl_why(rc, errbuf));
+	case CURLE_HTTP_RETURNED_ERROR:
+		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+		return fault(f, MEX_HTTP, "%s: the server answered HTTP %ld",
+		    url, status);
+	case CURLE_TOO_MANY_REDIRECTS:
+		return fault(f, MEX_HTTP, "%s: more than %d redirects", url,
+		    MEASURE_MAX_REDIRS);
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+	case CURLE_SSL_INVALIDCERTSTATUS:
+		return fault(f, MEX_TLS, "%s: TLS failed: %s", url,
+		    curl_why(rc, errbuf));
+	case CURLE_ABORTED_BY_CALLBACK:
+		if (x->interrupted)
+			return fault(f, MEX_INTERRUPTED, "interrupted");
+		return fault(f, MEX_STALLED, "%s: the server stalled: no data "
+		    "for %d s%s", url, MEASURE_STALL_SEC, x->bytes > 0 ?
+		    " in mid-transfer" : " after the connection was made");
+	case CURLE_PARTIAL_FILE:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+		return fault(f, MEX_STALLED, "%s: the transfer broke off: %s",
+		    url, curl_why(rc, errbuf));
+	default:
+		return fault(f, CTL_FAIL, "%s: %s", url, curl_why(rc, errbuf));
+	}
+}
+
+/* The round's figures from what came in; a body under a second fails. */
+static int
+finish_round(const struct xfer *x, struct mround *r, struct mfault *f)
+{
+	double	end = x->last;
+
+	r->bytes = x->bytes;
+	r->secs = x->first > 0 ? end - x->first : 0;
+	r->ended = !x->time_up;
+	if (r->secs < MEASURE_MIN_SEC)
+		return fault(f, MEX_SHORT, "%s: the body is too short to "
+		    "measure: %llu bytes in %.2f s; give a file that takes at "
+		    "least %.0f s, better the whole -t %u s", x->o->url,
+		    (unsigned long long)x->bytes, r->secs, MEASURE_MIN_SEC,
+		    x->o->seconds);
+	r->mbps = r->bytes * 8 / r->secs / 1e6;
+	if (x->at_1s > 0 && end - x->at_1s >= 0.25)
+		r->mbps_steady = (x->bytes - x->bytes_1s) * 8 /
+		    (end - x->at_1s) / 1e6;
+	else
+		r->mbps_steady = r->mbps;
+	return 0;
+}
+
+int
+mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
+{
+	struct xfer	x;
+	char		errbuf[CURL_ERROR_SIZE];
+	CURLcode	rc;
+	int		rv;
+
+	memset(&x, 0, sizeof(x));
+	memset(f, 0, sizeof(*f));
+	errbuf[0] = '\0';
+	x.o = o;
+	x.r = r;
+	x.fd = CURL_SOCKET_BAD;
+	if ((x.h = curl_easy_init()) == NULL)
+		return fault(f, CTL_FAIL, "libcurl: cannot start a transfer");
+	set_options(x.h, &x, errbuf);
+	x.t0 = now_sec();
+	rc = curl_easy_perform(x.h);
+	if (o->progress)
+		printf("\r%*s\r", 60, "");
+	if (rc == CURLE_WRITE_ERROR && x.time_up)
+		rc = CURLE_OK;
+	rv = rc == CURLE_OK ? finish_round(&x, r, f) :
+	    map_error(rc, &x, errbuf, f);
+	curl_easy_cleanup(x.h);
+	return rv;
+}

@@ -1,0 +1,398 @@
+/*
+ * tcptunectl measure: the verdict on the rounds, and the report as text
+ * (a table, medians, the ratio, the verdict, a bar chart on a terminal)
+ * or JSON.  Nothing here measures or talks to the daemon: the verdict is
+ * a pure function of the rounds, tested in tests/unit/test_measure.c.
+ *
+ * The rules (tcptunectl(8) says the same):
+ *   - each side is judged by the median of its rounds' rate after the
+ *     first second (slow start is the same whatever the buffers);
+ *   - faster or slower: the medians differ by VERDICT_RATIO or more and
+ *     no round of one side falls within the range of the other's;
+ *   - no difference: the medians are within VERDICT_RATIO and neither
+ *     side's rounds spread by more than VERDICT_SPREAD of its median.
+ *     Then the reason: if the tuned side's receive buffer grew
+ *     VERDICT_BUF_GROWTH times past the original's and went no faster,
+ *     something else (the server, the line) limits the stream; else the
+ *     original window already held this path's bandwidth-delay product;
+ *   - anything else is inconclusive, with why.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "measure.h"
+
+#define BAR_WIDTH	40
+
+const char *
+side_name(enum measure_side side)
+{
+	switch (side) {
+	case SIDE_ORIGINAL:	return "original";
+	case SIDE_TUNED:	return "tuned";
+	default:		return "current";
+	}
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n-1], which it sorts; 0 for none. */
+double
+median_of(double *v, int n)
+{
+	if (n <= 0)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void
+side_stats(const struct mround *r, int n, enum measure_side side,
+    struct side_stats *st)
+{
+	double	steady[MEASURE_ROUNDS_MAX * 2], whole[MEASURE_ROUNDS_MAX * 2];
+	double	rtt[MEASURE_ROUNDS_MAX * 2], buf[MEASURE_ROUNDS_MAX * 2];
+	int	i, nrtt = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n && st->n < MEASURE_ROUNDS_MAX * 2; i++) {
+		if (r[i].side != side)
+			continue;
+		steady[st->n] = r[i].mbps_steady;
+		whole[st->n] = r[i].mbps;
+		buf[st->n] = (double)r[i].rcvbuf;
+		if (st->n == 0 || r[i].mbps_steady < st->min)
+			st->min = r[i].mbps_steady;
+		if (st->n == 0 || r[i].mbps_steady > st->max)
+			st->max = r[i].mbps_steady;
+		if (r[i].rtt_us != 0)
+			rtt[nrtt++] = r[i].rtt_us;
+		st->n++;
+	}
+	st->median = median_of(steady, st->n);
+	st->median_whole = median_of(whole, st->n);
+	st->rcvbuf = (uint64_t)median_of(buf, st->n);
+	st->rtt_us = (uint32_t)median_of(rtt, nrtt);
+}
+
+/* 6.0 MiB, 512 KiB, 900 B */
+static void
+fmt_bytes(double b, char *buf, size_t len)
+{
+	if (b >= 1024.0 * 1024 * 1024)
+		snprintf(buf, len, "%.1f GiB", b / (1024.0 * 1024 * 1024));
+	else if (b >= 1024.0 * 1024)
+		snprintf(buf, len, "%.1f MiB", b / (1024.0 * 1024));
+	else if (b >= 1024.0)
+		snprintf(buf, len, "%.0f KiB", b / 1024.0);
+	else
+		snprintf(buf, len, "%.0f B", b);
+}
+
+static double
+spread(const struct side_stats *s)
+{
+	return s->median > 0 ? (s->max - s->min) / s->median : INFINITY;
+}
+
+static void
+rounds_phrase(const struct side_stats *a, const struct side_stats *b,
+    char *buf, size_t len)
+{
+	if (a->n == b->n)
+		snprintf(buf, len, "%d round%s each", a->n,
+		    a->n == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%d and %d rounds", b->n, a->n);
+}
+
+static void
+judge_same(const struct side_stats *o, const struct side_stats *t,
+    struct verdict *v)
+{
+	char	bdp[32], ob[32], tb[32];
+	double	rtt_ms = o->rtt_us / 1000.0;
+
+	fmt_bytes((double)o->rcvbuf, ob, sizeof(ob));
+	fmt_bytes((double)t->rcvbuf, tb, sizeof(tb));
+	if ((double)t->rcvbuf >= VERDICT_BUF_GROWTH * (double)o->rcvbuf &&
+	    o->rcvbuf > 0) {
+		v->kind = VERDICT_SAME_LIMIT;
+		snprintf(v->text, sizeof(v->text), "no difference: the server "
+		    "or line limits this stream (both sides at ~%.0f Mbit/s, "
+		    "though the tuned receive buffer grew to %s against %s)",
+		    (o->median + t->median) / 2, tb, ob);
+		return;
+	}
+	v->kind = VERDICT_SAME_WINDOW;
+	if (o->rtt_us == 0) {
+		snprintf(v->text, sizeof(v->text), "no difference: the "
+		    "original window already covers this path's "
+		    "bandwidth-delay product (receive buffer %s original, %s "
+		    "tuned)", ob, tb);
+		return;
+	}
+	fmt_bytes(o->median * 1e6 / 8 * rtt_ms / 1000, bdp, sizeof(bdp));
+	snprintf(v->text, sizeof(v->text), "no difference: at %.*f ms the "
+	    "original window already covers this path's bandwidth-delay "
+	    "product (%.0f Mbit/s x %.*f ms = %s; receive buffer %s original, "
+	    "%s tuned)", rtt_ms < 10 ? 1 : 0, rtt_ms, o->median,
+	    rtt_ms < 10 ? 1 : 0, rtt_ms, bdp, ob, tb);
+}
+
+/* The verdict on the original side o against the tuned side t. */
+void
+judge(const struct side_stats *o, const struct side_stats *t,
+    struct verdict *v)
+{
+	char	rounds[64];
+	bool	apart = t->min > o->max || t->max < o->min;
+	bool	steady = spread(o) <= VERDICT_SPREAD &&
+		    spread(t) <= VERDICT_SPREAD;
+
+	memset(v, 0, sizeof(*v));
+	rounds_phrase(o, t, rounds, sizeof(rounds));
+	if (o->n == 0 || t->n == 0 || o->median <= 0 || t->median <= 0) {
+		v->kind = VERDICT_INCONCLUSIVE;
+		snprintf(v->text, sizeof(v->text), "inconclusive: a side has "
+		    "no rounds that moved data");
+		return;
+	}
+	v->ratio = t->median / o->median;
+	if (v->ratio >= VERDICT_RATIO && apart) {
+		v->kind = VERDICT_FASTER;
+		snprintf(v->text, sizeof(v->text), "tuned is %.1fx faster "
+		    "(median %.0f vs %.0f Mbit/s, %s)", v->ratio, t->median,
+		    o->median, rounds);
+	} else if (v->ratio <= 1 / VERDICT_RATIO && apart) {
+		v->kind = VERDICT_SLOWER;
+		snprintf(v->text, sizeof(v->text), "tuned is %.1fx slower "
+		    "(median %.0f vs %.0f Mbit/s, %s)", 1 / v->ratio,
+		    t->median, o->median, rounds);
+	} else if (v->ratio < VERDICT_RATIO && v->ratio > 1 / VERDICT_RATIO &&
+	    steady)
+		judge_same(o, t, v);
+	else if (!steady) {
+		v->kind = VERDICT_INCONCLUSIVE;
+		snprintf(v->text, sizeof(v->text), "inconclusive: rounds vary "
+		    "by more than %.0f %% of their median (original %.0f-%.0f, "
+		    "tuned %.0f-%.0f Mbit/s); try more rounds (-n) or longer "
+		    "ones (-t)", VERDICT_SPREAD * 100, o->min, o->max, t->min,
+		    t->max);
+	} else {
+		v->kind = VERDICT_INCONCLUSIVE;
+		snprintf(v->text, sizeof(v->text), "inconclusive: the medians "
+		    "differ (%.0f vs %.0f Mbit/s) but the rounds of the two "
+		    "sides overlap; try more rounds (-n)", t->median,
+		    o->median);
+	}
+}
+
+/* Statistics and verdict once every round is in. */
+void
+mreport_finish(struct mreport *m)
+{
+	side_stats(m->rounds, m->nrounds, SIDE_ORIGINAL, &m->orig);
+	side_stats(m->rounds, m->nrounds, SIDE_TUNED, &m->tuned);
+	side_stats(m->rounds, m->nrounds, SIDE_CURRENT, &m->current);
+	if (m->compared) {
+		judge(&m->orig, &m->tuned, &m->verdict);
+		return;
+	}
+	memset(&m->verdict, 0, sizeof(m->verdict));
+	m->verdict.kind = VERDICT_NO_COMPARISON;
+	snprintf(m->verdict.text, sizeof(m->verdict.text), "no comparison "
+	    "made: %s; the current settings: median %.0f Mbit/s after the "
+	    "first second, %d round%s", m->why_not, m->current.median,
+	    m->current.n, m->current.n == 1 ? "" : "s");
+}
+
+static const char *
+verdict_name(enum verdict_kind k)
+{
+	switch (k) {
+	case VERDICT_FASTER:		return "faster";
+	case VERDICT_SLOWER:		return "slower";
+	case VERDICT_SAME_WINDOW:	return "same_window";
+	case VERDICT_SAME_LIMIT:	return "same_limited";
+	case VERDICT_INCONCLUSIVE:	return "inconclusive";
+	default:			return "no_comparison";
+	}
+}
+
+/* ---- text */
+
+static void
+text_round(FILE *f, int i, const struct mround *r)
+{
+	char	bytes[32], buf[32], rtt[32], wnd[32];
+
+	fmt_bytes((double)r->bytes, bytes, sizeof(bytes));
+	fmt_bytes((double)r->rcvbuf, buf, sizeof(buf));
+	if (r->rtt_us != 0)
+		snprintf(rtt, sizeof(rtt), "%.1f ms", r->rtt_us / 1000.0);
+	else
+		snprintf(rtt, sizeof(rtt), "-");
+	if (r->rcvwnd != 0)
+		fmt_bytes((double)r->rcvwnd, wnd, sizeof(wnd));
+	else
+		snprintf(wnd, sizeof(wnd), "-");
+	fprintf(f, "%5d  %-8s  %8.1f  %8.1f  %10s  %6.1f s  %9s  %9s  %9s%s\n",
+	    i + 1, side_name(r->side), r->mbps, r->mbps_steady, bytes, r->secs,
+	    rtt, buf, wnd, r->ended ? "  (body ended)" : "");
+}
+
+static void
+text_median(FILE *f, const struct side_stats *s, enum measure_side side)
+{
+	char	buf[32], rtt[32];
+
+	if (s->n == 0)
+		return;
+	fmt_bytes((double)s->rcvbuf, buf, sizeof(buf));
+	if (s->rtt_us != 0)
+		snprintf(rtt, sizeof(rtt), "%.1f ms", s->rtt_us / 1000.0);
+	else
+		snprintf(rtt, sizeof(rtt), "-");
+	fprintf(f, "%-6s %-8s  %8.1f  %8.1f  %10s  %8s  %9s  %9s\n", "median",
+	    side_name(side), s->median_whole, s->median, "", "", rtt, buf);
+}
+
+static void
+text_bars(FILE *f, const struct mreport *m)
+{
+	double	top = 0;
+	int	i, n;
+
+	for (i = 0; i < m->nrounds; i++)
+		if (m->rounds[i].mbps_steady > top)
+			top = m->rounds[i].mbps_steady;
+	if (top <= 0)
+		return;
+	fputc('\n', f);
+	for (i = 0; i < m->nrounds; i++) {
+		const struct mround *r = &m->rounds[i];
+
+		n = (int)lround(r->mbps_steady / top * BAR_WIDTH);
+		fprintf(f, "%3d %-8s |%.*s%*s %.0f Mbit/s\n", i + 1,
+		    side_name(r->side), n,
+		    "########################################", BAR_WIDTH - n,
+		    "", r->mbps_steady);
+	}
+}
+
+void
+mreport_text(FILE *f, const struct mreport *m, bool chart)
+{
+	int	i;
+
+	fprintf(f, "measure %s: %u s per round, ", m->url, m->seconds);
+	if (m->compared)
+		fprintf(f, "original and tuned values in turn\n\n");
+	else
+		fprintf(f, "current settings only\n\n");
+	fprintf(f, "%5s  %-8s  %8s  %8s  %10s  %8s  %9s  %9s  %9s\n", "round",
+	    "side", "Mbit/s", "after 1s", "bytes", "time", "RTT", "rcvbuf",
+	    "rcvwnd");
+	for (i = 0; i < m->nrounds; i++)
+		text_round(f, i, &m->rounds[i]);
+	text_median(f, &m->orig, SIDE_ORIGINAL);
+	text_median(f, &m->tuned, SIDE_TUNED);
+	text_median(f, &m->current, SIDE_CURRENT);
+	if (m->compared && m->verdict.ratio > 0)
+		fprintf(f, "ratio  tuned / original: %.2f (medians after the "
+		    "first second)\n", m->verdict.ratio);
+	if (chart)
+		text_bars(f, m);
+	fprintf(f, "\nverdict: %s\n", m->verdict.text);
+}
+
+/* ---- json */
+
+static void
+json_side(struct json *js, const char *key, const struct side_stats *s)
+{
+	if (s->n == 0) {
+		json_null(js, key);
+		return;
+	}
+	json_open(js, key, '{');
+	json_int(js, "rounds", s->n);
+	json_num(js, "median_mbps", s->median);
+	json_num(js, "min_mbps", s->min);
+	json_num(js, "max_mbps", s->max);
+	json_num(js, "median_mbps_whole", s->median_whole);
+	if (s->rtt_us != 0)
+		json_num(js, "rtt_ms", s->rtt_us / 1000.0);
+	else
+		json_null(js, "rtt_ms");
+	json_uint(js, "rcvbuf", s->rcvbuf);
+	json_close(js, '}');
+}
+
+static void
+json_round(struct json *js, int i, const struct mround *r)
+{
+	json_open(js, NULL, '{');
+	json_int(js, "round", i + 1);
+	json_str(js, "side", side_name(r->side));
+	json_num(js, "mbps", r->mbps);
+	json_num(js, "mbps_after_first_second", r->mbps_steady);
+	json_uint(js, "bytes", r->bytes);
+	json_num(js, "seconds", r->secs);
+	if (r->rtt_us != 0)
+		json_num(js, "rtt_ms", r->rtt_us / 1000.0);
+	else
+		json_null(js, "rtt_ms");
+	json_uint(js, "rcvbuf", r->rcvbuf);
+	if (r->rcvwnd != 0)
+		json_uint(js, "rcvwnd", r->rcvwnd);
+	else
+		json_null(js, "rcvwnd");
+	json_bool(js, "body_ended", r->ended);
+	json_close(js, '}');
+}
+
+void
+mreport_json(FILE *f, const struct mreport *m)
+{
+	struct json	js;
+	int		i;
+
+	json_begin(&js, f);
+	json_open(&js, NULL, '{');
+	json_str(&js, "url", m->url);
+	json_uint(&js, "seconds", m->seconds);
+	json_bool(&js, "compared", m->compared);
+	json_str(&js, "no_comparison_reason", m->compared ? NULL : m->why_not);
+	json_open(&js, "rounds", '[');
+	for (i = 0; i < m->nrounds; i++)
+		json_round(&js, i, &m->rounds[i]);
+	json_close(&js, ']');
+	json_side(&js, "original", &m->orig);
+	json_side(&js, "tuned", &m->tuned);
+	json_side(&js, "current", &m->current);
+	if (m->verdict.ratio > 0)
+		json_num(&js, "ratio", m->verdict.ratio);
+	else
+		json_null(&js, "ratio");
+	json_open(&js, "verdict", '{');
+	json_str(&js, "kind", verdict_name(m->verdict.kind));
+	json_str(&js, "text", m->verdict.text);
+	json_close(&js, '}');
+	json_close(&js, '}');
+	fputc('\n', f);
+}
