@@ -22,6 +22,8 @@ then len bytes), so it can send what tcptunectl never would.
   rawclient.py crowd SOCK N REQS READY RELEASE
                                        N connections, each sending REQS
                                        status requests it never reads
+  rawclient.py together SOCK N READY GO SENT
+                                       N status requests sent at once
   rawclient.py send-and-leave SOCK REQ send reload|restore|resume, close
   rawclient.py listen SOCK READY RELEASE
                                        an impostor listening on SOCK
@@ -528,6 +530,28 @@ def cmd_crowd(path, n, reqs, ready, release):
     return 0
 
 
+def cmd_together(path, n, ready, go, sent):
+    """N connections, then (once GO exists) a status request on each, all
+    at once; SENT written when every request is out; then every reply
+    read.  Prints answered=N."""
+    socks = [conn(path) for _ in range(n)]
+    with open(ready + ".tmp", "w") as f:
+        f.write("%d\n" % len(socks))
+    os.rename(ready + ".tmp", ready)
+    deadline = time.monotonic() + 60
+    while not os.path.exists(go) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for k, s in enumerate(socks):
+        s.sendall(hdr(STATUS, seq=k))
+    with open(sent, "w") as f:
+        f.write("sent\n")
+    answered = sum(1 for s in socks if read_reply(s) is not None)
+    for s in socks:
+        s.close()
+    print("answered=%d" % answered)
+    return 0 if answered == n else 1
+
+
 def cmd_send_and_leave(path, name):
     """One mutating request, sent and the connection closed at once, not
     waiting for the reply (run while the daemon is stopped)."""
@@ -571,6 +595,8 @@ def main(argv):
                         int(argv[6]) if len(argv) > 6 else 0)
     elif cmd == "crowd":
         return cmd_crowd(path, int(argv[3]), int(argv[4]), argv[5], argv[6])
+    elif cmd == "together":
+        return cmd_together(path, int(argv[3]), argv[4], argv[5], argv[6])
     elif cmd == "send-and-leave":
         return cmd_send_and_leave(path, argv[3])
     elif cmd == "listen":

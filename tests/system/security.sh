@@ -267,4 +267,39 @@ report $? "afterwards the daemon is alive and every key in force"
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
+# ---- a burst of status requests costs the kernel one read of each key
+
+# 20 requests that arrive together (sent while the daemon is stopped, so
+# one wake-up of its loop finds them all) are answered from one refresh:
+# strace counts the daemon's opens of one key's /proc/sys file.  A check
+# cycle would read it too: CheckInterval is an hour here.
+reset_values
+plist -i 3600 "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+start_ready burst
+wait_until 3 all_in_force
+if command -v strace >/dev/null 2>&1; then
+	rawclient together "$SOCK" 20 "$T/tg.ready" "$T/tg.go" "$T/tg.sent" \
+	    >"$T/tg.out" 2>&1 &
+	tg=$!
+	wait_until 10 test -s "$T/tg.ready" || bail "the burst clients did not connect"
+	strace -qq -f -e trace=openat -o "$T/burst.strace" -p "$DPID" 2>/dev/null &
+	st=$!
+	wait_until 5 grep -q TracerPid:.[1-9] "/proc/$DPID/status"
+	kill -STOP "$DPID"
+	touch "$T/tg.go"
+	wait_until 10 test -e "$T/tg.sent"
+	kill -CONT "$DPID"
+	wait "$tg"
+	rc=$?
+	kill "$st" 2>/dev/null
+	wait "$st" 2>/dev/null
+	reads=$(grep -c "ipv4/tcp_rmem" "$T/burst.strace")
+	[ "$rc" -eq 0 ] && [ "$reads" -ge 1 ] && [ "$reads" -le 2 ]
+	report $? "20 status requests arriving together: all answered, $reads read(s) of each key (at most 2)" \
+	    "$(cat "$T/tg.out")"
+else
+	tap_skip "a burst costs one read" "strace not installed"
+fi
+daemon_stop burst
+
 done_testing
