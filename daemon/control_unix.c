@@ -29,10 +29,7 @@
 
 #include "tcptuned.h"
 #include "event.h"
-
-#ifndef MSG_NOSIGNAL
-#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set per socket */
-#endif
+#include "compat_socket.h"
 
 #define ACCEPTS_PER_EVENT	64	/* then the loop serves the others */
 #define SUN_PATH_MAX	sizeof(((struct sockaddr_un *)0)->sun_path)
@@ -460,19 +457,6 @@ bind_fail(char *why, size_t len, const char *fmt, ...)
 	return -1;
 }
 
-static int
-fill_sockaddr(struct sockaddr_un *sun, const char *path)
-{
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if (tt_strlcpy(sun->sun_path, path, sizeof(sun->sun_path)) >=
-	    sizeof(sun->sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
-}
-
 /* Split path into the directory to hold open and the socket's name in it. */
 static int
 split_path(struct control *ctl, const char *path, char *dir, size_t dirlen)
@@ -505,7 +489,7 @@ probe(struct control *ctl, char *why, size_t len)
 	uid_t			uid;
 	int			fd, rv = 0;
 
-	if (fill_sockaddr(&sun, ctl->path) == -1 ||
+	if (tt_sockaddr_un(&sun, ctl->path) == -1 ||
 	    (fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
 	    socket_setup(fd) == -1)
 		return bind_fail(why, len, "%s: %s", ctl->path,
@@ -585,7 +569,7 @@ listen_on(struct control *ctl, char *why, size_t len)
 	mode_t			old;
 	int			rv;
 
-	if (fill_sockaddr(&sun, ctl->path) == -1 ||
+	if (tt_sockaddr_un(&sun, ctl->path) == -1 ||
 	    (ctl->fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
 	    socket_setup(ctl->fd) == -1)
 		return bind_fail(why, len, "%s: %s", ctl->path,

@@ -12,10 +12,7 @@
 #include <unistd.h>
 
 #include "tcptuned.h"
-
-#ifndef MSG_NOSIGNAL
-#define MSG_NOSIGNAL	0
-#endif
+#include "compat_socket.h"
 
 /* 0 when sent or when not run by systemd; -1 when sending failed. */
 int

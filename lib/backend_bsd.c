@@ -161,15 +161,7 @@ bsd_lookup(const char *name, struct bsd_type *t)
 static int
 parse_signed(const char *s, long long *v)
 {
-	char	*end;
-
-	if (*s != '-' && *s != '+' && (*s < '0' || *s > '9'))
-		return EINVAL;
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (*end != '\0')
-		return EINVAL;
-	return errno == ERANGE ? ERANGE : 0;
+	return parse_ll(s, v) == 0 ? 0 : errno;	/* EINVAL or ERANGE */
 }
 
 /* strtoull would take "-1" as ULLONG_MAX: a sign is refused first. */

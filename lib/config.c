@@ -38,7 +38,6 @@ typedef xmlError	*tt_xml_error;
 
 #define SHOW_BUF	80	/* user text in a message: 72 bytes, then "..." */
 #define MAX_PROBLEMS	100	/* listed per file; then a count of the rest */
-#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct problem {
 	long	 line;

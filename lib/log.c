@@ -38,12 +38,6 @@ log_init(int to_stderr, int verbose, const char *ident)
 	tzset();
 }
 
-void
-log_setverbose(int v)
-{
-	log_verbose = v;
-}
-
 /*
  * One line as it is written: formatted, then escaped (escape.c), since a
  * message carries text from the config, the kernel and control clients.

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tcptune.h"
+#include "compat_socket.h"
 
 /*
  * Replace name in the directory dirfd with data so that a crash at any
@@ -102,4 +103,17 @@ tt_mono_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int
+tt_sockaddr_un(struct sockaddr_un *sun, const char *path)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	if (tt_strlcpy(sun->sun_path, path, sizeof(sun->sun_path)) >=
+	    sizeof(sun->sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
 }

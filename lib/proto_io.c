@@ -9,10 +9,7 @@
 #include <unistd.h>
 
 #include "proto.h"
-
-#ifndef MSG_NOSIGNAL
-#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set on the socket */
-#endif
+#include "compat_socket.h"
 
 int
 proto_write_msg(int fd, uint32_t type, uint32_t seq, const void *payload,

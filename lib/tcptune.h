@@ -23,6 +23,9 @@
 #define TT_NORETURN
 #endif
 
+/* The number of elements of an array (not a pointer). */
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define TT_NAME_MAX	128	/* sysctl name, with the NUL */
 #define TT_VALUE_MAX	256	/* sysctl value as text, with the NUL */
 #define TT_VALUE_MAX_WORDS	(TT_VALUE_MAX / 2)	/* numbers in a value */
@@ -34,7 +37,6 @@
 
 /* log.c: OpenBSD-daemon style logging, stderr or syslog. */
 void	 log_init(int to_stderr, int verbose, const char *ident);
-void	 log_setverbose(int);
 void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
 void	 log_notice(const char *, ...) TT_PRINTF(1, 2);	/* state changes */

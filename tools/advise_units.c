@@ -17,7 +17,6 @@
 
 #include "advise.h"
 
-#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 #define KIB		1024LL
 #define MIB		(1024LL * KIB)
 #define GIB		(1024LL * MIB)

@@ -21,10 +21,7 @@
 #include <unistd.h>
 
 #include "tcptunectl.h"
-
-#ifndef MSG_NOSIGNAL
-#define MSG_NOSIGNAL	0	/* macOS: SO_NOSIGPIPE is set on the socket */
-#endif
+#include "compat_socket.h"
 
 /* How often a connect to a full listen queue is tried again. */
 #define RETRY_MS	50
@@ -99,10 +96,7 @@ client_connect(struct ctl_conn *c)
 	struct sockaddr_un	sun;
 	int			left;
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (tt_strlcpy(sun.sun_path, c->path, sizeof(sun.sun_path)) >=
-	    sizeof(sun.sun_path)) {
+	if (tt_sockaddr_un(&sun, c->path) == -1) {
 		ctl_warnx("%s: socket path too long", c->path);
 		return CTL_UNREACHABLE;
 	}

@@ -240,7 +240,6 @@ static const struct {
 	{ MEX_INTERRUPTED, "measure: interrupted (SIGINT, SIGTERM, SIGHUP)" },
 };
 
-#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* ---- help */
 

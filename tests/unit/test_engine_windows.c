@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>	/* mkdtemp on macOS; stdlib.h on glibc */
 #include <cmocka.h>
 
 #include "tcptuned.h"
