@@ -644,14 +644,19 @@ engine_resume(struct engine *e)
 bool
 engine_all_in_force(const struct engine *e)
 {
-	size_t	i;
+	return !e->state->paused && engine_not_in_force(e) == 0;
+}
 
-	if (e->state->paused)
-		return false;
+/* How many keys are not in force (paused, refused, drifted, ...). */
+size_t
+engine_not_in_force(const struct engine *e)
+{
+	size_t	i, n = 0;
+
 	for (i = 0; i < e->nkeys; i++)
 		if (e->keys[i].state != KS_IN_FORCE)
-			return false;
-	return true;
+			n++;
+	return n;
 }
 
 void

@@ -55,13 +55,6 @@ struct daemon {
 
 static void	watch_managed(struct daemon *);
 
-/* Where sysctls come from without -r. */
-#if defined(__APPLE__) || defined(__FreeBSD__)
-#define TT_SYSCTL_SOURCE	"sysctlbyname(3)"
-#else
-#define TT_SYSCTL_SOURCE	"/proc/sys"
-#endif
-
 static void
 usage(FILE *out)
 {
@@ -155,11 +148,8 @@ static void
 summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 {
 	const struct engine	*e = &d->engine;
-	size_t			 i, bad = 0;
+	size_t			 bad = engine_not_in_force(e);
 
-	for (i = 0; i < e->nkeys; i++)
-		if (e->keys[i].state != KS_IN_FORCE)
-			bad++;
 	if (d->state.paused)
 		snprintf(msg, len, "%s %s: %zu keys, enforcement paused", what,
 		    e->cfg->path, e->nkeys);

@@ -99,20 +99,18 @@ path_values(const struct advise_args *a, struct adv_input *in)
 	return CTL_OK;
 }
 
-/* The platform this was built for, or -1 when advise knows none. */
+/* The platform this was built for (configure's TT_PLATFORM), or -1 when advise knows none. */
 static int
 native_os(enum adv_os *os)
 {
-#if defined(__APPLE__)
-	*os = ADV_DARWIN;
-#elif defined(__FreeBSD__)
-	*os = ADV_FREEBSD;
-#elif defined(__linux__)
-	*os = ADV_LINUX;
-#else
-	(void)os;
-	return -1;
-#endif
+	if (strcmp(TT_PLATFORM, "darwin") == 0)
+		*os = ADV_DARWIN;
+	else if (strcmp(TT_PLATFORM, "freebsd") == 0)
+		*os = ADV_FREEBSD;
+	else if (strcmp(TT_PLATFORM, "linux") == 0)
+		*os = ADV_LINUX;
+	else
+		return -1;
 	return 0;
 }
 
@@ -389,7 +387,7 @@ write_config(const char *path, bool force, const struct advice *adv)
 	advise_plist(mf, adv);
 	if (fclose(mf) == EOF || self_check(buf, len, path) == -1)
 		goto out;
-	if (tt_snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path,
+	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", path,
 	    (long)getpid()) == -1) {
 		ctl_warnx("%s: name too long", path);
 		goto out;
