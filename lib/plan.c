@@ -148,3 +148,11 @@ bsd_sb_max_adj(long long sb_max)
 {
 	return sb_max * BSD_SB_MCLBYTES / (BSD_SB_MSIZE + BSD_SB_MCLBYTES);
 }
+
+/* The least sb_max whose sb_max_adj holds buf: 9/8 of it, rounded up. */
+long long
+bsd_sb_max_for(long long buf)
+{
+	return (buf * (BSD_SB_MSIZE + BSD_SB_MCLBYTES) + BSD_SB_MCLBYTES - 1) /
+	    BSD_SB_MCLBYTES;
+}

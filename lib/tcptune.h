@@ -145,6 +145,7 @@ long long	 xnu_high_sb_max(long long);
 int		 xnu_whole_sb_max(const char *);
 long long	 xnu_sospace_max(long long, int);
 long long	 bsd_sb_max_adj(long long);
+long long	 bsd_sb_max_for(long long);
 
 /* backend.c and backend_<os>.c: reading and writing sysctls. */
 struct sysctl_backend {

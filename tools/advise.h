@@ -252,7 +252,6 @@ int		 adv_input_set(struct adv_input *, const char *, const char *,
 const char	*adv_input_get(const struct adv_input *, const char *);
 bool		 adv_input_given(const struct adv_input *, const char *);
 long long	 adv_pow2_at_least(long long);
-long long	 adv_sb_max_adj(long long);
 void		 adv_model(const struct adv_input *, struct adv_result *);
 const char	*adv_verdict_name(enum adv_verdict);
 

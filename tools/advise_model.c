@@ -60,9 +60,6 @@
 #define MIB		(1024LL * KIB)
 #define GIB		(1024LL * MIB)
 
-/* xnu and FreeBSD: MSIZE 256, MCLBYTES 2048 (sys/param.h). */
-#define BSD_MSIZE	256LL
-#define BSD_MCLBYTES	2048LL
 #define XNU_MCLSHIFT	11
 
 /* The send buffer per byte in flight that Linux plans (tcp_sndbuf_expand) */
@@ -284,33 +281,18 @@ adv_pow2_at_least(long long n)
 	return p;
 }
 
-/* The largest buffer a maxsockbuf lets a socket reserve: 8/9 of it. */
-long long
-adv_sb_max_adj(long long sb_max)
-{
-	return sb_max * BSD_MCLBYTES / (BSD_MSIZE + BSD_MCLBYTES);
-}
-
-/* The least maxsockbuf whose sb_max_adj holds buf: 9/8 of it. */
-static long long
-sb_max_for(long long buf)
-{
-	return (buf * (BSD_MSIZE + BSD_MCLBYTES) + BSD_MCLBYTES - 1) /
-	    BSD_MCLBYTES;
-}
-
-/* The same where a buffer may have all of maxsockbuf, or only 8/9. */
+/* The least maxsockbuf that holds buf, where a buffer may have all of it or 8/9 (lib/plan.c). */
 static long long
 sb_max_holding(long long buf, bool whole)
 {
-	return whole ? buf : sb_max_for(buf);
+	return whole ? buf : bsd_sb_max_for(buf);
 }
 
 /* The largest buffer maxsockbuf sb_max lets one socket have. */
 static long long
 sb_usable(long long sb_max, bool whole)
 {
-	return whole ? sb_max : adv_sb_max_adj(sb_max);
+	return whole ? sb_max : bsd_sb_max_adj(sb_max);
 }
 
 static long long
@@ -867,7 +849,7 @@ freebsd_rows(struct adv_result *r, const struct freebsd_cur *c,
 	struct adv_key	*k;
 
 	k = add_key(r, "kern.ipc.maxsockbuf", ROLE_CEILING, &c->sb);
-	key_scalar(k, sb, sb_max_for(r->window));
+	key_scalar(k, sb, bsd_sb_max_for(r->window));
 	k->why = WHY_FREEBSD_MAXSOCKBUF;
 	autotune_rows(r, &freebsd_autotune, &c->rbuf, &c->sbuf, &c->autorcv,
 	    rbuf, sbuf);

@@ -329,7 +329,7 @@ verdict_darwin(const struct adv_result *r, double best, char *buf,
 	char	class[32], ram[96] = "", more[64] = "";
 
 	adv_fmt_bytes((double)(r->sb_whole ? r->sb_cap :
-	    adv_sb_max_adj(r->sb_cap)), eff, sizeof(eff));
+	    bsd_sb_max_adj(r->sb_cap)), eff, sizeof(eff));
 	adv_fmt_bytes((double)r->sb_cap, cap, sizeof(cap));
 	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
 	adv_fmt_rate(best, got, sizeof(got));

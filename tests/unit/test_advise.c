@@ -268,9 +268,9 @@ test_arithmetic(void **arg)
 	/* a 2 MiB pool: 128 KiB, raised to 1 MiB */
 	assert_true(xnu_high_sb_max(1024) == MIB);
 	/* sb_max_adj: 8/9 */
-	assert_true(adv_sb_max_adj(8 * MIB) == 7456540);
-	assert_true(adv_sb_max_adj(2 * MIB) == 1864135);
-	assert_true(adv_sb_max_adj(32 * MIB) == 29826161);
+	assert_true(bsd_sb_max_adj(8 * MIB) == 7456540);
+	assert_true(bsd_sb_max_adj(2 * MIB) == 1864135);
+	assert_true(bsd_sb_max_adj(32 * MIB) == 29826161);
 }
 
 /* ---- models */
@@ -677,7 +677,7 @@ test_freebsd_headroom(void **arg)
 	/* 9/8 of 32 MiB is 36 MiB: the next power of two */
 	assert_string_equal(k->recommended, "67108864");
 	assert_true(k->needed == 21093750);
-	assert_true(adv_sb_max_adj(64 * MIB) >= 32 * MIB);
+	assert_true(bsd_sb_max_adj(64 * MIB) >= 32 * MIB);
 	assert_int_equal(r.verdict, VERDICT_TUNE);
 	assert_true(r.sb_cap == 0);
 	assert_true(has_note(&in, &r, "1.125 x"));
