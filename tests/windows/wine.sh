@@ -43,10 +43,20 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 99' HUP INT TERM
 
-# Wine ends its services, and its wineserver, when the last ordinary
-# process ends: one stays up for the whole run, which also spares every
-# wine command below a fresh start of the server.
-wine cmd /c 'ping -n 3600 127.0.0.1 >nul' >/dev/null 2>&1 &
+# The server first, holding none of our descriptors: started by one of
+# the wine commands below, it would keep that command's output pipe open
+# for its whole life, and the reader of the pipe would wait forever for
+# an end of file (seen: the first config golden hung).
+wineserver -p </dev/null >/dev/null 2>&1
+i=0
+until pgrep -f wineserver >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -le 150 ] || { echo "Bail out! the wineserver did not start"; exit 99; }
+	sleep 0.2
+done
+# Wine ends its services when the last ordinary process ends: one stays
+# up for the whole run.
+wine cmd /c 'ping -n 3600 127.0.0.1 >nul' </dev/null >/dev/null 2>&1 &
 keepalive=$!
 pids="$pids $keepalive"
 
