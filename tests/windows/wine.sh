@@ -55,10 +55,20 @@ until pgrep -f wineserver >/dev/null 2>&1; do
 	sleep 0.2
 done
 # Wine ends its services when the last ordinary process ends: one stays
-# up for the whole run.
+# up for the whole run.  The first wine process starts the prefix's
+# services (services.exe, explorer.exe, ...), which keep its standard
+# error: so they are started here, with /dev/null, and waited for, before
+# any wine command whose output is piped.
 wine cmd /c 'ping -n 3600 127.0.0.1 >nul' </dev/null >/dev/null 2>&1 &
 keepalive=$!
 pids="$pids $keepalive"
+wine cmd /c exit </dev/null >/dev/null 2>&1
+i=0
+until pgrep -f 'services\.exe' >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -le 150 ] || { echo "Bail out! Wine's services did not start"; exit 99; }
+	sleep 0.2
+done
 
 n=0
 failed=0
