@@ -13,9 +13,11 @@
  *     sets (same values); AutoTuningLevelEffective, 0 Local, 1 Group
  *     Policy: which of the two is in force; SettingName, the template
  *     (Internet, Datacenter, Compat, InternetCustom, DatacenterCustom,
- *     Automatic); CongestionProvider uint8.
+ *     Automatic); CongestionProvider uint8; Timestamps uint8, 0 Disabled,
+ *     1 Enabled, 2 Allowed (used when the other side asks).
  *   MSFT_NetOffloadGlobalSetting class (msft-netoffloadglobalsetting.md):
- *     ReceiveSideScaling uint8, 0 Disabled, 1 Enabled; one instance.
+ *     ReceiveSideScaling and ReceiveSegmentCoalescing uint8, 0 Disabled,
+ *     1 Enabled; one instance.
  *   netsh interface tcp set global autotuninglevel=... rss=... are the
  *   commands users run by hand for the same two values.
  *
@@ -29,6 +31,10 @@
  *   tcp.congestionprovider.<template>  read-only, for status: the
  *                        congestion provider of that template, lower case
  *                        (tcp.congestionprovider.internet).
+ *   tcp.timestamps       read-only: disabled|enabled|allowed, from the
+ *                        template the level is read from (for advise).
+ *   offload.rsc          read-only: enabled|disabled, Receive Segment
+ *                        Coalescing (for advise).
  * Values are lower-case words, so a read-back compares equal to the file.
  */
 #include <errno.h>
@@ -45,12 +51,18 @@
 #define CP_PREFIX	"tcp.congestionprovider."
 #define WHY_MAX		256
 #define EFFECTIVE_GP	1	/* AutoTuningLevelEffective: Group Policy */
+#define NOT_A_KEY	"not a Windows key: tcp.autotuninglevel, offload.rss " \
+			"and, read-only, tcp.congestionprovider.<template>, " \
+			"tcp.timestamps and offload.rsc are (tcptune.conf(5))"
 
 static const char *const levels[] = {
 	"disabled", "highlyrestricted", "restricted", "normal",
 	"experimental", NULL
 };
 static const char *const rss_values[] = { "disabled", "enabled", NULL };
+static const char *const ts_values[] = {
+	"disabled", "enabled", "allowed", NULL
+};
 /*
  * CongestionProvider as the Set-NetTCPSetting documentation names its
  * values; one this table does not know is shown as its number.
@@ -281,21 +293,23 @@ autotuning_set(struct win_ctx *c, const char *name, const char *value)
 /* ---- offload.rss */
 
 static const char *const rss_props[] = { "ReceiveSideScaling" };
+static const char *const rsc_props[] = { "ReceiveSegmentCoalescing" };
 
+/* offload.rss, offload.rsc: one property of the only instance. */
 static int
-rss_get(struct win_ctx *c, const char *name, char *buf, size_t len)
+offload_get(struct win_ctx *c, const char *name, const char *const *prop,
+    char *buf, size_t len)
 {
 	struct cim_row	row;
 	char		num[16];
 	size_t		n;
 	int32_t		hr;
 
-	hr = c->cim->query(c->cim, OFFLOAD_CLASS, rss_props, 1, &row, 1, &n);
+	hr = c->cim->query(c->cim, OFFLOAD_CLASS, prop, 1, &row, 1, &n);
 	if (hr != CIM_OK)
 		return cim_failed(c, name, OFFLOAD_CLASS, "query", hr);
 	if (n == 0 || !row.has[0]) {
-		set_why(c, name, "%s has no ReceiveSideScaling here",
-		    OFFLOAD_CLASS);
+		set_why(c, name, "%s has no %s here", OFFLOAD_CLASS, prop[0]);
 		return ENOENT;
 	}
 	return tt_strlcpy(buf, word_of(rss_values, row.value[0], num,
@@ -315,6 +329,31 @@ rss_set(struct win_ctx *c, const char *name, const char *value)
 	hr = c->cim->update(c->cim, OFFLOAD_CLASS, NULL, rss_props[0], v);
 	return hr == CIM_OK ? 0 : cim_failed(c, name, OFFLOAD_CLASS,
 	    "change", hr);
+}
+
+/* ---- tcp.timestamps, read-only */
+
+static const char *const ts_props[] = { "Timestamps" };
+
+static int
+timestamps_get(struct win_ctx *c, const char *name, char *buf, size_t len)
+{
+	struct cim_row		 rows[CIM_MAX_ROWS];
+	const struct cim_row	*r;
+	char			 num[16];
+	size_t			 n;
+	int32_t			 hr;
+
+	hr = c->cim->query(c->cim, TCP_CLASS, ts_props, 1, rows,
+	    CIM_MAX_ROWS, &n);
+	if (hr != CIM_OK)
+		return cim_failed(c, name, TCP_CLASS, "query", hr);
+	if (n == 0 || !(r = main_row(rows, n))->has[0]) {
+		set_why(c, name, "%s has no Timestamps here", TCP_CLASS);
+		return ENOENT;
+	}
+	return tt_strlcpy(buf, word_of(ts_values, r->value[0], num,
+	    sizeof(num)), len) >= len ? ERANGE : 0;
 }
 
 /* ---- tcp.congestionprovider.<template>, read-only */
@@ -365,12 +404,15 @@ win_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 	if (strcmp(name, "tcp.autotuninglevel") == 0)
 		return autotuning_get(c, name, buf, len);
 	if (strcmp(name, "offload.rss") == 0)
-		return rss_get(c, name, buf, len);
+		return offload_get(c, name, rss_props, buf, len);
+	if (strcmp(name, "offload.rsc") == 0)
+		return offload_get(c, name, rsc_props, buf, len);
+	if (strcmp(name, "tcp.timestamps") == 0)
+		return timestamps_get(c, name, buf, len);
 	if (strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
 	    name[strlen(CP_PREFIX)] != '\0')
 		return provider_get(c, name, buf, len);
-	set_why(c, name, "not a Windows key: tcp.autotuninglevel, offload.rss "
-	    "and tcp.congestionprovider.<template> are (tcptune.conf(5))");
+	set_why(c, name, NOT_A_KEY);
 	return ENOENT;
 }
 
@@ -383,14 +425,15 @@ win_set(struct sysctl_backend *be, const char *name, const char *value)
 		return autotuning_set(c, name, value);
 	if (strcmp(name, "offload.rss") == 0)
 		return rss_set(c, name, value);
-	if (strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
-	    name[strlen(CP_PREFIX)] != '\0') {
+	if ((strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
+	    name[strlen(CP_PREFIX)] != '\0') ||
+	    strcmp(name, "tcp.timestamps") == 0 ||
+	    strcmp(name, "offload.rsc") == 0) {
 		set_why(c, name, "read-only: shown for status, never written "
 		    "by tcptune");
 		return EROFS;
 	}
-	set_why(c, name, "not a Windows key: tcp.autotuninglevel, offload.rss "
-	    "and tcp.congestionprovider.<template> are (tcptune.conf(5))");
+	set_why(c, name, NOT_A_KEY);
 	return ENOENT;
 }
 

@@ -28,7 +28,9 @@ struct fake_cim {
 	unsigned	local[NTEMPLATES];
 	unsigned	provider[NTEMPLATES];
 	int		gp;		/* level Group Policy sets, -1 none */
+	unsigned	timestamps[NTEMPLATES];
 	unsigned	rss;
+	unsigned	rsc;
 	struct fail	fails[4];
 	size_t		nfails;
 	unsigned	nupdates;
@@ -57,6 +59,8 @@ prop_value(struct fake_cim *f, size_t t, const char *prop, unsigned *v)
 		*v = f->gp < 0 ? 0 : 1;
 	else if (strcmp(prop, "CongestionProvider") == 0)
 		*v = f->provider[t];
+	else if (strcmp(prop, "Timestamps") == 0)
+		*v = f->timestamps[t];
 	else
 		return false;
 	return true;
@@ -78,6 +82,10 @@ fake_query(struct cim *cim, const char *cls, const char *const *props,
 		for (p = 0; p < nprops && p < CIM_MAX_PROPS; p++)
 			if (strcmp(props[p], "ReceiveSideScaling") == 0) {
 				rows[0].value[p] = f->rss;
+				rows[0].has[p] = true;
+			} else if (strcmp(props[p],
+			    "ReceiveSegmentCoalescing") == 0) {
+				rows[0].value[p] = f->rsc;
 				rows[0].has[p] = true;
 			}
 		*nrows = 1;
@@ -148,6 +156,7 @@ fake_cim_new(void)
 	}
 	f->gp = -1;
 	f->rss = 1;
+	f->rsc = 1;	/* timestamps 0: disabled, as Windows ships */
 	f->cim.query = fake_query;
 	f->cim.update = fake_update;
 	f->cim.free = fake_free;
@@ -174,6 +183,21 @@ void
 fake_cim_poke_rss(struct fake_cim *f, unsigned on)
 {
 	f->rss = on;
+}
+
+void
+fake_cim_poke_rsc(struct fake_cim *f, unsigned on)
+{
+	f->rsc = on;
+}
+
+void
+fake_cim_poke_timestamps(struct fake_cim *f, unsigned v)
+{
+	size_t	t;
+
+	for (t = 0; t < NTEMPLATES; t++)
+		f->timestamps[t] = v;
 }
 
 unsigned

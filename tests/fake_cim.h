@@ -11,12 +11,17 @@
 
 struct fake_cim;
 
-/* A stock Windows 10/11 client: six templates, level normal, RSS on. */
+/*
+ * A stock Windows 10/11 client: six templates, level normal, RSS and RSC
+ * on, timestamps disabled.
+ */
 struct fake_cim	*fake_cim_new(void);
 struct cim	*fake_cim_cim(struct fake_cim *);	/* give to the backend */
 /* What netsh or a "TCP optimizer" does: every template, or RSS. */
 void		 fake_cim_poke_level(struct fake_cim *, unsigned);
 void		 fake_cim_poke_rss(struct fake_cim *, unsigned);
+void		 fake_cim_poke_rsc(struct fake_cim *, unsigned);
+void		 fake_cim_poke_timestamps(struct fake_cim *, unsigned);
 unsigned	 fake_cim_level(struct fake_cim *, const char *);
 unsigned	 fake_cim_rss(struct fake_cim *);
 /* Group Policy sets the level (in force) or stops (gp < 0). */

@@ -2,30 +2,23 @@
  * tcptunectl advise: check the options, read this machine's ceilings
  * (read only: nothing is ever written to a sysctl), measure the round trip
  * when asked, run the model and print it, or write it as a tcptune.conf.
- * No daemon and no root needed.
+ * No daemon and no root needed.  What needs the OS (uname, TCP connects,
+ * the file put in place) is in advise_posix.c and advise_win.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <sys/types.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tcptunectl.h"
 
 #define EXAMPLES_RATE	"(examples: 500m, 1g, 2.5G, 800mbit, 100MB/s)"
 #define EXAMPLES_RTT	"(examples: 150ms, 0.15s, 150000us; plain numbers " \
 			"are ms)"
-#define CONFIG_MODE	0644
 
 /* ---- the options */
 
@@ -109,6 +102,8 @@ native_os(enum adv_os *os)
 		*os = ADV_FREEBSD;
 	else if (strcmp(TT_PLATFORM, "linux") == 0)
 		*os = ADV_LINUX;
+	else if (strcmp(TT_PLATFORM, "windows") == 0)
+		*os = ADV_WINDOWS;
 	else
 		return -1;
 	return 0;
@@ -121,15 +116,15 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 	bool		have_native = native_os(&native) == 0;
 
 	if (a->platform == NULL && !have_native) {
-		ctl_warnx("advise knows Linux, macOS and FreeBSD: give "
-		    "--platform linux, darwin or freebsd");
+		ctl_warnx("advise knows Linux, macOS, FreeBSD and Windows: "
+		    "give --platform linux, darwin, freebsd or windows");
 		return CTL_USAGE;
 	}
 	if (a->platform == NULL)
 		in->os = native;
 	else if (adv_os_from_name(a->platform, &in->os) == -1) {
-		ctl_warnx("--platform \"%s\" is not linux, darwin (macos) or "
-		    "freebsd", a->platform);
+		ctl_warnx("--platform \"%s\" is not linux, darwin (macos), "
+		    "freebsd or windows", a->platform);
 		return CTL_USAGE;
 	}
 	in->live = have_native && in->os == native;
@@ -138,36 +133,29 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 
 /* ---- this machine's values, read only */
 
-static void
-read_release(struct adv_input *in)
-{
-	struct utsname	u;
-
-	if (uname(&u) == -1)
-		adv_input_set(in, "kernel.osrelease", NULL, errno, false);
-	else
-		adv_input_set(in, "kernel.osrelease", u.release, 0, false);
-}
-
 /*
  * Every key the model uses, through the daemon's backend (backend_bsd on
- * macOS and FreeBSD, /proc/sys on Linux), with get only.
+ * macOS and FreeBSD, /proc/sys on Linux, CIM on Windows), with get only;
+ * what the backend says of a refusal goes with it.
  */
 static void
 read_live(struct adv_input *in)
 {
 	struct sysctl_backend	*be = backend_platform_new(NULL);
 	const char *const	*k;
-	char			 buf[TT_VALUE_MAX];
+	char			 buf[TT_VALUE_MAX], why[160];
 	int			 err;
 
 	for (k = adv_os_keys(in->os); *k != NULL; k++) {
 		if (strcmp(*k, "kernel.osrelease") == 0) {
-			read_release(in);
+			advise_read_release(in);
 			continue;
 		}
 		err = be == NULL ? ENOMEM : be->get(be, *k, buf, sizeof(buf));
 		adv_input_set(in, *k, err == 0 ? buf : NULL, err, false);
+		if (err != 0 && be != NULL && be->explain != NULL &&
+		    be->explain(be, *k, why, sizeof(why)) == 0)
+			adv_input_why(in, *k, why);
 	}
 	backend_free(be);
 }
@@ -206,12 +194,26 @@ known_keys(enum adv_os os, char *buf, size_t len)
 		    k == adv_os_keys(os) ? "" : ", ", *k);
 }
 
+/* What a key of words takes, for the message refusing another. */
+static const char *
+set_words(const char *name)
+{
+	if (strcmp(name, "tcp.autotuninglevel") == 0)
+		return "disabled, highlyrestricted, restricted, normal or "
+		    "experimental";
+	if (strcmp(name, "tcp.timestamps") == 0)
+		return "disabled, enabled or allowed";
+	if (strncmp(name, "offload.", 8) == 0)
+		return "enabled or disabled";
+	return "usable";
+}
+
 /* --set NAME=VALUE: a value the model takes instead of the live one. */
 static int
 apply_set(struct adv_input *in, const char *arg)
 {
 	char		 name[TT_NAME_MAX], value[TT_VALUE_MAX], keys[600];
-	const char	*eq = strchr(arg, '=');
+	const char	*eq = strchr(arg, '='), *word;
 	int		 words;
 
 	if (eq == NULL || eq == arg || (size_t)(eq - arg) >= sizeof(name)) {
@@ -227,12 +229,13 @@ apply_set(struct adv_input *in, const char *arg)
 		return CTL_USAGE;
 	}
 	words = adv_key_words(name);
-	if (words == 0 ? tt_strlcpy(value, eq + 1, sizeof(value)) >=
-	    sizeof(value) : set_numbers(eq + 1, words, value,
-	    sizeof(value)) == -1) {
+	if (words == 0 ? (word = adv_key_word(name, eq + 1)) == NULL ||
+	    tt_strlcpy(value, word, sizeof(value)) >= sizeof(value) :
+	    set_numbers(eq + 1, words, value, sizeof(value)) == -1) {
 		ctl_warnx("--set %s: \"%s\" is not %s", name, eq + 1,
 		    words == 3 ? "three integers (K, M, G allowed)" :
-		    words == 1 ? "an integer (K, M, G allowed)" : "usable");
+		    words == 1 ? "an integer (K, M, G allowed)" :
+		    set_words(name));
 		return CTL_USAGE;
 	}
 	if (adv_input_set(in, name, value, 0, true) == -1) {
@@ -286,76 +289,19 @@ static int
 measure(const struct advise_args *a, struct adv_input *in,
     struct adv_probe *p)
 {
-	char	host[256], err[512];
 	double	timeout;
-	int	port, count, rv;
+	int	count, rv;
 
 	if ((rv = probe_options(a, &count, &timeout)) != CTL_OK)
 		return rv;
-	if (adv_split_host(a->host, host, sizeof(host), &port, err,
-	    sizeof(err)) == -1) {
-		ctl_warnx("--host \"%s\": %s", a->host, err);
-		return CTL_USAGE;
-	}
-	if (adv_probe_rtt(host, port, count, timeout, p, err,
-	    sizeof(err)) == -1) {
-		ctl_warnx("--host %s: %s", a->host, err);
-		return CTL_UNREACHABLE;
-	}
-	in->rtt = p->median;
-	return CTL_OK;
+	return advise_measure(a->host, count, timeout, in, p);
 }
 
 /* ---- --config FILE */
 
-/* A temporary file beside path holding data, mode 0644 whatever umask. */
-static int
-write_temp(const char *tmp, const char *data, size_t len)
-{
-	int	fd, saved;
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-	    CONFIG_MODE);
-	if (fd == -1)
-		return -1;
-	if (fchmod(fd, CONFIG_MODE) == -1 || write_all(fd, data, len) == -1 ||
-	    fsync(fd) == -1) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		errno = saved;
-		return -1;
-	}
-	return close(fd);
-}
-
-/*
- * Put tmp in place as path.  link(2) refuses an existing path in one step,
- * so no file is ever overwritten without --force; where links are not
- * supported the name is claimed with O_EXCL first.
- */
-static int
-install(const char *tmp, const char *path, bool force)
-{
-	int	fd;
-
-	if (force)
-		return rename(tmp, path);
-	if (link(tmp, path) == 0)
-		return unlink(tmp) == -1 && errno != ENOENT ? -1 : 0;
-	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP &&
-	    errno != EXDEV)
-		return -1;
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-	    O_NOFOLLOW, CONFIG_MODE)) == -1)
-		return -1;
-	close(fd);
-	return rename(tmp, path);
-}
-
 /* The plist must pass tcptunectl check: a failure here is a bug. */
-static int
-self_check(const char *buf, size_t len, const char *path)
+int
+advise_self_check(const char *buf, size_t len, const char *path)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
@@ -370,44 +316,6 @@ self_check(const char *buf, size_t len, const char *path)
 		ctl_warnx("bug: the advice does not parse: %s", errs.msg[i]);
 	errlist_clear(&errs);
 	return -1;
-}
-
-static int
-write_config(const char *path, bool force, const struct advice *adv)
-{
-	char	*buf = NULL, tmp[PATH_MAX];
-	size_t	 len = 0;
-	FILE	*mf;
-	int	 rv = CTL_FAIL, saved;
-
-	if ((mf = open_memstream(&buf, &len)) == NULL) {
-		ctl_warn("%s", path);
-		return CTL_FAIL;
-	}
-	advise_plist(mf, adv);
-	if (fclose(mf) == EOF || self_check(buf, len, path) == -1)
-		goto out;
-	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", path,
-	    (long)getpid()) == -1) {
-		ctl_warnx("%s: name too long", path);
-		goto out;
-	}
-	if (write_temp(tmp, buf, len) == -1)
-		ctl_warn("cannot write %s", path);
-	else if (install(tmp, path, force) == -1) {
-		saved = errno;
-		unlink(tmp);
-		if (saved == EEXIST)
-			ctl_warnx("%s exists: add --force to replace it", path);
-		else {
-			errno = saved;
-			ctl_warn("%s", path);
-		}
-	} else
-		rv = CTL_OK;
-out:
-	free(buf);
-	return rv;
 }
 
 /* ---- the command */
@@ -435,7 +343,8 @@ advise_run(const struct advise_args *a, const struct output *out)
 		return CTL_OK;
 	}
 	if (a->config_set) {
-		if ((rv = write_config(a->config, a->force, &adv)) != CTL_OK)
+		if ((rv = advise_write_config(a->config, a->force, &adv)) !=
+		    CTL_OK)
 			return rv;
 		adv.config_path = a->config;
 	}

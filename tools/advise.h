@@ -1,6 +1,7 @@
 /*
  * tcptunectl advise: from a path (rate and round trip) to the socket
- * buffer ceilings one TCP stream needs, on Linux, macOS and FreeBSD.
+ * buffer ceilings one TCP stream needs, on Linux, macOS and FreeBSD, and
+ * the receive window auto-tuning level it needs on Windows.
  *
  *   advise_units.c   units: --rate, --rtt, --timeout and sizes parsed,
  *                    rates, sizes and times formatted
@@ -11,7 +12,10 @@
  *                    verdict, from the model's identifiers and numbers
  *   advise_output.c  the result as text, JSON or a tcptune.conf plist
  *   advise_probe.c   a round trip measured with TCP connects
- *   advise.c         the command: options, live values, files
+ *   advise.c         the command: options, live values, the plist checked
+ *   advise_posix.c   what the command needs of a Unix: uname, --host,
+ *                    --config FILE written in place
+ *   advise_win.c     the same on Windows (no --host there)
  */
 #ifndef ADVISE_H
 #define ADVISE_H
@@ -44,14 +48,15 @@
 #define ADV_MAX_VALUES		32	/* sysctl values in one input */
 #define ADV_MAX_SETS		16	/* --set options */
 #define ADV_MAX_KEYS		8	/* rows of advice */
-#define ADV_MAX_NOTES		10
-#define ADV_NOTE_MAX		400	/* one sentence of advise_words.c */
+#define ADV_MAX_NOTES		12
+#define ADV_NOTE_MAX		640	/* one sentence of advise_words.c */
 #define ADV_TEXT_MAX		800	/* the verdict */
 
 enum adv_os {
 	ADV_LINUX,
 	ADV_DARWIN,
 	ADV_FREEBSD,
+	ADV_WINDOWS,
 	ADV_NOS
 };
 
@@ -74,6 +79,7 @@ struct adv_value {
 	char	name[TT_NAME_MAX];
 	char	value[TT_VALUE_MAX];	/* normalized; "" when unknown */
 	int	err;			/* why it could not be read, or 0 */
+	char	why[160];		/* the backend's reason, or "" */
 	bool	given;			/* from --set, not read */
 };
 
@@ -112,6 +118,10 @@ enum adv_why {
 	WHY_XNU_RECVSPACE,
 	WHY_XNU_SENDSPACE,
 	WHY_FREEBSD_MAXSOCKBUF,
+	WHY_WIN_AUTOTUNING,	/* the level: the receive window's ceiling */
+	WHY_WIN_RSS,
+	WHY_WIN_RSC,		/* read only, shown */
+	WHY_WIN_TIMESTAMPS,	/* read only, shown */
 	WHY_COUNT
 };
 
@@ -127,6 +137,13 @@ enum adv_note_id {
 	NOTE_XNU_WHOLE,		/* from 14.4: all of it; arg: release known */
 	NOTE_FREEBSD_HEADROOM,
 	NOTE_FREEBSD_VNET,
+	NOTE_WIN_LEVELS,	/* arg: current level, least that suffices
+				   (-1: none), recommended */
+	NOTE_WIN_REDUCED,	/* arg[0]: the level, below normal */
+	NOTE_WIN_SEND,		/* no send-side ceiling to manage */
+	NOTE_WIN_RSS_OFF,
+	NOTE_WIN_RSC_OFF,
+	NOTE_WIN_TIMESTAMPS_OFF,	/* arg[0]: 0 disabled, 2 allowed */
 	NOTE_CEILINGS,		/* ceilings, not allocations */
 	NOTE_NEW_CONNECTIONS,
 	NOTE_UNREAD,		/* the values with an err in the input */
@@ -185,6 +202,9 @@ struct adv_result {
 					/* min -1: not a stock pool */
 	int		 ram_for_window;	/* macOS: the least GB whose
 					   ceiling holds the window; 0 none */
+	int		 win_level;	/* Windows: the auto-tuning level now */
+	int		 win_least;	/* the least that suffices, -1 none */
+	int		 win_rec;	/* the level recommended */
 	struct adv_key	 keys[ADV_MAX_KEYS];
 	size_t		 nkeys;
 	struct adv_dir	 now_rcv, now_snd, rec_rcv, rec_snd;
@@ -247,13 +267,19 @@ int		 adv_os_from_name(const char *, enum adv_os *);
 const char *const *adv_os_keys(enum adv_os);
 bool		 adv_key_known(enum adv_os, const char *);
 int		 adv_key_words(const char *);
+const char	*adv_key_word(const char *, const char *);
 int		 adv_input_set(struct adv_input *, const char *, const char *,
 		    int, bool);
+void		 adv_input_why(struct adv_input *, const char *, const char *);
 const char	*adv_input_get(const struct adv_input *, const char *);
 bool		 adv_input_given(const struct adv_input *, const char *);
 long long	 adv_pow2_at_least(long long);
 void		 adv_model(const struct adv_input *, struct adv_result *);
 const char	*adv_verdict_name(enum adv_verdict);
+int		 adv_win_levels(void);
+const char	*adv_win_level_name(int);
+int		 adv_win_level_scale(int);
+long long	 adv_win_level_window(int);
 
 /* advise_words.c */
 const char	*adv_why_name(enum adv_why);
@@ -270,6 +296,18 @@ const char	*adv_limit_text(const struct adv_dir *);
 void	 advise_text(FILE *, const struct advice *);
 void	 advise_json(FILE *, const struct advice *);
 void	 advise_plist(FILE *, const struct advice *);
+
+/*
+ * advise_posix.c or advise_win.c.  advise_measure and advise_write_config
+ * return a CTL_ exit status after their own message.
+ */
+void	 advise_read_release(struct adv_input *);
+int	 advise_measure(const char *, int, double, struct adv_input *,
+	    struct adv_probe *);
+int	 advise_write_config(const char *, bool, const struct advice *);
+
+/* advise.c: the plist parses back (a failure is a bug, told); 0 or -1. */
+int	 advise_self_check(const char *, size_t, const char *);
 
 /* advise_probe.c: 0, or -1 after a message in err. */
 int	 adv_split_host(const char *, char *, size_t, int *, char *,

@@ -45,6 +45,24 @@
  *
  * On the BSDs the advertised window is the free space of the receive
  * buffer in bytes (sbspace), so a buffer of one BDP is a window of one.
+ *
+ * Windows
+ *   No buffer ceiling to raise: the receive window is auto-tuned, and the
+ *   auto-tuning level fixes the window scale offered in the SYN, so the
+ *   largest window a connection can ever have.  Microsoft's table
+ *   ("Performance Tuning Network Adapters", Autotuning levels,
+ *   https://learn.microsoft.com/en-us/windows-server/networking/
+ *   technologies/network-subsystem/net-sub-performance-tuning-nics
+ *   #autotuning-levels): Disabled, no scale factor (the window stays at its
+ *   default, at most 65535 bytes); HighlyRestricted, scale factor 2;
+ *   Restricted, 4; Normal (the default), 8; Experimental, 14.  A window
+ *   field of 65535 shifted by the scale (RFC 7323 section 2.2) gives the
+ *   ceilings: 65535 bytes, 256 KiB, 1 MiB, 16 MiB and 1 GiB (less 2^scale
+ *   - 1 bytes each).  The same page's netsh output shows a stock system:
+ *   auto-tuning normal, Receive-Side Scaling and Receive Segment
+ *   Coalescing enabled, RFC 1323 timestamps disabled, and it advises
+ *   "Turning on network adapter offload features is usually beneficial".
+ *   The values are the words of backend_windows.c's keys.
  */
 #include <errno.h>
 #include <limits.h>
@@ -69,11 +87,11 @@
 
 static const char *const os_names[ADV_NOS] = {
 	[ADV_LINUX] = "linux", [ADV_DARWIN] = "darwin",
-	[ADV_FREEBSD] = "freebsd",
+	[ADV_FREEBSD] = "freebsd", [ADV_WINDOWS] = "windows",
 };
 static const char *const os_labels[ADV_NOS] = {
 	[ADV_LINUX] = "Linux", [ADV_DARWIN] = "macOS",
-	[ADV_FREEBSD] = "FreeBSD",
+	[ADV_FREEBSD] = "FreeBSD", [ADV_WINDOWS] = "Windows",
 };
 
 /* What the model reads, per platform; kernel.osrelease comes from uname. */
@@ -93,6 +111,32 @@ static const char *const freebsd_keys[] = {
 	"net.inet.tcp.sendbuf_max", "net.inet.tcp.recvbuf_auto",
 	"net.inet.tcp.recvspace", NULL
 };
+/* backend_windows.c's keys; offload.rsc and tcp.timestamps read only */
+static const char *const windows_keys[] = {
+	"tcp.autotuninglevel", "offload.rss", "offload.rsc", "tcp.timestamps",
+	NULL
+};
+
+/* The auto-tuning levels, in MSFT_NetTCPSetting's order (0 to 4). */
+static const struct {
+	const char	*name;
+	int		 scale;		/* window scale offered; -1 none */
+} win_levels[] = {
+	{ "disabled", -1 },
+	{ "highlyrestricted", 2 },
+	{ "restricted", 4 },
+	{ "normal", 8 },
+	{ "experimental", 14 },
+};
+#define WIN_NORMAL	3
+#define TCP_MAXWIN	65535LL		/* the window field, unscaled */
+
+/* The words each Windows key takes (backend_windows.c). */
+static const char *const win_onoff[] = { "disabled", "enabled", NULL };
+static const char *const win_timestamps[] = {
+	"disabled", "enabled", "allowed", NULL
+};
+
 
 /*
  * Stock values, for what could not be read or is not this machine.  Linux:
@@ -124,6 +168,10 @@ static const struct stock {
 	{ ADV_FREEBSD, "net.inet.tcp.sendbuf_max", "2097152" },
 	{ ADV_FREEBSD, "net.inet.tcp.recvbuf_auto", "1" },
 	{ ADV_FREEBSD, "net.inet.tcp.recvspace", "65536" },
+	{ ADV_WINDOWS, "tcp.autotuninglevel", "normal" },
+	{ ADV_WINDOWS, "offload.rss", "enabled" },
+	{ ADV_WINDOWS, "offload.rsc", "enabled" },
+	{ ADV_WINDOWS, "tcp.timestamps", "disabled" },
 };
 
 const char *
@@ -138,7 +186,7 @@ adv_os_label(enum adv_os os)
 	return (unsigned)os < ADV_NOS ? os_labels[os] : "?";
 }
 
-/* "linux", "darwin" (or "macos"), "freebsd"; 0 or -1. */
+/* "linux", "darwin" (or "macos"), "freebsd", "windows"; 0 or -1. */
 int
 adv_os_from_name(const char *name, enum adv_os *os)
 {
@@ -164,16 +212,56 @@ adv_os_keys(enum adv_os os)
 		return darwin_keys;
 	case ADV_FREEBSD:
 		return freebsd_keys;
+	case ADV_WINDOWS:
+		return windows_keys;
 	default:
 		return linux_keys;
 	}
 }
 
-/* How many numbers a key holds: 3 for Linux vectors, 0 for text. */
+/* The words a Windows key takes (not the level's), or NULL. */
+static const char *const *
+key_word_table(const char *name)
+{
+	if (strcmp(name, "offload.rss") == 0 ||
+	    strcmp(name, "offload.rsc") == 0)
+		return win_onoff;
+	if (strcmp(name, "tcp.timestamps") == 0)
+		return win_timestamps;
+	return NULL;
+}
+
+/*
+ * A key's value as its word, whatever the case ("Normal" is "normal"), or
+ * NULL when it takes no such word; value itself for a key of free text.
+ */
+const char *
+adv_key_word(const char *name, const char *value)
+{
+	const char *const	*w = key_word_table(name);
+	size_t			 i;
+
+	if (strcmp(name, "tcp.autotuninglevel") == 0) {
+		for (i = 0; i < NITEMS(win_levels); i++)
+			if (adv_ieq(win_levels[i].name, value))
+				return win_levels[i].name;
+		return NULL;
+	}
+	if (w == NULL)
+		return adv_key_words(name) == 0 ? value : NULL;
+	for (; *w != NULL; w++)
+		if (adv_ieq(*w, value))
+			return *w;
+	return NULL;
+}
+
+/* How many numbers a key holds: 3 for Linux vectors, 0 for words. */
 int
 adv_key_words(const char *name)
 {
-	if (strcmp(name, "kernel.osrelease") == 0)
+	if (strcmp(name, "kernel.osrelease") == 0 ||
+	    strcmp(name, "tcp.autotuninglevel") == 0 ||
+	    key_word_table(name) != NULL)
 		return 0;
 	if (strcmp(name, "net.ipv4.tcp_rmem") == 0 ||
 	    strcmp(name, "net.ipv4.tcp_wmem") == 0)
@@ -229,12 +317,23 @@ adv_input_set(struct adv_input *in, const char *name, const char *value,
 		in->nvalues++;
 	}
 	v->given = given;
+	v->why[0] = '\0';
 	v->err = value == NULL ? (err != 0 ? err : ENOENT) : 0;
 	v->value[0] = '\0';
 	if (value != NULL && value_normalize(value, v->value,
 	    sizeof(v->value)) == -1)
 		return -1;
 	return 0;
+}
+
+/* Why name could not be read, in the backend's words. */
+void
+adv_input_why(struct adv_input *in, const char *name, const char *why)
+{
+	int	i = value_index(in, name);
+
+	if (i >= 0)
+		tt_strlcpy(in->values[i].why, why, sizeof(in->values[i].why));
 }
 
 /* The value known for name, or NULL. */
@@ -888,7 +987,189 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 	note(r, NOTE_FREEBSD_VNET, 0, 0, 0);
 }
 
+/* ---- Windows */
+
+int
+adv_win_levels(void)
+{
+	return (int)NITEMS(win_levels);
+}
+
+const char *
+adv_win_level_name(int level)
+{
+	return level >= 0 && level < adv_win_levels() ?
+	    win_levels[level].name : "?";
+}
+
+/* The window scale a level offers, -1 for none. */
+int
+adv_win_level_scale(int level)
+{
+	return level >= 0 && level < adv_win_levels() ?
+	    win_levels[level].scale : -1;
+}
+
+/* The largest receive window a level lets a connection have. */
+long long
+adv_win_level_window(int level)
+{
+	int	scale = adv_win_level_scale(level);
+
+	return scale < 0 ? TCP_MAXWIN : TCP_MAXWIN << scale;
+}
+
+/* A Windows key's word as read or given, else the stock one (assumed). */
+static void
+word_get(const struct adv_input *in, const char *name, struct cur *c)
+{
+	const char	*text = adv_input_get(in, name);
+	const char	*word = text != NULL ? adv_key_word(name, text) : NULL;
+
+	memset(c, 0, sizeof(*c));
+	if (word != NULL)
+		c->given = adv_input_given(in, name);
+	else {
+		c->assumed = true;
+		word = stock_value(in->os, name);
+	}
+	tt_strlcpy(c->text, word != NULL ? word : "", sizeof(c->text));
+}
+
+static int
+win_level_of(const char *word)
+{
+	int	i;
+
+	for (i = 0; i < adv_win_levels(); i++)
+		if (strcmp(win_levels[i].name, word) == 0)
+			return i;
+	return WIN_NORMAL;
+}
+
+/* The least level whose window holds need, or -1. */
+static int
+win_least_level(long long need)
+{
+	int	i;
+
+	for (i = 0; i < adv_win_levels(); i++)
+		if (adv_win_level_window(i) >= need)
+			return i;
+	return -1;
+}
+
+/*
+ * The level to recommend: the current one when it suffices and is not
+ * below normal (never lower one); else normal, Microsoft's default, or
+ * experimental when only that holds the window.
+ */
+static int
+win_recommend(int cur, int least)
+{
+	int	want = least < 0 ? adv_win_levels() - 1 : least;
+
+	if (want < WIN_NORMAL)
+		want = WIN_NORMAL;
+	return cur >= want ? cur : want;
+}
+
+static void
+key_word(struct adv_key *k, const char *rec, long long needed)
+{
+	tt_strlcpy(k->recommended, rec, sizeof(k->recommended));
+	k->needed = needed;
+	k->change = k->current[0] == '\0' ||
+	    strcmp(k->current, k->recommended) != 0;
+}
+
+struct win_cur {
+	struct cur	level, rss, rsc, ts;
+};
+
+static void
+windows_rows(struct adv_result *r, const struct win_cur *c)
+{
+	struct adv_key	*k;
+
+	k = add_key(r, "tcp.autotuninglevel", ROLE_CEILING, &c->level);
+	key_word(k, adv_win_level_name(r->win_rec), r->window);
+	k->why = WHY_WIN_AUTOTUNING;
+	k = add_key(r, "offload.rss", ROLE_SWITCH, &c->rss);
+	key_word(k, "enabled", 0);
+	k->why = WHY_WIN_RSS;
+	/* read only: shown, and flagged below, never written */
+	k = add_key(r, "offload.rsc", ROLE_INFO, &c->rsc);
+	key_word(k, c->rsc.text, 0);
+	k->why = WHY_WIN_RSC;
+	k = add_key(r, "tcp.timestamps", ROLE_INFO, &c->ts);
+	key_word(k, c->ts.text, 0);
+	k->why = WHY_WIN_TIMESTAMPS;
+}
+
+static void
+windows_notes(struct adv_result *r, const struct win_cur *c)
+{
+	note(r, NOTE_WIN_LEVELS, r->win_level, r->win_least, r->win_rec);
+	if (r->win_level < WIN_NORMAL)
+		note(r, NOTE_WIN_REDUCED, r->win_level, 0, 0);
+	note(r, NOTE_WIN_SEND, 0, 0, 0);
+	if (strcmp(c->rss.text, "disabled") == 0)
+		note(r, NOTE_WIN_RSS_OFF, 0, 0, 0);
+	if (strcmp(c->rsc.text, "disabled") == 0)
+		note(r, NOTE_WIN_RSC_OFF, 0, 0, 0);
+	if (strcmp(c->ts.text, "enabled") != 0)
+		note(r, NOTE_WIN_TIMESTAMPS_OFF,
+		    strcmp(c->ts.text, "allowed") == 0 ? 2 : 0, 0, 0);
+}
+
+/*
+ * The receiving side is bounded by the level; nothing tcptune holds bounds
+ * the sending side, so it is evaluated at the window the path needs (the
+ * TCP window limit still applies).
+ */
+static void
+windows_model(const struct adv_input *in, struct adv_result *r)
+{
+	struct win_cur	c;
+
+	snprintf(r->kernel, sizeof(r->kernel), "Windows");
+	r->rcv_ratio = r->snd_ratio = 1.0;
+	word_get(in, "tcp.autotuninglevel", &c.level);
+	word_get(in, "offload.rss", &c.rss);
+	word_get(in, "offload.rsc", &c.rsc);
+	word_get(in, "tcp.timestamps", &c.ts);
+	r->win_level = win_level_of(c.level.text);
+	r->win_least = win_least_level(r->window);
+	r->win_rec = win_recommend(r->win_level, r->win_least);
+	windows_rows(r, &c);
+	dir_eval(&r->now_rcv, r, adv_win_level_window(r->win_level), 1.0,
+	    "tcp.autotuninglevel");
+	dir_eval(&r->rec_rcv, r, adv_win_level_window(r->win_rec), 1.0,
+	    "tcp.autotuninglevel");
+	dir_eval(&r->now_snd, r, r->window, 1.0, NULL);
+	r->rec_snd = r->now_snd;
+	windows_notes(r, &c);
+}
+
 /* ---- the verdict (its words are in advise_words.c) */
+
+/*
+ * Windows: RSS off, or a level below normal that this path happens not
+ * to feel, is still advice to change (the tuning guide's, see above).
+ */
+static bool
+switch_off(const struct adv_result *r)
+{
+	size_t	i;
+
+	if (r->os != ADV_WINDOWS)	/* elsewhere a switch holds a rate */
+		return false;
+	for (i = 0; i < r->nkeys; i++)
+		if (r->keys[i].role != ROLE_INFO && r->keys[i].change)
+			return true;
+	return false;
+}
 
 static void
 verdict(struct adv_result *r)
@@ -897,7 +1178,8 @@ verdict(struct adv_result *r)
 	    r->rec_snd.rate;
 
 	r->streams = 1;
-	if (!dir_held(&r->now_rcv) && !dir_held(&r->now_snd))
+	if (!dir_held(&r->now_rcv) && !dir_held(&r->now_snd) &&
+	    !switch_off(r))
 		r->verdict = VERDICT_OK;
 	else if (!dir_held(&r->rec_rcv) && !dir_held(&r->rec_snd))
 		r->verdict = VERDICT_TUNE;
@@ -941,6 +1223,9 @@ adv_model(const struct adv_input *in, struct adv_result *r)
 		break;
 	case ADV_FREEBSD:
 		freebsd_model(in, r);
+		break;
+	case ADV_WINDOWS:
+		windows_model(in, r);
 		break;
 	default:
 		linux_model(in, r);

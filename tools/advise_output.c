@@ -15,10 +15,14 @@
  *         "attempts": int, "samples": int, "refused": int,
  *         "min_s": num, "median_s": num, "max_s": num } },
  *     "bdp_bytes": int, "window_bytes": int,
- *     "platform": { "os": "linux"|"darwin"|"freebsd", "kernel": str,
- *       "live": bool, "receive_window_per_buffer_byte": num,
+ *     "platform": { "os": "linux"|"darwin"|"freebsd"|"windows",
+ *       "kernel": str, "live": bool, "receive_window_per_buffer_byte": num,
  *       "send_window_per_buffer_byte": num,
- *       "maxsockbuf_ceiling": int|null },
+ *       "maxsockbuf_ceiling": int|null,
+ *       "autotuning": null | { "level": str, "window_ceiling_bytes": int,
+ *         "least_level": str|null, "recommended_level": str,
+ *         "levels": [ { "name": str, "scale": int|null,
+ *           "window_ceiling_bytes": int }, ... ] } },
  *     "keys": [ { "name": str,
  *       "role": "ceiling"|"sockopt"|"switch"|"info",
  *       "current": str|null, "assumed": bool, "given": bool,
@@ -286,8 +290,11 @@ text_notes(FILE *f, const struct advice *a)
 		    a->config_path, a->config_path);
 	else if (r->verdict != VERDICT_OK) {
 		fputc('\n', f);
-		wrap(f, "", "", "Add --config FILE to write the recommended "
-		    "values as a tcptune.conf, then install it as "
+		wrap(f, "", "", r->os == ADV_WINDOWS ? "Add --config FILE to "
+		    "write the recommended values as a tcptune.conf, then "
+		    "install it as %ProgramData%\\tcptune\\tcptune.conf and run "
+		    "tcptunectl reload." : "Add --config FILE to write the "
+		    "recommended values as a tcptune.conf, then install it as "
 		    "/etc/tcptune.conf and run tcptunectl reload.");
 	}
 }
@@ -334,6 +341,37 @@ json_path(struct json *j, const struct advice *a)
 	json_close(j, '}');
 }
 
+/* Windows: the levels and their windows, as numbers. */
+static void
+json_autotuning(struct json *j, const struct adv_result *r)
+{
+	int	i;
+
+	if (r->os != ADV_WINDOWS) {
+		json_null(j, "autotuning");
+		return;
+	}
+	json_open(j, "autotuning", '{');
+	json_str(j, "level", adv_win_level_name(r->win_level));
+	json_int(j, "window_ceiling_bytes", adv_win_level_window(r->win_level));
+	json_str(j, "least_level", r->win_least < 0 ? NULL :
+	    adv_win_level_name(r->win_least));
+	json_str(j, "recommended_level", adv_win_level_name(r->win_rec));
+	json_open(j, "levels", '[');
+	for (i = 0; i < adv_win_levels(); i++) {
+		json_open(j, NULL, '{');
+		json_str(j, "name", adv_win_level_name(i));
+		if (adv_win_level_scale(i) < 0)
+			json_null(j, "scale");
+		else
+			json_int(j, "scale", adv_win_level_scale(i));
+		json_int(j, "window_ceiling_bytes", adv_win_level_window(i));
+		json_close(j, '}');
+	}
+	json_close(j, ']');
+	json_close(j, '}');
+}
+
 static void
 json_platform(struct json *j, const struct advice *a)
 {
@@ -349,6 +387,7 @@ json_platform(struct json *j, const struct advice *a)
 		json_int(j, "maxsockbuf_ceiling", r->sb_cap);
 	else
 		json_null(j, "maxsockbuf_ceiling");
+	json_autotuning(j, r);
 	json_close(j, '}');
 }
 
@@ -523,23 +562,34 @@ plist_head(FILE *f, const struct advice *a)
 		comment_text(f, "\t", text);
 	}
 	fputc('\n', f);
-	comment_text(f, "\t", "Every key is Mode at-least: tcptuned raises "
-	    "a value that falls below it and leaves alone one that "
-	    "something else set higher. Check this file with tcptunectl "
-	    "check, install it as /etc/tcptune.conf (owned by root, mode "
-	    "0644) and run tcptunectl reload.");
+	if (r->os == ADV_WINDOWS)
+		comment_text(f, "\t", "Each key is enforced: tcptuned sets it "
+		    "back when something else changes it (where Group Policy "
+		    "sets the auto-tuning level, tcptuned reports it and leaves "
+		    "it). Check this file with tcptunectl check, install it as "
+		    "%ProgramData%\\tcptune\\tcptune.conf and run tcptunectl "
+		    "reload.");
+	else
+		comment_text(f, "\t", "Every key is Mode at-least: tcptuned "
+		    "raises a value that falls below it and leaves alone one "
+		    "that something else set higher. Check this file with "
+		    "tcptunectl check, install it as /etc/tcptune.conf (owned by "
+		    "root, mode 0644) and run tcptunectl reload.");
 	fprintf(f, "-->\n");
 }
 
 static void
 plist_key(FILE *f, const struct adv_result *r, const struct adv_key *k)
 {
-	char	line[ADV_NOTE_MAX + 2 * TT_VALUE_MAX + 128], need[64] = "";
-	char	why[ADV_NOTE_MAX];
-	bool	vector = strchr(k->recommended, ' ') != NULL;
+	char		line[ADV_NOTE_MAX + 2 * TT_VALUE_MAX + 128], need[80] = "";
+	char		why[ADV_NOTE_MAX];
+	long long	v[3];
+	bool		vector = strchr(k->recommended, ' ') != NULL;
+	bool		word = value_numbers(k->recommended, v, 3) <= 0;
 
 	if (k->needed > 0)
-		snprintf(need, sizeof(need), " This path needs at least %lld.",
+		snprintf(need, sizeof(need), word ? " This path needs a window "
+		    "of at least %lld bytes." : " This path needs at least %lld.",
 		    k->needed);
 	adv_why_text(r, k, why, sizeof(why));
 	snprintf(line, sizeof(line), "%s: %s.%s%s%s%s", k->name, why,
@@ -550,11 +600,14 @@ plist_key(FILE *f, const struct adv_result *r, const struct adv_key *k)
 	comment_text(f, "\t\t\t", line);
 	fprintf(f, "\t\t-->\n\t\t<key>%s</key>\n\t\t<dict>\n"
 	    "\t\t\t<key>Value</key>\n", k->name);
-	if (vector)
+	if (vector || word)
 		fprintf(f, "\t\t\t<string>%s</string>\n", k->recommended);
 	else
 		fprintf(f, "\t\t\t<integer>%s</integer>\n", k->recommended);
-	fprintf(f, "\t\t\t<key>Mode</key>\n\t\t\t<string>at-least</string>\n");
+	/* a word has no order: enforced, the default Mode */
+	if (!word)
+		fprintf(f, "\t\t\t<key>Mode</key>\n"
+		    "\t\t\t<string>at-least</string>\n");
 	if (k->clamp)
 		fprintf(f, "\t\t\t<key>OnReject</key>\n"
 		    "\t\t\t<string>clamp</string>\n");

@@ -53,6 +53,16 @@ static const struct {
 	[WHY_FREEBSD_MAXSOCKBUF] = { "freebsd-maxsockbuf",
 	    "at least 9/8 of the largest buffer: only 8/9 of it can be "
 	    "reserved (sb_max_adj)" },
+	[WHY_WIN_AUTOTUNING] = { "windows-autotuning-level", NULL },
+	[WHY_WIN_RSS] = { "windows-receive-side-scaling",
+	    "Receive-Side Scaling spreads received packets over the "
+	    "processors; Microsoft's tuning guide advises offloads on" },
+	[WHY_WIN_RSC] = { "windows-receive-segment-coalescing",
+	    "Receive Segment Coalescing hands TCP fewer, larger segments; "
+	    "read only here, not a tcptune.conf key" },
+	[WHY_WIN_TIMESTAMPS] = { "windows-timestamps",
+	    "RFC 1323 timestamps (RFC 7323); off by default on Windows, "
+	    "window scaling works without them; read only here" },
 };
 
 const char *
@@ -67,7 +77,13 @@ adv_why_text(const struct adv_result *r, const struct adv_key *k, char *buf,
 {
 	char	high[32];
 
-	if (k->why == WHY_XNU_MAXSOCKBUF) {
+	if (k->why == WHY_WIN_AUTOTUNING) {
+		adv_fmt_bytes((double)adv_win_level_window(r->win_rec), high,
+		    sizeof(high));
+		snprintf(buf, len, "the receive window auto-tuning level: it "
+		    "fixes the window scale offered, so the largest window; "
+		    "%s allows %s", adv_win_level_name(r->win_rec), high);
+	} else if (k->why == WHY_XNU_MAXSOCKBUF) {
 		adv_fmt_bytes((double)r->sb_cap, high, sizeof(high));
 		snprintf(buf, len, "every socket buffer's ceiling; a buffer may "
 		    "use %s of it; at most %s on this Mac", r->sb_whole ? "all" :
@@ -91,6 +107,12 @@ static const char *const note_names[NOTE_COUNT] = {
 	[NOTE_XNU_WHOLE] = "macos-buffer-whole",
 	[NOTE_FREEBSD_HEADROOM] = "freebsd-buffer-headroom",
 	[NOTE_FREEBSD_VNET] = "freebsd-vnet-and-global-keys",
+	[NOTE_WIN_LEVELS] = "windows-autotuning-ceilings",
+	[NOTE_WIN_REDUCED] = "windows-autotuning-reduced",
+	[NOTE_WIN_SEND] = "windows-no-send-ceiling",
+	[NOTE_WIN_RSS_OFF] = "windows-rss-off",
+	[NOTE_WIN_RSC_OFF] = "windows-rsc-off",
+	[NOTE_WIN_TIMESTAMPS_OFF] = "windows-timestamps-off",
 	[NOTE_CEILINGS] = "ceilings-not-allocations",
 	[NOTE_NEW_CONNECTIONS] = "new-connections-only",
 	[NOTE_UNREAD] = "values-not-read",
@@ -122,6 +144,19 @@ static const char *const note_plain[NOTE_COUNT] = {
 	[NOTE_FREEBSD_VNET] = "net.inet.tcp.recvbuf_max and sendbuf_max "
 	    "belong to a jail's own network stack (VNET); kern.ipc.maxsockbuf "
 	    "is global.",
+	[NOTE_WIN_SEND] = "Sending: tcptune holds no send-side ceiling on "
+	    "Windows, so sending is shown at the window the path needs; what "
+	    "a download can carry is set by the receiving machine's window.",
+	[NOTE_WIN_RSS_OFF] = "Receive-Side Scaling is off: all received "
+	    "packets are handled on one processor. Microsoft's tuning guide: "
+	    "\"Turning on network adapter offload features is usually "
+	    "beneficial\" (netsh interface tcp set global rss=enabled; "
+	    "offload.rss enabled in tcptune.conf).",
+	[NOTE_WIN_RSC_OFF] = "Receive Segment Coalescing is off (on by "
+	    "default): more, smaller segments reach TCP, which costs "
+	    "processor time at high rates. tcptune does not manage it; "
+	    "Set-NetOffloadGlobalSetting -ReceiveSegmentCoalescing Enabled "
+	    "turns it back on.",
 	[NOTE_CEILINGS] = "These are ceilings, not allocations: autotuning "
 	    "grows a socket's buffers only as far as its connection needs.",
 	[NOTE_NEW_CONNECTIONS] = "Only connections opened after a change get "
@@ -150,21 +185,31 @@ ram_class(const struct adv_result *r, char *buf, size_t len)
 		    r->pool_max_gb);
 }
 
-/* "a (Permission denied), b (...)": what could not be read live. */
+/*
+ * "a, b (Permission denied)": what could not be read live, each reason
+ * once (on a Windows without the CIM classes every key has the same).
+ */
 static void
 unread_text(const struct adv_input *in, char *buf, size_t len)
 {
-	char	list[ADV_NOTE_MAX];
-	size_t	i, n = 0;
+	char		 list[ADV_NOTE_MAX], why[ADV_NOTE_MAX];
+	const char	*w;
+	size_t		 i, n = 0;
 
-	list[0] = '\0';
-	for (i = 0; i < in->nvalues; i++)
-		if (in->values[i].err != 0)
-			snprintf(list + strlen(list), sizeof(list) -
-			    strlen(list), "%s%s (%s)", n++ ? ", " : "",
-			    in->values[i].name, strerror(in->values[i].err));
-	snprintf(buf, len, "Could not read %s here; the stock default%s "
-	    "assumed.", list, n > 1 ? "s are" : " is");
+	list[0] = why[0] = '\0';
+	for (i = 0; i < in->nvalues; i++) {
+		if (in->values[i].err == 0)
+			continue;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+		    "%s%s", n++ ? ", " : "", in->values[i].name);
+		w = in->values[i].why[0] ? in->values[i].why :
+		    strerror(in->values[i].err);
+		if (strstr(why, w) == NULL)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+			    "%s%s", why[0] ? "; " : "", w);
+	}
+	snprintf(buf, len, "Could not read %s here (%s); the stock default%s "
+	    "assumed.", list, why, n > 1 ? "s are" : " is");
 }
 
 static void
@@ -201,10 +246,45 @@ xnu_ceiling_text(const struct adv_result *r, char *buf, size_t len)
 	    ram[0] ? " (this pool: a Mac with " : "", ram, ram[0] ? ")" : "");
 }
 
+/* "1 MiB": the largest window of a level (a note's number), in buf. */
+static const char *
+win_ceiling(long long level, char *buf, size_t len)
+{
+	adv_fmt_bytes((double)adv_win_level_window((int)level), buf, len);
+	return buf;
+}
+
+/* The levels' ceilings, and where this path falls among them. */
+static void
+win_levels_text(const struct adv_result *r, const struct adv_note *n,
+    char *buf, size_t len)
+{
+	char	table[200] = "", least[160], c[32];
+	int	i;
+
+	for (i = 0; i < adv_win_levels(); i++)
+		snprintf(table + strlen(table), sizeof(table) - strlen(table),
+		    "%s%s %s", i ? ", " : "", adv_win_level_name(i),
+		    win_ceiling(i, c, sizeof(c)));
+	if (n->arg[1] >= 0)
+		snprintf(least, sizeof(least), "%s is the least level that "
+		    "holds the %lld bytes this path needs",
+		    adv_win_level_name((int)n->arg[1]), r->window);
+	else
+		snprintf(least, sizeof(least), "no level holds the %lld bytes "
+		    "this path needs", r->window);
+	snprintf(buf, len, "The auto-tuning level fixes the window scale "
+	    "offered at the handshake, so the largest receive window: %s "
+	    "(Microsoft's table of autotuning levels: no scale, then scale "
+	    "factors 2, 4, 8 and 14). %s.", table, least);
+}
+
 void
 adv_note_text(const struct adv_input *in, const struct adv_result *r,
     const struct adv_note *n, char *buf, size_t len)
 {
+	char	c[32];
+
 	switch (n->id) {
 	case NOTE_LINUX_RCV_SCALED:
 	case NOTE_LINUX_RCV_ADV_WIN:
@@ -227,6 +307,26 @@ adv_note_text(const struct adv_input *in, const struct adv_result *r,
 		    "maxsockbuf.%s", n->arg[0] ? "" : " (macOS release unknown: "
 		    "14.4 or later assumed; --set kernel.osrelease=23.3.0 models "
 		    "14.3.)");
+		return;
+	case NOTE_WIN_LEVELS:
+		win_levels_text(r, n, buf, len);
+		return;
+	case NOTE_WIN_REDUCED:
+		win_ceiling(n->arg[0], c, sizeof(c));
+		snprintf(buf, len, "Auto-tuning is turned down (%s): the "
+		    "window stops at %s. Microsoft's tuning guide: before "
+		    "auto-tuning a fixed 65535-byte window \"limited the overall "
+		    "potential throughput\", and the default level is Normal.",
+		    adv_win_level_name((int)n->arg[0]), c);
+		return;
+	case NOTE_WIN_TIMESTAMPS_OFF:
+		snprintf(buf, len, "RFC 1323 timestamps are %s (Windows "
+		    "ships them disabled, as netsh shows in Microsoft's tuning "
+		    "guide), so advise does not flag them: window scaling does "
+		    "not need them. Without them there is no PAWS (RFC 7323 "
+		    "section 5) on these connections. tcptune does not manage "
+		    "them.", n->arg[0] == 2 ? "only allowed (used when the "
+		    "other side asks)" : "off");
 		return;
 	case NOTE_UNREAD:
 		unread_text(in, buf, len);
@@ -383,9 +483,54 @@ verdict_capped(const struct adv_result *r, char *buf, size_t len)
 	    got, want, rtt, r->streams);
 }
 
+/* Windows: the level, what it lets one stream receive, and RSS. */
+static void
+verdict_windows(const struct adv_result *r, char *buf, size_t len)
+{
+	char		 want[32], rtt[32], got[32], bdp[32], rss[96] = "";
+	char		 cnow[32], crec[32];
+	const char	*now = adv_win_level_name(r->win_level);
+	const char	*rec = adv_win_level_name(r->win_rec);
+	bool		 rss_off = false;
+	size_t		 i;
+
+	for (i = 0; i < r->nkeys; i++)
+		rss_off |= r->keys[i].why == WHY_WIN_RSS && r->keys[i].change;
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	adv_fmt_rate(r->now_rcv.rate, got, sizeof(got));
+	adv_fmt_bytes(r->bdp, bdp, sizeof(bdp));
+	win_ceiling(r->win_level, cnow, sizeof(cnow));
+	win_ceiling(r->win_rec, crec, sizeof(crec));
+	if (rss_off)	/* never with VERDICT_OK */
+		snprintf(rss, sizeof(rss), " Receive-Side Scaling is off: turn "
+		    "it back on.");
+	if (r->verdict == VERDICT_OK)
+		snprintf(buf, len, "Auto-tuning level %s lets a receive window "
+		    "grow to %s, and the full %s at %s needs %s in flight: one "
+		    "stream can carry it, nothing needs to change.", now,
+		    cnow, want, rtt, bdp);
+	else if (r->now_rcv.limit == NULL)
+		snprintf(buf, len, "Auto-tuning level %s lets a receive window "
+		    "grow to %s, enough for the full %s at %s (%s in flight).%s"
+		    "%s", now, cnow, want, rtt, bdp,
+		    r->win_rec != r->win_level ? " It is turned down, though: "
+		    "normal, the default, lets longer paths grow too." : "", rss);
+	else
+		snprintf(buf, len, "With auto-tuning level %s a receive window "
+		    "stops at %s: one stream receives about %s at %s, not the "
+		    "%s that needs %s in flight. Level %s (up to %s) lets it "
+		    "carry the full rate.%s", now, cnow, got, rtt, want, bdp,
+		    rec, crec, rss);
+}
+
 void
 adv_verdict_text(const struct adv_result *r, char *buf, size_t len)
 {
+	if (r->os == ADV_WINDOWS && r->verdict != VERDICT_CAPPED) {
+		verdict_windows(r, buf, len);
+		return;
+	}
 	switch (r->verdict) {
 	case VERDICT_OK:
 		verdict_ok(r, buf, len);

@@ -177,8 +177,9 @@ static const struct ctl_option options[] = {
 	    "advise --host: the time each connect and the name\n"
 	    "lookup may take (2s; a plain number is in seconds)" },
 	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE),
-	    "advise: linux, darwin or freebsd, modelled from\n"
-	    "stock values and --set instead of this machine" },
+	    "advise: linux, darwin, freebsd or windows,\n"
+	    "modelled from stock values and --set instead of\n"
+	    "this machine" },
 	{ OPT_SET, 0, "set", "NAME=VALUE", CMD(C_ADVISE),
 	    "advise: take VALUE for a sysctl instead of the\n"
 	    "live one (repeatable; K, M, G allowed)" },

@@ -1,7 +1,8 @@
 /*
  * tcptunectl advise: units as people write them (and every way of getting
- * them wrong), the arithmetic, the three platforms' models from given
- * ceilings (an 8 GB Mac, Linux before and after 6.6, FreeBSD's headroom),
+ * them wrong), the arithmetic, the platforms' models from given
+ * ceilings (an 8 GB Mac, Linux before and after 6.6, FreeBSD's headroom,
+ * every Windows auto-tuning level and the flags for RSS, RSC, timestamps),
  * the JSON and the plist, which must parse back through config_parse, and
  * the round trip measured against listeners on 127.0.0.1 only.
  */
@@ -509,7 +510,8 @@ test_unread_values(void **arg)
 	assert_true(key(&r, "net.ipv4.tcp_rmem")->assumed);
 	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->current,
 	    "4096 131072 6291456");
-	assert_true(has_note(&in, &r, "net.core.rmem_max (Permission denied)"));
+	assert_true(has_note(&in, &r, "net.core.rmem_max here (Permission "
+	    "denied)"));
 	assert_true(has_note(&in, &r, "could not be read"));
 	assert_true(has_note(&in, &r, "6.6 or later assumed"));
 	assert_null(adv_input_get(&in, "net.core.rmem_max"));
@@ -729,7 +731,9 @@ test_keys_and_names(void **arg)
 	assert_int_equal(adv_os_from_name("macos", &os), 0);
 	assert_int_equal(os, ADV_DARWIN);
 	assert_int_equal(adv_os_from_name("freebsd", &os), 0);
-	assert_int_equal(adv_os_from_name("windows", &os), -1);
+	assert_int_equal(adv_os_from_name("Windows", &os), 0);
+	assert_int_equal(os, ADV_WINDOWS);
+	assert_int_equal(adv_os_from_name("win32", &os), -1);
 	assert_true(adv_key_known(ADV_LINUX, "net.ipv4.tcp_rmem"));
 	assert_true(adv_key_known(ADV_LINUX, "kernel.osrelease"));
 	assert_false(adv_key_known(ADV_LINUX, "kern.ipc.maxsockbuf"));
@@ -982,6 +986,287 @@ test_text(void **arg)
 	free(t);
 }
 
+/* ---- Windows */
+
+static void
+windows(struct adv_input *in, double rate, double rtt, const char *level)
+{
+	input(in, ADV_WINDOWS, rate, rtt);
+	in->live = false;
+	if (level != NULL)
+		set(in, "tcp.autotuninglevel", level);
+}
+
+/* Microsoft's table of levels: no scale, then 2, 4, 8, 14. */
+static void
+test_windows_ceilings(void **arg)
+{
+	static const struct {
+		const char	*name;
+		int		 scale;
+		long long	 window;
+	} want[] = {
+		{ "disabled", -1, 65535 },
+		{ "highlyrestricted", 2, 262140 },
+		{ "restricted", 4, 1048560 },
+		{ "normal", 8, 16776960 },
+		{ "experimental", 14, 1073725440 },
+	};
+	int	i;
+
+	(void)arg;
+	assert_int_equal(adv_win_levels(), 5);
+	for (i = 0; i < 5; i++) {
+		assert_string_equal(adv_win_level_name(i), want[i].name);
+		assert_int_equal(adv_win_level_scale(i), want[i].scale);
+		assert_true(adv_win_level_window(i) == want[i].window);
+	}
+	/* experimental's window is the TCP limit itself */
+	assert_true(adv_win_level_window(4) == ADV_MAX_WINDOW);
+	assert_string_equal(adv_win_level_name(5), "?");
+	assert_string_equal(adv_key_word("tcp.autotuninglevel", "Normal"),
+	    "normal");
+	assert_string_equal(adv_key_word("tcp.timestamps", "ALLOWED"),
+	    "allowed");
+	assert_null(adv_key_word("offload.rss", "on"));
+	assert_null(adv_key_word("tcp.autotuninglevel", "fast"));
+	assert_int_equal(adv_key_words("offload.rsc"), 0);
+	assert_true(adv_key_known(ADV_WINDOWS, "tcp.timestamps"));
+	assert_false(adv_key_known(ADV_WINDOWS, "net.ipv4.tcp_rmem"));
+}
+
+/* Every level at 1 Gbit/s and 150 ms: 18.75 MB, more than normal's. */
+static void
+test_windows_each_level_long_path(void **arg)
+{
+	static const double	 mbit[] = {
+		3.4952, 13.9808, 55.9232, 894.7712, 1000
+	};
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+	int			 i;
+
+	(void)arg;
+	for (i = 0; i < 5; i++) {
+		windows(&in, 1e9, 0.15, adv_win_level_name(i));
+		adv_model(&in, &r);
+		assert_true(r.window == 18750000);
+		assert_int_equal(r.win_level, i);
+		assert_int_equal(r.win_least, 4);
+		assert_int_equal(r.win_rec, 4);
+		assert_true(r.now_rcv.window == adv_win_level_window(i));
+		assert_true(near(r.now_rcv.rate, mbit[i] * 1e6, 1e-4));
+		assert_true(r.rec_rcv.rate == 1e9);
+		assert_true(r.now_snd.rate == 1e9);
+		k = key(&r, "tcp.autotuninglevel");
+		assert_string_equal(k->current, adv_win_level_name(i));
+		assert_false(k->assumed);
+		assert_string_equal(k->recommended, "experimental");
+		assert_true(k->needed == 18750000);
+		assert_int_equal(k->role, ROLE_CEILING);
+		assert_int_equal(k->why, WHY_WIN_AUTOTUNING);
+		assert_int_equal(r.verdict, i == 4 ? VERDICT_OK : VERDICT_TUNE);
+		assert_int_equal(has_note_id(&r, NOTE_WIN_REDUCED), i < 3);
+		assert_true(has_note_id(&r, NOTE_WIN_LEVELS));
+		assert_true(has_note(&in, &r, "experimental is the least level "
+		    "that holds the 18750000 bytes"));
+	}
+	windows(&in, 1e9, 0.15, NULL);		/* the stock level */
+	adv_model(&in, &r);
+	assert_true(key(&r, "tcp.autotuninglevel")->assumed);
+	assert_string_equal(r.now_rcv.limit, "tcp.autotuninglevel");
+	assert_non_null(strstr(verdict_text(&r), "With auto-tuning level "
+	    "normal a receive window stops at 16 MiB"));
+	assert_non_null(strstr(verdict_text(&r), "Level experimental"));
+	assert_true(has_note_id(&r, NOTE_ASSUMED_MODEL));
+}
+
+/* Shorter paths: the least level that suffices, and never lower one. */
+static void
+test_windows_short_paths(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+
+	(void)arg;
+	/* 100 Mbit/s at 10 ms: 125000 bytes, highlyrestricted holds it */
+	windows(&in, 100e6, 0.01, "normal");
+	adv_model(&in, &r);
+	assert_int_equal(r.win_least, 1);
+	assert_int_equal(r.win_rec, 3);
+	assert_int_equal(r.verdict, VERDICT_OK);
+	assert_false(key(&r, "tcp.autotuninglevel")->change);
+	assert_non_null(strstr(verdict_text(&r), "nothing needs to change"));
+	/* disabled: 64 KiB in 10 ms, the tuning guide's "only 51 Mbps" */
+	windows(&in, 100e6, 0.01, "disabled");
+	adv_model(&in, &r);
+	assert_true(near(r.now_rcv.rate, 52.428e6, 1e-4));
+	assert_string_equal(key(&r, "tcp.autotuninglevel")->recommended,
+	    "normal");
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_true(has_note(&in, &r, "turned down (disabled)"));
+	/* restricted holds it, but is below normal: raised anyway */
+	windows(&in, 20e6, 0.05, "restricted");
+	adv_model(&in, &r);
+	assert_int_equal(r.win_least, 1);
+	assert_true(r.now_rcv.rate == 20e6);
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_non_null(strstr(verdict_text(&r), "turned down, though"));
+	assert_string_equal(key(&r, "tcp.autotuninglevel")->recommended,
+	    "normal");
+	assert_true(key(&r, "tcp.autotuninglevel")->change);
+	assert_true(has_note_id(&r, NOTE_WIN_REDUCED));
+	/* experimental kept, though normal would do */
+	windows(&in, 1e9, 0.01, "experimental");
+	adv_model(&in, &r);
+	assert_int_equal(r.win_least, 3);
+	assert_string_equal(key(&r, "tcp.autotuninglevel")->recommended,
+	    "experimental");
+	assert_false(key(&r, "tcp.autotuninglevel")->change);
+	/* 10 Gbit/s at 1 s: 1.25 GB, beyond any window */
+	windows(&in, 10e9, 1.0, "normal");
+	adv_model(&in, &r);
+	assert_int_equal(r.win_least, 4);
+	assert_int_equal(r.verdict, VERDICT_CAPPED);
+	assert_true(r.rec_rcv.window_limited);
+	assert_int_equal(r.streams, 2);
+	assert_non_null(strstr(verdict_text(&r), "at most 1 GiB"));
+}
+
+/* Receive-Side Scaling off, RSC off, timestamps as they ship. */
+static void
+test_windows_flags(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+
+	(void)arg;
+	windows(&in, 100e6, 0.01, "normal");
+	adv_model(&in, &r);
+	assert_false(has_note_id(&r, NOTE_WIN_RSS_OFF));
+	assert_false(has_note_id(&r, NOTE_WIN_RSC_OFF));
+	assert_true(has_note_id(&r, NOTE_WIN_TIMESTAMPS_OFF));
+	assert_string_equal(key(&r, "tcp.timestamps")->current, "disabled");
+	assert_true(key(&r, "tcp.timestamps")->assumed);
+	set(&in, "offload.rss", "disabled");
+	set(&in, "offload.rsc", "Disabled");
+	set(&in, "tcp.timestamps", "enabled");
+	adv_model(&in, &r);
+	k = key(&r, "offload.rss");
+	assert_int_equal(k->role, ROLE_SWITCH);
+	assert_string_equal(k->recommended, "enabled");
+	assert_true(k->change);
+	/* the window suffices, but the advice is to change RSS */
+	assert_int_equal(r.verdict, VERDICT_TUNE);
+	assert_non_null(strstr(verdict_text(&r), "Receive-Side Scaling is "
+	    "off"));
+	assert_true(has_note(&in, &r, "usually beneficial"));
+	k = key(&r, "offload.rsc");
+	assert_int_equal(k->role, ROLE_INFO);
+	assert_string_equal(k->current, "disabled");
+	assert_false(k->change);
+	assert_true(has_note_id(&r, NOTE_WIN_RSC_OFF));
+	assert_false(has_note_id(&r, NOTE_WIN_TIMESTAMPS_OFF));
+	set(&in, "tcp.timestamps", "allowed");
+	adv_model(&in, &r);
+	assert_true(has_note(&in, &r, "timestamps are only allowed"));
+	/* a value read that no level names: the stock one, marked */
+	set(&in, "tcp.autotuninglevel", "7");
+	adv_model(&in, &r);
+	assert_true(key(&r, "tcp.autotuninglevel")->assumed);
+	assert_int_equal(r.win_level, 3);
+}
+
+/* Read live on a Windows without the classes (Wine): why, once. */
+static void
+test_windows_unread(void **arg)
+{
+	static const char	*why = "MSFT_NetTCPSetting is not on this "
+	    "Windows (root/StandardCimv2: WBEM_E_INVALID_CLASS 0x80041010)";
+	struct adv_input	 in;
+	struct adv_result	 r;
+	char			 text[ADV_NOTE_MAX];
+	size_t			 i;
+
+	(void)arg;
+	windows(&in, 1e9, 0.05, NULL);
+	in.live = true;
+	assert_int_equal(adv_input_set(&in, "tcp.autotuninglevel", NULL,
+	    ENOENT, false), 0);
+	adv_input_why(&in, "tcp.autotuninglevel", why);
+	assert_int_equal(adv_input_set(&in, "tcp.timestamps", NULL, ENOENT,
+	    false), 0);
+	adv_input_why(&in, "tcp.timestamps", why);
+	adv_model(&in, &r);
+	assert_true(has_note_id(&r, NOTE_ASSUMED_LIVE));
+	for (i = 0; i < r.nnotes; i++)
+		if (r.notes[i].id == NOTE_UNREAD)
+			adv_note_text(&in, &r, &r.notes[i], text, sizeof(text));
+	assert_non_null(strstr(text, "Could not read tcp.autotuninglevel, "
+	    "tcp.timestamps here (MSFT_NetTCPSetting is not on this Windows"));
+	/* the reason once, not per key */
+	assert_null(strstr(strstr(text, why) + 1, why));
+}
+
+static void
+test_windows_outputs(void **arg)
+{
+	static struct advice	 a;
+	struct config		*cfg;
+	const struct config_key	*k;
+	char			*j, *t;
+
+	(void)arg;
+	memset(&a, 0, sizeof(a));
+	windows(&a.in, 1e9, 0.15, "restricted");
+	set(&a.in, "offload.rss", "disabled");
+	adv_model(&a.in, &a.res);
+	j = capture(advise_json, &a, NULL);
+	assert_non_null(strstr(j, "\"os\": \"windows\""));
+	assert_non_null(strstr(j, "\"level\": \"restricted\""));
+	assert_non_null(strstr(j, "\"window_ceiling_bytes\": 1048560,"));
+	assert_non_null(strstr(j, "\"least_level\": \"experimental\""));
+	assert_non_null(strstr(j, "\"recommended_level\": \"experimental\""));
+	assert_non_null(strstr(j, "\"name\": \"disabled\",\n"));
+	assert_non_null(strstr(j, "\"scale\": null"));
+	assert_non_null(strstr(j, "\"scale\": 14,"));
+	assert_non_null(strstr(j, "\"window_ceiling_bytes\": 1073725440"));
+	assert_non_null(strstr(j, "\"why_id\": \"windows-autotuning-level\""));
+	assert_non_null(strstr(j, "\"windows-autotuning-ceilings\""));
+	assert_non_null(strstr(j, "\"windows-autotuning-reduced\""));
+	assert_non_null(strstr(j, "\"windows-rss-off\""));
+	assert_non_null(strstr(j, "\"limited_by\": \"tcp.autotuninglevel\""));
+	assert_non_null(strstr(j, "\"verdict\": \"tune\""));
+	free(j);
+	t = capture(advise_text, &a, NULL);
+	assert_non_null(strstr(t, "Windows (--platform)"));
+	assert_non_null(strstr(t, "tcp.autotuninglevel  restricted  "
+	    "experimental"));
+	assert_non_null(strstr(t, "%ProgramData%\\tcptune\\tcptune.conf and "
+	    "run"));
+	assert_non_null(strstr(t, "held by tcp.autotuninglevel"));
+	assert_non_null(strstr(t, "offload.rsc          enabled*"));
+	free(t);
+	/* the plist: the two keys tcptuned holds, enforced, nothing else */
+	t = capture(advise_plist, &a, NULL);
+	assert_non_null(strstr(t, "%ProgramData%\\tcptune\\tcptune.conf"));
+	assert_null(strstr(t, "at-least"));
+	assert_non_null(strstr(t, "<string>experimental</string>"));
+	free(t);
+	cfg = parse_back(&a);
+	assert_int_equal(cfg->nkeys, 2);
+	assert_non_null(k = config_find(cfg, "tcp.autotuninglevel"));
+	assert_string_equal(k->value, "experimental");
+	assert_int_equal(k->mode, MODE_ENFORCE);
+	assert_non_null(k = config_find(cfg, "offload.rss"));
+	assert_string_equal(k->value, "enabled");
+	assert_null(config_find(cfg, "offload.rsc"));
+	assert_null(config_find(cfg, "tcp.timestamps"));
+	config_free(cfg);
+}
+
 /* ---- --host */
 
 static void
@@ -1107,6 +1392,12 @@ main(void)
 		cmocka_unit_test(test_plist_linux),
 		cmocka_unit_test(test_plist_darwin_freebsd),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_windows_ceilings),
+		cmocka_unit_test(test_windows_each_level_long_path),
+		cmocka_unit_test(test_windows_short_paths),
+		cmocka_unit_test(test_windows_flags),
+		cmocka_unit_test(test_windows_unread),
+		cmocka_unit_test(test_windows_outputs),
 		cmocka_unit_test(test_split_host),
 		cmocka_unit_test(test_probe_loopback),
 	};

@@ -2,7 +2,8 @@
  * The engine over the Windows backend's rules (lib/backend_windows.c) on
  * a fake root/StandardCimv2 (tests/fake_cim.c): apply, drift, Group
  * Policy refused and never fought, a class this Windows lacks, the
- * namespace missing (Wine), read-only congestion providers, restore.
+ * namespace missing (Wine), read-only congestion providers, timestamps
+ * and receive segment coalescing (read by advise), restore.
  * Built natively: the rules are plain C, and Wine cannot fake the CIM
  * classes, so this is where their success paths are tested.
  */
@@ -301,6 +302,49 @@ test_congestion_provider_read_only(void **arg)
 	assert_int_equal(fake_cim_nupdates(f->fc), before);
 }
 
+/* What advise reads: stock values, a change, never a write. */
+static void
+test_timestamps_and_rsc_read_only(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 buf[32], why[256];
+	unsigned	 before = fake_cim_nupdates(f->fc);
+
+	assert_int_equal(f->be->get(f->be, "tcp.timestamps", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "disabled");
+	assert_int_equal(f->be->get(f->be, "offload.rsc", buf, sizeof(buf)),
+	    0);
+	assert_string_equal(buf, "enabled");
+	fake_cim_poke_timestamps(f->fc, 2);
+	fake_cim_poke_rsc(f->fc, 0);
+	assert_int_equal(f->be->get(f->be, "tcp.timestamps", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "allowed");
+	assert_int_equal(f->be->get(f->be, "offload.rsc", buf, sizeof(buf)),
+	    0);
+	assert_string_equal(buf, "disabled");
+	fake_cim_poke_timestamps(f->fc, 9);	/* a value no doc names */
+	assert_int_equal(f->be->get(f->be, "tcp.timestamps", buf,
+	    sizeof(buf)), 0);
+	assert_string_equal(buf, "9");
+	assert_int_equal(f->be->set(f->be, "tcp.timestamps", "enabled"),
+	    EROFS);
+	assert_int_equal(f->be->set(f->be, "offload.rsc", "enabled"), EROFS);
+	assert_int_equal(f->be->explain(f->be, "offload.rsc", why,
+	    sizeof(why)), 0);
+	assert_non_null(strstr(why, "read-only"));
+	assert_int_equal(fake_cim_nupdates(f->fc), before);
+	/* the class missing, as under Wine: a reason advise can show */
+	fake_cim_fail_class(f->fc, "MSFT_NetTCPSetting", CIM_E_INVALID_CLASS);
+	assert_int_equal(f->be->get(f->be, "tcp.timestamps", buf,
+	    sizeof(buf)), ENOENT);
+	assert_int_equal(f->be->explain(f->be, "tcp.timestamps", why,
+	    sizeof(why)), 0);
+	assert_non_null(strstr(why, "MSFT_NetTCPSetting is not on this "
+	    "Windows"));
+}
+
 static void
 test_bad_values_and_keys(void **arg)
 {
@@ -338,6 +382,7 @@ main(void)
 		T(test_restore_puts_originals_back),
 		T(test_originals_survive_restart),
 		T(test_congestion_provider_read_only),
+		T(test_timestamps_and_rsc_read_only),
 		T(test_bad_values_and_keys),
 	};
 
