@@ -327,6 +327,67 @@ bad 'exclude each other' "--rtt with --host" --rate 1g --rtt 1 --host x
 bad '--set foo.bar: advise does not use it' "an unknown --set" \
     --rate 1g --rtt 1 --set foo.bar=1
 
+# ---- Windows, modelled from any OS: stock values, then "what if"
+
+run --rate 1g --rtt 150ms --platform windows
+[ "$rc" -eq 0 ] && grep -q '^Machine     Windows (--platform)' "$T/out" &&
+    grep -q '^tcp.autotuninglevel  normal\*  *experimental  *18750000  *raise$' \
+    "$T/out" && grep -q 'held by tcp.autotuninglevel' "$T/out" &&
+    grep -q 'normal 16 MiB, experimental 1 GiB' "$T/out"
+report $? "Windows: stock normal holds 16 MiB, 1g at 150ms needs experimental" \
+    "exit $rc"
+run --rate 100m --rtt 10ms --platform windows --set tcp.autotuninglevel=Disabled
+[ "$rc" -eq 0 ] && grep -q '^tcp.autotuninglevel  disabled=  *normal ' \
+    "$T/out" && grep -q 'receiving  now    52.4 Mbit/s, window 64 KiB' \
+    "$T/out" && grep -q 'turned down (disabled)' "$T/out"
+report $? "Windows: --set disabled gives 64 KiB, 52.4 Mbit/s at 10 ms" \
+    "exit $rc"
+run --rate 100m --rtt 10ms --platform windows --set offload.rss=disabled \
+    --set offload.rsc=disabled
+[ "$rc" -eq 0 ] && grep -q '^offload.rss  *disabled=  *enabled  *-  *turn on$' \
+    "$T/out" && grep -q 'Receive-Side Scaling is off' "$T/out" &&
+    grep -q 'Receive Segment Coalescing is off' "$T/out"
+report $? "Windows: RSS and RSC off are flagged, RSS turned on" "exit $rc"
+if has_jq; then
+	run --rate 1g --rtt 150ms --platform windows --set tcp.timestamps=allowed \
+	    --json
+	[ "$rc" -eq 0 ] && jqe '.platform.os == "windows" and
+	    .platform.live == false and .platform.maxsockbuf_ceiling == null and
+	    .platform.autotuning.level == "normal" and
+	    .platform.autotuning.window_ceiling_bytes == 16776960 and
+	    .platform.autotuning.least_level == "experimental" and
+	    ([.platform.autotuning.levels[] | .window_ceiling_bytes] ==
+	     [65535, 262140, 1048560, 16776960, 1073725440]) and
+	    ([.platform.autotuning.levels[] | .scale] == [null, 2, 4, 8, 14]) and
+	    .verdict == "tune" and .now.receive.window_bytes == 16776960 and
+	    (.keys[] | select(.name == "tcp.timestamps") | .given and
+	     .current == "allowed" and .role == "info") and
+	    (.note_ids | index("windows-autotuning-ceilings")) != null and
+	    (.note_ids | index("windows-timestamps-off")) != null'
+	report $? "Windows --json: the levels as numbers, note identifiers" \
+	    "exit $rc"
+else
+	skip "Windows --json: the levels as numbers" "jq is not installed"
+fi
+run --rate 1g --rtt 150ms --platform windows --set offload.rss=disabled \
+    --config
+"$ctl" check "$T/out" >"$T/check" 2>&1
+crc=$?
+[ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] &&
+    grep -q '<key>tcp.autotuninglevel</key>' "$T/out" &&
+    grep -q '<string>experimental</string>' "$T/out" &&
+    grep -q '<key>offload.rss</key>' "$T/out" &&
+    ! grep -q 'at-least\|<key>offload.rsc</key>\|<key>tcp.timestamps</key>' \
+    "$T/out" && grep -q 'ProgramData' "$T/out"
+report $? "Windows --config: the two held keys, enforced; tcptunectl check accepts it" \
+    "exit $rc, check $crc" "$(cat "$T/check")"
+bad '"on" is not enabled or disabled' "Windows: a bad --set word" \
+    --rate 1g --rtt 1 --platform windows --set offload.rss=on
+bad 'advise does not use it on Windows' "Windows: a Linux key" \
+    --rate 1g --rtt 1 --platform windows --set net.core.rmem_max=1
+bad 'not linux, darwin (macos), freebsd or windows' "an unknown --platform" \
+    --rate 1g --rtt 1 --platform win32
+
 # ---- read only, and no root needed
 
 if [ -n "$rmem0" ]; then
