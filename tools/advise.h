@@ -149,6 +149,7 @@ enum adv_note_id {
 	NOTE_UNREAD,		/* the values with an err in the input */
 	NOTE_ASSUMED_LIVE,	/* stock defaults stand in for unread ones */
 	NOTE_ASSUMED_MODEL,	/* --platform: a machine from stock values */
+	NOTE_NONE_READ,		/* live, and not one value could be read */
 	NOTE_COUNT
 };
 
@@ -205,6 +206,7 @@ struct adv_result {
 	int		 win_level;	/* Windows: the auto-tuning level now */
 	int		 win_least;	/* the least that suffices, -1 none */
 	int		 win_rec;	/* the level recommended */
+	bool		 none_read;	/* live, yet nothing could be read */
 	struct adv_key	 keys[ADV_MAX_KEYS];
 	size_t		 nkeys;
 	struct adv_dir	 now_rcv, now_snd, rec_rcv, rec_snd;

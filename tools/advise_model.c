@@ -549,7 +549,10 @@ key_vector(struct adv_key *k, const struct cur *c, long long rec,
 	    !value_equal(k->current, k->recommended);
 }
 
-/* Some values could not be read live (their names are in the input). */
+/*
+ * Some values could not be read live (their names are in the input); or
+ * none could, as on a Windows without the CIM classes (Wine).
+ */
 static void
 unread_note(const struct adv_input *in, struct adv_result *r)
 {
@@ -558,6 +561,7 @@ unread_note(const struct adv_input *in, struct adv_result *r)
 	for (i = 0; i < in->nvalues; i++)
 		if (in->values[i].err != 0)
 			n++;
+	r->none_read = in->live && n > 0 && n == in->nvalues;
 	if (n > 0)
 		note(r, NOTE_UNREAD, (long long)n, 0, 0);
 }
@@ -574,7 +578,9 @@ common_notes(const struct adv_input *in, struct adv_result *r)
 	note(r, NOTE_CEILINGS, 0, 0, 0);
 	note(r, NOTE_NEW_CONNECTIONS, 0, 0, 0);
 	unread_note(in, r);
-	if (assumed && in->live)
+	if (r->none_read)
+		note(r, NOTE_NONE_READ, 0, 0, 0);
+	else if (assumed && in->live)
 		note(r, NOTE_ASSUMED_LIVE, 0, 0, 0);
 	else if (assumed)
 		note(r, NOTE_ASSUMED_MODEL, 0, 0, 0);

@@ -150,7 +150,10 @@ text_head(FILE *f, const struct advice *a)
 	    "product: the window one stream needs in each direction it "
 	    "carries data", r->bdp, bdp);
 	wrap(f, "In flight   ", "            ", line);
-	if (a->in.live && any_given(r)) {
+	if (r->none_read)
+		fprintf(f, "%-12s%s: nothing could be read here, stock values "
+		    "stand in\n", "Machine", r->kernel);
+	else if (a->in.live && any_given(r)) {
 		snprintf(line, sizeof(line), "%s, values read live except "
 		    "those given with --set (nothing is changed)", r->kernel);
 		wrap(f, "Machine     ", "            ", line);

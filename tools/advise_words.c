@@ -118,6 +118,7 @@ static const char *const note_names[NOTE_COUNT] = {
 	[NOTE_UNREAD] = "values-not-read",
 	[NOTE_ASSUMED_LIVE] = "values-assumed",
 	[NOTE_ASSUMED_MODEL] = "values-stock-defaults",
+	[NOTE_NONE_READ] = "nothing-read",
 };
 
 /* The notes that need no number: their sentence as it is. */
@@ -335,6 +336,12 @@ adv_note_text(const struct adv_input *in, const struct adv_result *r,
 		snprintf(buf, len, "Values marked * could not be read: they are "
 		    "the stock defaults of %s. Give the real ones with --set "
 		    "NAME=VALUE.", adv_os_label(r->os));
+		return;
+	case NOTE_NONE_READ:
+		snprintf(buf, len, "Nothing could be read on this machine: the "
+		    "advice is for a stock %s, as --platform %s gives it, not "
+		    "for this one. Give its real values with --set NAME=VALUE.",
+		    adv_os_label(r->os), adv_os_name(r->os));
 		return;
 	case NOTE_ASSUMED_MODEL:
 		snprintf(buf, len, "Values marked * are the stock defaults of "

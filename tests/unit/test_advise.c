@@ -1193,6 +1193,7 @@ test_windows_unread(void **arg)
 	(void)arg;
 	windows(&in, 1e9, 0.05, NULL);
 	in.live = true;
+	set(&in, "offload.rss", "enabled");	/* this one was read */
 	assert_int_equal(adv_input_set(&in, "tcp.autotuninglevel", NULL,
 	    ENOENT, false), 0);
 	adv_input_why(&in, "tcp.autotuninglevel", why);
@@ -1208,6 +1209,23 @@ test_windows_unread(void **arg)
 	    "tcp.timestamps here (MSFT_NetTCPSetting is not on this Windows"));
 	/* the reason once, not per key */
 	assert_null(strstr(strstr(text, why) + 1, why));
+	assert_false(r.none_read);
+	/* nothing read at all: said plainly, a stock Windows modelled */
+	assert_int_equal(adv_input_set(&in, "offload.rss", NULL, ENOENT,
+	    false), 0);
+	assert_int_equal(adv_input_set(&in, "offload.rsc", NULL, ENOENT,
+	    false), 0);
+	adv_model(&in, &r);
+	assert_true(r.none_read);
+	assert_true(has_note_id(&r, NOTE_NONE_READ));
+	assert_false(has_note_id(&r, NOTE_ASSUMED_LIVE));
+	assert_true(has_note(&in, &r, "the advice is for a stock Windows, as "
+	    "--platform windows gives it"));
+	/* a value given with --set is something known: not "nothing" */
+	assert_int_equal(adv_input_set(&in, "offload.rss", "enabled", 0,
+	    true), 0);
+	adv_model(&in, &r);
+	assert_false(r.none_read);
 }
 
 static void

@@ -313,5 +313,63 @@ else
 	notok "service: sc stop: STOPPED, exit code 0"
 fi
 
+# ---- advise: tcptunectl.exe advise read live.  Wine has no
+# root/StandardCimv2, so nothing can be read: advise says so and models a
+# stock Windows.  --config FILE as on Windows; --host refused.
+
+# advise ARGS: Unix text on stdout, wine's exit status returned.
+advise() {
+	local rc
+	(cd "$tmp" && timeout 60 wine "$ctl" advise "$@") >"$tmp/raw" 2>&1
+	rc=$?
+	unix <"$tmp/raw"
+	return "$rc"
+}
+advise --rate 1g --rtt 150ms >"$tmp/out"
+if [ $? -eq 0 ] && grep -q '^Machine     Windows: nothing could be read here' "$tmp/out" &&
+    grep -q '^tcp.autotuninglevel  normal\*  *experimental ' "$tmp/out" &&
+    grep -q 'WBEM_E_INVALID_NAMESPACE 0x8004100E' "$tmp/out" &&
+    tr -s ' \n' '  ' <"$tmp/out" |
+    grep -q 'advice is for a stock Windows, as --platform windows'
+then ok "advise: nothing readable under Wine, said so, a stock Windows modelled"
+else notok "advise: nothing readable under Wine, said so, a stock Windows modelled"
+fi
+advise --rate 1g --rtt 150ms --json >"$tmp/out"
+if grep -q '"live": true' "$tmp/out" && grep -q '"nothing-read"' "$tmp/out" &&
+    grep -q '"least_level": "experimental"' "$tmp/out"
+then ok "advise --json: live, nothing-read, the least level"
+else notok "advise --json: live, nothing-read, the least level"
+fi
+wcfg=$(winpath "$tmp/advice.conf")
+advise --rate 1g --rtt 150ms --set offload.rss=disabled --config "$wcfg" \
+    >"$tmp/out"
+if grep -q "^Wrote $(printf '%s' "$wcfg" | sed 's/\\/\\\\/g')" "$tmp/out" &&
+    grep -q '<string>experimental</string>' "$tmp/advice.conf" &&
+    (cd "$tmp" && timeout 30 wine "$ctl" check "$wcfg") 2>&1 | unix |
+    grep -q 'configuration OK'
+then ok "advise --config FILE: written, and check accepts it"
+else notok "advise --config FILE: written, and check accepts it"
+fi
+cp "$tmp/advice.conf" "$tmp/advice.before"
+advise --rate 1g --rtt 10ms --config "$wcfg" >"$tmp/out"
+if [ $? -eq 1 ] && grep -q 'exists: add --force' "$tmp/out" &&
+    cmp -s "$tmp/advice.conf" "$tmp/advice.before" &&
+    advise --rate 1g --rtt 10ms --config "$wcfg" --force >/dev/null &&
+    grep -q '<string>normal</string>' "$tmp/advice.conf" &&
+    [ -z "$(ls "$tmp"/advice.conf.tmp.* 2>/dev/null)" ]
+then ok "advise --config: an existing FILE only with --force, no temporary left"
+else notok "advise --config: an existing FILE only with --force, no temporary left"
+fi
+advise --rate 1g --host 127.0.0.1 >"$tmp/out"
+if [ $? -eq 64 ] && grep -q 'not available on Windows; give it with --rtt' "$tmp/out"
+then ok "advise --host: refused on Windows, --rtt named"
+else notok "advise --host: refused on Windows, --rtt named"
+fi
+advise --rate 1g --rtt 150ms --platform linux >"$tmp/out"
+if grep -q '^Machine     Linux (--platform)' "$tmp/out"
+then ok "advise --platform linux on Windows: modelled"
+else notok "advise --platform linux on Windows: modelled"
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
