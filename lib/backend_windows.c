@@ -189,13 +189,14 @@ static const char *const tcp_props[] = {
 	"AutoTuningLevelEffective"
 };
 
+/* props of every template; at least one template, or ENOENT. */
 static int
-tcp_rows(struct win_ctx *c, const char *name, struct cim_row *rows,
-    size_t *n)
+tcp_rows(struct win_ctx *c, const char *name, const char *const *props,
+    size_t nprops, struct cim_row *rows, size_t *n)
 {
 	int32_t	hr;
 
-	hr = c->cim->query(c->cim, TCP_CLASS, tcp_props, 3, rows,
+	hr = c->cim->query(c->cim, TCP_CLASS, props, nprops, rows,
 	    CIM_MAX_ROWS, n);
 	if (hr != CIM_OK)
 		return cim_failed(c, name, TCP_CLASS, "query", hr);
@@ -234,7 +235,7 @@ autotuning_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 	unsigned		 v;
 	int			 err;
 
-	if ((err = tcp_rows(c, name, rows, &n)) != 0)
+	if ((err = tcp_rows(c, name, tcp_props, 3, rows, &n)) != 0)
 		return err;
 	r = main_row(rows, n);
 	v = group_policy_rules(r) && r->has[P_GP] ? r->value[P_GP] :
@@ -267,7 +268,7 @@ autotuning_set(struct win_ctx *c, const char *name, const char *value)
 		    "restricted, normal or experimental");
 		return EINVAL;
 	}
-	if ((err = tcp_rows(c, name, rows, &n)) != 0)
+	if ((err = tcp_rows(c, name, tcp_props, 3, rows, &n)) != 0)
 		return err;
 	for (i = 0; i < n; i++)
 		if (group_policy_rules(&rows[i])) {
@@ -342,14 +343,13 @@ timestamps_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 	const struct cim_row	*r;
 	char			 num[16];
 	size_t			 n;
-	int32_t			 hr;
+	int			 err;
 
-	hr = c->cim->query(c->cim, TCP_CLASS, ts_props, 1, rows,
-	    CIM_MAX_ROWS, &n);
-	if (hr != CIM_OK)
-		return cim_failed(c, name, TCP_CLASS, "query", hr);
-	if (n == 0 || !(r = main_row(rows, n))->has[0]) {
-		set_why(c, name, "%s has no Timestamps here", TCP_CLASS);
+	if ((err = tcp_rows(c, name, ts_props, 1, rows, &n)) != 0)
+		return err;
+	if (!(r = main_row(rows, n))->has[0]) {
+		set_why(c, name, "%s (%s) has no Timestamps", TCP_CLASS,
+		    r->setting);
 		return ENOENT;
 	}
 	return tt_strlcpy(buf, word_of(ts_values, r->value[0], num,
