@@ -56,7 +56,7 @@
  *   #autotuning-levels): Disabled, no scale factor (the window stays at its
  *   default, at most 65535 bytes); HighlyRestricted, scale factor 2;
  *   Restricted, 4; Normal (the default), 8; Experimental, 14.  A window
- *   field of 65535 shifted by the scale (RFC 7323 section 2.2) gives the
+ *   field of 65535 shifted by the scale (RFC 7323 section 2) gives the
  *   ceilings: 65535 bytes, 256 KiB, 1 MiB, 16 MiB and 1 GiB (less 2^scale
  *   - 1 bytes each).  The same page's netsh output shows a stock system:
  *   auto-tuning normal, Receive-Side Scaling and Receive Segment

@@ -106,6 +106,9 @@ for os in darwin freebsd; do
 	golden "advise-$os-set" 0 advise --json --platform "$os" \
 	    --rate 10g --rtt 80ms --set kern.ipc.maxsockbuf=8M
 done
+golden advise-windows 0 advise --json --platform windows --rate 1g --rtt 150ms
+golden advise-windows-set 0 advise --json --platform windows --rate 100m \
+    --rtt 10ms --set tcp.autotuninglevel=restricted --set offload.rss=disabled
 
 daemon_stop main
 done_testing
