@@ -85,7 +85,7 @@ build_libxml2() {
 	basename "$dir" >"$prefix/.built"
 }
 
-need_packages mingw-w64 dpkg-dev autoconf automake libtool pkg-config make
+need_packages mingw-w64 dpkg-dev autoconf automake libtool pkg-config make mandoc
 build_libxml2
 
 if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then

@@ -124,6 +124,21 @@ for f in "$cfg"/bad/*.conf; do
 	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
 done
 
+# ---- help: the manual pages built into tcptunectl.exe (no man(1) here)
+
+bs=$(printf '\b')
+for page in tcptunectl.8 tcptuned.8 tcptune.conf.5; do
+	timeout 30 wine "$ctl" help "${page%.*}" 2>&1 | unix >"$tmp/out"
+	mandoc -T ascii -O width=78 "$top_srcdir/man/$page" |
+	    sed "s/.$bs//g" >"$tmp/want"
+	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/out"; then
+		ok "help ${page%.*}: the page as mandoc renders it"
+	else
+		diff -u "$tmp/want" "$tmp/out" | head -n 10 >&2
+		notok "help ${page%.*}: the page as mandoc renders it"
+	fi
+done
+
 # ---- acl: the owner and ACL rule of lib/config_file_win.c
 
 conf_text() {
