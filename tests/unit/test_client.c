@@ -77,7 +77,7 @@ put_info(uint32_t nkeys, uint32_t paused)
 	di.nkeys = nkeys;
 	di.paused = paused;
 	snprintf(di.version, sizeof(di.version), "0.1");
-	snprintf(di.backend, sizeof(di.backend), "linux");
+	snprintf(di.backend, sizeof(di.backend), "sysctl-dir");
 	st_put(MSG_DAEMON_INFO, SEQ, &di, sizeof(di));
 }
 

@@ -954,10 +954,10 @@ test_restore_through_faults(void **arg)
 }
 
 /*
- * The engine over the real Linux backend and a sysctl tree in a temporary
- * directory, with refusals the file system gives: a missing key (ENOENT),
- * a directory where the value should be (EISDIR), an empty value (ERANGE)
- * and a symlink (EINVAL), beside three healthy keys.
+ * The engine over the real sysctl-directory backend and a sysctl tree in
+ * a temporary directory, with refusals the file system gives: a missing
+ * key (ENOENT), a directory where the value should be (EISDIR), an empty
+ * value (ERANGE) and a symlink (EINVAL), beside three healthy keys.
  */
 static void
 put_file(const char *root, const char *rel, const char *content)
@@ -976,7 +976,7 @@ put_file(const char *root, const char *rel, const char *content)
 static const char *
 read_file(const char *root, const char *name, char *buf, size_t len)
 {
-	struct sysctl_backend	*be = backend_linux_new(root);
+	struct sysctl_backend	*be = backend_sysctl_dir_new(root);
 	int			 err;
 
 	assert_non_null(be);
@@ -986,7 +986,7 @@ read_file(const char *root, const char *name, char *buf, size_t len)
 }
 
 static int
-setup_linux_root(void **arg)
+setup_sysctl_dir_root(void **arg)
 {
 	struct fixture	*f;
 	char		 root[PATH_MAX], path[PATH_MAX + 16];
@@ -1001,13 +1001,13 @@ setup_linux_root(void **arg)
 	put_file(root, "net/ipv4/empty", "");
 	snprintf(path, sizeof(path), "%s/net/ipv4/link", root);
 	assert_int_equal(symlink("tcp_rmem", path), 0);
-	assert_non_null(f->be = backend_linux_new(root));
+	assert_non_null(f->be = backend_sysctl_dir_new(root));
 	f->e.be = f->be;	/* start() saw none */
 	return 0;
 }
 
 static void
-test_linux_backend_error_mix(void **arg)
+test_sysctl_dir_backend_error_mix(void **arg)
 {
 	struct fixture	*f = *arg;
 	char		 root[PATH_MAX], buf[TT_VALUE_MAX];
@@ -1325,7 +1325,7 @@ main(void)
 		T(test_error_mix_recovery_and_restore, setup_linux_mix),
 		T(test_transient_faults_recover, setup_linux_mix),
 		T(test_restore_through_faults, setup_linux_mix),
-		T(test_linux_backend_error_mix, setup_linux_root),
+		T(test_sysctl_dir_backend_error_mix, setup_sysctl_dir_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
