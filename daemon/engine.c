@@ -33,8 +33,9 @@ engine_free(struct engine *e)
 	e->nkeys = 0;
 }
 
+/* The key of that name in the plan, or NULL. */
 const struct engine_key *
-engine_key(const struct engine *e, const char *name)
+engine_find_key(const struct engine *e, const char *name)
 {
 	size_t	i;
 
@@ -343,7 +344,7 @@ restore_dropped(struct engine *e, const struct config *next)
 static void
 carry_over(const struct engine *e, struct engine_key *k)
 {
-	const struct engine_key	*old = engine_key(e, k->cfg.name);
+	const struct engine_key	*old = engine_find_key(e, k->cfg.name);
 
 	if (old == NULL)
 		return;

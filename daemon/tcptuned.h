@@ -114,7 +114,7 @@ int	 engine_restore(struct engine *, int);
 int	 engine_resume(struct engine *);
 bool	 engine_all_in_force(const struct engine *);
 size_t	 engine_not_in_force(const struct engine *);
-const struct engine_key *engine_key(const struct engine *, const char *);
+const struct engine_key *engine_find_key(const struct engine *, const char *);
 void	 engine_key_status(const struct engine *, const struct engine_key *,
 	    struct msg_key_status *);
 

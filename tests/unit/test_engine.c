@@ -143,7 +143,7 @@ teardown(void **arg)
 static const struct engine_key *
 key(struct fixture *f, const char *name)
 {
-	const struct engine_key	*k = engine_key(&f->e, name);
+	const struct engine_key	*k = engine_find_key(&f->e, name);
 
 	assert_non_null(k);
 	return k;
