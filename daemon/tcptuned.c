@@ -383,10 +383,10 @@ refresh_once(struct daemon *d)
 	d->refreshed_turn = turn;
 }
 
+/* The daemon's part of a status reply, from what it holds: no reads. */
 static void
-daemon_status(struct daemon *d, struct msg_daemon_info *info)
+fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 {
-	refresh_once(d);
 	memset(info, 0, sizeof(*info));
 	info->started = d->started;
 	info->now = time(NULL);
@@ -417,10 +417,12 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 
 /* ---- what the control server asks of the daemon (control_ops) */
 
+/* A status reply starts here: the live values are read first. */
 static void
 op_status(void *arg, struct msg_daemon_info *info)
 {
-	daemon_status(arg, info);
+	refresh_once(arg);
+	fill_daemon_info(arg, info);
 }
 
 static void
