@@ -4,6 +4,8 @@
  * tick, reverts drift, and backs off from a key that something else keeps
  * changing instead of fighting it in a tight loop.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

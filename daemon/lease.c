@@ -10,6 +10,8 @@
  * crash), the holder asking for 0 seconds, resume, reload or restore.
  * It is never saved: a daemon restarted during one enforces (originals.c).
  */
+#include "config.h"
+
 #include <stdio.h>
 
 #include "tcptuned.h"

@@ -6,6 +6,8 @@
  * is set aside rather than believed.  Its name and magic line are those
  * of earlier versions (STATE_FILE, STATE_MAGIC): installs keep theirs.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,6 +4,8 @@
  * checked up to / and held open (trusted_dir.c), files opened at it with
  * O_NOFOLLOW, the sweep of interrupted saves and the one-daemon lock.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -10,6 +10,8 @@
  * for.  The lock is the file "lock" opened without sharing, which Windows
  * lets go when the process ends, however it ends.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>

@@ -8,6 +8,8 @@
  * commutative, idempotent), clamping replaces only the last number, and no
  * name maps to a path outside the root.
  */
+#include "config.h"
+
 #include <limits.h>
 #include <string.h>
 

@@ -1,6 +1,8 @@
 /*
  * Choosing the sysctl backend for this platform.
  */
+#include "config.h"
+
 #include <stdlib.h>
 
 #include "tcptune.h"

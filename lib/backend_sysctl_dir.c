@@ -5,6 +5,8 @@
  * (tests and dry runs point it at a tree of files).  A name is mapped to a
  * path only when no part of it could lead out of the root.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -3,6 +3,8 @@
  * mapping (nothing may lead out of the root), reading, writing, and the
  * errors a real /proc/sys gives.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>

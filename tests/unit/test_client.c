@@ -4,6 +4,8 @@
  * reply can be wrong, with its exit status and its message (escaped).
  * The socket half (deadline, server uid) is tests/system/client.sh.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

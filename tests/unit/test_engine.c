@@ -3,6 +3,8 @@
  * maxsockbuf cap, clamp, at-least, once, restore order, originals kept
  * across restarts, and the back-off from a contested key.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>

@@ -6,6 +6,8 @@
  * Built natively: the rules are plain C, and Wine cannot fake the CIM
  * classes, so this is where their success paths are tested.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,6 +5,8 @@
  * originals in force during a lease, never saved as paused, so a daemon
  * killed mid-lease starts enforcing; a restore during a lease is saved.
  */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

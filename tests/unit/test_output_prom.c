@@ -12,6 +12,8 @@
 #define _DARWIN_C_SOURCE	/* mkdtemp beside _POSIX_C_SOURCE */
 #endif
 
+#include "config.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
