@@ -31,6 +31,8 @@
  *                        (tcp.congestionprovider.internet).
  * Values are lower-case words, so a read-back compares equal to the file.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -46,6 +46,8 @@
  * On the BSDs the advertised window is the free space of the receive
  * buffer in bytes (sbspace), so a buffer of one BDP is a window of one.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -5,6 +5,8 @@
  * nothing for it to compute yet, and it says so rather than print a
  * plan for another system (README, platform table).
  */
+#include "config.h"
+
 #include <stdio.h>
 
 #include "tcptunectl.h"
