@@ -4,6 +4,8 @@
  * tick, reverts drift, and backs off from a key that something else keeps
  * changing instead of fighting it in a tight loop.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +17,11 @@
 #define CLAMP_MAX_TRIES	64
 
 void
-engine_init(struct engine *e, struct sysctl_backend *be, struct state *st)
+engine_init(struct engine *e, struct sysctl_backend *be, struct originals *st)
 {
 	memset(e, 0, sizeof(*e));
 	e->be = be;
-	e->state = st;
+	e->originals = st;
 	e->mono = tt_mono;
 }
 
@@ -33,8 +35,9 @@ engine_free(struct engine *e)
 	e->nkeys = 0;
 }
 
+/* The key of that name in the plan, or NULL. */
 const struct engine_key *
-engine_key(const struct engine *e, const char *name)
+engine_find_key(const struct engine *e, const char *name)
 {
 	size_t	i;
 
@@ -245,8 +248,8 @@ apply_key(struct engine *e, struct engine_key *k)
 	k->note[0] = '\0';
 	if (read_key(e, k) != 0)
 		return;
-	if (state_original(e->state, k->cfg.name) == NULL)
-		state_set_original(e->state, k->cfg.name, k->current);
+	if (originals_get(e->originals, k->cfg.name) == NULL)
+		originals_set(e->originals, k->cfg.name, k->current);
 	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
 		k->state = KS_IN_FORCE;
 		k->err = 0;
@@ -308,29 +311,29 @@ restore_dropped(struct engine *e, const struct config *next)
 	size_t			  i, n = 0;
 	int			  failed = 0;
 
-	tmp = calloc(e->state->n + 1, sizeof(*tmp));
-	order = calloc(e->state->n + 1, sizeof(*order));
+	tmp = calloc(e->originals->n + 1, sizeof(*tmp));
+	order = calloc(e->originals->n + 1, sizeof(*order));
 	if (tmp == NULL || order == NULL)
 		fatal("%s", __func__);
-	for (i = 0; i < e->state->n; i++) {
-		if (in_config(next, e->state->entries[i].name))
+	for (i = 0; i < e->originals->n; i++) {
+		if (in_config(next, e->originals->entries[i].name))
 			continue;
-		if (!may_restore(e, next, e->state->entries[i].name)) {
+		if (!may_restore(e, next, e->originals->entries[i].name)) {
 			log_warnx("%s: an original on record, outside the "
 			    "network sysctls and no config allows it: not "
-			    "restoring it", e->state->entries[i].name);
+			    "restoring it", e->originals->entries[i].name);
 			continue;
 		}
-		tt_strlcpy(tmp[n].name, e->state->entries[i].name,
+		tt_strlcpy(tmp[n].name, e->originals->entries[i].name,
 		    sizeof(tmp[n].name));
 		order[n] = &tmp[n];
 		n++;
 	}
 	plan_sort(order, n);
 	for (i = n; i-- > 0;) {
-		orig = state_original(e->state, order[i]->name);
+		orig = originals_get(e->originals, order[i]->name);
 		if (restore_key(e, order[i]->name, orig) != -1)
-			state_forget(e->state, order[i]->name);
+			originals_forget(e->originals, order[i]->name);
 		else
 			failed++;
 	}
@@ -343,7 +346,7 @@ restore_dropped(struct engine *e, const struct config *next)
 static void
 carry_over(const struct engine *e, struct engine_key *k)
 {
-	const struct engine_key	*old = engine_key(e, k->cfg.name);
+	const struct engine_key	*old = engine_find_key(e, k->cfg.name);
 
 	if (old == NULL)
 		return;
@@ -445,7 +448,7 @@ engine_configure(struct engine *e, struct config *cfg)
 	e->keys = keys;
 	e->nkeys = cfg->nkeys;
 	for (i = 0; i < e->nkeys; i++) {
-		if (e->state->paused) {
+		if (e->originals->paused) {
 			read_key(e, &e->keys[i]);
 			e->keys[i].state = KS_PAUSED;
 			continue;
@@ -517,7 +520,7 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 	char		 buf[TT_VALUE_MAX];
 	const char	*target;
 
-	if (e->state->paused) {
+	if (e->originals->paused) {
 		if (read_key(e, k) == 0)
 			k->state = KS_PAUSED;
 		return;
@@ -603,7 +606,7 @@ engine_restore(struct engine *e, int how)
 	for (i = e->nkeys; i-- > 0;) {
 		struct engine_key *k = &e->keys[i];
 
-		if ((orig = state_original(e->state, k->cfg.name)) == NULL)
+		if ((orig = originals_get(e->originals, k->cfg.name)) == NULL)
 			continue;
 		switch (restore_key(e, k->cfg.name, orig)) {
 		case -1:
@@ -614,14 +617,14 @@ engine_restore(struct engine *e, int how)
 			break;
 		}
 		if (how == RESTORE_EXIT)
-			state_forget(e->state, k->cfg.name);
+			originals_forget(e->originals, k->cfg.name);
 		read_key(e, k);
 		k->state = KS_PAUSED;
 	}
 	if (how == RESTORE_PAUSE)
-		state_set_paused(e->state, true);
+		originals_set_paused(e->originals, true);
 	else if (how == RESTORE_LEASE)
-		state_set_lease_pause(e->state);
+		originals_set_lease_pause(e->originals);
 	return failed ? -1 : 0;
 }
 
@@ -631,7 +634,7 @@ engine_resume(struct engine *e)
 	size_t	i;
 	int	rv = 0;
 
-	state_set_paused(e->state, false);
+	originals_set_paused(e->originals, false);
 	for (i = 0; i < e->nkeys; i++) {
 		apply_key(e, &e->keys[i]);
 		if (e->keys[i].state != KS_IN_FORCE)
@@ -644,7 +647,7 @@ engine_resume(struct engine *e)
 bool
 engine_all_in_force(const struct engine *e)
 {
-	return !e->state->paused && engine_not_in_force(e) == 0;
+	return !e->originals->paused && engine_not_in_force(e) == 0;
 }
 
 /* How many keys are not in force (paused, refused, drifted, ...). */
@@ -663,7 +666,7 @@ void
 engine_key_status(const struct engine *e, const struct engine_key *k,
     struct msg_key_status *ks)
 {
-	const char	*orig = state_original(e->state, k->cfg.name);
+	const char	*orig = originals_get(e->originals, k->cfg.name);
 	time_t		 mono = e->mono();
 
 	memset(ks, 0, sizeof(*ks));

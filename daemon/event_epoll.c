@@ -3,6 +3,8 @@
  * signals and inotify for the config file.  Everything is an fd, so the
  * loop sleeps in one epoll_wait until something is due: no polling.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>

@@ -9,6 +9,10 @@
  * batch kevent(2) returned; they are scrubbed from it before the free, so
  * nothing is kept alive for later.
  */
+#ifdef HAVE_CONFIG_H		/* none in tests/lint/bsd_compile.sh */
+#include "config.h"
+#endif
+
 #include <sys/types.h>
 #include <sys/event.h>
 #include <sys/stat.h>

@@ -17,6 +17,8 @@
  * MAXIMUM_WAIT_OBJECTS (64) sources; the wait starts at a rotating index
  * so a source that is always ready cannot starve the others.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -8,8 +8,10 @@
  * A lease ends, and enforcement comes back, at the first of: its seconds
  * running out, its holder's connection closing (the tool killed, ^C, a
  * crash), the holder asking for 0 seconds, resume, reload or restore.
- * It is never saved: a daemon restarted during one enforces (state.c).
+ * It is never saved: a daemon restarted during one enforces (originals.c).
  */
+#include "config.h"
+
 #include <stdio.h>
 
 #include "tcptuned.h"

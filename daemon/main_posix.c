@@ -3,6 +3,8 @@
  * foreground, supervised by launchd, systemd or daemon(8).  Windows has
  * its own in service_win.c, for the Service Control Manager.
  */
+#include "config.h"
+
 #include "tcptuned.h"
 
 int

@@ -3,6 +3,8 @@
  * to $NOTIFY_SOCKET, so the daemon needs no libsystemd.  "@" at the start
  * of the path names an abstract socket.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>

@@ -11,6 +11,8 @@
  * "Writing a ServiceMain Function", "Writing a Control Handler Function"
  * (Microsoft Learn, win32); OpenVPN's src/openvpnserv.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 

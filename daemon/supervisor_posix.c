@@ -3,6 +3,8 @@
  * taken on the event loop.  SIGPIPE is ignored: a client that goes away
  * mid-reply is an EPIPE for control.c, not the end of the daemon.
  */
+#include "config.h"
+
 #include <signal.h>
 
 #include "tcptuned.h"

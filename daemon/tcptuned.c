@@ -33,7 +33,7 @@ struct daemon {
 	struct options		 opt;
 	struct evloop		*loop;
 	struct sysctl_backend	*be;
-	struct state		 state;
+	struct originals	 originals;
 	struct engine		 engine;
 	struct control		*ctl;
 	struct ev_timer		*check_timer;
@@ -150,7 +150,7 @@ summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 	const struct engine	*e = &d->engine;
 	size_t			 bad = engine_not_in_force(e);
 
-	if (d->state.paused)
+	if (d->originals.paused)
 		snprintf(msg, len, "%s %s: %zu keys, enforcement paused", what,
 		    e->cfg->path, e->nkeys);
 	else if (bad == 0)
@@ -203,7 +203,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 		return -1;
 	}
 	end_lease(d, "a reload");
-	state_set_paused(&d->state, false);
+	originals_set_paused(&d->originals, false);
 	engine_configure(&d->engine, cfg);
 	arm_check_timer(d);
 	summarize(d, msg, len, "reloaded");
@@ -305,7 +305,7 @@ daemon_lease(struct daemon *d, const void *holder, long uid, long pid,
 	time_t	now = tt_mono();
 
 	lease_describe(&d->lease, now, who, sizeof(who));
-	switch (lease_decide(&d->lease, holder, seconds, d->state.paused)) {
+	switch (lease_decide(&d->lease, holder, seconds, d->originals.paused)) {
 	case LEASE_TOO_LONG:
 		snprintf(msg, len, "a lease lasts at most %d s",
 		    TT_LEASE_MAX_SEC);
@@ -383,10 +383,10 @@ refresh_once(struct daemon *d)
 	d->refreshed_turn = turn;
 }
 
+/* The daemon's part of a status reply, from what it holds: no reads. */
 static void
-daemon_status(struct daemon *d, struct msg_daemon_info *info)
+fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 {
-	refresh_once(d);
 	memset(info, 0, sizeof(*info));
 	info->started = d->started;
 	info->now = time(NULL);
@@ -396,7 +396,7 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	info->last_reload_ok = d->last_reload_ok;
 	info->check_interval = d->engine.cfg->check_interval;
 	info->nkeys = (uint32_t)d->engine.nkeys;
-	info->paused = d->state.paused;
+	info->paused = d->originals.paused;
 	info->restore_on_exit = d->engine.cfg->restore_on_exit;
 	info->checks = d->engine.checks;
 	info->lease = d->lease.active;
@@ -411,16 +411,18 @@ daemon_status(struct daemon *d, struct msg_daemon_info *info)
 	    sizeof(info->managed_path));
 	tt_strlcpy(info->last_reload_msg, d->last_reload_msg,
 	    sizeof(info->last_reload_msg));
-	tt_strlcpy(info->state_problem, d->state.problem,
+	tt_strlcpy(info->state_problem, d->originals.problem,
 	    sizeof(info->state_problem));
 }
 
 /* ---- what the control server asks of the daemon (control_ops) */
 
+/* A status reply starts here: the live values are read first. */
 static void
 op_status(void *arg, struct msg_daemon_info *info)
 {
-	daemon_status(arg, info);
+	refresh_once(arg);
+	fill_daemon_info(arg, info);
 }
 
 static void
@@ -479,7 +481,7 @@ on_check(void *arg)
 
 	d->refreshed_turn = 0;
 	engine_check(&d->engine);
-	state_retry(&d->state);
+	originals_retry(&d->originals);
 	watch_managed(d);
 }
 
@@ -651,25 +653,25 @@ state_checks(struct daemon *d)
 	static char	why[TT_TEXT_MAX + 64];
 	char		lockwhy[TT_TEXT_MAX];
 
-	if (state_open(&d->state, d->opt.state_dir) == -1) {
+	if (originals_open(&d->originals, d->opt.state_dir) == -1) {
 		(void)tt_snprintf(why, sizeof(why), "state directory %s: %s",
-		    d->opt.state_dir, d->state.problem);
+		    d->opt.state_dir, d->originals.problem);
 		return why;
 	}
-	d->lock_fd = state_lock(&d->state, lockwhy, sizeof(lockwhy));
-	if (d->lock_fd == STATE_LOCK_HELD)
+	d->lock_fd = originals_lock(&d->originals, lockwhy, sizeof(lockwhy));
+	if (d->lock_fd == ORIGINALS_LOCK_HELD)
 		return "another tcptuned holds the state directory's lock";
-	if (d->lock_fd == STATE_LOCK_BAD) {
+	if (d->lock_fd == ORIGINALS_LOCK_BAD) {
 		(void)tt_snprintf(why, sizeof(why), "%s: refusing to share the "
 		    "state directory on a lock that can be swapped", lockwhy);
 		return why;
 	}
-	if (d->lock_fd == STATE_LOCK_NONE)
+	if (d->lock_fd == ORIGINALS_LOCK_NONE)
 		log_warnx("cannot lock %s/lock (%s): going on without the "
-		    "lock", d->opt.state_dir, d->state.problem[0] ?
-		    d->state.problem : lockwhy);
+		    "lock", d->opt.state_dir, d->originals.problem[0] ?
+		    d->originals.problem : lockwhy);
 	else
-		state_sweep(&d->state);
+		originals_sweep(&d->originals);
 	return NULL;
 }
 
@@ -725,7 +727,7 @@ shutdown_daemon(struct daemon *d)
 	ev_timer_free(d->lease_timer);
 	ev_free(d->loop);
 	engine_free(&d->engine);
-	state_close(&d->state);
+	originals_close(&d->originals);
 	backend_free(d->be);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
@@ -754,7 +756,7 @@ tcptuned_main(int argc, char **argv)
 	cfg = startup_checks(&d);
 	setup_events(&d);
 	d.started = time(NULL);
-	engine_init(&d.engine, d.be, &d.state);
+	engine_init(&d.engine, d.be, &d.originals);
 	engine_configure(&d.engine, cfg);
 	summarize(&d, msg, sizeof(msg), "started with");
 	log_notice("%s", msg);

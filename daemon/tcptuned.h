@@ -15,16 +15,19 @@
 #define CONTEST_CORRECTIONS	3	/* within the window */
 #define CONTEST_BACKOFF_MAX	3600	/* seconds between attempts, at most */
 
-/* state.c: the persisted originals and the paused flag. */
-struct state_entry {
+/*
+ * originals.c: the store of original values (each key's value from before
+ * tcptuned first wrote it), persisted with the paused flag.
+ */
+struct original {
 	char	name[TT_NAME_MAX];
 	char	value[TT_VALUE_MAX];
 };
-struct state {
+struct originals {
 	int			 dirfd;		/* held open; -1 none */
 	char			 dir[1024];
 	char			 path[1024];
-	struct state_entry	*entries;
+	struct original		*entries;
 	size_t			 n;
 	bool			 paused;
 	bool			 pause_leased;	/* a lease's: saved as not paused */
@@ -33,34 +36,36 @@ struct state {
 	char			 corrupt[TT_TEXT_MAX];	/* a file set aside */
 	char			 problem[TT_TEXT_MAX];	/* both; "" when fine */
 };
-int		 state_open(struct state *, const char *);
-void		 state_close(struct state *);
-void		 state_retry(struct state *);
-const char	*state_original(const struct state *, const char *);
-int		 state_set_original(struct state *, const char *, const char *);
-int		 state_forget(struct state *, const char *);
-int		 state_set_paused(struct state *, bool);
-int		 state_set_lease_pause(struct state *);
-int		 state_save(struct state *);
-#define STATE_LOCK_HELD	-1	/* another daemon has it */
-#define STATE_LOCK_NONE	-2	/* no lock file can be made: go on */
-#define STATE_LOCK_BAD	-3	/* not a file only root controls: stop */
+int		 originals_open(struct originals *, const char *);
+void		 originals_close(struct originals *);
+void		 originals_retry(struct originals *);
+const char	*originals_get(const struct originals *, const char *);
+int		 originals_set(struct originals *, const char *,
+		    const char *);
+int		 originals_forget(struct originals *, const char *);
+int		 originals_set_paused(struct originals *, bool);
+int		 originals_set_lease_pause(struct originals *);
+int		 originals_save(struct originals *);
+#define ORIGINALS_LOCK_HELD	-1	/* another daemon has it */
+#define ORIGINALS_LOCK_NONE	-2	/* no lock file can be made: go on */
+#define ORIGINALS_LOCK_BAD	-3	/* not a file only root controls: stop */
 /*
- * state_posix.c | state_win.c: the file operations beneath state.c, on
- * the directory it holds open (st->dirfd).  open_dir gives the held
- * directory, TRUSTED_DIR_NOT_CREATED, or -1 (untrusted: why says why);
+ * originals_posix.c | originals_win.c: the file operations beneath
+ * originals.c, on the directory it holds open (st->dirfd).  open_dir
+ * gives the held directory, TRUSTED_DIR_NOT_CREATED, or -1 (untrusted:
+ * why says why);
  * read gives 0, an errno, or -1 for a file someone else controls (why);
  * writable, rename and write give 0 or an errno.
  */
-int		 state_lock(struct state *, char *, size_t);
-void		 state_sweep(struct state *);
-int		 state_os_open_dir(const char *, char *, size_t);
-int		 state_os_writable(const struct state *);
-int		 state_os_read(const struct state *, const char *, size_t,
-		    char **, size_t *, char *, size_t);
-int		 state_os_write(const struct state *, const char *,
+int		 originals_lock(struct originals *, char *, size_t);
+void		 originals_sweep(struct originals *);
+int		 originals_os_open_dir(const char *, char *, size_t);
+int		 originals_os_writable(const struct originals *);
+int		 originals_os_read(const struct originals *, const char *,
+		    size_t, char **, size_t *, char *, size_t);
+int		 originals_os_write(const struct originals *, const char *,
 		    const void *, size_t);
-int		 state_os_rename(const struct state *, const char *,
+int		 originals_os_rename(const struct originals *, const char *,
 		    const char *);
 
 /* trusted_dir.c (Unix): directories and files only root can change. */
@@ -85,7 +90,7 @@ struct engine_key {
 };
 struct engine {
 	struct sysctl_backend	*be;
-	struct state		*state;
+	struct originals	*originals;
 	struct config		*cfg;		/* owned */
 	struct engine_key	*keys;		/* in plan order */
 	size_t			 nkeys;
@@ -93,7 +98,8 @@ struct engine {
 	time_t			 last_check;	/* wall clock; 0 none */
 	time_t			 (*mono)(void);	/* tests set their clock */
 };
-void	 engine_init(struct engine *, struct sysctl_backend *, struct state *);
+void	 engine_init(struct engine *, struct sysctl_backend *,
+	    struct originals *);
 void	 engine_free(struct engine *);
 int	 engine_configure(struct engine *, struct config *);
 void	 engine_check(struct engine *);
@@ -108,7 +114,7 @@ int	 engine_restore(struct engine *, int);
 int	 engine_resume(struct engine *);
 bool	 engine_all_in_force(const struct engine *);
 size_t	 engine_not_in_force(const struct engine *);
-const struct engine_key *engine_key(const struct engine *, const char *);
+const struct engine_key *engine_find_key(const struct engine *, const char *);
 void	 engine_key_status(const struct engine *, const struct engine_key *,
 	    struct msg_key_status *);
 

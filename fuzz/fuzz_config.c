@@ -5,6 +5,8 @@
  * config that keeps the reader's promises or at least one error, never
  * both and never neither.
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "fuzz.h"

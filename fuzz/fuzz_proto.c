@@ -8,6 +8,8 @@
  * proto_read_msg() over a socketpair, with every string of every reply
  * forced to end and then read.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>

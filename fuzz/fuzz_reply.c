@@ -10,6 +10,8 @@
  * that end); and whatever it says on stderr is escaped: no control
  * character but the line's end, no C1 or bidi control, valid UTF-8.
  */
+#include "config.h"
+
 #include <sys/types.h>
 
 #include <stdio.h>

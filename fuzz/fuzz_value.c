@@ -1,13 +1,15 @@
 /*
  * The value normalizer and its arithmetic (lib/value.c) on arbitrary
- * strings, and the Linux name -> /proc/sys path mapping beside it.  The
- * input is two strings separated by a NUL: a "current" and a "wanted"
- * value, as the Linux backend reads them from /proc/sys and the config
- * gives them.  Checked: normalize is idempotent and never overruns, equal
+ * strings, and the sysctl-directory backend's name -> path mapping beside
+ * it.  The input is two strings separated by a NUL: a "current" and a
+ * "wanted" value, as that backend reads them from /proc/sys and the
+ * config gives them.  Checked: normalize is idempotent and never overruns, equal
  * is an equivalence, raise is the element-wise maximum (at least both,
  * commutative, idempotent), clamping replaces only the last number, and no
  * name maps to a path outside the root.
  */
+#include "config.h"
+
 #include <limits.h>
 #include <string.h>
 
@@ -98,7 +100,7 @@ check_path(const char *name)
 	char	out[PATH_MAX];
 	size_t	i;
 
-	if (linux_sysctl_path(ROOT, name, out, sizeof(out)) != 0)
+	if (sysctl_dir_path(ROOT, name, out, sizeof(out)) != 0)
 		return;
 	FUZZ_CHECK(strncmp(out, ROOT "/", sizeof(ROOT)) == 0);
 	FUZZ_CHECK(strstr(out, "//") == NULL && strstr(out, "/.") == NULL &&

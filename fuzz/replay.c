@@ -3,6 +3,8 @@
  * Built with the normal compiler (and the sanitizers under
  * --enable-sanitizers), so every input that once crashed stays fixed.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

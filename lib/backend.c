@@ -1,14 +1,16 @@
 /*
  * Choosing the sysctl backend for this platform.
  */
+#include "config.h"
+
 #include <stdlib.h>
 
 #include "tcptune.h"
 
 /*
- * With a root directory the Linux backend is used on any Unix platform:
- * tests and dry runs point it at a tree of files.  Windows has the CIM
- * backend only (backend_windows.c over cim_wmi.c).
+ * With a root directory the sysctl-directory backend is used on any Unix
+ * platform: tests and dry runs point it at a tree of files.  Windows has
+ * the CIM backend only (backend_windows.c over cim_wmi.c).
  */
 struct sysctl_backend *
 backend_platform_new(const char *root)
@@ -21,7 +23,7 @@ backend_platform_new(const char *root)
 	if (root == NULL)
 		return backend_bsd_new();
 #endif
-	return backend_linux_new(root ? root : "/proc/sys");
+	return backend_sysctl_dir_new(root ? root : TT_PROC_SYS);
 #endif
 }
 

@@ -14,6 +14,10 @@
  * show_var).  Values then go in and out with sysctlbyname(3) at exactly
  * that width.
  */
+#ifdef HAVE_CONFIG_H		/* none in tests/lint/bsd_compile.sh */
+#include "config.h"
+#endif
+
 #include <sys/types.h>
 #include <sys/sysctl.h>
 

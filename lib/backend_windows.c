@@ -37,6 +37,8 @@
  *                        Coalescing (for advise).
  * Values are lower-case words, so a read-back compares equal to the file.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -23,6 +23,8 @@
  * XML elements so that the config reader refuses them by type, as it
  * would in an XML file.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>

@@ -9,6 +9,8 @@
  * back as its HRESULT for backend_windows.c to name.
  */
 #define COBJMACROS
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,6 +13,8 @@
 #define _POSIX_C_SOURCE 200809L		/* O_CLOEXEC, fstat */
 #endif
 
+#include "config.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L		/* O_CLOEXEC, fstat, realpath */
 #endif
 
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -19,6 +19,8 @@
  * Sources: GetSecurityInfo, ACCESS_ALLOWED_ACE, CreateWellKnownSid and
  * "File Security and Access Rights" (Microsoft Learn, win32).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

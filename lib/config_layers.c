@@ -19,6 +19,8 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include "config.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,6 +2,8 @@
  * An ordered list of messages.  Parsers add every error they find, so the
  * user sees all of them at once rather than one per attempt.
  */
+#include "config.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,6 +20,8 @@
  * A backslash is left as it is, so that escaping is idempotent: a message
  * that config.c has already escaped passes through log.c unchanged.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -12,6 +12,8 @@
  * libsystem_asl.tproj/src/syslog.c, shim_syslog_to_log_type); FreeBSD's
  * stock syslog.conf sends *.notice, not daemon.info, to /var/log/messages.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,6 +6,8 @@
  * so Event Viewer shows the text under "the following information was
  * included with the event" (README, Windows).
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,8 @@
 /*
  * The system log of Unix daemons: syslog(3), facility daemon.
  */
+#include "config.h"
+
 #include <syslog.h>
 
 #include "tcptune.h"

@@ -3,6 +3,8 @@
  * replacing a file atomically and the monotonic clock (os_win.c is the
  * Windows side).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -3,6 +3,8 @@
  * side): replacing a file atomically, the monotonic clock, and the path
  * and error helpers of win.h.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

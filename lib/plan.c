@@ -2,6 +2,8 @@
  * What tcptune knows about particular keys: which ones are ceilings for
  * others, and so the order in which to apply them.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <string.h>
 

@@ -2,6 +2,8 @@
  * The control protocol's rules, shared by both ends: one payload size per
  * message type, bounded lengths, strings forced to terminate.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <string.h>
 

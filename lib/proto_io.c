@@ -2,6 +2,8 @@
  * Blocking message I/O for tcptunectl and the tests.  The daemon has its
  * own non-blocking, bounded buffers in control.c.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <string.h>

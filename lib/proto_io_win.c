@@ -5,6 +5,8 @@
  * (_open_osfhandle), so client.c keeps its int fd.  Each part of a read
  * waits at most timeout_ms, then the I/O is cancelled (CancelIoEx).
  */
+#include "config.h"
+
 #include <errno.h>
 #include <io.h>
 #include <string.h>

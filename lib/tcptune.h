@@ -180,12 +180,14 @@ struct sysctl_backend {
 	void	(*free)(struct sysctl_backend *);
 	void	*ctx;
 };
-struct sysctl_backend	*backend_linux_new(const char *);
+/* Linux's sysctl tree, backend_sysctl_dir.c's default root there. */
+#define TT_PROC_SYS	"/proc/sys"
+struct sysctl_backend	*backend_sysctl_dir_new(const char *);
 struct sysctl_backend	*backend_bsd_new(void);
 struct sysctl_backend	*backend_windows_new(void);	/* cim_wmi.c */
 struct sysctl_backend	*backend_platform_new(const char *);
 void			 backend_free(struct sysctl_backend *);
-int			 linux_sysctl_path(const char *, const char *, char *,
+int			 sysctl_dir_path(const char *, const char *, char *,
 			    size_t);
 
 /* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */

@@ -1,6 +1,8 @@
 /*
  * Small utilities both programs need.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

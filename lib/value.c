@@ -4,6 +4,8 @@
  * kept with white space folded to single spaces so they compare as text,
  * and numeric operations (at-least, clamp) work on their integers.
  */
+#include "config.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

@@ -19,21 +19,8 @@ out=$(cd "$out" && pwd)
 build=$(cd "$build" && pwd)
 # shellcheck source=scripts/vpath-source.sh
 . "$top/scripts/vpath-source.sh"
-
-need_packages() {
-	local missing="" pkg
-	for pkg in "$@"; do
-		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
-		    grep -q "install ok installed" || missing="$missing $pkg"
-	done
-	[ -z "$missing" ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing; run as root"
-	echo "installing:$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	# shellcheck disable=SC2086 # one word per package
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
-}
+# shellcheck source=scripts/need-packages.sh
+. "$top/scripts/need-packages.sh"
 
 # A deb-src line for the suite this machine runs, from its own deb entries,
 # so the libxml2 source is the one Debian builds its libxml2-dev from.
@@ -85,7 +72,7 @@ build_libxml2() {
 	basename "$dir" >"$prefix/.built"
 }
 
-need_packages mingw-w64 dpkg-dev autoconf automake libtool pkg-config make
+need_packages mingw-w64 dpkg-dev autoconf automake libtool pkg-config make mandoc
 build_libxml2
 
 if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then

@@ -3,7 +3,8 @@
 # "test" for the whole test suite as well.  Skips apt when all are there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev"
+build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev mandoc"
+# build: mandoc renders the manual pages built into tcptunectl (help PAGE).
 # test: the unit, system and packaging tests (mandoc lints the man pages,
 # strace checks what a hostile config makes the reader open, lintian the
 # .deb, iperf3 and gnuplot the benchmarks' smoke runs), then the sanitizer

@@ -10,7 +10,7 @@
 #   tests/system/statedir.sh   state directory full, read-only, corrupt
 #   tests/system/flip.sh       a config file that flaps
 #   tests/system/hostile_reload.sh   hostile configs on reload (if there)
-#   tests/unit/test_backend_linux, test_engine   kernel errors on a fake
+#   tests/unit/test_backend_sysctl_dir, test_engine   kernel errors on a fake
 #                              kernel (if built: make check builds them)
 # and prints one markdown table: class | what was tried | outcome.  The
 # system tests print their own rows as "# report: class|tried|outcome"
@@ -134,7 +134,7 @@ run_system statedir.sh "machine: state directory" "see statedir.sh"
 run_system flip.sh "config: flapping file" "see flip.sh"
 run_system hostile_reload.sh "config: hostile files on reload" \
     "every bad and hostile config of the corpus (too big, device, FIFO, NUL, foreign owner, loose modes) by tcptunectl reload, the file watch and SIGHUP"
-run_unit "test_backend_linux test_engine" "kernel: refused and failing sysctls"
+run_unit "test_backend_sysctl_dir test_engine" "kernel: refused and failing sysctls"
 T1=$(date +%s)
 
 table() {

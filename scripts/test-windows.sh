@@ -2,17 +2,19 @@
 # The "windows" stage of scripts/test.sh: builds the Windows programs
 # (scripts/build-windows.sh), the test tools beside them, makes one
 # Wine prefix for the whole stage (Wine's first boot is slow), runs
-# tests/windows/wine.sh, and ends with "N passed, N failed".
-# Installs wine with apt-get when it is missing.
+# tests/windows/wine.sh and then, in the same prefix, the .msi package's
+# tests/windows/msi.sh, and ends with "N passed, N failed".
+# Installs wine (and openssl, for msi.sh's test certificate) with apt-get
+# when it is missing.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "test-windows.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-if ! command -v wine >/dev/null 2>&1; then
-	[ "$(id -u)" -eq 0 ] || fail "wine is missing; run as root to install it"
+if ! command -v wine >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1; then
+	[ "$(id -u)" -eq 0 ] || fail "wine or openssl is missing; run as root to install it"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    --no-install-recommends wine wine64 >/dev/null ||
-	    fail "cannot install wine"
+	    --no-install-recommends wine wine64 openssl >/dev/null ||
+	    fail "cannot install wine or openssl"
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/tt-windows.XXXXXX") || fail "mktemp"
 trap 'WINEPREFIX=$work/prefix wineserver -k >/dev/null 2>&1; rm -rf "$work"' EXIT
@@ -35,9 +37,11 @@ wineserver -k >/dev/null 2>&1
 wineserver -w >/dev/null 2>&1
 out=$work/tap
 # Bounded: a Wine that hangs fails the stage instead of the whole run.
-WINBIN=$bin top_srcdir=$top timeout 1500 bash "$top/tests/windows/wine.sh" |
-    tee "$out"
+{
+	WINBIN=$bin top_srcdir=$top timeout 1500 bash "$top/tests/windows/wine.sh"
+	top_srcdir=$top timeout 900 bash "$top/tests/windows/msi.sh"
+} | tee "$out"
 pass=$(grep -c '^ok ' "$out")
-failed=$(grep -c '^not ok ' "$out")
+failed=$(grep -c -e '^not ok ' -e '^Bail out!' "$out")
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]

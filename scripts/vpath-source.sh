@@ -15,7 +15,8 @@ vpath_source() {
 	fi
 	rm -rf "$copy" && mkdir -p "$copy" || return 1
 	tar -C "$src" --exclude=./.git --exclude=./autom4te.cache \
-	    --exclude=./packaging/macos/build --exclude=./build -cf - . |
+	    --exclude=./packaging/macos/build \
+	    --exclude=./packaging/windows/build --exclude=./build -cf - . |
 	    tar -C "$copy" -xf - || return 1
 	make -C "$copy" distclean >/dev/null 2>&1 || return 1
 	echo "$copy"

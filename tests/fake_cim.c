@@ -2,6 +2,8 @@
  * The fake CIM of fake_cim.h.  Values are kept as the provider keeps
  * them, uint8 codes, so the backend's word tables are tested too.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,6 +3,8 @@
  * applies to writes, and faults on demand.  The engine, the bsd backend
  * (through the sysctl(3) shim) and the tests all see the same table.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>

@@ -2,6 +2,8 @@
  * open(2) with FreeBSD's errno for a symlink under O_NOFOLLOW: see
  * fake_open.h.  openat is not replaced, so it does the real work.
  */
+#include "config.h"
+
 #include <sys/stat.h>
 
 #include <errno.h>

@@ -64,6 +64,8 @@
  *   "Turning on network adapter offload features is usually beneficial".
  *   The values are the words of backend_windows.c's keys.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

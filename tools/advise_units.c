@@ -7,6 +7,8 @@
  * with three significant digits in the largest unit that keeps them at 1
  * or more.  Nothing here knows a platform.
  */
+#include "config.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

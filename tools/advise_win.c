@@ -7,9 +7,7 @@
  * MOVEFILE_REPLACE_EXISTING refuses an existing file (MoveFileExW docs):
  * nothing is overwritten without --force.
  */
-#ifdef HAVE_CONFIG_H
 #include "config.h"
-#endif
 
 #include <errno.h>
 #include <fcntl.h>

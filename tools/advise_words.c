@@ -6,6 +6,8 @@
  * the same; the identifiers' names go into the JSON beside the sentences
  * ("why_id", "note_ids") for scripts that want data rather than prose.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <string.h>
 

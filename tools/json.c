@@ -2,6 +2,8 @@
  * The JSON writer behind tcptunectl's --json output (status, reload,
  * advise): one copy, so every document escapes and indents alike.
  */
+#include "config.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,6 +5,8 @@
  * would show the worth of; so it says it is not available rather than
  * measure half an experiment (README, platform table).
  */
+#include "config.h"
+
 #include "tcptunectl.h"
 #include "measure.h"
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tcptunectl.h"
+#include "manual.h"
 #include "measure.h"
 
 #define HELP_INDENT	22	/* column where the help texts start */
@@ -138,8 +139,9 @@ static const struct command commands[] = {
 	    "original and the tuned values in turn and the\n"
 	    "verdict says what the tuning is worth; else the\n"
 	    "current settings only, and why" },
-	{ C_HELP, "help", "", 0, 0, run_help,
-	    "show this help" },
+	{ C_HELP, "help", "[PAGE]", 1, 0, run_help,
+	    "show this help, or the manual page PAGE:\n"
+	    "tcptunectl, tcptuned or tcptune.conf" },
 	{ C_VERSION, "version", "", 0, 0, run_version,
 	    "show the version" },
 };
@@ -675,12 +677,24 @@ run_measure(const struct params *p)
 	return measure_run(&a);
 }
 
+/* help PAGE prints the page built in (tools/manual.c). */
 static int
 run_help(const struct params *p)
 {
-	(void)p;
-	print_help(stdout);
-	return CTL_OK;
+	const struct manual_page	*m;
+	char				 names[128];
+
+	if (p->cmd == NULL || p->cmd->id != C_HELP || p->file == NULL) {
+		print_help(stdout);
+		return CTL_OK;
+	}
+	if ((m = manual_find(p->file)) == NULL) {
+		manual_names(names, sizeof(names));
+		ctl_warnx("no manual page \"%s\"; there are %s", p->file,
+		    names);
+		return CTL_USAGE;
+	}
+	return manual_print(stdout, m) == 0 ? CTL_OK : CTL_FAIL;
 }
 
 static int

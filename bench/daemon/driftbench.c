@@ -17,6 +17,8 @@
  * every latency in milliseconds, one a line.  Exit 1 on a timeout or an
  * I/O error, 64 on a usage error.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -21,6 +21,8 @@
  * and with -o every latency, one a line, in microseconds.  Exits 1 on any
  * failed or malformed reply, 64 on a usage error.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>

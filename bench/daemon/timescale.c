@@ -14,6 +14,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* RTLD_NEXT */
 #endif
+#include "config.h"
+
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>

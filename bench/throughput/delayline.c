@@ -24,6 +24,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* setns, ppoll */
 #endif
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

@@ -296,8 +296,56 @@ check_conf() {
 	    "$(echo "$desc" | sed -n 's/^\.It Cm \([a-z-]*\)$/\1/p')"
 }
 
+# ---- the pages built into tcptunectl (tcptunectl help PAGE)
+
+# rendered PAGE: the page as mandoc renders it for scripts/man2c.sh.
+rendered() {
+	local bs
+	bs=$(printf '\b')
+	mandoc -T ascii -O width=78 "$MAN/$1" | sed "s/.$bs//g"
+}
+
+check_builtin_pages() {
+	local page name out rv
+	for page in $PAGES; do
+		name=${page%.*}
+		if ! out=$("$TCPTUNECTL" help "$name" 2>&1); then
+			not_ok "tcptunectl help $name runs" "$out"
+			continue
+		fi
+		if [ "$out" = "$(rendered "$page")" ] && [ -n "$out" ]; then
+			ok "tcptunectl help $name is $page as mandoc renders it"
+		else
+			not_ok "tcptunectl help $name is $page as mandoc renders it" \
+			    "$(diff <(echo "$out") <(rendered "$page") | head -n 10)"
+		fi
+	done
+	if [ "$("$TCPTUNECTL" help tcptune.conf.5 2>&1)" = \
+	    "$(rendered tcptune.conf.5)" ]; then
+		ok "tcptunectl help NAME.SECTION finds the page too"
+	else
+		not_ok "tcptunectl help NAME.SECTION finds the page too"
+	fi
+	out=$("$TCPTUNECTL" help tcptune 2>&1 >/dev/null)
+	rv=$?
+	if [ "$rv" -eq 64 ] && echo "$out" | grep -q 'no manual page "tcptune"; there are tcptuned, tcptunectl, tcptune.conf'; then
+		ok "an unknown page is a usage error naming the pages there are"
+	else
+		not_ok "an unknown page is a usage error naming the pages there are" \
+		    "exit $rv: $out"
+	fi
+	out=$("$TCPTUNECTL" help tcptuned tcptunectl 2>&1 >/dev/null)
+	rv=$?
+	if [ "$rv" -eq 64 ] && echo "$out" | grep -q 'too many arguments for help'; then
+		ok "help takes one page at most"
+	else
+		not_ok "help takes one page at most" "exit $rv: $out"
+	fi
+}
+
 lint_pages
 check_tcptuned
 check_tcptunectl
 check_conf
+check_builtin_pages
 tap_end

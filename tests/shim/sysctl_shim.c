@@ -26,6 +26,8 @@
  * kind claims CTLFLAG_RW; a write to a read-only key gets its EPERM from
  * the fake kernel, as xnu's sysctl_root gives it.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>

@@ -150,7 +150,7 @@ fake "$S" hostile
 run "$S" status
 [ "$CTL_RC" -eq 0 ] && plain_ascii "$T/out" &&
     grep -qF 'net.evil\x1b[31m\x1b]0;owned\x07\u{009b}2J\u{202e}\x9b\xff' "$T/out" &&
-    grep -qF 'backend linux\x1b[31m' "$T/out" &&
+    grep -qF 'backend sysctl-dir\x1b[31m' "$T/out" &&
     grep -qF 'note\x1b[31m' "$T/out"
 report $? "status text: C0, C1 (UTF-8 and raw), bidi and invalid bytes from the server escaped" \
     "exit $CTL_RC" "$(od -c "$T/out" | head -20)"

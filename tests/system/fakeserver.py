@@ -44,7 +44,7 @@ def daemon_info(nkeys):
     # and the lease (none): lease, uid, pid, seconds left
     p = struct.pack("=qqqqiiIIIIIiiIQ", 1700000000, 1700000100, 0, 0, 4242,
                     1, 60, nkeys, 0, 0, 0, 0, -1, 0, 3)
-    p += s(b"0.1" + EVIL, 32) + s(b"linux" + EVIL, 32)
+    p += s(b"0.1" + EVIL, 32) + s(b"sysctl-dir" + EVIL, 32)
     p += s(b"/etc/tcptune.conf" + EVIL, 1024) + s(b"", 1024)
     p += s(b"reloaded" + EVIL, 1280) + s(b"", 1280)
     assert len(p) == 4752

@@ -6,6 +6,8 @@
  * the JSON and the plist, which must parse back through config_parse, and
  * the round trip measured against listeners on 127.0.0.1 only.
  */
+#include "config.h"
+
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>

@@ -13,6 +13,8 @@
 #if defined(TT_AS_MACOS) && !defined(__APPLE__)
 #define __APPLE__ 1
 #endif
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -10,6 +10,8 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,6 +4,8 @@
  * reply can be wrong, with its exit status and its message (escaped).
  * The socket half (deadline, server uid) is tests/system/client.sh.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,7 +79,7 @@ put_info(uint32_t nkeys, uint32_t paused)
 	di.nkeys = nkeys;
 	di.paused = paused;
 	snprintf(di.version, sizeof(di.version), "0.1");
-	snprintf(di.backend, sizeof(di.backend), "linux");
+	snprintf(di.backend, sizeof(di.backend), "sysctl-dir");
 	st_put(MSG_DAEMON_INFO, SEQ, &di, sizeof(di));
 }
 

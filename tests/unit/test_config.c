@@ -10,6 +10,8 @@
  * mkdtemp, which those systems show by default; on Linux configure gives
  * _GNU_SOURCE.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>

@@ -12,6 +12,8 @@
 #define _DARWIN_C_SOURCE	/* mkdtemp beside _POSIX_C_SOURCE */
 #endif
 
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>

@@ -4,6 +4,8 @@
  * slot limits and root's reserve, one reply at a time, the output budget,
  * a change whose sender has gone, the end of input, and bad input.
  */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -3,6 +3,8 @@
  * maxsockbuf cap, clamp, at-least, once, restore order, originals kept
  * across restarts, and the back-off from a contested key.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>
@@ -33,7 +35,7 @@ fake_mono(void)
 struct fixture {
 	struct fake_kernel	*fk;
 	struct sysctl_backend	*be;
-	struct state		 st;
+	struct originals		 st;
 	struct engine		 e;
 	char			 dir[64];
 };
@@ -74,7 +76,7 @@ parse(const char *text)
 static void
 start(struct fixture *f)
 {
-	assert_int_equal(state_open(&f->st, f->dir), 0);
+	assert_int_equal(originals_open(&f->st, f->dir), 0);
 	engine_init(&f->e, f->be, &f->st);
 	f->e.mono = fake_mono;
 }
@@ -83,7 +85,7 @@ static void
 stop(struct fixture *f)
 {
 	engine_free(&f->e);
-	state_close(&f->st);
+	originals_close(&f->st);
 }
 
 /* A fixture over the kernel fk, which it then owns; NULL: no fake. */
@@ -143,7 +145,7 @@ teardown(void **arg)
 static const struct engine_key *
 key(struct fixture *f, const char *name)
 {
-	const struct engine_key	*k = engine_key(&f->e, name);
+	const struct engine_key	*k = engine_find_key(&f->e, name);
 
 	assert_non_null(k);
 	return k;
@@ -171,9 +173,9 @@ test_originals_captured_before_write(void **arg)
 	struct fixture	*f = *arg;
 
 	engine_configure(&f->e, parse(darwin_conf));
-	assert_string_equal(state_original(&f->st, "kern.ipc.maxsockbuf"),
+	assert_string_equal(originals_get(&f->st, "kern.ipc.maxsockbuf"),
 	    "8388608");
-	assert_string_equal(state_original(&f->st,
+	assert_string_equal(originals_get(&f->st,
 	    "net.inet.tcp.autorcvbufmax"), "4194304");
 }
 
@@ -187,9 +189,9 @@ test_restart_keeps_true_originals(void **arg)
 	stop(f);		/* as if killed: nothing restored */
 	start(f);
 	engine_configure(&f->e, parse(darwin_conf));
-	assert_string_equal(state_original(&f->st, "kern.ipc.maxsockbuf"),
+	assert_string_equal(originals_get(&f->st, "kern.ipc.maxsockbuf"),
 	    "8388608");
-	assert_string_equal(state_original(&f->st, "net.inet.tcp.sendspace"),
+	assert_string_equal(originals_get(&f->st, "net.inet.tcp.sendspace"),
 	    "131072");
 }
 
@@ -516,8 +518,8 @@ test_reload_restores_dropped(void **arg)
 	    "131072");
 	assert_string_equal(fake_kernel_peek(f->fk,
 	    "net.inet.tcp.autorcvbufmax"), "4194304");
-	assert_null(state_original(&f->st, "net.inet.tcp.sendspace"));
-	assert_non_null(state_original(&f->st, "kern.ipc.maxsockbuf"));
+	assert_null(originals_get(&f->st, "net.inet.tcp.sendspace"));
+	assert_non_null(originals_get(&f->st, "kern.ipc.maxsockbuf"));
 	assert_int_equal(f->e.nkeys, 1);
 }
 
@@ -562,16 +564,16 @@ test_unmanaged_original_not_restored(void **arg)
 
 	assert_int_equal(fake_kernel_add(f->fk, "kern.corefile", FK_STRING,
 	    "/cores/core.%P", true), 0);
-	assert_int_equal(state_set_original(&f->st, "kern.corefile",
+	assert_int_equal(originals_set(&f->st, "kern.corefile",
 	    "|/tmp/evil"), 0);
 	engine_configure(&f->e, parse(only_max));
 	assert_string_equal(fake_kernel_peek(f->fk, "kern.corefile"),
 	    "/cores/core.%P");
-	assert_non_null(state_original(&f->st, "kern.corefile"));
+	assert_non_null(originals_get(&f->st, "kern.corefile"));
 	engine_configure(&f->e, parse(allowing));
 	assert_string_equal(fake_kernel_peek(f->fk, "kern.corefile"),
 	    "|/tmp/evil");
-	assert_null(state_original(&f->st, "kern.corefile"));
+	assert_null(originals_get(&f->st, "kern.corefile"));
 }
 
 /* RestoreOnExit: originals back and forgotten, to be taken afresh. */
@@ -834,8 +836,8 @@ test_error_mix_recovery_and_restore(void **arg)
 	size_t		 i;
 
 	engine_configure(&f->e, parse(linux_mix_conf));
-	assert_null(state_original(&f->st, "net.ipv4.tcp_mem"));
-	assert_null(state_original(&f->st, "net.ipv4.tcp_nosuch"));
+	assert_null(originals_get(&f->st, "net.ipv4.tcp_mem"));
+	assert_null(originals_get(&f->st, "net.ipv4.tcp_nosuch"));
 	fake_kernel_fail_set(f->fk, "net.ipv4.tcp_adv_win_scale", 0);
 	fake_kernel_fail_get(f->fk, "net.ipv4.tcp_mem", 0);
 	fake_now += 10;
@@ -845,7 +847,7 @@ test_error_mix_recovery_and_restore(void **arg)
 	assert_string_equal(fake_kernel_peek(f->fk,
 	    "net.ipv4.tcp_adv_win_scale"), "2");
 	assert_int_equal(key(f, "net.ipv4.tcp_mem")->state, KS_IN_FORCE);
-	assert_string_equal(state_original(&f->st, "net.ipv4.tcp_mem"),
+	assert_string_equal(originals_get(&f->st, "net.ipv4.tcp_mem"),
 	    "94011 125351 188022");
 	assert_true(healthy_in_force(f));
 	for (i = 0; i < NFAILING - 2; i++)
@@ -954,10 +956,10 @@ test_restore_through_faults(void **arg)
 }
 
 /*
- * The engine over the real Linux backend and a sysctl tree in a temporary
- * directory, with refusals the file system gives: a missing key (ENOENT),
- * a directory where the value should be (EISDIR), an empty value (ERANGE)
- * and a symlink (EINVAL), beside three healthy keys.
+ * The engine over the real sysctl-directory backend and a sysctl tree in
+ * a temporary directory, with refusals the file system gives: a missing
+ * key (ENOENT), a directory where the value should be (EISDIR), an empty
+ * value (ERANGE) and a symlink (EINVAL), beside three healthy keys.
  */
 static void
 put_file(const char *root, const char *rel, const char *content)
@@ -976,7 +978,7 @@ put_file(const char *root, const char *rel, const char *content)
 static const char *
 read_file(const char *root, const char *name, char *buf, size_t len)
 {
-	struct sysctl_backend	*be = backend_linux_new(root);
+	struct sysctl_backend	*be = backend_sysctl_dir_new(root);
 	int			 err;
 
 	assert_non_null(be);
@@ -986,7 +988,7 @@ read_file(const char *root, const char *name, char *buf, size_t len)
 }
 
 static int
-setup_linux_root(void **arg)
+setup_sysctl_dir_root(void **arg)
 {
 	struct fixture	*f;
 	char		 root[PATH_MAX], path[PATH_MAX + 16];
@@ -1001,13 +1003,13 @@ setup_linux_root(void **arg)
 	put_file(root, "net/ipv4/empty", "");
 	snprintf(path, sizeof(path), "%s/net/ipv4/link", root);
 	assert_int_equal(symlink("tcp_rmem", path), 0);
-	assert_non_null(f->be = backend_linux_new(root));
+	assert_non_null(f->be = backend_sysctl_dir_new(root));
 	f->e.be = f->be;	/* start() saw none */
 	return 0;
 }
 
 static void
-test_linux_backend_error_mix(void **arg)
+test_sysctl_dir_backend_error_mix(void **arg)
 {
 	struct fixture	*f = *arg;
 	char		 root[PATH_MAX], buf[TT_VALUE_MAX];
@@ -1067,14 +1069,14 @@ test_linux_backend_error_mix(void **arg)
 /*
  * An originals file that cannot be read for a reason that says nothing
  * about the file (here EACCES: uid 65534 and a root-only directory) is
- * neither believed nor set aside: state_open fails, so tcptuned does not
+ * neither believed nor set aside: originals_open fails, so tcptuned does not
  * start, and the saved originals stay where they are.
  */
 static void
 test_unreadable_originals_not_set_aside(void **arg)
 {
 	struct fixture	*f = *arg;
-	struct state	 st;
+	struct originals	 st;
 	struct stat	 sb;
 	char		 path[PATH_MAX];
 	int		 status;
@@ -1092,7 +1094,7 @@ test_unreadable_originals_not_set_aside(void **arg)
 		if (setgroups(0, NULL) == -1 || setgid(65534) == -1 ||
 		    setuid(65534) == -1)
 			_exit(2);
-		if (state_open(&st, f->dir) != -1)
+		if (originals_open(&st, f->dir) != -1)
 			_exit(3);
 		_exit(strstr(st.problem, "cannot read") != NULL ? 0 : 4);
 	}
@@ -1114,7 +1116,7 @@ static void
 test_symlinked_originals_set_aside(void **arg)
 {
 	struct fixture	*f = *arg;
-	struct state	 st;
+	struct originals	 st;
 	struct stat	 sb;
 	char		 path[PATH_MAX], target[PATH_MAX + 16];
 	int		 freebsd;
@@ -1126,11 +1128,11 @@ test_symlinked_originals_set_aside(void **arg)
 		assert_int_equal(symlink(target, path), 0);
 		fake_open_freebsd = freebsd;
 		memset(&st, 0, sizeof(st));
-		assert_int_equal(state_open(&st, f->dir), 0);
+		assert_int_equal(originals_open(&st, f->dir), 0);
 		fake_open_freebsd = false;
 		assert_non_null(strstr(st.problem, "kept as"));
 		assert_int_equal(lstat(path, &sb), -1);
-		state_close(&st);
+		originals_close(&st);
 	}
 }
 
@@ -1325,7 +1327,7 @@ main(void)
 		T(test_error_mix_recovery_and_restore, setup_linux_mix),
 		T(test_transient_faults_recover, setup_linux_mix),
 		T(test_restore_through_faults, setup_linux_mix),
-		T(test_linux_backend_error_mix, setup_linux_root),
+		T(test_sysctl_dir_backend_error_mix, setup_sysctl_dir_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

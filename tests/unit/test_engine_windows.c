@@ -7,6 +7,8 @@
  * Built natively: the rules are plain C, and Wine cannot fake the CIM
  * classes, so this is where their success paths are tested.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +34,7 @@ fake_mono(void)
 struct fixture {
 	struct fake_cim		*fc;
 	struct sysctl_backend	*be;
-	struct state		 st;
+	struct originals		 st;
 	struct engine		 e;
 	char			 dir[64];
 };
@@ -64,7 +66,7 @@ parse(const char *text)
 static void
 start(struct fixture *f)
 {
-	assert_int_equal(state_open(&f->st, f->dir), 0);
+	assert_int_equal(originals_open(&f->st, f->dir), 0);
 	engine_init(&f->e, f->be, &f->st);
 	f->e.mono = fake_mono;
 }
@@ -96,7 +98,7 @@ teardown(void **arg)
 	char		 cmd[128];
 
 	engine_free(&f->e);
-	state_close(&f->st);
+	originals_close(&f->st);
 	backend_free(f->be);	/* frees the fake CIM too */
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
 	assert_int_equal(system(cmd), 0);
@@ -107,7 +109,7 @@ teardown(void **arg)
 static const struct engine_key *
 key(struct fixture *f, const char *name)
 {
-	const struct engine_key	*k = engine_key(&f->e, name);
+	const struct engine_key	*k = engine_find_key(&f->e, name);
 
 	assert_non_null(k);
 	return k;
@@ -125,9 +127,9 @@ test_apply_sets_every_template_and_rss(void **arg)
 	assert_int_equal(fake_cim_level(f->fc, "Compat"), 3);
 	assert_int_equal(fake_cim_rss(f->fc), 1);
 	assert_string_equal(key(f, "tcp.autotuninglevel")->current, "normal");
-	assert_string_equal(state_original(&f->st, "tcp.autotuninglevel"),
+	assert_string_equal(originals_get(&f->st, "tcp.autotuninglevel"),
 	    "disabled");
-	assert_string_equal(state_original(&f->st, "offload.rss"),
+	assert_string_equal(originals_get(&f->st, "offload.rss"),
 	    "disabled");
 	assert_true(engine_all_in_force(&f->e));
 }
@@ -269,10 +271,10 @@ test_originals_survive_restart(void **arg)
 
 	engine_configure(&f->e, parse(windows_conf));
 	engine_free(&f->e);
-	state_close(&f->st);
+	originals_close(&f->st);
 	start(f);
 	engine_configure(&f->e, parse(windows_conf));
-	assert_string_equal(state_original(&f->st, "tcp.autotuninglevel"),
+	assert_string_equal(originals_get(&f->st, "tcp.autotuninglevel"),
 	    "disabled");
 	assert_int_equal(engine_restore(&f->e, true), 0);
 	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);

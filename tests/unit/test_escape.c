@@ -2,6 +2,8 @@
  * lib/escape.c: what reaches a terminal or a log is shown, never obeyed;
  * and lib/log.c, which escapes every line it writes.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

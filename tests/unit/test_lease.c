@@ -5,6 +5,8 @@
  * originals in force during a lease, never saved as paused, so a daemon
  * killed mid-lease starts enforcing; a restore during a lease is saved.
  */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,7 +111,7 @@ static const char *linux_conf =
 struct fixture {
 	struct fake_kernel	*fk;
 	struct sysctl_backend	*be;
-	struct state		 st;
+	struct originals		 st;
 	struct engine		 e;
 	char			 dir[64];
 };
@@ -130,7 +132,7 @@ parse(const char *text)
 static void
 start(struct fixture *f)
 {
-	assert_int_equal(state_open(&f->st, f->dir), 0);
+	assert_int_equal(originals_open(&f->st, f->dir), 0);
 	engine_init(&f->e, f->be, &f->st);
 	f->e.mono = fake_mono;
 	engine_configure(&f->e, parse(linux_conf));
@@ -140,7 +142,7 @@ static void
 stop(struct fixture *f)
 {
 	engine_free(&f->e);
-	state_close(&f->st);
+	originals_close(&f->st);
 }
 
 static int

@@ -3,6 +3,8 @@
  * slower, the two kinds of "no difference", inconclusive for spread and
  * for overlap, no comparison, medians, and the JSON and text shapes.
  */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -12,6 +12,8 @@
 #define _DARWIN_C_SOURCE	/* mkdtemp beside _POSIX_C_SOURCE */
 #endif
 
+#include "config.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -129,7 +131,7 @@ fill_reply(void)
 	fake_info.nkeys = 2;
 	fake_info.checks = 17;
 	strcpy(fake_info.version, "0.1");
-	strcpy(fake_info.backend, "linux");
+	strcpy(fake_info.backend, "sysctl-dir");
 	strcpy(fake_info.config_path, "/etc/tcptune.conf");
 	strcpy(fake_info.managed_path, "/M P/o.plist");
 	strcpy(fake_keys[0].name, "net.ipv4.tcp_rmem");
@@ -225,7 +227,7 @@ test_metrics(void **arg)
 	char		*got;
 	static const char *const want[] = {
 		"tcptune_up 1",
-		"tcptune_info{version=\"0.1\",backend=\"linux\","
+		"tcptune_info{version=\"0.1\",backend=\"sysctl-dir\","
 		    "config=\"/etc/tcptune.conf\",managed=\"/M P/o.plist\"} 1",
 		"# TYPE tcptune_checks_total counter",
 		"tcptune_checks_total 17",

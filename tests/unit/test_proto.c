@@ -2,6 +2,8 @@
  * The protocol codec: header rules, bounds, version mismatch, truncation,
  * strings forced to end, and the blocking reader over a socketpair.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -2,6 +2,8 @@
  * Values as text: folding, comparison, at-least and raise on vectors, and
  * the plan order.
  */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

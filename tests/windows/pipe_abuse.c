@@ -11,6 +11,10 @@
  *   alive          after all that, status still answers
  * A test tool only.
  */
+#ifdef HAVE_CONFIG_H		/* scripts/test-windows.sh: no configure */
+#include "config.h"
+#endif
+
 #include <stdio.h>
 #include <string.h>
 

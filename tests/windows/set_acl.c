@@ -4,6 +4,10 @@
  * directory that the ACL rule (lib/config_file_win.c) must accept or
  * refuse.  Exit 0, or 1 with the Windows error.  A test tool only.
  */
+#ifdef HAVE_CONFIG_H		/* scripts/test-windows.sh: no configure */
+#include "config.h"
+#endif
+
 #include <stdio.h>
 
 #include <windows.h>

@@ -43,32 +43,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 99' HUP INT TERM
 
-# The server first, holding none of our descriptors: started by one of
-# the wine commands below, it would keep that command's output pipe open
-# for its whole life, and the reader of the pipe would wait forever for
-# an end of file (seen: the first config golden hung).
-wineserver -p </dev/null >/dev/null 2>&1
-i=0
-until pgrep -f wineserver >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ "$i" -le 150 ] || { echo "Bail out! the wineserver did not start"; exit 99; }
-	sleep 0.2
-done
-# Wine ends its services when the last ordinary process ends: one stays
-# up for the whole run.  The first wine process starts the prefix's
-# services (services.exe, explorer.exe, ...), which keep its standard
-# error: so they are started here, with /dev/null, and waited for, before
-# any wine command whose output is piped.
-wine cmd /c 'ping -n 3600 127.0.0.1 >nul' </dev/null >/dev/null 2>&1 &
-keepalive=$!
+# shellcheck source=tests/windows/wine_session.sh
+. "$here/wine_session.sh"
+keepalive=$(wine_session_start) ||
+    { echo "Bail out! the wineserver or Wine's services did not start"; exit 99; }
 pids="$pids $keepalive"
-wine cmd /c exit </dev/null >/dev/null 2>&1
-i=0
-until pgrep -f 'services\.exe' >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ "$i" -le 150 ] || { echo "Bail out! Wine's services did not start"; exit 99; }
-	sleep 0.2
-done
 
 n=0
 failed=0
@@ -79,8 +58,6 @@ notok() {
 }
 # Windows programs end lines with CR LF; the goldens are Unix text.
 unix() { tr -d '\r'; }
-# winpath FILE: the Z: path Wine gives a Unix file.
-winpath() { printf 'Z:%s' "$1" | tr / '\\'; }
 
 # wait_for SECONDS CMD...: until CMD succeeds, bounded.
 wait_for() {
@@ -122,6 +99,21 @@ done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
 	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
+done
+
+# ---- help: the manual pages built into tcptunectl.exe (no man(1) here)
+
+bs=$(printf '\b')
+for page in tcptunectl.8 tcptuned.8 tcptune.conf.5; do
+	timeout 30 wine "$ctl" help "${page%.*}" 2>&1 | unix >"$tmp/out"
+	mandoc -T ascii -O width=78 "$top_srcdir/man/$page" |
+	    sed "s/.$bs//g" >"$tmp/want"
+	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/out"; then
+		ok "help ${page%.*}: the page as mandoc renders it"
+	else
+		diff -u "$tmp/want" "$tmp/out" | head -n 10 >&2
+		notok "help ${page%.*}: the page as mandoc renders it"
+	fi
 done
 
 # ---- acl: the owner and ACL rule of lib/config_file_win.c

@@ -1,9 +1,11 @@
 /*
  * The state directory's file operations on Unix systems, beneath
- * state.c (state_win.c is the Windows side): the directory checked up to
- * / and held open (trusted_dir.c), files opened at it with O_NOFOLLOW,
- * the sweep of interrupted saves and the one-daemon lock.
+ * originals.c (originals_win.c is the Windows side): the directory
+ * checked up to / and held open (trusted_dir.c), files opened at it with
+ * O_NOFOLLOW, the sweep of interrupted saves and the one-daemon lock.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,13 +21,13 @@
 #define STATE_FILE	"originals"
 
 int
-state_os_open_dir(const char *dir, char *why, size_t len)
+originals_os_open_dir(const char *dir, char *why, size_t len)
 {
 	return trusted_dir_open(dir, 0700, why, len);
 }
 
 int
-state_os_writable(const struct state *st)
+originals_os_writable(const struct originals *st)
 {
 	return faccessat(st->dirfd, ".", W_OK, 0) == -1 ? errno : 0;
 }
@@ -35,7 +37,7 @@ state_os_writable(const struct state *st)
  * root does not own is reported as -1, with why.
  */
 int
-state_os_read(const struct state *st, const char *name, size_t max,
+originals_os_read(const struct originals *st, const char *name, size_t max,
     char **bufp, size_t *lenp, char *why, size_t whylen)
 {
 	int	fd, err = 0;
@@ -52,15 +54,16 @@ state_os_read(const struct state *st, const char *name, size_t max,
 }
 
 int
-state_os_write(const struct state *st, const char *name, const void *data,
-    size_t len)
+originals_os_write(const struct originals *st, const char *name,
+    const void *data, size_t len)
 {
 	return write_file_atomic_at(st->dirfd, name, data, len, 0600) == -1 ?
 	    errno : 0;
 }
 
 int
-state_os_rename(const struct state *st, const char *from, const char *to)
+originals_os_rename(const struct originals *st, const char *from,
+    const char *to)
 {
 	return renameat(st->dirfd, from, st->dirfd, to) == -1 ? errno : 0;
 }
@@ -70,7 +73,7 @@ state_os_rename(const struct state *st, const char *from, const char *to)
  * with the lock held, so no other instance is writing one.
  */
 void
-state_sweep(struct state *st)
+originals_sweep(struct originals *st)
 {
 	static const char	 prefix[] = STATE_FILE TT_ATOMIC_TMP;
 	struct dirent		*de;
@@ -95,24 +98,24 @@ state_sweep(struct state *st)
 
 /*
  * One daemon per state directory, whatever socket each was given.
- * Returns the locked fd; STATE_LOCK_HELD when another process holds the
- * lock; STATE_LOCK_NONE when the directory cannot hold a lock file
+ * Returns the locked fd; ORIGINALS_LOCK_HELD when another process holds the
+ * lock; ORIGINALS_LOCK_NONE when the directory cannot hold a lock file
  * (read-only, full), where the caller goes on without one rather than
- * stop enforcing; STATE_LOCK_BAD when the lock is not a file only root
+ * stop enforcing; ORIGINALS_LOCK_BAD when the lock is not a file only root
  * controls (a symlink, someone else's file), which stops the daemon: a
  * lock that can be swapped lets two daemons share the directory.  why
  * says what happened.  flock(2) works on a descriptor opened read-only,
  * so an existing lock file on a read-only file system still serves.
  */
 int
-state_lock(struct state *st, char *why, size_t whylen)
+originals_lock(struct originals *st, char *why, size_t whylen)
 {
 	char	detail[TT_TEXT_MAX];
 	int	fd, err;
 
 	tt_strlcpy(why, "the directory is not usable", whylen);
 	if (st->dirfd == -1)
-		return STATE_LOCK_NONE;
+		return ORIGINALS_LOCK_NONE;
 	fd = openat(st->dirfd, "lock", O_RDWR | O_CREAT | O_CLOEXEC |
 	    O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd == -1 && (errno == EROFS || errno == EACCES))
@@ -124,19 +127,20 @@ state_lock(struct state *st, char *why, size_t whylen)
 		    err == ELOOP || err == EMLINK ? "a symbolic link" :
 		    strerror(err));
 		return err == EROFS || err == ENOSPC || err == EDQUOT ||
-		    err == ENOENT ? STATE_LOCK_NONE : STATE_LOCK_BAD;
+		    err == ENOENT ? ORIGINALS_LOCK_NONE : ORIGINALS_LOCK_BAD;
 	}
 	if (trusted_file_check(fd, detail, sizeof(detail)) == -1) {
 		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir, detail);
 		close(fd);
-		return STATE_LOCK_BAD;
+		return ORIGINALS_LOCK_BAD;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
 		err = errno;
 		close(fd);
 		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir,
 		    strerror(err));
-		return err == EWOULDBLOCK ? STATE_LOCK_HELD : STATE_LOCK_NONE;
+		return err == EWOULDBLOCK ? ORIGINALS_LOCK_HELD :
+		    ORIGINALS_LOCK_NONE;
 	}
 	return fd;
 }

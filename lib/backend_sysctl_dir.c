@@ -1,8 +1,12 @@
 /*
- * The Linux backend: /proc/sys/<name with dots as slashes>.  The root is
- * configurable so tests can use a temporary tree.  A name is mapped to a
+ * The sysctl-directory backend: a sysctl is the file <root>/<name with
+ * dots as slashes>, as under Linux's /proc/sys.  The root is /proc/sys on
+ * Linux and any directory given with tcptuned -r on every Unix platform
+ * (tests and dry runs point it at a tree of files).  A name is mapped to a
  * path only when no part of it could lead out of the root.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,7 +16,7 @@
 
 #include "tcptune.h"
 
-struct linux_ctx {
+struct sysctl_dir_ctx {
 	char	root[PATH_MAX];
 };
 
@@ -58,7 +62,7 @@ join_path(const char *root, const char *name, char *out, size_t len)
  * and empty parts never reach the file system.
  */
 int
-linux_sysctl_path(const char *root, const char *name, char *out, size_t len)
+sysctl_dir_path(const char *root, const char *name, char *out, size_t len)
 {
 	const char	*p, *dot;
 	size_t		 n, parts = 0;
@@ -92,14 +96,15 @@ symlink_errno(int err)
 }
 
 static int
-linux_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
+sysctl_dir_get(struct sysctl_backend *be, const char *name, char *buf,
+    size_t len)
 {
-	struct linux_ctx	*ctx = be->ctx;
+	struct sysctl_dir_ctx	*ctx = be->ctx;
 	char			 path[PATH_MAX], *raw;
 	size_t			 rawlen;
 	int			 fd, err;
 
-	if ((err = linux_sysctl_path(ctx->root, name, path, sizeof(path))))
+	if ((err = sysctl_dir_path(ctx->root, name, path, sizeof(path))))
 		return err;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
 		return symlink_errno(errno);
@@ -116,14 +121,14 @@ linux_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 
 /* One write of the whole value, as sysctl(8) does; proc handlers parse it. */
 static int
-linux_set(struct sysctl_backend *be, const char *name, const char *value)
+sysctl_dir_set(struct sysctl_backend *be, const char *name, const char *value)
 {
-	struct linux_ctx	*ctx = be->ctx;
+	struct sysctl_dir_ctx	*ctx = be->ctx;
 	char			 path[PATH_MAX], line[TT_VALUE_MAX + 1];
 	ssize_t			 n;
 	int			 fd, err, len;
 
-	if ((err = linux_sysctl_path(ctx->root, name, path, sizeof(path))))
+	if ((err = sysctl_dir_path(ctx->root, name, path, sizeof(path))))
 		return err;
 	if ((len = tt_snprintf(line, sizeof(line), "%s\n", value)) == -1)
 		return EINVAL;
@@ -140,17 +145,17 @@ linux_set(struct sysctl_backend *be, const char *name, const char *value)
 }
 
 static void
-linux_free(struct sysctl_backend *be)
+sysctl_dir_free(struct sysctl_backend *be)
 {
 	free(be->ctx);
 	free(be);
 }
 
 struct sysctl_backend *
-backend_linux_new(const char *root)
+backend_sysctl_dir_new(const char *root)
 {
 	struct sysctl_backend	*be;
-	struct linux_ctx	*ctx;
+	struct sysctl_dir_ctx	*ctx;
 
 	be = calloc(1, sizeof(*be));
 	ctx = calloc(1, sizeof(*ctx));
@@ -160,10 +165,12 @@ backend_linux_new(const char *root)
 		free(ctx);
 		return NULL;
 	}
-	be->name = "linux";
-	be->get = linux_get;
-	be->set = linux_set;
-	be->free = linux_free;
+	/* Which tree, in the name status reports: the live kernel's or not. */
+	be->name = strcmp(ctx->root, TT_PROC_SYS) == 0 ?
+	    "sysctl-dir (" TT_PROC_SYS ")" : "sysctl-dir";
+	be->get = sysctl_dir_get;
+	be->set = sysctl_dir_set;
+	be->free = sysctl_dir_free;
 	be->ctx = ctx;
 	return be;
 }

@@ -1,9 +1,13 @@
 /*
- * The state directory: each key's value from before tcptuned first wrote
- * it (the "originals") and whether enforcement is paused.  The file is
- * replaced atomically and carries a checksum, so a crash leaves the old or
- * the new file, and a damaged one is set aside rather than believed.
+ * The store of original values, kept in the state directory: each key's
+ * value from before tcptuned first wrote it (the "originals") and whether
+ * enforcement is paused.  The file is replaced atomically and carries a
+ * checksum, so a crash leaves the old or the new file, and a damaged one
+ * is set aside rather than believed.  Its name and magic line are those
+ * of earlier versions (STATE_FILE, STATE_MAGIC): installs keep theirs.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,12 +22,12 @@
 #define STATE_FILE	"originals"
 #define STATE_MAX_BYTES	(TT_MAX_KEYS * (TT_NAME_MAX + TT_VALUE_MAX + 16) + 4096)
 
-static void	state_problem(struct state *, char *, const char *, ...)
+static void	set_problem(struct originals *, char *, const char *, ...)
 		    TT_PRINTF(3, 4);
 
 /* status shows both kinds of trouble: the file's past and the disk's now. */
 static void
-compose_problem(struct state *st)
+compose_problem(struct originals *st)
 {
 	if (st->save_err[0] != '\0' && st->corrupt[0] != '\0')
 		(void)tt_snprintf(st->problem, sizeof(st->problem), "%s; %s",
@@ -39,7 +43,7 @@ compose_problem(struct state *st)
  * has.
  */
 static void
-state_problem(struct state *st, char *slot, const char *fmt, ...)
+set_problem(struct originals *st, char *slot, const char *fmt, ...)
 {
 	char	text[TT_TEXT_MAX];
 	va_list	ap;
@@ -54,7 +58,7 @@ state_problem(struct state *st, char *slot, const char *fmt, ...)
 }
 
 static void
-clear_save_err(struct state *st)
+clear_save_err(struct originals *st)
 {
 	if (st->save_err[0] == '\0')
 		return;
@@ -65,7 +69,7 @@ clear_save_err(struct state *st)
 }
 
 static void
-state_reset(struct state *st)
+originals_reset(struct originals *st)
 {
 	free(st->entries);
 	st->entries = NULL;
@@ -74,9 +78,9 @@ state_reset(struct state *st)
 }
 
 static int
-add_entry(struct state *st, const char *name, const char *value)
+add_entry(struct originals *st, const char *name, const char *value)
 {
-	struct state_entry	*grown;
+	struct original	*grown;
 
 	if (st->n >= TT_MAX_KEYS * 2)
 		return -1;
@@ -94,7 +98,7 @@ add_entry(struct state *st, const char *name, const char *value)
 
 /* One line of the body; -1 if it is not one we write. */
 static int
-parse_line(struct state *st, char *line)
+parse_line(struct originals *st, char *line)
 {
 	char	*name, *value;
 
@@ -111,7 +115,7 @@ parse_line(struct state *st, char *line)
 		return -1;
 	*value++ = '\0';
 	if (!sysctl_name_valid(name) || *value == '\0' ||
-	    state_original(st, name) != NULL)
+	    originals_get(st, name) != NULL)
 		return -1;
 	return add_entry(st, name, value);
 }
@@ -121,7 +125,7 @@ parse_line(struct state *st, char *line)
  * "checksum" line over everything before it.
  */
 static int
-parse_state(struct state *st, char *buf, size_t len, const char **why)
+parse_originals(struct originals *st, char *buf, size_t len, const char **why)
 {
 	char		*sum, *line, *next;
 	unsigned long long want;
@@ -164,7 +168,7 @@ parse_state(struct state *st, char *buf, size_t len, const char **why)
  * and never overwritten: it is moved aside before anything new is saved.
  */
 static void
-set_aside(struct state *st, const char *why_in)
+set_aside(struct originals *st, const char *why_in)
 {
 	char	aside[1100], why[TT_TEXT_MAX];
 	int	err;
@@ -175,16 +179,16 @@ set_aside(struct state *st, const char *why_in)
 	 */
 	tt_strlcpy(why, why_in, sizeof(why));
 	snprintf(aside, sizeof(aside), "%s.corrupt", st->path);
-	if ((err = state_os_rename(st, STATE_FILE, STATE_FILE ".corrupt"))
+	if ((err = originals_os_rename(st, STATE_FILE, STATE_FILE ".corrupt"))
 	    != 0) {
-		state_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
+		set_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
 		    "be moved aside (%s); originals not trusted, current "
 		    "values taken instead", st->path, why, strerror(err));
 	} else
-		state_problem(st, st->corrupt, "%s was corrupt (%s): kept as "
+		set_problem(st, st->corrupt, "%s was corrupt (%s): kept as "
 		    "%s; originals not trusted, current values taken instead",
 		    st->path, why, aside);
-	state_reset(st);
+	originals_reset(st);
 }
 
 /*
@@ -206,19 +210,19 @@ file_unusable(int err)
 
 /* Set an unusable file aside (0), or refuse to go on without it (-1). */
 static int
-unreadable(struct state *st, int err)
+unreadable(struct originals *st, int err)
 {
 	if (file_unusable(err)) {
 		set_aside(st, strerror(err));
 		return 0;
 	}
-	state_problem(st, st->corrupt, "cannot read %s: %s; not going on "
+	set_problem(st, st->corrupt, "cannot read %s: %s; not going on "
 	    "without the originals it may hold", st->path, strerror(err));
 	return -1;
 }
 
 static int
-state_load(struct state *st)
+originals_load(struct originals *st)
 {
 	const char	*why;
 	char		*buf, untrusted[TT_TEXT_MAX];
@@ -227,7 +231,7 @@ state_load(struct state *st)
 
 	if (st->dirfd == -1)
 		return 0;
-	err = state_os_read(st, STATE_FILE, STATE_MAX_BYTES, &buf, &len,
+	err = originals_os_read(st, STATE_FILE, STATE_MAX_BYTES, &buf, &len,
 	    untrusted, sizeof(untrusted));
 	if (err == -1) {
 		set_aside(st, untrusted);
@@ -235,7 +239,7 @@ state_load(struct state *st)
 	}
 	if (err != 0)
 		return err == ENOENT ? 0 : unreadable(st, err);
-	if (parse_state(st, buf, len, &why) == -1)
+	if (parse_originals(st, buf, len, &why) == -1)
 		set_aside(st, why);
 	free(buf);
 	return 0;
@@ -248,22 +252,22 @@ state_load(struct state *st)
  * system) leaves the originals in memory only, as a full disk does later.
  */
 static int
-state_open_dir(struct state *st)
+originals_open_dir(struct originals *st)
 {
 	char	why[TT_TEXT_MAX];
 	int	fd, err;
 
-	fd = state_os_open_dir(st->dir, why, sizeof(why));
+	fd = originals_os_open_dir(st->dir, why, sizeof(why));
 	if (fd >= 0) {
 		st->dirfd = fd;
-		if ((err = state_os_writable(st)) != 0)
-			state_problem(st, st->save_err, "state directory %s is "
+		if ((err = originals_os_writable(st)) != 0)
+			set_problem(st, st->save_err, "state directory %s is "
 			    "not writable: %s; new originals kept in memory "
 			    "only", st->dir, strerror(err));
 		return 0;
 	}
 	if (fd == TRUSTED_DIR_NOT_CREATED) {
-		state_problem(st, st->save_err, "%s; originals kept in memory "
+		set_problem(st, st->save_err, "%s; originals kept in memory "
 		    "only", why);
 		return 0;
 	}
@@ -272,7 +276,7 @@ state_open_dir(struct state *st)
 }
 
 int
-state_open(struct state *st, const char *dir)
+originals_open(struct originals *st, const char *dir)
 {
 	memset(st, 0, sizeof(*st));
 	st->dirfd = -1;
@@ -282,9 +286,9 @@ state_open(struct state *st, const char *dir)
 		tt_strlcpy(st->problem, "path too long", sizeof(st->problem));
 		return -1;
 	}
-	if (state_open_dir(st) == -1)
+	if (originals_open_dir(st) == -1)
 		return -1;
-	return state_load(st);
+	return originals_load(st);
 }
 
 /*
@@ -293,28 +297,28 @@ state_open(struct state *st, const char *dir)
  * cannot lose the originals.
  */
 void
-state_retry(struct state *st)
+originals_retry(struct originals *st)
 {
-	if (st->dirfd == -1 && state_open_dir(st) == -1)
+	if (st->dirfd == -1 && originals_open_dir(st) == -1)
 		return;		/* became untrusted: keep what memory has */
 	if (st->dirty)
-		state_save(st);
+		originals_save(st);
 	else if (st->save_err[0] != '\0' && st->dirfd != -1 &&
-	    state_os_writable(st) == 0)
+	    originals_os_writable(st) == 0)
 		clear_save_err(st);
 }
 
 void
-state_close(struct state *st)
+originals_close(struct originals *st)
 {
-	state_reset(st);
+	originals_reset(st);
 	if (st->dirfd != -1)
 		close(st->dirfd);
 	st->dirfd = -1;
 }
 
 const char *
-state_original(const struct state *st, const char *name)
+originals_get(const struct originals *st, const char *name)
 {
 	size_t	i;
 
@@ -326,17 +330,17 @@ state_original(const struct state *st, const char *name)
 
 /* Record the first value only: later ones are ours, not the original. */
 int
-state_set_original(struct state *st, const char *name, const char *value)
+originals_set(struct originals *st, const char *name, const char *value)
 {
-	if (state_original(st, name) != NULL)
+	if (originals_get(st, name) != NULL)
 		return 0;
 	if (add_entry(st, name, value) == -1)
 		return -1;
-	return state_save(st);
+	return originals_save(st);
 }
 
 int
-state_forget(struct state *st, const char *name)
+originals_forget(struct originals *st, const char *name)
 {
 	size_t	i;
 
@@ -346,20 +350,20 @@ state_forget(struct state *st, const char *name)
 		memmove(&st->entries[i], &st->entries[i + 1],
 		    (st->n - i - 1) * sizeof(st->entries[0]));
 		st->n--;
-		return state_save(st);
+		return originals_save(st);
 	}
 	return 0;
 }
 
 /* A pause or its end that is the user's: saved, and it ends any lease's. */
 int
-state_set_paused(struct state *st, bool paused)
+originals_set_paused(struct originals *st, bool paused)
 {
 	if (st->paused == paused && !st->pause_leased)
 		return 0;
 	st->paused = paused;
 	st->pause_leased = false;
-	return state_save(st);
+	return originals_save(st);
 }
 
 /*
@@ -368,13 +372,13 @@ state_set_paused(struct state *st, bool paused)
  * paused by it.
  */
 int
-state_set_lease_pause(struct state *st)
+originals_set_lease_pause(struct originals *st)
 {
 	if (st->paused && st->pause_leased)
 		return 0;
 	st->paused = true;
 	st->pause_leased = true;
-	return state_save(st);
+	return originals_save(st);
 }
 
 static int	appendf(char *, size_t *, const char *, ...) TT_PRINTF(3, 4);
@@ -399,7 +403,7 @@ appendf(char *buf, size_t *len, const char *fmt, ...)
  * on enforcing with what it has in memory.
  */
 int
-state_save(struct state *st)
+originals_save(struct originals *st)
 {
 	char	*buf;
 	size_t	 len = 0, i;
@@ -418,10 +422,10 @@ state_save(struct state *st)
 	if (appendf(buf, &len, "checksum %016llx\n",
 	    (unsigned long long)fnv1a64(buf, len)) == -1)
 		goto done;
-	err = st->dirfd == -1 ? ENOENT : state_os_write(st, STATE_FILE, buf,
+	err = st->dirfd == -1 ? ENOENT : originals_os_write(st, STATE_FILE, buf,
 	    len);
 	if (err != 0) {
-		state_problem(st, st->save_err, "cannot save %s: %s (originals "
+		set_problem(st, st->save_err, "cannot save %s: %s (originals "
 		    "kept in memory, saved when the disk allows)", st->path,
 		    strerror(err));
 		goto done;

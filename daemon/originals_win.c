@@ -1,6 +1,6 @@
 /*
- * The state directory's file operations on Windows, beneath state.c
- * (state_posix.c is the Unix side).  The directory, %ProgramData%\tcptune
+ * The state directory's file operations on Windows, beneath originals.c
+ * (originals_posix.c is the Unix side).  The directory, %ProgramData%\tcptune
  * by default, is made with a protected DACL (SYSTEM and Administrators
  * full control, nobody else anything), must pass the same ACL rule as
  * the config (config_file_win.c: owned by Administrators or SYSTEM, not
@@ -10,6 +10,8 @@
  * for.  The lock is the file "lock" opened without sharing, which Windows
  * lets go when the process ends, however it ends.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
@@ -28,7 +30,7 @@
 #define STATE_DIR_SDDL	L"D:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)"
 
 static int
-child_path(const struct state *st, const char *name, wchar_t *out,
+child_path(const struct originals *st, const char *name, wchar_t *out,
     size_t len)
 {
 	char	path[TT_WPATH_MAX];
@@ -60,7 +62,7 @@ make_dir(const wchar_t *wdir)
 }
 
 int
-state_os_open_dir(const char *dir, char *why, size_t len)
+originals_os_open_dir(const char *dir, char *why, size_t len)
 {
 	wchar_t	wdir[TT_WPATH_MAX];
 	char	text[256];
@@ -104,7 +106,7 @@ state_os_open_dir(const char *dir, char *why, size_t len)
 
 /* By trying: a file made and removed again says more than the ACL. */
 int
-state_os_writable(const struct state *st)
+originals_os_writable(const struct originals *st)
 {
 	wchar_t	probe[TT_WPATH_MAX];
 	char	name[32];
@@ -152,10 +154,10 @@ read_handle(HANDLE h, size_t max, char **bufp, size_t *lenp)
 
 /*
  * A link or junction in its place is ELOOP and a directory EISDIR, which
- * state.c sets aside, as O_NOFOLLOW and O_NONBLOCK make them on Unix.
+ * originals.c sets aside, as O_NOFOLLOW and O_NONBLOCK make them on Unix.
  */
 int
-state_os_read(const struct state *st, const char *name, size_t max,
+originals_os_read(const struct originals *st, const char *name, size_t max,
     char **bufp, size_t *lenp, char *why, size_t whylen)
 {
 	BY_HANDLE_FILE_INFORMATION	 info;
@@ -187,8 +189,8 @@ state_os_read(const struct state *st, const char *name, size_t max,
 }
 
 int
-state_os_write(const struct state *st, const char *name, const void *data,
-    size_t len)
+originals_os_write(const struct originals *st, const char *name,
+    const void *data, size_t len)
 {
 	char	path[TT_WPATH_MAX];
 
@@ -198,7 +200,8 @@ state_os_write(const struct state *st, const char *name, const void *data,
 }
 
 int
-state_os_rename(const struct state *st, const char *from, const char *to)
+originals_os_rename(const struct originals *st, const char *from,
+    const char *to)
 {
 	wchar_t	wfrom[TT_WPATH_MAX], wto[TT_WPATH_MAX];
 
@@ -213,7 +216,7 @@ state_os_rename(const struct state *st, const char *from, const char *to)
 
 /* Temporary files of a save that a crash interrupted; lock held. */
 void
-state_sweep(struct state *st)
+originals_sweep(struct originals *st)
 {
 	WIN32_FIND_DATAW	fd;
 	wchar_t			pat[TT_WPATH_MAX], victim[TT_WPATH_MAX];
@@ -238,7 +241,7 @@ state_sweep(struct state *st)
 }
 
 int
-state_lock(struct state *st, char *why, size_t whylen)
+originals_lock(struct originals *st, char *why, size_t whylen)
 {
 	wchar_t	wpath[TT_WPATH_MAX];
 	char	text[256];
@@ -249,24 +252,24 @@ state_lock(struct state *st, char *why, size_t whylen)
 	tt_strlcpy(why, "the directory is not usable", whylen);
 	if (st->dirfd == -1 || child_path(st, "lock", wpath, TT_WPATH_MAX) ==
 	    -1)
-		return STATE_LOCK_NONE;
+		return ORIGINALS_LOCK_NONE;
 	h = CreateFileW(wpath, GENERIC_READ | GENERIC_WRITE | READ_CONTROL, 0,
 	    NULL, OPEN_ALWAYS, FILE_FLAG_OPEN_REPARSE_POINT, NULL);
 	if (h == INVALID_HANDLE_VALUE) {
 		err = GetLastError();
 		win_strerror(err, text, sizeof(text));
 		(void)tt_snprintf(why, whylen, "%s\\lock: %s", st->dir, text);
-		return err == ERROR_SHARING_VIOLATION ? STATE_LOCK_HELD :
-		    STATE_LOCK_NONE;
+		return err == ERROR_SHARING_VIOLATION ? ORIGINALS_LOCK_HELD :
+		    ORIGINALS_LOCK_NONE;
 	}
 	if (win_trusted_object(h, false, text, sizeof(text)) == -1) {
 		(void)tt_snprintf(why, whylen, "%s\\lock %s", st->dir, text);
 		CloseHandle(h);
-		return STATE_LOCK_BAD;
+		return ORIGINALS_LOCK_BAD;
 	}
 	if ((fd = _open_osfhandle((intptr_t)h, _O_RDWR)) == -1) {
 		CloseHandle(h);
-		return STATE_LOCK_NONE;
+		return ORIGINALS_LOCK_NONE;
 	}
 	return fd;
 }

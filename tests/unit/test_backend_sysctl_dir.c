@@ -1,8 +1,10 @@
 /*
- * The Linux backend against a temporary root: the name -> path mapping
- * (nothing may lead out of the root), reading, writing, and the errors a
- * real /proc/sys gives.
+ * The sysctl-directory backend against a temporary root: the name -> path
+ * mapping (nothing may lead out of the root), reading, writing, and the
+ * errors a real /proc/sys gives.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -48,12 +50,12 @@ setup(void **arg)
 {
 	struct fixture	*f = calloc(1, sizeof(*f));
 
-	snprintf(f->root, sizeof(f->root), "/tmp/tt-linux.XXXXXX");
+	snprintf(f->root, sizeof(f->root), "/tmp/tt-sysctl-dir.XXXXXX");
 	assert_non_null(mkdtemp(f->root));
 	put(f->root, "net/ipv4/tcp_rmem", "4096\t131072\t6291456\n", 0644);
 	put(f->root, "net/ipv4/tcp_congestion_control", "cubic\n", 0644);
 	put(f->root, "secret", "do not read\n", 0644);
-	f->be = backend_linux_new(f->root);
+	f->be = backend_sysctl_dir_new(f->root);
 	assert_non_null(f->be);
 	*arg = f;
 	return 0;
@@ -79,12 +81,33 @@ test_path_mapping(void **arg)
 	char	out[PATH_MAX];
 
 	(void)arg;
-	assert_int_equal(linux_sysctl_path("/proc/sys", "net.ipv4.tcp_rmem",
+	assert_int_equal(sysctl_dir_path("/proc/sys", "net.ipv4.tcp_rmem",
 	    out, sizeof(out)), 0);
 	assert_string_equal(out, "/proc/sys/net/ipv4/tcp_rmem");
-	assert_int_equal(linux_sysctl_path("/r", "net.ipv4.conf.eth-0.rp_filter",
+	assert_int_equal(sysctl_dir_path("/r", "net.ipv4.conf.eth-0.rp_filter",
 	    out, sizeof(out)), 0);
 	assert_string_equal(out, "/r/net/ipv4/conf/eth-0/rp_filter");
+}
+
+/*
+ * The name status reports says which tree: Linux's own, or a directory
+ * given with -r on any platform (never "linux" on a Mac).
+ */
+static void
+test_name_says_which_tree(void **arg)
+{
+	struct sysctl_backend	*be;
+
+	(void)arg;
+	assert_non_null(be = backend_sysctl_dir_new(TT_PROC_SYS));
+	assert_string_equal(be->name, "sysctl-dir (/proc/sys)");
+	backend_free(be);
+	assert_non_null(be = backend_sysctl_dir_new("/tmp/root"));
+	assert_string_equal(be->name, "sysctl-dir");
+	backend_free(be);
+	assert_non_null(be = backend_sysctl_dir_new("/proc/sys/net"));
+	assert_string_equal(be->name, "sysctl-dir");
+	backend_free(be);
 }
 
 /* Anything that could name a path outside the root is refused. */
@@ -102,7 +125,7 @@ test_path_escapes_refused(void **arg)
 
 	(void)arg;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(linux_sysctl_path("/proc/sys", bad[i], out,
+		assert_int_equal(sysctl_dir_path("/proc/sys", bad[i], out,
 		    sizeof(out)), EINVAL);
 	memset(out, 'a', 200);
 	out[3] = '.';
@@ -111,10 +134,10 @@ test_path_escapes_refused(void **arg)
 		char name[256];
 
 		memcpy(name, out, 201);
-		assert_int_equal(linux_sysctl_path("/proc/sys", name, out,
+		assert_int_equal(sysctl_dir_path("/proc/sys", name, out,
 		    sizeof(out)), EINVAL);
 	}
-	assert_int_equal(linux_sysctl_path("/proc/sys", "net.ipv4.x", out, 12),
+	assert_int_equal(sysctl_dir_path("/proc/sys", "net.ipv4.x", out, 12),
 	    ENAMETOOLONG);
 }
 
@@ -375,6 +398,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_path_mapping),
 		cmocka_unit_test(test_path_escapes_refused),
+		cmocka_unit_test(test_name_says_which_tree),
 		cmocka_unit_test_setup_teardown(test_get_normalizes, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_set_writes_whole_value,
