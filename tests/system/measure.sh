@@ -11,7 +11,7 @@
 #     user-space program, so a loaded machine lowers the tuned side, seen
 #     at 2.9x with two other test suites running); a kill -9 mid-round, a lease that runs out, and a
 #     non-root client, each leaving the daemon enforcing;
-#   - 1 Gbit/s, 1 ms: no meaningful difference;
+#   - 100 Mbit/s, 1 ms: no meaningful difference;
 #   - every fault (bad URL, DNS, refused, HTTP errors, redirect loop,
 #     TLS with a certificate for another name and a self-signed one for
 #     this address, stalls, a cut, a short body): one line, its exit
@@ -108,10 +108,11 @@ TUNED_RMEM=$(sed -n '/tcp_rmem/{n;s/.*<string>\(.*\)<\/string>.*/\1/p;}' \
 [ -n "$TUNED_RMEM" ] || bail "no tcp_rmem in etc/tcptune.conf.linux"
 
 # path_up RTT_MS: namespaces, delay line, server in B, tcptuned in A.
+# path_up RTT [RATE]: the delay line, the servers and the daemon.
 path_up() {
-	local rtt=$1
+	local rtt=$1 rate=${2:-$RATE}
 	rm -f "$TB_TMP/server.out" "$TB_TMP/tls.out" "$TB_TMP/tls2.out"
-	tb_up "$RATE" "$rtt" "$((RATE * rtt / 8000 + 150000))" 1500 \
+	tb_up "$rate" "$rtt" "$((rate * rtt / 8000 + 150000))" 1500 \
 	    2>"$TB_TMP/up.err" || { diag_file up "$TB_TMP/up.err"; return 1; }
 	tb_sysctl "$TB_NS_B" net.ipv4.tcp_wmem "$SERVER_WMEM" &&
 	    tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" || return 1
@@ -326,8 +327,12 @@ path_down
 
 # ---- 1 ms: nothing to gain
 
-path_up 1 || bail "cannot bring up the 1 ms path"
-ok "1 ms path up, tcptuned enforcing"
+# At a tenth of the rate: the point is a path whose product both windows
+# cover, and the user-space delay line, starved of CPU by other tests at
+# 1 Gbit/s, made rounds vary by more than half (the verdict is then
+# rightly inconclusive, and the ratio can leave 0.7-1.43).
+path_up 1 $((RATE / 10)) || bail "cannot bring up the 1 ms path"
+ok "1 ms path up at $((RATE / 10000000)) Mbit/s, tcptuned enforcing"
 URL=http://$TB_IP_B:8080/stream
 measure_json "$TB_TMP/near.json" -n 3 -t 3 "$URL"
 if [ "$RC" -eq 0 ] && jq -e '.compared and .ratio > 0.7 and .ratio < 1.43 and
