@@ -2,7 +2,8 @@
  * daemon/control.c, the transport-free control server, driven with a fake
  * daemon (control_ops) and a fake transport (ctl_io): replies, privilege,
  * slot limits and root's reserve, one reply at a time, the output budget,
- * a change whose sender has gone, the end of input, and bad input.
+ * a change whose sender has gone, the end of input, bad input, the bound
+ * on one reply, requests in pieces, idle time and a lease holder.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -87,12 +88,13 @@ fake_client_gone(void *arg, const void *holder)
 	gone_holder = holder;
 }
 
+static const void	*lease_holder;	/* fake_holds_lease's answer */
+
 static bool
 fake_holds_lease(void *arg, const void *holder)
 {
 	(void)arg;
-	(void)holder;
-	return false;
+	return holder != NULL && holder == lease_holder;
 }
 
 static void
@@ -120,6 +122,7 @@ server(int max_clients)
 
 	memset(&fd_state, 0, sizeof(fd_state));
 	fd_state.nkeys = 3;
+	lease_holder = NULL;
 	s = ctl_server_new(&ops, &io, max_clients);
 	assert_non_null(s);
 	return s;
@@ -492,6 +495,119 @@ test_bad_input(void **arg)
 	ctl_server_free(s);
 }
 
+/*
+ * A reply past CONTROL_MAX_OUTPUT (root's too: the budget spares root,
+ * this bound does not) drops the client with nothing sent, and what it
+ * had queued leaves the budget.
+ */
+static void
+test_reply_over_bound(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root = client(s, 0, &k);
+	struct ctl_client	*user;
+	size_t			 len;
+
+	(void)arg;
+	fd_state.nkeys = CONTROL_MAX_OUTPUT /
+	    sizeof(struct msg_key_status) + 1;
+	send_request(root, MSG_STATUS, 1, TT_PROTO_VERSION);
+	(void)ctl_client_output(root, &len);
+	assert_int_equal(len, 0);
+	assert_true(ctl_client_finished(root));
+	ctl_client_free(root);
+	/* a user's too big reply gives its budget back */
+	user = client(s, 1000, &k);
+	send_request(user, MSG_STATUS, 1, TT_PROTO_VERSION);
+	assert_true(ctl_client_finished(user));
+	ctl_client_free(user);
+	fd_state.nkeys = 1;
+	user = client(s, 1000, &k);
+	send_request(user, MSG_STATUS, 2, TT_PROTO_VERSION);
+	(void)ctl_client_output(user, &len);
+	assert_true(len > 0);
+	ctl_client_free(user);
+	ctl_server_free(s);
+}
+
+/* A request that comes in pieces is answered once it is whole. */
+static void
+test_request_in_pieces(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root = client(s, 0, &k);
+	struct msg_hdr		 h;
+	struct msg_lease	 l = { 5, 0 };
+	char			 msg[sizeof(h) + sizeof(l)];
+	size_t			 len;
+
+	(void)arg;
+	memset(&h, 0, sizeof(h));
+	h.type = MSG_LEASE;
+	h.len = sizeof(l);
+	h.version = TT_PROTO_VERSION;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &l, sizeof(l));
+	ctl_client_input(root, msg, sizeof(h) + 2);
+	(void)ctl_client_output(root, &len);
+	assert_int_equal(len, 0);
+	assert_true(ctl_client_room(root) > 0);
+	ctl_client_input(root, msg + sizeof(h) + 2, sizeof(l) - 2);
+	assert_int_equal(result_code(root), RESULT_OK);
+	drain(root);
+	/* the input ends inside a request: nothing more to answer */
+	ctl_client_input(root, msg, sizeof(h) + 2);
+	assert_false(ctl_client_finished(root));
+	ctl_client_input_end(root);
+	assert_true(ctl_client_finished(root));
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+/*
+ * Idle time counts from the last traffic either way; a lease holder is
+ * never idle (its lease bounds it), so a measure's transfer keeps it.
+ */
+static void
+test_idle(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*c = client(s, 0, &k);
+	time_t			 now = tt_mono();
+
+	(void)arg;
+	assert_true(ctl_client_idle(c, now + 100) >= 100);
+	lease_holder = c;
+	assert_int_equal(ctl_client_idle(c, now + 100), 0);
+	lease_holder = NULL;
+	now = tt_mono();		/* traffic from here on: idle from it */
+	send_request(c, MSG_STATUS, 1, TT_PROTO_VERSION);
+	drain(c);
+	assert_true(ctl_client_idle(c, now) <= 0);
+	ctl_client_free(c);
+	ctl_server_free(s);
+}
+
+/* A server asked for no slots has one: root can still connect. */
+static void
+test_at_least_one_slot(void **arg)
+{
+	struct ctl_server	*s = server(0);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root;
+
+	(void)arg;
+	assert_false(ctl_server_full(s));
+	assert_non_null(root = client(s, 0, &k));
+	assert_true(ctl_server_full(s));
+	assert_null(client(s, 0, &k));
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
 int
 main(void)
 {
@@ -506,6 +622,10 @@ main(void)
 		cmocka_unit_test(test_lease_dispatch),
 		cmocka_unit_test(test_output_budget),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_reply_over_bound),
+		cmocka_unit_test(test_request_in_pieces),
+		cmocka_unit_test(test_idle),
+		cmocka_unit_test(test_at_least_one_slot),
 	};
 
 	log_init(1, 0, "test_control");
