@@ -246,24 +246,27 @@ do_reload(struct ctl_client *c, uint32_t seq)
 	errlist_clear(&errs);
 }
 
+/* restore and resume: the daemon's answer, as it is. */
 static void
-do_restore(struct ctl_client *c, uint32_t seq)
+do_change(struct ctl_client *c, uint32_t seq,
+    int (*change)(void *, char *, size_t))
 {
-	const struct control_ops	*ops = &c->srv->ops;
-	char				 msg[TT_TEXT_MAX];
-	int				 rv = ops->restore(ops->arg, msg, sizeof(msg));
+	char	msg[TT_TEXT_MAX];
+	int	rv = change(c->srv->ops.arg, msg, sizeof(msg));
 
 	queue_answer(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
 }
 
 static void
+do_restore(struct ctl_client *c, uint32_t seq)
+{
+	do_change(c, seq, c->srv->ops.restore);
+}
+
+static void
 do_resume(struct ctl_client *c, uint32_t seq)
 {
-	const struct control_ops	*ops = &c->srv->ops;
-	char				 msg[TT_TEXT_MAX];
-	int				 rv = ops->resume(ops->arg, msg, sizeof(msg));
-
-	queue_answer(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
+	do_change(c, seq, c->srv->ops.resume);
 }
 
 /* The payload is still in c->in: handle_request runs before it moves. */
