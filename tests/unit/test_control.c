@@ -149,6 +149,34 @@ send_request(struct ctl_client *c, uint32_t type, uint32_t seq,
 	ctl_client_input(c, &h, sizeof(h));
 }
 
+/* The bytes of a lease request for seconds, in msg; their count. */
+static size_t
+lease_request(char *msg, uint32_t seconds)
+{
+	struct msg_hdr		h;
+	struct msg_lease	l;
+
+	memset(&h, 0, sizeof(h));
+	memset(&l, 0, sizeof(l));
+	h.type = MSG_LEASE;
+	h.len = sizeof(l);
+	h.version = TT_PROTO_VERSION;
+	l.seconds = seconds;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &l, sizeof(l));
+	return sizeof(h) + sizeof(l);
+}
+
+/* How many bytes wait to be sent to the client. */
+static size_t
+pending(const struct ctl_client *c)
+{
+	size_t	len;
+
+	(void)ctl_client_output(c, &len);
+	return len;
+}
+
 /* The types of the messages in the client's output; their count. */
 static size_t
 output_types(const struct ctl_client *c, uint32_t *types, size_t max)
@@ -360,20 +388,14 @@ test_lease_dispatch(void **arg)
 	struct fake_conn	 k = { 0 };
 	struct ctl_client	*user = client(s, 1000, &k);
 	struct ctl_client	*root = client(s, 0, &k);
-	struct msg_hdr		 h;
-	struct msg_lease	 l = { 5, 0 };
-	char			 msg[sizeof(h) + sizeof(l)];
+	char			 msg[sizeof(struct msg_hdr) +
+				    sizeof(struct msg_lease)];
+	size_t			 n = lease_request(msg, 5);
 
 	(void)arg;
-	memset(&h, 0, sizeof(h));
-	h.type = MSG_LEASE;
-	h.len = sizeof(l);
-	h.version = TT_PROTO_VERSION;
-	memcpy(msg, &h, sizeof(h));
-	memcpy(msg + sizeof(h), &l, sizeof(l));
-	ctl_client_input(user, msg, sizeof(msg));
+	ctl_client_input(user, msg, n);
 	assert_int_equal(result_code(user), RESULT_DENIED);
-	ctl_client_input(root, msg, sizeof(msg));
+	ctl_client_input(root, msg, n);
 	assert_int_equal(result_code(root), RESULT_OK);
 	gone_holder = NULL;
 	ctl_client_free(root);
@@ -419,22 +441,18 @@ test_output_budget(void **arg)
 		assert_true(n < CONTROL_MAX_PER_USER);
 		c[n] = client(s, 1000, &k[n]);
 		send_request(c[n], MSG_STATUS, 1, TT_PROTO_VERSION);
-		(void)ctl_client_output(c[n], &len);
-		assert_true(len > 0);
+		assert_true((len = pending(c[n])) > 0);
 		queued += len;
 	}
 	c[n] = client(s, 1000, &k[n]);
 	send_request(c[n], MSG_STATUS, 1, TT_PROTO_VERSION);
-	(void)ctl_client_output(c[n], &len);
-	assert_int_equal(len, 0);
+	assert_int_equal(pending(c[n]), 0);
 	assert_int_equal(ctl_client_room(c[n]), 0);
 	root = client(s, 0, &k[0]);
 	send_request(root, MSG_STATUS, 1, TT_PROTO_VERSION);
-	(void)ctl_client_output(root, &len);
-	assert_true(len > 0);
+	assert_true(pending(root) > 0);
 	drain(c[0]);			/* one user reads: the budget frees */
-	(void)ctl_client_output(c[n], &len);
-	assert_true(len > 0);
+	assert_true(pending(c[n]) > 0);
 	assert_true(k[n].kicks > 0);
 	for (i = 0; i <= n; i++)
 		ctl_client_free(c[i]);
@@ -507,14 +525,12 @@ test_reply_over_bound(void **arg)
 	struct fake_conn	 k = { 0 };
 	struct ctl_client	*root = client(s, 0, &k);
 	struct ctl_client	*user;
-	size_t			 len;
 
 	(void)arg;
 	fd_state.nkeys = CONTROL_MAX_OUTPUT /
 	    sizeof(struct msg_key_status) + 1;
 	send_request(root, MSG_STATUS, 1, TT_PROTO_VERSION);
-	(void)ctl_client_output(root, &len);
-	assert_int_equal(len, 0);
+	assert_int_equal(pending(root), 0);
 	assert_true(ctl_client_finished(root));
 	ctl_client_free(root);
 	/* a user's too big reply gives its budget back */
@@ -525,8 +541,7 @@ test_reply_over_bound(void **arg)
 	fd_state.nkeys = 1;
 	user = client(s, 1000, &k);
 	send_request(user, MSG_STATUS, 2, TT_PROTO_VERSION);
-	(void)ctl_client_output(user, &len);
-	assert_true(len > 0);
+	assert_true(pending(user) > 0);
 	ctl_client_free(user);
 	ctl_server_free(s);
 }
@@ -538,27 +553,20 @@ test_request_in_pieces(void **arg)
 	struct ctl_server	*s = server(64);
 	struct fake_conn	 k = { 0 };
 	struct ctl_client	*root = client(s, 0, &k);
-	struct msg_hdr		 h;
-	struct msg_lease	 l = { 5, 0 };
-	char			 msg[sizeof(h) + sizeof(l)];
-	size_t			 len;
+	char			 msg[sizeof(struct msg_hdr) +
+				    sizeof(struct msg_lease)];
+	size_t			 n = lease_request(msg, 5);
+	size_t			 part = sizeof(struct msg_hdr) + 2;
 
 	(void)arg;
-	memset(&h, 0, sizeof(h));
-	h.type = MSG_LEASE;
-	h.len = sizeof(l);
-	h.version = TT_PROTO_VERSION;
-	memcpy(msg, &h, sizeof(h));
-	memcpy(msg + sizeof(h), &l, sizeof(l));
-	ctl_client_input(root, msg, sizeof(h) + 2);
-	(void)ctl_client_output(root, &len);
-	assert_int_equal(len, 0);
+	ctl_client_input(root, msg, part);
+	assert_int_equal(pending(root), 0);
 	assert_true(ctl_client_room(root) > 0);
-	ctl_client_input(root, msg + sizeof(h) + 2, sizeof(l) - 2);
+	ctl_client_input(root, msg + part, n - part);
 	assert_int_equal(result_code(root), RESULT_OK);
 	drain(root);
 	/* the input ends inside a request: nothing more to answer */
-	ctl_client_input(root, msg, sizeof(h) + 2);
+	ctl_client_input(root, msg, part);
 	assert_false(ctl_client_finished(root));
 	ctl_client_input_end(root);
 	assert_true(ctl_client_finished(root));
