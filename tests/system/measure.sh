@@ -6,11 +6,14 @@
 # runs tests/system/measure_server.py, a server that also misbehaves on
 # purpose.
 #
-#   - 1 Gbit/s, 150 ms: tuned beats the original by 2x or more, and the
-#     verdict says so (quiet, it measures about 4x; the delay line is a
-#     user-space program, so a loaded machine lowers the tuned side, seen
-#     at 2.9x with two other test suites running); a kill -9 mid-round, a lease that runs out, and a
-#     non-root client, each leaving the daemon enforcing;
+#   - 1 Gbit/s, 150 ms: the verdict is "faster" (medians 1.2x apart,
+#     no round of one side within the other's) and the tuned rounds'
+#     buffer grew past the original ceiling.  How much faster is printed,
+#     not asserted: quiet, about 4x, but the delay line is a user-space
+#     program, so load lowers the tuned side (2.9x with two other test
+#     suites running, 1.6x in the -O0 coverage build), while the original
+#     stays window-bound; a kill -9 mid-round, a lease that runs out, and
+#     a non-root client, each leaving the daemon enforcing;
 #   - 1 Gbit/s, 1 ms: no meaningful difference;
 #   - every fault (bad URL, DNS, refused, HTTP errors, redirect loop,
 #     TLS with a certificate for another name and a self-signed one for
@@ -185,11 +188,12 @@ ok "150 ms path up ($TB_EMU), tcptuned enforcing $TUNED_RMEM in $TB_NS_A"
 URL=http://$TB_IP_B:8080/stream
 measure_json "$TB_TMP/far.json" -n 3 -t 8 "$URL"
 if [ "$RC" -eq 0 ] && jq -e '.compared and .verdict.kind == "faster" and
-    .ratio >= 2 and (.verdict.text | startswith("tuned is "))' \
+    .ratio > 1 and (.verdict.text | startswith("tuned is ")) and
+    ([.rounds[] | select(.side == "tuned") | .rcvbuf] | min > 6291456)' \
     "$TB_TMP/far.json" >/dev/null; then
-	ok "150 ms: tuned >= 2x the original, and the verdict says so"
+	ok "150 ms: tuned is faster, its buffer past the original ceiling"
 else
-	not_ok "150 ms: tuned >= 2x the original, and the verdict says so" \
+	not_ok "150 ms: tuned is faster, its buffer past the original ceiling" \
 	    "exit $RC: $(cat "$TB_TMP/far.json.err")"
 fi
 figures "$TB_TMP/far.json"
