@@ -196,6 +196,15 @@ queue_result(struct ctl_client *c, uint32_t seq, uint32_t code,
 	queue(c, MSG_RESULT, seq, &res, sizeof(res));
 }
 
+/* A reply of one result: the answer to all but status and reload. */
+static void
+queue_answer(struct ctl_client *c, uint32_t seq, uint32_t code,
+    const char *text)
+{
+	queue_result(c, seq, code, text);
+	queue_end(c, seq, 0);
+}
+
 /* ---- requests */
 
 static void
@@ -237,26 +246,27 @@ do_reload(struct ctl_client *c, uint32_t seq)
 	errlist_clear(&errs);
 }
 
+/* restore and resume: the daemon's answer, as it is. */
+static void
+do_change(struct ctl_client *c, uint32_t seq,
+    int (*change)(void *, char *, size_t))
+{
+	char	msg[TT_TEXT_MAX];
+	int	rv = change(c->srv->ops.arg, msg, sizeof(msg));
+
+	queue_answer(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
+}
+
 static void
 do_restore(struct ctl_client *c, uint32_t seq)
 {
-	const struct control_ops	*ops = &c->srv->ops;
-	char				 msg[TT_TEXT_MAX];
-	int				 rv = ops->restore(ops->arg, msg, sizeof(msg));
-
-	queue_result(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
-	queue_end(c, seq, 0);
+	do_change(c, seq, c->srv->ops.restore);
 }
 
 static void
 do_resume(struct ctl_client *c, uint32_t seq)
 {
-	const struct control_ops	*ops = &c->srv->ops;
-	char				 msg[TT_TEXT_MAX];
-	int				 rv = ops->resume(ops->arg, msg, sizeof(msg));
-
-	queue_result(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
-	queue_end(c, seq, 0);
+	do_change(c, seq, c->srv->ops.resume);
 }
 
 /* The payload is still in c->in: handle_request runs before it moves. */
@@ -271,8 +281,7 @@ do_lease(struct ctl_client *c, uint32_t seq)
 	memcpy(&req, c->in + sizeof(struct msg_hdr), sizeof(req));
 	code = ops->lease(ops->arg, c, &c->peer, req.seconds, msg,
 	    sizeof(msg));
-	queue_result(c, seq, (uint32_t)code, msg);
-	queue_end(c, seq, 0);
+	queue_answer(c, seq, (uint32_t)code, msg);
 }
 
 static const struct request {
@@ -307,8 +316,7 @@ deny(struct ctl_client *c, const struct msg_hdr *h)
 	    proto_type_name(h->type));
 	log_warnx("control: uid %lu asked for %s: denied", c->peer.user,
 	    proto_type_name(h->type));
-	queue_result(c, h->seq, RESULT_DENIED, text);
-	queue_end(c, h->seq, 0);
+	queue_answer(c, h->seq, RESULT_DENIED, text);
 }
 
 static void
@@ -317,9 +325,8 @@ handle_request(struct ctl_client *c, const struct msg_hdr *h)
 	const struct request	*r = request_of(h->type);
 
 	if (r == NULL) {
-		queue_result(c, h->seq, RESULT_BAD_REQUEST,
+		queue_answer(c, h->seq, RESULT_BAD_REQUEST,
 		    "not a request a client may send");
-		queue_end(c, h->seq, 0);
 		c->closing = true;
 		return;
 	}

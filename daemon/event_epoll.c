@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "tcptune.h"
-#include "event.h"
+#include "event_backend.h"
 
 #define EV_MAX_SIGNALS	8
 #define EV_BATCH	64
@@ -55,8 +55,9 @@ struct ev_sig {
 };
 
 struct evloop {
+	struct ev_core	 core;		/* first: event_backend.h */
 	int		 epfd;
-	bool		 stop;
+	struct epoll_event batch[EV_BATCH];	/* the last epoll_wait's */
 	struct ev_src	**fds;		/* by fd number */
 	size_t		 nfds;
 	struct ev_src	*sigsrc;
@@ -64,7 +65,6 @@ struct evloop {
 	struct ev_sig	 sigs[EV_MAX_SIGNALS];
 	int		 nsigs;
 	struct ev_src	*dead;
-	unsigned long	 turn;		/* wake-ups so far */
 };
 
 struct evloop *
@@ -417,34 +417,20 @@ dispatch(struct evloop *loop, struct ev_src *s, uint32_t events)
 }
 
 int
-ev_run(struct evloop *loop)
+ev_backend_wait(struct evloop *loop)
 {
-	struct epoll_event	events[EV_BATCH];
-	int			n, i;
-
-	loop->stop = false;
-	while (!loop->stop) {
-		n = epoll_wait(loop->epfd, events, EV_BATCH, -1);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		loop->turn++;
-		for (i = 0; i < n && !loop->stop; i++)
-			dispatch(loop, events[i].data.ptr, events[i].events);
-		reap(loop);
-	}
-	return 0;
+	return epoll_wait(loop->epfd, loop->batch, EV_BATCH, -1);
 }
 
 void
-ev_stop(struct evloop *loop)
+ev_backend_dispatch(struct evloop *loop, int i)
 {
-	loop->stop = true;
+	dispatch(loop, loop->batch[i].data.ptr, loop->batch[i].events);
 }
 
-unsigned long
-ev_turn(const struct evloop *loop)
+/* Sources freed during the batch go now, when no event can name them. */
+void
+ev_backend_batch_end(struct evloop *loop)
 {
-	return loop->turn;
+	reap(loop);
 }

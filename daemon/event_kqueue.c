@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "tcptune.h"
-#include "event.h"
+#include "event_backend.h"
 
 #define EV_BATCH	64
 
@@ -95,14 +95,13 @@ struct ev_watch {
 };
 
 struct evloop {
+	struct ev_core	 core;		/* first: event_backend.h */
 	int		 kq;
-	bool		 stop;
 	struct ev_fd	*fds;
 	struct ev_sig	*sigs;
-	struct kevent	*batch;		/* being dispatched, or NULL */
-	int		 nbatch;
+	struct kevent	 batch[EV_BATCH];	/* the last kevent(2)'s */
+	int		 nbatch;	/* while it is dispatched, else 0 */
 	int		 cur;
-	unsigned long	 turn;		/* wake-ups so far */
 };
 
 static int
@@ -551,37 +550,24 @@ dispatch(struct evloop *loop, const struct kevent *kev)
 }
 
 int
-ev_run(struct evloop *loop)
+ev_backend_wait(struct evloop *loop)
 {
-	struct kevent	events[EV_BATCH];
-	int		n;
+	int	n = kevent(loop->kq, NULL, 0, loop->batch, EV_BATCH, NULL);
 
-	loop->stop = false;
-	while (!loop->stop) {
-		n = kevent(loop->kq, NULL, 0, events, EV_BATCH, NULL);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		loop->turn++;
-		loop->batch = events;
-		loop->nbatch = n;
-		for (loop->cur = 0; loop->cur < n && !loop->stop; loop->cur++)
-			dispatch(loop, &events[loop->cur]);
-		loop->batch = NULL;
-		loop->nbatch = loop->cur = 0;
-	}
-	return 0;
+	loop->nbatch = n > 0 ? n : 0;
+	return n;
 }
 
 void
-ev_stop(struct evloop *loop)
+ev_backend_dispatch(struct evloop *loop, int i)
 {
-	loop->stop = true;
+	loop->cur = i;
+	dispatch(loop, &loop->batch[i]);
 }
 
-unsigned long
-ev_turn(const struct evloop *loop)
+/* Nothing is left to scrub until the next batch. */
+void
+ev_backend_batch_end(struct evloop *loop)
 {
-	return loop->turn;
+	loop->nbatch = loop->cur = 0;
 }

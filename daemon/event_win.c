@@ -27,7 +27,7 @@
 #include <windows.h>
 
 #include "tcptuned.h"
-#include "event.h"
+#include "event_backend.h"
 #include "win.h"
 
 struct source {
@@ -38,11 +38,11 @@ struct source {
 };
 
 struct evloop {
+	struct ev_core	 core;		/* first: event_backend.h */
 	struct source	 src[MAXIMUM_WAIT_OBJECTS];
 	size_t		 n;
 	size_t		 rotate;
-	unsigned long	 turn;		/* wake-ups so far */
-	bool		 stop;
+	size_t		 ready;		/* the source the wait returned */
 	bool		 dispatching;
 };
 
@@ -71,18 +71,6 @@ void
 ev_free(struct evloop *loop)
 {
 	free(loop);
-}
-
-void
-ev_stop(struct evloop *loop)
-{
-	loop->stop = true;
-}
-
-unsigned long
-ev_turn(const struct evloop *loop)
-{
-	return loop->turn;
 }
 
 int
@@ -124,39 +112,50 @@ ev_handle_del(struct evloop *loop, void *h)
 		compact(loop);
 }
 
+/* One source at a time: the wait names one signalled object. */
 int
-ev_run(struct evloop *loop)
+ev_backend_wait(struct evloop *loop)
 {
 	HANDLE	hs[MAXIMUM_WAIT_OBJECTS];
-	size_t	map[MAXIMUM_WAIT_OBJECTS], i, k, n;
+	size_t	map[MAXIMUM_WAIT_OBJECTS], i, k, n = 0;
 	DWORD	r;
 
-	while (!loop->stop) {
-		n = 0;
-		for (k = 0; k < loop->n; k++) {
-			i = (k + loop->rotate) % loop->n;
-			hs[n] = loop->src[i].h;
-			map[n++] = i;
-		}
-		if (n == 0) {
-			errno = EINVAL;
-			return -1;
-		}
-		r = WaitForMultipleObjects((DWORD)n, hs, FALSE, INFINITE);
-		if (r >= WAIT_OBJECT_0 + n) {
-			errno = win_errno(GetLastError());
-			return -1;
-		}
-		loop->turn++;
-		i = map[r - WAIT_OBJECT_0];
-		loop->rotate = (i + 1) % loop->n;
-		loop->dispatching = true;
-		if (!loop->src[i].dead)
-			loop->src[i].cb(loop->src[i].arg);
-		loop->dispatching = false;
-		compact(loop);
+	for (k = 0; k < loop->n; k++) {
+		i = (k + loop->rotate) % loop->n;
+		hs[n] = loop->src[i].h;
+		map[n++] = i;
 	}
-	return 0;
+	if (n == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	r = WaitForMultipleObjects((DWORD)n, hs, FALSE, INFINITE);
+	if (r >= WAIT_OBJECT_0 + n) {
+		errno = win_errno(GetLastError());
+		return -1;
+	}
+	loop->ready = map[r - WAIT_OBJECT_0];
+	loop->rotate = (loop->ready + 1) % loop->n;
+	return 1;
+}
+
+void
+ev_backend_dispatch(struct evloop *loop, int i)
+{
+	struct source	*s = &loop->src[loop->ready];
+
+	(void)i;
+	loop->dispatching = true;
+	if (!s->dead)
+		s->cb(s->arg);
+	loop->dispatching = false;
+}
+
+/* Sources deleted by the callback go now. */
+void
+ev_backend_batch_end(struct evloop *loop)
+{
+	compact(loop);
 }
 
 /* ---- not on Windows */

@@ -57,7 +57,7 @@ dirs_usable(const char *path, struct errlist *errs)
 
 	/* A buffer, not realpath(path, NULL): older macOS needs one. */
 	if (realpath(path, real) == NULL) {
-		errlist_add(errs, "%s: %s", path, strerror(errno));
+		config_file_error(errs, path, errno);
 		return false;
 	}
 	while (ok && (slash = strrchr(real, '/')) != NULL) {
@@ -90,7 +90,7 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
 	struct stat	st;
 
 	if (fstat(fd, &st) == -1) {
-		errlist_add(errs, "%s: %s", path, strerror(errno));
+		config_file_error(errs, path, errno);
 		return false;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -107,8 +107,7 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
 		return false;
 	}
 	if (st.st_size > TT_CONFIG_MAX_BYTES) {
-		errlist_add(errs, "%s: larger than %d bytes: refusing to read "
-		    "it", path, TT_CONFIG_MAX_BYTES);
+		config_file_error(errs, path, EFBIG);
 		return false;
 	}
 	return (flags & CONFIG_CHECK_OWNER) == 0 || dirs_usable(path, errs);
@@ -128,17 +127,13 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd == -1) {
-		errlist_add(errs, "%s: %s", path, strerror(errno));
+		config_file_error(errs, path, errno);
 		return -1;
 	}
 	if (!file_usable(path, fd, flags, errs))
 		goto out;
 	if (read_file_bounded(fd, bufp, lenp, TT_CONFIG_MAX_BYTES) == -1) {
-		if (errno == EFBIG)
-			errlist_add(errs, "%s: larger than %d bytes: refusing "
-			    "to read it", path, TT_CONFIG_MAX_BYTES);
-		else
-			errlist_add(errs, "%s: %s", path, strerror(errno));
+		config_file_error(errs, path, errno);
 		goto out;
 	}
 	rv = 0;

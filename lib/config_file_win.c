@@ -216,8 +216,7 @@ file_usable(const char *path, HANDLE h, int flags, struct errlist *errs)
 	size = (unsigned long long)info.nFileSizeHigh << 32 |
 	    info.nFileSizeLow;
 	if (size > TT_CONFIG_MAX_BYTES) {
-		errlist_add(errs, "%s: larger than %d bytes: refusing to read "
-		    "it", path, TT_CONFIG_MAX_BYTES);
+		config_file_error(errs, path, EFBIG);
 		return false;
 	}
 	return true;
@@ -264,7 +263,7 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 	int	rv = -1;
 
 	if (win_wpath(path, wpath, TT_WPATH_MAX) == -1) {
-		errlist_add(errs, "%s: %s", path, strerror(errno));
+		config_file_error(errs, path, errno);
 		return -1;
 	}
 	h = CreateFileW(wpath, GENERIC_READ | READ_CONTROL, FILE_SHARE_READ |
@@ -274,7 +273,7 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 		DWORD err = GetLastError();
 
 		if (win_errno(err) == ENOENT)
-			errlist_add(errs, "%s: %s", path, strerror(ENOENT));
+			config_file_error(errs, path, ENOENT);
 		else {
 			win_strerror(err, why, sizeof(why));
 			errlist_add(errs, "%s: %s", path, why);
@@ -284,11 +283,7 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 	if (!file_usable(path, h, flags, errs))
 		goto out;
 	if (read_all(h, bufp, lenp) == -1) {
-		if (errno == EFBIG)
-			errlist_add(errs, "%s: larger than %d bytes: refusing "
-			    "to read it", path, TT_CONFIG_MAX_BYTES);
-		else
-			errlist_add(errs, "%s: %s", path, strerror(errno));
+		config_file_error(errs, path, errno);
 		goto out;
 	}
 	rv = 0;

@@ -1,5 +1,5 @@
 /*
- * Blocking message I/O for tcptunectl on Windows (proto_io.c is the Unix
+ * proto_msg.c's bytes on Windows (proto_io.h; proto_io.c is the Unix
  * side), over a named pipe client handle opened with
  * FILE_FLAG_OVERLAPPED and wrapped in a C runtime descriptor
  * (_open_osfhandle), so client.c keeps its int fd.  Each part of a read
@@ -9,11 +9,12 @@
 
 #include <errno.h>
 #include <io.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <windows.h>
 
-#include "proto.h"
+#include "proto_io.h"
 #include "win.h"
 
 /*
@@ -59,30 +60,24 @@ win_transfer(HANDLE h, bool writing, void *buf, DWORD len, DWORD *done,
 }
 
 int
-proto_write_msg(int fd, uint32_t type, uint32_t seq, const void *payload,
-    size_t len)
+proto_io_send(int fd, const void *buf, size_t len)
 {
-	char	buf[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
-	size_t	total, off = 0;
-	HANDLE	h = (HANDLE)_get_osfhandle(fd);
-	DWORD	n;
+	HANDLE		 h = (HANDLE)_get_osfhandle(fd);
+	const char	*p = buf;
+	DWORD		 n;
 
-	if ((total = proto_encode(buf, sizeof(buf), type, seq, payload,
-	    len)) == 0) {
-		errno = EMSGSIZE;
-		return -1;
-	}
-	while (off < total) {
-		if (win_transfer(h, true, buf + off, (DWORD)(total - off), &n,
+	while (len > 0) {		/* WriteFile only reads p */
+		if (win_transfer(h, true, (void *)(uintptr_t)p, (DWORD)len, &n,
 		    -1) == -1)
 			return -1;
-		off += n;
+		p += n;
+		len -= n;
 	}
 	return 0;
 }
 
-static int
-read_exact(int fd, void *buf, size_t len, int timeout_ms)
+int
+proto_io_recv(int fd, void *buf, size_t len, int timeout_ms)
 {
 	HANDLE	 h = (HANDLE)_get_osfhandle(fd);
 	char	*p = buf;
@@ -98,29 +93,5 @@ read_exact(int fd, void *buf, size_t len, int timeout_ms)
 		p += n;
 		len -= n;
 	}
-	return 0;
-}
-
-/* As proto_io.c: EPROTO for a header that breaks the rules. */
-int
-proto_read_msg(int fd, struct msg_hdr *h, void *buf, size_t buflen,
-    int timeout_ms)
-{
-	char	why[128];
-	int	rv;
-
-	if (read_exact(fd, h, sizeof(*h), timeout_ms) == -1)
-		return -1;
-	rv = proto_check_header(h, why, sizeof(why));
-	if (rv == 1 && h->type == MSG_VERSION &&
-	    h->len == sizeof(struct msg_version))
-		rv = 0;
-	if (rv != 0 || h->len > buflen) {
-		errno = EPROTO;
-		return -1;
-	}
-	if (read_exact(fd, buf, h->len, timeout_ms) == -1)
-		return -1;
-	proto_terminate_strings(h->type, buf);
 	return 0;
 }

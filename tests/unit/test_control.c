@@ -2,7 +2,8 @@
  * daemon/control.c, the transport-free control server, driven with a fake
  * daemon (control_ops) and a fake transport (ctl_io): replies, privilege,
  * slot limits and root's reserve, one reply at a time, the output budget,
- * a change whose sender has gone, the end of input, and bad input.
+ * a change whose sender has gone, the end of input, bad input, the bound
+ * on one reply, requests in pieces, idle time and a lease holder.
  */
 #include "config.h"
 
@@ -89,12 +90,13 @@ fake_client_gone(void *arg, const void *holder)
 	gone_holder = holder;
 }
 
+static const void	*lease_holder;	/* fake_holds_lease's answer */
+
 static bool
 fake_holds_lease(void *arg, const void *holder)
 {
 	(void)arg;
-	(void)holder;
-	return false;
+	return holder != NULL && holder == lease_holder;
 }
 
 static void
@@ -122,6 +124,7 @@ server(int max_clients)
 
 	memset(&fd_state, 0, sizeof(fd_state));
 	fd_state.nkeys = 3;
+	lease_holder = NULL;
 	s = ctl_server_new(&ops, &io, max_clients);
 	assert_non_null(s);
 	return s;
@@ -146,6 +149,34 @@ send_request(struct ctl_client *c, uint32_t type, uint32_t seq,
 	h.seq = seq;
 	h.version = version;
 	ctl_client_input(c, &h, sizeof(h));
+}
+
+/* The bytes of a lease request for seconds, in msg; their count. */
+static size_t
+lease_request(char *msg, uint32_t seconds)
+{
+	struct msg_hdr		h;
+	struct msg_lease	l;
+
+	memset(&h, 0, sizeof(h));
+	memset(&l, 0, sizeof(l));
+	h.type = MSG_LEASE;
+	h.len = sizeof(l);
+	h.version = TT_PROTO_VERSION;
+	l.seconds = seconds;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &l, sizeof(l));
+	return sizeof(h) + sizeof(l);
+}
+
+/* How many bytes wait to be sent to the client. */
+static size_t
+pending(const struct ctl_client *c)
+{
+	size_t	len;
+
+	(void)ctl_client_output(c, &len);
+	return len;
 }
 
 /* The types of the messages in the client's output; their count. */
@@ -359,20 +390,14 @@ test_lease_dispatch(void **arg)
 	struct fake_conn	 k = { 0 };
 	struct ctl_client	*user = client(s, 1000, &k);
 	struct ctl_client	*root = client(s, 0, &k);
-	struct msg_hdr		 h;
-	struct msg_lease	 l = { 5, 0 };
-	char			 msg[sizeof(h) + sizeof(l)];
+	char			 msg[sizeof(struct msg_hdr) +
+				    sizeof(struct msg_lease)];
+	size_t			 n = lease_request(msg, 5);
 
 	(void)arg;
-	memset(&h, 0, sizeof(h));
-	h.type = MSG_LEASE;
-	h.len = sizeof(l);
-	h.version = TT_PROTO_VERSION;
-	memcpy(msg, &h, sizeof(h));
-	memcpy(msg + sizeof(h), &l, sizeof(l));
-	ctl_client_input(user, msg, sizeof(msg));
+	ctl_client_input(user, msg, n);
 	assert_int_equal(result_code(user), RESULT_DENIED);
-	ctl_client_input(root, msg, sizeof(msg));
+	ctl_client_input(root, msg, n);
 	assert_int_equal(result_code(root), RESULT_OK);
 	gone_holder = NULL;
 	ctl_client_free(root);
@@ -418,22 +443,18 @@ test_output_budget(void **arg)
 		assert_true(n < CONTROL_MAX_PER_USER);
 		c[n] = client(s, 1000, &k[n]);
 		send_request(c[n], MSG_STATUS, 1, TT_PROTO_VERSION);
-		(void)ctl_client_output(c[n], &len);
-		assert_true(len > 0);
+		assert_true((len = pending(c[n])) > 0);
 		queued += len;
 	}
 	c[n] = client(s, 1000, &k[n]);
 	send_request(c[n], MSG_STATUS, 1, TT_PROTO_VERSION);
-	(void)ctl_client_output(c[n], &len);
-	assert_int_equal(len, 0);
+	assert_int_equal(pending(c[n]), 0);
 	assert_int_equal(ctl_client_room(c[n]), 0);
 	root = client(s, 0, &k[0]);
 	send_request(root, MSG_STATUS, 1, TT_PROTO_VERSION);
-	(void)ctl_client_output(root, &len);
-	assert_true(len > 0);
+	assert_true(pending(root) > 0);
 	drain(c[0]);			/* one user reads: the budget frees */
-	(void)ctl_client_output(c[n], &len);
-	assert_true(len > 0);
+	assert_true(pending(c[n]) > 0);
 	assert_true(k[n].kicks > 0);
 	for (i = 0; i <= n; i++)
 		ctl_client_free(c[i]);
@@ -494,6 +515,109 @@ test_bad_input(void **arg)
 	ctl_server_free(s);
 }
 
+/*
+ * A reply past CONTROL_MAX_OUTPUT (root's too: the budget spares root,
+ * this bound does not) drops the client with nothing sent, and what it
+ * had queued leaves the budget.
+ */
+static void
+test_reply_over_bound(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root = client(s, 0, &k);
+	struct ctl_client	*user;
+
+	(void)arg;
+	fd_state.nkeys = CONTROL_MAX_OUTPUT /
+	    sizeof(struct msg_key_status) + 1;
+	send_request(root, MSG_STATUS, 1, TT_PROTO_VERSION);
+	assert_int_equal(pending(root), 0);
+	assert_true(ctl_client_finished(root));
+	ctl_client_free(root);
+	/* a user's too big reply gives its budget back */
+	user = client(s, 1000, &k);
+	send_request(user, MSG_STATUS, 1, TT_PROTO_VERSION);
+	assert_true(ctl_client_finished(user));
+	ctl_client_free(user);
+	fd_state.nkeys = 1;
+	user = client(s, 1000, &k);
+	send_request(user, MSG_STATUS, 2, TT_PROTO_VERSION);
+	assert_true(pending(user) > 0);
+	ctl_client_free(user);
+	ctl_server_free(s);
+}
+
+/* A request that comes in pieces is answered once it is whole. */
+static void
+test_request_in_pieces(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root = client(s, 0, &k);
+	char			 msg[sizeof(struct msg_hdr) +
+				    sizeof(struct msg_lease)];
+	size_t			 n = lease_request(msg, 5);
+	size_t			 part = sizeof(struct msg_hdr) + 2;
+
+	(void)arg;
+	ctl_client_input(root, msg, part);
+	assert_int_equal(pending(root), 0);
+	assert_true(ctl_client_room(root) > 0);
+	ctl_client_input(root, msg + part, n - part);
+	assert_int_equal(result_code(root), RESULT_OK);
+	drain(root);
+	/* the input ends inside a request: nothing more to answer */
+	ctl_client_input(root, msg, part);
+	assert_false(ctl_client_finished(root));
+	ctl_client_input_end(root);
+	assert_true(ctl_client_finished(root));
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+/*
+ * Idle time counts from the last traffic either way; a lease holder is
+ * never idle (its lease bounds it), so a measure's transfer keeps it.
+ */
+static void
+test_idle(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*c = client(s, 0, &k);
+	time_t			 now = tt_mono();
+
+	(void)arg;
+	assert_true(ctl_client_idle(c, now + 100) >= 100);
+	lease_holder = c;
+	assert_int_equal(ctl_client_idle(c, now + 100), 0);
+	lease_holder = NULL;
+	now = tt_mono();		/* traffic from here on: idle from it */
+	send_request(c, MSG_STATUS, 1, TT_PROTO_VERSION);
+	drain(c);
+	assert_true(ctl_client_idle(c, now) <= 0);
+	ctl_client_free(c);
+	ctl_server_free(s);
+}
+
+/* A server asked for no slots has one: root can still connect. */
+static void
+test_at_least_one_slot(void **arg)
+{
+	struct ctl_server	*s = server(0);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root;
+
+	(void)arg;
+	assert_false(ctl_server_full(s));
+	assert_non_null(root = client(s, 0, &k));
+	assert_true(ctl_server_full(s));
+	assert_null(client(s, 0, &k));
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
 int
 main(void)
 {
@@ -508,6 +632,10 @@ main(void)
 		cmocka_unit_test(test_lease_dispatch),
 		cmocka_unit_test(test_output_budget),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_reply_over_bound),
+		cmocka_unit_test(test_request_in_pieces),
+		cmocka_unit_test(test_idle),
+		cmocka_unit_test(test_at_least_one_slot),
 	};
 
 	log_init(1, 0, "test_control");

@@ -21,24 +21,9 @@
 #include <cmocka.h>
 
 #include "tcptuned.h"
+#include "engine_fixture.h"
 #include "fake_kernel.h"
 #include "fake_open.h"
-
-static time_t	fake_now = 1000;
-
-static time_t
-fake_mono(void)
-{
-	return fake_now;
-}
-
-struct fixture {
-	struct fake_kernel	*fk;
-	struct sysctl_backend	*be;
-	struct originals		 st;
-	struct engine		 e;
-	char			 dir[64];
-};
 
 static const char *darwin_conf =
     "<plist version=\"1.0\"><dict>\n"
@@ -57,50 +42,14 @@ static const char *darwin_conf =
 	"<key>Value</key><integer>16777216</integer>"			\
 	"<key>OnReject</key><string>clamp</string></dict>\n"
 
-static struct config *
-parse(const char *text)
-{
-	struct errlist	 errs;
-	struct config	*cfg;
-	size_t		 i;
-
-	errlist_init(&errs);
-	cfg = config_parse(text, strlen(text), "test.conf", &errs);
-	for (i = 0; i < errs.n; i++)
-		print_error("%s\n", errs.msg[i]);
-	errlist_clear(&errs);
-	assert_non_null(cfg);
-	return cfg;
-}
-
-static void
-start(struct fixture *f)
-{
-	assert_int_equal(originals_open(&f->st, f->dir), 0);
-	engine_init(&f->e, f->be, &f->st);
-	f->e.mono = fake_mono;
-}
-
-static void
-stop(struct fixture *f)
-{
-	engine_free(&f->e);
-	originals_close(&f->st);
-}
-
 /* A fixture over the kernel fk, which it then owns; NULL: no fake. */
 static int
 setup_kernel(void **arg, struct fake_kernel *fk)
 {
-	struct fixture	*f = calloc(1, sizeof(*f));
+	struct fixture	*f;
 
-	log_init(1, 0, "test");
-	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-engine.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
+	f = fixture_new("tt-engine", fk ? fake_backend_new(fk) : NULL);
 	f->fk = fk;
-	f->be = fk ? fake_backend_new(fk) : NULL;	/* NULL: the caller's */
-	start(f);
-	fake_now = 1000;
 	*arg = f;
 	return 0;
 }
@@ -129,26 +78,13 @@ setup_mac8(void **arg)
 static int
 teardown(void **arg)
 {
-	struct fixture	*f = *arg;
-	char		 cmd[128];
+	struct fixture		*f = *arg;
+	struct fake_kernel	*fk = f->fk;
 
 	fake_open_freebsd = false;	/* a failed test may leave it set */
-	stop(f);
-	backend_free(f->be);
-	fake_kernel_free(f->fk);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
-	free(f);
+	fixture_free(f);
+	fake_kernel_free(fk);
 	return 0;
-}
-
-static const struct engine_key *
-key(struct fixture *f, const char *name)
-{
-	const struct engine_key	*k = engine_find_key(&f->e, name);
-
-	assert_non_null(k);
-	return k;
 }
 
 /* maxsockbuf must be raised before send/recvspace or they get ERANGE. */

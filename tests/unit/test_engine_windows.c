@@ -20,24 +20,9 @@
 #include <cmocka.h>
 
 #include "tcptuned.h"
+#include "engine_fixture.h"
 #include "cim.h"
 #include "fake_cim.h"
-
-static time_t	fake_now = 1000;
-
-static time_t
-fake_mono(void)
-{
-	return fake_now;
-}
-
-struct fixture {
-	struct fake_cim		*fc;
-	struct sysctl_backend	*be;
-	struct originals		 st;
-	struct engine		 e;
-	char			 dir[64];
-};
 
 static const char *windows_conf =
     "<plist version=\"1.0\"><dict>\n"
@@ -47,72 +32,26 @@ static const char *windows_conf =
     "<key>offload.rss</key><string>enabled</string>\n"
     "</dict></dict></plist>\n";
 
-static struct config *
-parse(const char *text)
-{
-	struct errlist	 errs;
-	struct config	*cfg;
-	size_t		 i;
-
-	errlist_init(&errs);
-	cfg = config_parse(text, strlen(text), "test.conf", &errs);
-	for (i = 0; i < errs.n; i++)
-		print_error("%s\n", errs.msg[i]);
-	errlist_clear(&errs);
-	assert_non_null(cfg);
-	return cfg;
-}
-
-static void
-start(struct fixture *f)
-{
-	assert_int_equal(originals_open(&f->st, f->dir), 0);
-	engine_init(&f->e, f->be, &f->st);
-	f->e.mono = fake_mono;
-}
-
 /* A Windows box that a "TCP optimizer" left with auto-tuning and RSS off. */
 static int
 setup(void **arg)
 {
-	struct fixture	*f = calloc(1, sizeof(*f));
+	struct fake_cim		*fc = fake_cim_new();
+	struct sysctl_backend	*be;
 
-	log_init(1, 0, "test");
-	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-engine-win.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	f->fc = fake_cim_new();
-	fake_cim_poke_level(f->fc, 0);
-	fake_cim_poke_rss(f->fc, 0);
-	f->be = backend_windows_over(fake_cim_cim(f->fc));
-	assert_non_null(f->be);
-	start(f);
-	fake_now = 1000;
-	*arg = f;
+	fake_cim_poke_level(fc, 0);
+	fake_cim_poke_rss(fc, 0);
+	assert_non_null(be = backend_windows_over(fake_cim_cim(fc)));
+	*arg = fixture_new("tt-engine-win", be);
+	((struct fixture *)*arg)->fc = fc;
 	return 0;
 }
 
 static int
 teardown(void **arg)
 {
-	struct fixture	*f = *arg;
-	char		 cmd[128];
-
-	engine_free(&f->e);
-	originals_close(&f->st);
-	backend_free(f->be);	/* frees the fake CIM too */
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
-	free(f);
+	fixture_free(*arg);	/* the backend frees the fake CIM too */
 	return 0;
-}
-
-static const struct engine_key *
-key(struct fixture *f, const char *name)
-{
-	const struct engine_key	*k = engine_find_key(&f->e, name);
-
-	assert_non_null(k);
-	return k;
 }
 
 static void
@@ -270,8 +209,7 @@ test_originals_survive_restart(void **arg)
 	struct fixture	*f = *arg;
 
 	engine_configure(&f->e, parse(windows_conf));
-	engine_free(&f->e);
-	originals_close(&f->st);
+	stop(f);
 	start(f);
 	engine_configure(&f->e, parse(windows_conf));
 	assert_string_equal(originals_get(&f->st, "tcp.autotuninglevel"),

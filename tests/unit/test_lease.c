@@ -17,15 +17,8 @@
 #include <cmocka.h>
 
 #include "tcptuned.h"
+#include "engine_fixture.h"
 #include "fake_kernel.h"
-
-static time_t	fake_now = 1000;
-
-static time_t
-fake_mono(void)
-{
-	return fake_now;
-}
 
 static const int	client_a, client_b;	/* two holders, by address */
 
@@ -108,55 +101,25 @@ static const char *linux_conf =
     "<key>net.ipv4.tcp_rmem</key><string>4096 131072 67108864</string>\n"
     "</dict></dict></plist>\n";
 
-struct fixture {
-	struct fake_kernel	*fk;
-	struct sysctl_backend	*be;
-	struct originals		 st;
-	struct engine		 e;
-	char			 dir[64];
-};
-
-static struct config *
-parse(const char *text)
-{
-	struct errlist	 errs;
-	struct config	*cfg;
-
-	errlist_init(&errs);
-	cfg = config_parse(text, strlen(text), "test.conf", &errs);
-	errlist_clear(&errs);
-	assert_non_null(cfg);
-	return cfg;
-}
-
+/* The daemon (re)started with linux_conf. */
 static void
-start(struct fixture *f)
+restart(struct fixture *f)
 {
-	assert_int_equal(originals_open(&f->st, f->dir), 0);
-	engine_init(&f->e, f->be, &f->st);
-	f->e.mono = fake_mono;
+	stop(f);
+	start(f);
 	engine_configure(&f->e, parse(linux_conf));
-}
-
-static void
-stop(struct fixture *f)
-{
-	engine_free(&f->e);
-	originals_close(&f->st);
 }
 
 static int
 setup(void **arg)
 {
-	struct fixture	*f = calloc(1, sizeof(*f));
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_NONE);
+	struct fixture		*f;
 
-	log_init(1, 0, "test");
-	snprintf(f->dir, sizeof(f->dir), "/tmp/tt-lease.XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	f->fk = fake_kernel_new(FK_RULES_NONE);
-	fake_kernel_stock_linux(f->fk);
-	f->be = fake_backend_new(f->fk);
-	start(f);
+	fake_kernel_stock_linux(fk);
+	f = fixture_new("tt-lease", fake_backend_new(fk));
+	f->fk = fk;
+	engine_configure(&f->e, parse(linux_conf));
 	*arg = f;
 	return 0;
 }
@@ -164,15 +127,11 @@ setup(void **arg)
 static int
 teardown(void **arg)
 {
-	struct fixture	*f = *arg;
-	char		 cmd[128];
+	struct fixture		*f = *arg;
+	struct fake_kernel	*fk = f->fk;
 
-	stop(f);
-	backend_free(f->be);
-	fake_kernel_free(f->fk);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
-	assert_int_equal(system(cmd), 0);
-	free(f);
+	fixture_free(f);
+	fake_kernel_free(fk);
 	return 0;
 }
 
@@ -214,8 +173,7 @@ test_lease_pause_restores_and_is_not_saved(void **arg)
 	engine_check(&f->e);
 	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
 	/* killed mid-lease: the next start enforces */
-	stop(f);
-	start(f);
+	restart(f);
 	assert_false(f->st.paused);
 	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
 	    tuned);
@@ -246,8 +204,7 @@ test_restore_during_lease_is_saved(void **arg)
 	assert_int_equal(engine_restore(&f->e, RESTORE_PAUSE), 0);
 	assert_false(f->st.pause_leased);
 	assert_int_equal(saved_paused(f), 1);
-	stop(f);
-	start(f);
+	restart(f);
 	assert_true(f->st.paused);
 }
 
