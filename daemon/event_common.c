@@ -2,6 +2,8 @@
  * The event loop's part that is the same on every backend: wait, count
  * the wake-up, dispatch the batch until ev_stop(), again (event.h).
  */
+#include "config.h"
+
 #include <errno.h>
 
 #include "event_backend.h"

@@ -3,6 +3,8 @@
  * transport (proto_io.h).  The daemon has its own non-blocking, bounded
  * buffers in control.c.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <string.h>
 

@@ -1,4 +1,6 @@
 /* The engine tests' shared fixture: see engine_fixture.h. */
+#include "config.h"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
