@@ -2,9 +2,10 @@
  * The system log on Windows: the Application event log, source "tcptune"
  * (RegisterEventSourceW, ReportEventW).  Each line is one event whose
  * only insertion string is the message; errors are EVENTLOG_ERROR_TYPE,
- * the rest EVENTLOG_INFORMATION_TYPE.  No message file is registered yet,
- * so Event Viewer shows the text under "the following information was
- * included with the event" (README, Windows).
+ * the rest EVENTLOG_INFORMATION_TYPE.  The event ID is the one message
+ * of lib/eventlog_messages.mc, "%1", linked into tcptuned.exe, which the
+ * installer registers as the source's EventMessageFile: Event Viewer then
+ * shows the line itself.
  */
 #include "config.h"
 
@@ -16,7 +17,7 @@
 #include "tcptune.h"
 
 #define TT_EVENT_SOURCE	L"tcptune"
-#define TT_EVENT_ID	1
+#define TT_EVENT_ID	1	/* TT_MSG_EVENT of eventlog_messages.mc */
 
 static HANDLE	source;
 

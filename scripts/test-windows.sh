@@ -21,7 +21,7 @@ trap 'WINEPREFIX=$work/prefix wineserver -k >/dev/null 2>&1; rm -rf "$work"' EXI
 bin=$work/bin
 bash "$top/scripts/build-windows.sh" "$bin" || fail "the Windows build failed"
 build=${TT_WIN_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/tcptune-windows}
-for tool in set_acl pipe_abuse svc_control; do
+for tool in set_acl pipe_abuse svc_control msgtable; do
 	x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror \
 	    -D_WIN32_WINNT=0x0A00 -D__USE_MINGW_ANSI_STDIO=1 \
 	    -I"$top/lib" -I"$build/tcptune" -o "$bin/$tool.exe" \
@@ -39,7 +39,7 @@ out=$work/tap
 # Bounded: a Wine that hangs fails the stage instead of the whole run.
 {
 	WINBIN=$bin top_srcdir=$top timeout 1500 bash "$top/tests/windows/wine.sh"
-	top_srcdir=$top timeout 900 bash "$top/tests/windows/msi.sh"
+	WINBIN=$bin top_srcdir=$top timeout 900 bash "$top/tests/windows/msi.sh"
 } | tee "$out"
 pass=$(grep -c '^ok ' "$out")
 failed=$(grep -c -e '^not ok ' -e '^Bail out!' "$out")

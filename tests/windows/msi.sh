@@ -13,7 +13,8 @@
 #   tables    msiinfo/msidump: each row the package needs, so a .wxs (or
 #             a build-msi.sh table) that loses one fails here; also what
 #             Wine cannot show: failure actions, ACLs, NeverOverwrite
-#   wine      msiexec /i, /qn: files, config, PATH, event log source,
+#   wine      msiexec /i, /qn: files, config, PATH, event log source
+#             (its message file formats an event's text: msgtable.exe),
 #             service registered and running, tcptunectl status through
 #             it; an edited config through an upgrade to a newer version
 #             (and the uninstall of the old one without a restore); then
@@ -26,6 +27,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$here/../..}"
 top_srcdir=$(cd "$top_srcdir" && pwd)
 : "${WINEPREFIX:?WINEPREFIX must name a prefix made for this run}"
+# WINBIN: where scripts/test-windows.sh left its test tools (msgtable.exe).
+: "${WINBIN:=}"
 export WINEPREFIX WINEDEBUG=-all
 # shellcheck source=tests/tap.sh
 . "$top_srcdir/tests/tap.sh"
@@ -193,6 +196,8 @@ check "Environment: system PATH, appended, removed on uninstall" \
     row Environment "^[^${TAB}]+${TAB}=-\\*PATH${TAB}\\[~\\];\\[INSTALLDIR\\]${TAB}Ctl\$"
 check "Registry: event log source tcptune in the Application log" \
     row Registry "${TAB}2${TAB}SYSTEM\\\\CurrentControlSet\\\\Services\\\\EventLog\\\\Application\\\\tcptune${TAB}TypesSupported${TAB}#7${TAB}Daemon\$"
+check "Registry: the source's EventMessageFile is the installed tcptuned.exe" \
+    row Registry "${TAB}2${TAB}SYSTEM\\\\CurrentControlSet\\\\Services\\\\EventLog\\\\Application\\\\tcptune${TAB}EventMessageFile${TAB}\\[#tcptuned\\.exe\\]${TAB}Daemon\$"
 check "MsiLockPermissionsEx: %ProgramData%\\tcptune and the config, SYSTEM/Administrators only write" eval \
     "row MsiLockPermissionsEx '^[^${TAB}]+${TAB}DATADIR${TAB}CreateFolder${TAB}O:BAG:SYD:PAI\\(A;OICI;FA;;;SY\\)\\(A;OICI;FA;;;BA\\)\\(A;OICI;FRFX;;;BU\\)${TAB}\$' &&
      row MsiLockPermissionsEx '^[^${TAB}]+${TAB}tcptune\\.conf${TAB}File${TAB}O:BAG:SYD:PAI\\(A;;FA;;;SY\\)\\(A;;FA;;;BA\\)\\(A;;FRFX;;;BU\\)${TAB}\$' &&
@@ -285,6 +290,20 @@ check "PATH (system) ends with C:\\Program Files\\tcptune" eval \
 check "event log source tcptune registered (TypesSupported 7)" eval \
     "w reg query 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\EventLog\\Application\\tcptune' /v TypesSupported |
      grep -Eq 'TypesSupported +REG_DWORD +0x7'"
+# Event Viewer formats an event from the EventMessageFile's message table:
+# message 1 (lib/log_eventlog.c's TT_EVENT_ID) must be the line itself.
+message_file_formats() {
+	local file
+	file=$(w reg query 'HKLM\SYSTEM\CurrentControlSet\Services\EventLog\Application\tcptune' /v EventMessageFile |
+	    sed -n 's/^ *EventMessageFile *REG_[A-Z_]*SZ *//p')
+	echo "EventMessageFile: $file"
+	[ "$file" = 'C:\Program Files\tcptune\tcptuned.exe' ] || return 1
+	[ -n "$WINBIN" ] || { echo "no WINBIN: msgtable.exe not built"; return 1; }
+	w "$WINBIN/msgtable.exe" "$file" 1 'tcptuned: net.ipv4 ok' |
+	    tee /dev/stderr | grep -qx '\[tcptuned: net.ipv4 ok\]'
+}
+check "event log: EventMessageFile is tcptuned.exe, and its message 1 is the event's text" \
+    message_file_formats
 service_registered() {
 	w reg query 'HKLM\SYSTEM\CurrentControlSet\Services\tcptuned' >"$T/svc.reg"
 	cat "$T/svc.reg"
