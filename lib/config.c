@@ -1331,17 +1331,3 @@ config_report(const char *path, int flags, bool verbose, FILE *out)
 	errlist_clear(&errs);
 	return 0;
 }
-
-/*
- * Why config_file_read() could not read path: err from the system, or
- * EFBIG for a file past TT_CONFIG_MAX_BYTES.  One wording on every OS.
- */
-void
-config_file_error(struct errlist *errs, const char *path, int err)
-{
-	if (err == EFBIG)
-		errlist_add(errs, "%s: larger than %d bytes: refusing to read "
-		    "it", path, TT_CONFIG_MAX_BYTES);
-	else
-		errlist_add(errs, "%s: %s", path, strerror(err));
-}

@@ -114,7 +114,7 @@ int		 config_report(const char *, int, bool, FILE *);
 /* config_file_posix.c | config_file_win.c: the bytes, after the checks. */
 int		 config_file_read(const char *, int, char **, size_t *,
 		    struct errlist *);
-/* config.c: their words for a file that could not be read (an errno). */
+/* config_file.c: their words for a file that could not be read (an errno). */
 void		 config_file_error(struct errlist *, const char *, int);
 
 /* bplist.c: a binary plist as XML, for config_parse. */

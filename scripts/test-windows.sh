@@ -19,6 +19,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/tt-windows.XXXXXX") || fail "mktemp"
 trap 'WINEPREFIX=$work/prefix wineserver -k >/dev/null 2>&1; rm -rf "$work"' EXIT
 bin=$work/bin
+host=x86_64-w64-mingw32
 bash "$top/scripts/build-windows.sh" "$bin" || fail "the Windows build failed"
 build=${TT_WIN_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/tcptune-windows}
 for tool in set_acl pipe_abuse svc_control msgtable; do
@@ -38,6 +39,9 @@ wineserver -w >/dev/null 2>&1
 out=$work/tap
 # Bounded: a Wine that hangs fails the stage instead of the whole run.
 {
+	# The Windows programs too: no file pair calls each other.
+	NM=$host-nm CC=$host-gcc top_srcdir=$top top_builddir=$build/tcptune \
+	    bash "$top/tests/lint/call_cycles.sh"
 	WINBIN=$bin top_srcdir=$top timeout 1500 bash "$top/tests/windows/wine.sh"
 	WINBIN=$bin top_srcdir=$top timeout 900 bash "$top/tests/windows/msi.sh"
 } | tee "$out"

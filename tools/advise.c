@@ -299,25 +299,6 @@ measure(const struct advise_args *a, struct adv_input *in,
 
 /* ---- --config FILE */
 
-/* The plist must pass tcptunectl check: a failure here is a bug. */
-int
-advise_self_check(const char *buf, size_t len, const char *path)
-{
-	struct errlist	 errs;
-	struct config	*cfg;
-	size_t		 i;
-
-	errlist_init(&errs);
-	if ((cfg = config_parse(buf, len, path, &errs)) != NULL) {
-		config_free(cfg);
-		return 0;
-	}
-	for (i = 0; i < errs.n; i++)
-		ctl_warnx("bug: the advice does not parse: %s", errs.msg[i]);
-	errlist_clear(&errs);
-	return -1;
-}
-
 /* ---- the command */
 
 int

@@ -308,7 +308,7 @@ int	 advise_measure(const char *, int, double, struct adv_input *,
 	    struct adv_probe *);
 int	 advise_write_config(const char *, bool, const struct advice *);
 
-/* advise.c: the plist parses back (a failure is a bug, told); 0 or -1. */
+/* advise_output.c: the plist parses back (a failure is a bug, told); 0 or -1. */
 int	 advise_self_check(const char *, size_t, const char *);
 
 /* advise_probe.c: 0, or -1 after a message in err. */

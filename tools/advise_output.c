@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "tcptunectl.h"
 #include "json.h"
 
 #define WRAP		76	/* columns of running text */
@@ -635,4 +636,23 @@ advise_plist(FILE *f, const struct advice *a)
 		if (r->keys[i].role != ROLE_INFO)
 			plist_key(f, r, &r->keys[i]);
 	fprintf(f, "\t</dict>\n</dict>\n</plist>\n");
+}
+
+/* The plist must pass tcptunectl check: a failure here is a bug. */
+int
+advise_self_check(const char *buf, size_t len, const char *path)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	size_t		 i;
+
+	errlist_init(&errs);
+	if ((cfg = config_parse(buf, len, path, &errs)) != NULL) {
+		config_free(cfg);
+		return 0;
+	}
+	for (i = 0; i < errs.n; i++)
+		ctl_warnx("bug: the advice does not parse: %s", errs.msg[i]);
+	errlist_clear(&errs);
+	return -1;
 }

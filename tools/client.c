@@ -339,31 +339,6 @@ reply_eof(const struct reply_session *s, const char *path)
 	return CTL_UNREACHABLE;
 }
 
-/* ---- the deadline */
-
-static int64_t
-now_ms(void)
-{
-	return (int64_t)tt_mono_ms();	/* os_posix.c | os_win.c */
-}
-
-/* Milliseconds left, 0 when the time is up. */
-int
-ctl_time_left(const struct ctl_conn *c)
-{
-	int64_t	left = c->deadline - now_ms();
-
-	return left > 0 ? (int)left : 0;
-}
-
-int
-ctl_timed_out(const struct ctl_conn *c, const char *what)
-{
-	ctl_warnx("%s %s within %d s: tcptuned is busy or hung, or something "
-	    "else holds the socket", what, c->path, c->timeout_ms / 1000);
-	return CTL_UNREACHABLE;
-}
-
 /* CTL_TIMEOUT_SEC, or whole seconds from TCPTUNECTL_TIMEOUT. */
 static int
 request_timeout(int *ms)
@@ -429,7 +404,7 @@ open_checked(struct ctl_conn *c)
 
 	if ((rv = request_timeout(&c->timeout_ms)) != CTL_OK)
 		return rv;
-	c->deadline = now_ms() + c->timeout_ms;
+	ctl_deadline_start(c);
 	return transport_connect(c);
 }
 
@@ -446,7 +421,7 @@ exchange(struct ctl_conn *c, uint32_t request, const void *payload, size_t len,
 		ctl_warn("%s", __func__);
 		return CTL_FAIL;
 	}
-	c->deadline = now_ms() + c->timeout_ms;
+	ctl_deadline_start(c);
 	if ((rv = reply_begin(s, request, (uint32_t)getpid(), r)) == CTL_OK &&
 	    (rv = send_request(c, s, payload, len)) == CTL_OK)
 		rv = read_replies(c, s);

@@ -72,7 +72,9 @@ int	 transport_recv(const struct ctl_conn *, void *, size_t, size_t *);
 void	 transport_close(struct ctl_conn *);
 /* The terminal's width when stdout is one, else 0. */
 int	 term_columns(void);
-/* client.c, for the transports: the deadline's remainder, and its end. */
+/* ctl_deadline.c: the exchange's deadline, set by client.c and read by
+   the transports; the remainder, and the message at its end. */
+void	 ctl_deadline_start(struct ctl_conn *);
 int	 ctl_time_left(const struct ctl_conn *);
 int	 ctl_timed_out(const struct ctl_conn *, const char *);
 
