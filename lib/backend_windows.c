@@ -97,6 +97,16 @@ word_of(const char *const *table, unsigned v, char *buf, size_t len)
 	return buf;
 }
 
+/* The word for v (or its number) into buf: 0, or ERANGE. */
+static int
+put_word(const char *const *table, unsigned v, char *buf, size_t len)
+{
+	char	num[16];
+
+	return tt_strlcpy(buf, word_of(table, v, num, sizeof(num)), len) >=
+	    len ? ERANGE : 0;
+}
+
 static int
 code_of(const char *const *table, const char *word, unsigned *v)
 {
@@ -232,7 +242,6 @@ autotuning_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 {
 	struct cim_row		 rows[CIM_MAX_ROWS];
 	const struct cim_row	*r;
-	char			 num[16];
 	size_t			 n;
 	unsigned		 v;
 	int			 err;
@@ -247,8 +256,7 @@ autotuning_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		    TCP_CLASS, r->setting);
 		return ENOENT;
 	}
-	return tt_strlcpy(buf, word_of(levels, v, num, sizeof(num)), len) >=
-	    len ? ERANGE : 0;
+	return put_word(levels, v, buf, len);
 }
 
 /*
@@ -304,7 +312,6 @@ offload_get(struct win_ctx *c, const char *name, const char *const *prop,
     char *buf, size_t len)
 {
 	struct cim_row	row;
-	char		num[16];
 	size_t		n;
 	int32_t		hr;
 
@@ -315,8 +322,7 @@ offload_get(struct win_ctx *c, const char *name, const char *const *prop,
 		set_why(c, name, "%s has no %s here", OFFLOAD_CLASS, prop[0]);
 		return ENOENT;
 	}
-	return tt_strlcpy(buf, word_of(rss_values, row.value[0], num,
-	    sizeof(num)), len) >= len ? ERANGE : 0;
+	return put_word(rss_values, row.value[0], buf, len);
 }
 
 static int
@@ -343,7 +349,6 @@ timestamps_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 {
 	struct cim_row		 rows[CIM_MAX_ROWS];
 	const struct cim_row	*r;
-	char			 num[16];
 	size_t			 n;
 	int			 err;
 
@@ -354,8 +359,7 @@ timestamps_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		    r->setting);
 		return ENOENT;
 	}
-	return tt_strlcpy(buf, word_of(ts_values, r->value[0], num,
-	    sizeof(num)), len) >= len ? ERANGE : 0;
+	return put_word(ts_values, r->value[0], buf, len);
 }
 
 /* ---- tcp.congestionprovider.<template>, read-only */
@@ -379,7 +383,6 @@ provider_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 {
 	struct cim_row	rows[CIM_MAX_ROWS];
 	const char	*tmpl = name + strlen(CP_PREFIX);
-	char		num[16];
 	size_t		n, i;
 	int32_t		hr;
 
@@ -389,9 +392,8 @@ provider_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		return cim_failed(c, name, TCP_CLASS, "query", hr);
 	for (i = 0; i < n; i++)
 		if (same_lower(tmpl, rows[i].setting) && rows[i].has[0])
-			return tt_strlcpy(buf, word_of(providers,
-			    rows[i].value[0], num, sizeof(num)), len) >= len ?
-			    ERANGE : 0;
+			return put_word(providers, rows[i].value[0], buf,
+			    len);
 	set_why(c, name, "no %s template named %s here", TCP_CLASS, tmpl);
 	return ENOENT;
 }
