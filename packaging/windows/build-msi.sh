@@ -27,7 +27,7 @@ out=$(cd "$out" && pwd)
 # shellcheck source=scripts/need-packages.sh
 . "$top/scripts/need-packages.sh"
 
-need_packages wixl msitools mandoc bsdextrautils osslsigncode mingw-w64
+need_packages wixl msitools mandoc osslsigncode mingw-w64
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/tt-msi.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$stage"' EXIT
@@ -58,8 +58,8 @@ echo "$version" | grep -Eqx '[0-9]+\.[0-9]+(\.[0-9]+)?' ||
 # Text for Windows: CR LF line ends, no backspace overstrikes.
 crlf() { sed 's/$/\r/'; }
 for page in tcptuned.8 tcptunectl.8 tcptune.conf.5; do
-	mandoc -T ascii "$top/man/$page" | col -b | crlf >"$stage/${page%.*}.txt" ||
-	    die "mandoc $page failed"
+	sh "$top/scripts/man2txt.sh" "$top/man/$page" | crlf \
+	    >"$stage/${page%.*}.txt" || die "mandoc $page failed"
 done
 crlf <"$top/README.md" >"$stage/README.txt"
 cp "$top/etc/tcptune.conf.windows" "$stage/"

@@ -298,11 +298,9 @@ check_conf() {
 
 # ---- the pages built into tcptunectl (tcptunectl help PAGE)
 
-# rendered PAGE: the page as mandoc renders it for scripts/man2c.sh.
+# rendered PAGE: the page as scripts/man2c.sh is given it.
 rendered() {
-	local bs
-	bs=$(printf '\b')
-	mandoc -T ascii -O width=78 "$MAN/$1" | sed "s/.$bs//g"
+	sh "$top_srcdir/scripts/man2txt.sh" "$MAN/$1"
 }
 
 check_builtin_pages() {

@@ -103,11 +103,9 @@ done
 
 # ---- help: the manual pages built into tcptunectl.exe (no man(1) here)
 
-bs=$(printf '\b')
 for page in tcptunectl.8 tcptuned.8 tcptune.conf.5; do
 	timeout 30 wine "$ctl" help "${page%.*}" 2>&1 | unix >"$tmp/out"
-	mandoc -T ascii -O width=78 "$top_srcdir/man/$page" |
-	    sed "s/.$bs//g" >"$tmp/want"
+	sh "$top_srcdir/scripts/man2txt.sh" "$top_srcdir/man/$page" >"$tmp/want"
 	if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/out"; then
 		ok "help ${page%.*}: the page as mandoc renders it"
 	else
