@@ -221,6 +221,18 @@ adv_os_keys(enum adv_os os)
 	}
 }
 
+/* The level named word, whatever the case; -1 for none. */
+static int
+win_level_find(const char *word)
+{
+	int	i;
+
+	for (i = 0; i < (int)NITEMS(win_levels); i++)
+		if (adv_ieq(win_levels[i].name, word))
+			return i;
+	return -1;
+}
+
 /* The words a Windows key takes (not the level's), or NULL. */
 static const char *const *
 key_word_table(const char *name)
@@ -241,13 +253,11 @@ const char *
 adv_key_word(const char *name, const char *value)
 {
 	const char *const	*w = key_word_table(name);
-	size_t			 i;
 
 	if (strcmp(name, "tcp.autotuninglevel") == 0) {
-		for (i = 0; i < NITEMS(win_levels); i++)
-			if (adv_ieq(win_levels[i].name, value))
-				return win_levels[i].name;
-		return NULL;
+		int	level = win_level_find(value);
+
+		return level < 0 ? NULL : win_levels[level].name;
 	}
 	if (w == NULL)
 		return adv_key_words(name) == 0 ? value : NULL;
@@ -1044,15 +1054,13 @@ word_get(const struct adv_input *in, const char *name, struct cur *c)
 	tt_strlcpy(c->text, word != NULL ? word : "", sizeof(c->text));
 }
 
+/* The level of a word from word_get (one of the names): normal else. */
 static int
 win_level_of(const char *word)
 {
-	int	i;
+	int	level = win_level_find(word);
 
-	for (i = 0; i < adv_win_levels(); i++)
-		if (strcmp(win_levels[i].name, word) == 0)
-			return i;
-	return WIN_NORMAL;
+	return level < 0 ? WIN_NORMAL : level;
 }
 
 /* The least level whose window holds need, or -1. */
