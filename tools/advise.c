@@ -194,25 +194,12 @@ known_keys(enum adv_os os, char *buf, size_t len)
 		    k == adv_os_keys(os) ? "" : ", ", *k);
 }
 
-/* What a key of words takes, for the message refusing another. */
-static const char *
-set_words(const char *name)
-{
-	if (strcmp(name, "tcp.autotuninglevel") == 0)
-		return "disabled, highlyrestricted, restricted, normal or "
-		    "experimental";
-	if (strcmp(name, "tcp.timestamps") == 0)
-		return "disabled, enabled or allowed";
-	if (strncmp(name, "offload.", 8) == 0)
-		return "enabled or disabled";
-	return "usable";
-}
-
 /* --set NAME=VALUE: a value the model takes instead of the live one. */
 static int
 apply_set(struct adv_input *in, const char *arg)
 {
 	char		 name[TT_NAME_MAX], value[TT_VALUE_MAX], keys[600];
+	char		 choices[128];
 	const char	*eq = strchr(arg, '='), *word;
 	int		 words;
 
@@ -232,10 +219,11 @@ apply_set(struct adv_input *in, const char *arg)
 	if (words == 0 ? (word = adv_key_word(name, eq + 1)) == NULL ||
 	    tt_strlcpy(value, word, sizeof(value)) >= sizeof(value) :
 	    set_numbers(eq + 1, words, value, sizeof(value)) == -1) {
+		adv_key_word_choices(name, choices, sizeof(choices));
 		ctl_warnx("--set %s: \"%s\" is not %s", name, eq + 1,
 		    words == 3 ? "three integers (K, M, G allowed)" :
 		    words == 1 ? "an integer (K, M, G allowed)" :
-		    set_words(name));
+		    choices[0] != '\0' ? choices : "usable");
 		return CTL_USAGE;
 	}
 	if (adv_input_set(in, name, value, 0, true) == -1) {

@@ -270,6 +270,7 @@ const char *const *adv_os_keys(enum adv_os);
 bool		 adv_key_known(enum adv_os, const char *);
 int		 adv_key_words(const char *);
 const char	*adv_key_word(const char *, const char *);
+void		 adv_key_word_choices(const char *, char *, size_t);
 int		 adv_input_set(struct adv_input *, const char *, const char *,
 		    int, bool);
 void		 adv_input_why(struct adv_input *, const char *, const char *);

@@ -133,8 +133,8 @@ static const struct {
 #define WIN_NORMAL	3
 #define TCP_MAXWIN	65535LL		/* the window field, unscaled */
 
-/* The words each Windows key takes (backend_windows.c). */
-static const char *const win_onoff[] = { "disabled", "enabled", NULL };
+/* The words each Windows key takes (backend_windows.c), as messages list them. */
+static const char *const win_onoff[] = { "enabled", "disabled", NULL };
 static const char *const win_timestamps[] = {
 	"disabled", "enabled", "allowed", NULL
 };
@@ -265,6 +265,29 @@ adv_key_word(const char *name, const char *value)
 		if (adv_ieq(*w, value))
 			return *w;
 	return NULL;
+}
+
+/*
+ * The words a key takes, for a message refusing another: "a, b or c";
+ * "" for a key that takes no fixed words.
+ */
+void
+adv_key_word_choices(const char *name, char *buf, size_t len)
+{
+	const char	*w[NITEMS(win_levels) + 1];
+	const char *const *t = key_word_table(name);
+	size_t		 i, n = 0;
+
+	if (strcmp(name, "tcp.autotuninglevel") == 0)
+		for (i = 0; i < NITEMS(win_levels); i++)
+			w[n++] = win_levels[i].name;
+	else
+		for (; t != NULL && *t != NULL && n < NITEMS(w); t++)
+			w[n++] = *t;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+		    i == 0 ? "" : i + 1 == n ? " or " : ", ", w[i]);
 }
 
 /* How many numbers a key holds: 3 for Linux vectors, 0 for words. */
