@@ -27,19 +27,8 @@ test) want=$test ;;
 *) echo "usage: $0 build|test" >&2; exit 64 ;;
 esac
 
-missing=""
-for pkg in $want; do
-	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
-	    grep -q "install ok installed" || missing="$missing $pkg"
-done
-[ -z "$missing" ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deps.sh: missing packages:$missing; run as root (sudo) to install them" >&2
-	exit 1
-fi
-echo "installing:$missing"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+die() { echo "deps.sh: $*" >&2; exit 1; }
+# shellcheck source=scripts/need-packages.sh
+. "$(dirname "$0")/need-packages.sh"
 # shellcheck disable=SC2086 # one word per package
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+need_packages $want

@@ -2,7 +2,8 @@
 #
 # need_packages PKG...: install the Debian packages of PKG... that are
 # missing, with apt-get (CI machines start fresh); the caller's die()
-# reports a non-root run.  Sourced by scripts/build-windows.sh and
+# reports a non-root run.  Sourced by scripts/deps.sh,
+# scripts/build-windows.sh, scripts/test-windows.sh and
 # packaging/windows/build-msi.sh.
 need_packages() {
 	local missing="" pkg
@@ -11,7 +12,7 @@ need_packages() {
 		    grep -q "install ok installed" || missing="$missing $pkg"
 	done
 	[ -z "$missing" ] && return 0
-	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing; run as root"
+	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing; run as root (sudo) to install them"
 	echo "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq

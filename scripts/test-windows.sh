@@ -10,12 +10,10 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 fail() { echo "test-windows.sh: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-if ! command -v wine >/dev/null 2>&1 || ! command -v openssl >/dev/null 2>&1; then
-	[ "$(id -u)" -eq 0 ] || fail "wine or openssl is missing; run as root to install it"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    --no-install-recommends wine wine64 openssl >/dev/null ||
-	    fail "cannot install wine or openssl"
-fi
+die() { fail "$@"; }
+# shellcheck source=scripts/need-packages.sh
+. "$top/scripts/need-packages.sh"
+need_packages wine wine64 openssl || fail "cannot install wine or openssl"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tt-windows.XXXXXX") || fail "mktemp"
 trap 'WINEPREFIX=$work/prefix wineserver -k >/dev/null 2>&1; rm -rf "$work"' EXIT
 bin=$work/bin

@@ -133,7 +133,8 @@ static const struct {
 #define WIN_NORMAL	3
 #define TCP_MAXWIN	65535LL		/* the window field, unscaled */
 
-/* The words each Windows key takes (backend_windows.c), as messages list them. */
+/* The words each Windows key takes (backend_windows.c), in the order
+   messages list them. */
 static const char *const win_onoff[] = { "enabled", "disabled", NULL };
 static const char *const win_timestamps[] = {
 	"disabled", "enabled", "allowed", NULL
