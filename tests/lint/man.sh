@@ -339,6 +339,42 @@ check_builtin_pages() {
 	else
 		not_ok "help takes one page at most" "exit $rv: $out"
 	fi
+	out=$("$TCPTUNECTL" help tcptuned 2>&1 >/dev/full)
+	rv=$?
+	if [ "$rv" -eq 1 ] && echo "$out" | grep -q 'standard output'; then
+		ok "a page that cannot be written out is a failure, said"
+	else
+		not_ok "a page that cannot be written out is a failure, said" \
+		    "exit $rv: $out"
+	fi
+	out=$(sh "$top_srcdir/scripts/man2txt.sh" 2>&1)
+	rv=$?
+	if [ "$rv" -eq 64 ] && echo "$out" | grep -q 'usage:'; then
+		ok "man2txt.sh without a page: usage, exit 64"
+	else
+		not_ok "man2txt.sh without a page: usage, exit 64" "exit $rv: $out"
+	fi
+}
+
+# Building the pages in without mandoc (a checkout on a machine without
+# it) stops with what to install: the rule is forced (-W) with MANDOC
+# empty, and fails before it writes anything.
+check_no_mandoc() {
+	local out rv
+	if [ ! -f "$top_builddir/Makefile" ]; then
+		skip "without mandoc, the build says what to install" \
+		    "no Makefile in $top_builddir"
+		return
+	fi
+	out=$(make -s -C "$top_builddir" MANDOC= \
+	    -W scripts/man2c.sh tools/manual_pages.c 2>&1)
+	rv=$?
+	if [ "$rv" -ne 0 ] && echo "$out" | grep -q 'mandoc is needed.*apt-get install mandoc'; then
+		ok "without mandoc, the build says what to install"
+	else
+		not_ok "without mandoc, the build says what to install" \
+		    "exit $rv: $out"
+	fi
 }
 
 lint_pages
@@ -346,4 +382,5 @@ check_tcptuned
 check_tcptunectl
 check_conf
 check_builtin_pages
+check_no_mandoc
 tap_end
