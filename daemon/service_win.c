@@ -2,7 +2,7 @@
  * tcptuned as a Windows service.  Started by the Service Control Manager
  * the process hands its main thread to StartServiceCtrlDispatcherW; the
  * daemon itself (tcptuned_main) runs in ServiceMain's thread, and the
- * handler (service_status_win.c) turns controls into events on the loop: STOP and SHUTDOWN into the stop that SIGTERM is on Unix,
+ * handler (supervisor_win.c) turns controls into events on the loop: STOP and SHUTDOWN into the stop that SIGTERM is on Unix,
  * PARAMCHANGE ("sc control tcptuned paramchange") into the reload of
  * SIGHUP.  With -d, -n, -h or -V, or when no SCM started us
  * (ERROR_FAILED_SERVICE_CONTROLLER_CONNECT), it runs in the console, and

@@ -1,6 +1,6 @@
 /*
  * Between the Windows service's entry (service_win.c) and its status
- * towards the Service Control Manager (service_status_win.c).
+ * towards the Service Control Manager (supervisor_win.c).
  */
 #ifndef TCPTUNE_SERVICE_WIN_H
 #define TCPTUNE_SERVICE_WIN_H

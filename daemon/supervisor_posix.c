@@ -1,15 +1,36 @@
 /*
- * What init, launchd, systemd or rc.d ask of tcptuned arrives as signals,
- * taken on the event loop.  SIGPIPE is ignored: a client that goes away
- * mid-reply is an EPIPE for control.c, not the end of the daemon.
+ * tcptuned under a Unix supervisor (init, launchd, systemd, rc.d): the
+ * program's entry, what the supervisor asks for (signals, taken on the
+ * event loop) and what the daemon tells it (systemd's readiness protocol,
+ * sd_notify(3), spoken directly: one datagram to $NOTIFY_SOCKET, so the
+ * daemon needs no libsystemd).  Windows has all three in supervisor_win.c
+ * and service_win.c, for the Service Control Manager.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "tcptuned.h"
 #include "event.h"
+#include "compat_socket.h"
 
+int
+main(int argc, char **argv)
+{
+	return tcptuned_main(argc, argv);
+}
+
+/*
+ * SIGPIPE is ignored: a client that goes away mid-reply is an EPIPE for
+ * control.c, not the end of the daemon.
+ */
 int
 supervisor_events(struct evloop *loop, void (*reload)(void *),
     void (*stop)(void *), void *arg)
@@ -20,4 +41,53 @@ supervisor_events(struct evloop *loop, void (*reload)(void *),
 	    ev_signal(loop, SIGINT, stop, arg) == -1)
 		return -1;
 	return 0;
+}
+
+/*
+ * 0 when sent or when not run by systemd; -1 when sending failed.  "@" at
+ * the start of the path names an abstract socket (sd_notify(3)).
+ */
+static int
+notify_systemd(const char *msg)
+{
+	struct sockaddr_un	 sun;
+	const char		*path = getenv("NOTIFY_SOCKET");
+	size_t			 len;
+	socklen_t		 salen;
+	int			 fd, rv;
+
+	if (path == NULL || path[0] == '\0')
+		return 0;
+	if ((path[0] != '/' && path[0] != '@') ||
+	    (len = strlen(path)) >= sizeof(sun.sun_path)) {
+		log_warnx("NOTIFY_SOCKET %s is not usable", path);
+		return -1;
+	}
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, path, len);
+	if (path[0] == '@')
+		sun.sun_path[0] = '\0';
+	salen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len);
+	if ((fd = socket(AF_UNIX, SOCK_DGRAM, 0)) == -1)
+		return -1;
+	rv = sendto(fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&sun,
+	    salen) == -1 ? -1 : 0;
+	if (rv == -1)
+		log_warn("notify %s", path);
+	close(fd);
+	return rv;
+}
+
+/* The first apply is done and the control socket serves. */
+void
+supervisor_ready(void)
+{
+	(void)notify_systemd("READY=1\nSTATUS=tuning in force");
+}
+
+void
+supervisor_stopping(void)
+{
+	(void)notify_systemd("STOPPING=1");
 }

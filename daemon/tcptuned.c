@@ -733,7 +733,7 @@ shutdown_daemon(struct daemon *d)
 		close(d->lock_fd);
 }
 
-/* main() is in main_posix.c, or service_win.c under the SCM. */
+/* main() is in supervisor_posix.c, or service_win.c under the SCM. */
 int
 tcptuned_main(int argc, char **argv)
 {
@@ -766,10 +766,10 @@ tcptuned_main(int argc, char **argv)
 	if (control_start(d.ctl, d.loop, &ops) == -1)
 		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
-	notify_systemd("READY=1\nSTATUS=tuning in force");
+	supervisor_ready();
 	if (ev_run(d.loop) == -1)
 		log_warn("event loop");
-	notify_systemd("STOPPING=1");
+	supervisor_stopping();
 	shutdown_daemon(&d);
 	return 0;
 }

@@ -204,18 +204,18 @@ int		 control_start(struct control *, struct evloop *,
 		    const struct control_ops *);
 void		 control_close(struct control *);
 
-/* notify.c: systemd's sd_notify, without libsystemd. */
-int	 notify_systemd(const char *);
-
 /*
- * supervisor_posix.c | service_win.c: what the supervisor asks for, on the
- * loop: reload (SIGHUP; the service's PARAMCHANGE) and stop (SIGTERM,
- * SIGINT; the service's STOP and SHUTDOWN, Ctrl-C).
+ * supervisor_posix.c | supervisor_win.c: what the supervisor asks for, on
+ * the loop: reload (SIGHUP; the service's PARAMCHANGE) and stop (SIGTERM,
+ * SIGINT; the service's STOP and SHUTDOWN, Ctrl-C); and what the daemon
+ * tells it: ready (systemd's READY=1; the service RUNNING) and stopping.
  */
 int	 supervisor_events(struct evloop *, void (*)(void *), void (*)(void *),
 	    void *);
+void	 supervisor_ready(void);
+void	 supervisor_stopping(void);
 
-/* tcptuned.c; main() is in main_posix.c or service_win.c */
+/* tcptuned.c; main() is in supervisor_posix.c or service_win.c */
 int	 tcptuned_main(int, char **);
 
 #endif /* TCPTUNED_H */

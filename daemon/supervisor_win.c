@@ -4,8 +4,8 @@
  * handler that turns STOP and SHUTDOWN into the stop of SIGTERM and
  * PARAMCHANGE into the reload of SIGHUP, and the console's Ctrl-C when
  * it runs in a console.  The daemon (tcptuned.c) reaches it through
- * supervisor_events() and notify_systemd(), as it reaches
- * supervisor_posix.c and notify.c on Unix; service_win.c, the program's
+ * supervisor_events(), supervisor_ready() and supervisor_stopping(), as
+ * it reaches supervisor_posix.c on Unix; service_win.c, the program's
  * entry, through svc_status_begin() and svc_status_end().  Sources:
  * "Writing a ServiceMain Function", "Writing a Control Handler Function"
  * (Microsoft Learn, win32).
@@ -13,7 +13,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include <windows.h>
 
@@ -110,18 +109,20 @@ supervisor_events(struct evloop *loop, void (*reload)(void *),
 }
 
 /*
- * The daemon's readiness, which notify.c sends to systemd on Linux: here
- * the service becomes RUNNING after the first apply, and STOP_PENDING
- * when it begins to stop.
+ * The daemon's readiness, which supervisor_posix.c sends to systemd on
+ * Linux: here the service becomes RUNNING after the first apply, and
+ * STOP_PENDING when it begins to stop.
  */
-int
-notify_systemd(const char *msg)
+void
+supervisor_ready(void)
 {
-	if (strncmp(msg, "READY=1", 7) == 0)
-		report(SERVICE_RUNNING, 0, 0);
-	else if (strncmp(msg, "STOPPING=1", 10) == 0)
-		report(SERVICE_STOP_PENDING, 0, STOP_HINT_MS);
-	return 0;
+	report(SERVICE_RUNNING, 0, 0);
+}
+
+void
+supervisor_stopping(void)
+{
+	report(SERVICE_STOP_PENDING, 0, STOP_HINT_MS);
 }
 
 /* fatal() exits from inside the daemon: still tell the SCM why. */
