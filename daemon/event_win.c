@@ -10,7 +10,7 @@
  *                FindNextChangeNotification; it fires for any entry of
  *                the directory, callers debounce and compare contents;
  *   handles      anything else signalled: the service's stop and reload
- *                events (service_win.c), the pipe's overlapped events
+ *                events (supervisor_win.c), the pipe's overlapped events
  *                (control_pipe_win.c).
  * Descriptors (ev_fd_*) and signals (ev_signal) do not exist here: they
  * fail with ENOSYS, and nothing in the Windows build calls them.  At most

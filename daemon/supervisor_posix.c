@@ -3,8 +3,8 @@
  * program's entry, what the supervisor asks for (signals, taken on the
  * event loop) and what the daemon tells it (systemd's readiness protocol,
  * sd_notify(3), spoken directly: one datagram to $NOTIFY_SOCKET, so the
- * daemon needs no libsystemd).  Windows has all three in supervisor_win.c
- * and service_win.c, for the Service Control Manager.
+ * daemon needs no libsystemd).  Windows has all three in supervisor_win.c,
+ * for the Service Control Manager.
  */
 #include "config.h"
 
@@ -21,17 +21,11 @@
 #include "event.h"
 #include "compat_socket.h"
 
-int
-main(int argc, char **argv)
-{
-	return tcptuned_main(argc, argv);
-}
-
 /*
  * SIGPIPE is ignored: a client that goes away mid-reply is an EPIPE for
  * control.c, not the end of the daemon.
  */
-int
+static int
 supervisor_events(struct evloop *loop, void (*reload)(void *),
     void (*stop)(void *), void *arg)
 {
@@ -80,14 +74,24 @@ notify_systemd(const char *msg)
 }
 
 /* The first apply is done and the control socket serves. */
-void
+static void
 supervisor_ready(void)
 {
 	(void)notify_systemd("READY=1\nSTATUS=tuning in force");
 }
 
-void
+static void
 supervisor_stopping(void)
 {
 	(void)notify_systemd("STOPPING=1");
+}
+
+static const struct supervisor unix_supervisor = {
+	supervisor_events, supervisor_ready, supervisor_stopping
+};
+
+int
+main(int argc, char **argv)
+{
+	return tcptuned_main(argc, argv, &unix_supervisor);
 }

@@ -1,25 +1,32 @@
 /*
- * What tcptuned tells the Service Control Manager, and the events it
- * hears from it: the service's status (SetServiceStatus), the control
- * handler that turns STOP and SHUTDOWN into the stop of SIGTERM and
- * PARAMCHANGE into the reload of SIGHUP, and the console's Ctrl-C when
- * it runs in a console.  The daemon (tcptuned.c) reaches it through
- * supervisor_events(), supervisor_ready() and supervisor_stopping(), as
- * it reaches supervisor_posix.c on Unix; service_win.c, the program's
- * entry, through svc_status_begin() and svc_status_end().  Sources:
- * "Writing a ServiceMain Function", "Writing a Control Handler Function"
- * (Microsoft Learn, win32).
+ * tcptuned as a Windows service, and what it tells the Service Control
+ * Manager.  Started by the SCM, the process hands its main thread to
+ * StartServiceCtrlDispatcherW; the daemon itself (tcptuned_main) runs in
+ * ServiceMain's thread.  The control handler turns STOP and SHUTDOWN into
+ * the stop that SIGTERM is on Unix and PARAMCHANGE ("sc control tcptuned
+ * paramchange") into the reload of SIGHUP, as events on the loop; the
+ * service is RUNNING after the first apply and STOP_PENDING when the
+ * daemon begins to stop.  With -d, -n, -h or -V, or when no SCM started
+ * us (ERROR_FAILED_SERVICE_CONTROLLER_CONNECT), it runs in the console,
+ * and Ctrl-C or closing the console stops it.  The daemon reaches all of
+ * this only through the struct supervisor it is handed, as it reaches
+ * supervisor_posix.c on Unix.  Sources: "Service Programs", "Writing a
+ * ServiceMain Function", "Writing a Control Handler Function" (Microsoft
+ * Learn, win32); OpenVPN's src/openvpnserv.
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
 
 #include <windows.h>
 
 #include "tcptuned.h"
 #include "event.h"
-#include "service_win.h"
 
+#define STOP_HINT_MS	10000	/* what a stop may take, told to the SCM */
 #define START_HINT_MS	30000	/* the first apply may wait on WMI */
 
 static SERVICE_STATUS_HANDLE	status_handle;
@@ -95,7 +102,7 @@ make_events(void)
 	return stop_event != NULL && reload_event != NULL;
 }
 
-int
+static int
 supervisor_events(struct evloop *loop, void (*reload)(void *),
     void (*stop)(void *), void *arg)
 {
@@ -113,13 +120,13 @@ supervisor_events(struct evloop *loop, void (*reload)(void *),
  * Linux: here the service becomes RUNNING after the first apply, and
  * STOP_PENDING when it begins to stop.
  */
-void
+static void
 supervisor_ready(void)
 {
 	report(SERVICE_RUNNING, 0, 0);
 }
 
-void
+static void
 supervisor_stopping(void)
 {
 	report(SERVICE_STOP_PENDING, 0, STOP_HINT_MS);
@@ -138,7 +145,7 @@ report_exit(void)
  * START_PENDING told.  false when the service cannot run (then told
  * STOPPED where it could register).
  */
-bool
+static bool
 svc_status_begin(const wchar_t *name)
 {
 	status_handle = RegisterServiceCtrlHandlerExW(name, control_handler,
@@ -155,8 +162,73 @@ svc_status_begin(const wchar_t *name)
 }
 
 /* ServiceMain's end: STOPPED, with the daemon's exit status. */
-void
+static void
 svc_status_end(int rv)
 {
 	report(SERVICE_STOPPED, (DWORD)rv, 0);
+}
+
+static const struct supervisor win_supervisor = {
+	supervisor_events, supervisor_ready, supervisor_stopping
+};
+
+/* ---- the service's entry */
+
+#define SERVICE_NAME	L"tcptuned"
+static wchar_t	service_name[] = SERVICE_NAME;
+
+static int			saved_argc;
+static char		      **saved_argv;
+static HANDLE			service_done;	/* ServiceMain has returned */
+
+static void WINAPI
+service_main(DWORD argc, LPWSTR *argv)
+{
+	int	rv;
+
+	(void)argc; (void)argv;	/* the image path's arguments are ours */
+	if (!svc_status_begin(SERVICE_NAME))
+		return;
+	rv = tcptuned_main(saved_argc, saved_argv, &win_supervisor);
+	svc_status_end(rv);
+	SetEvent(service_done);
+}
+
+/* The options that mean a person at a console, not the SCM. */
+static bool
+interactive(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && strpbrk(argv[i] + 1, "dnhV") != NULL)
+			return true;
+	return false;
+}
+
+int
+main(int argc, char **argv)
+{
+	SERVICE_TABLE_ENTRYW	table[] = {
+		{ service_name, service_main },
+		{ NULL, NULL }
+	};
+
+	saved_argc = argc;
+	saved_argv = argv;
+	if (interactive(argc, argv))
+		return tcptuned_main(argc, argv, &win_supervisor);
+	service_done = CreateEventW(NULL, TRUE, FALSE, NULL);
+	if (StartServiceCtrlDispatcherW(table)) {
+		/*
+		 * Wine's dispatcher can return while ServiceMain is still
+		 * shutting down: exiting then would cut the shutdown short.
+		 */
+		if (service_done != NULL)
+			WaitForSingleObject(service_done, STOP_HINT_MS);
+		return 0;
+	}
+	if (GetLastError() == ERROR_FAILED_SERVICE_CONTROLLER_CONNECT)
+		return tcptuned_main(argc, argv, &win_supervisor);
+	return 1;
 }

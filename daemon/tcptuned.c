@@ -621,11 +621,11 @@ watch_managed(struct daemon *d)
 }
 
 static void
-setup_events(struct daemon *d)
+setup_events(struct daemon *d, const struct supervisor *sup)
 {
 	if ((d->loop = ev_new()) == NULL)
 		fatal("event loop");
-	if (supervisor_events(d->loop, on_sighup, on_sigterm, d) == -1)
+	if (sup->events(d->loop, on_sighup, on_sigterm, d) == -1)
 		fatal("signals");
 	d->check_timer = ev_timer_new(d->loop, on_check, d);
 	d->debounce_timer = ev_timer_new(d->loop, on_config_settled, d);
@@ -733,9 +733,9 @@ shutdown_daemon(struct daemon *d)
 		close(d->lock_fd);
 }
 
-/* main() is in supervisor_posix.c, or service_win.c under the SCM. */
+/* main() is in supervisor_posix.c or supervisor_win.c. */
 int
-tcptuned_main(int argc, char **argv)
+tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 {
 	struct daemon	 d;
 	struct config	*cfg;
@@ -754,7 +754,7 @@ tcptuned_main(int argc, char **argv)
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);
-	setup_events(&d);
+	setup_events(&d, sup);
 	d.started = time(NULL);
 	engine_init(&d.engine, d.be, &d.originals);
 	engine_configure(&d.engine, cfg);
@@ -766,10 +766,10 @@ tcptuned_main(int argc, char **argv)
 	if (control_start(d.ctl, d.loop, &ops) == -1)
 		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
-	supervisor_ready();
+	sup->ready();
 	if (ev_run(d.loop) == -1)
 		log_warn("event loop");
-	supervisor_stopping();
+	sup->stopping();
 	shutdown_daemon(&d);
 	return 0;
 }

@@ -205,17 +205,22 @@ int		 control_start(struct control *, struct evloop *,
 void		 control_close(struct control *);
 
 /*
- * supervisor_posix.c | supervisor_win.c: what the supervisor asks for, on
+ * supervisor_posix.c | supervisor_win.c: the program's main(), which
+ * hands tcptuned_main() its supervisor: what the supervisor asks for, on
  * the loop: reload (SIGHUP; the service's PARAMCHANGE) and stop (SIGTERM,
  * SIGINT; the service's STOP and SHUTDOWN, Ctrl-C); and what the daemon
  * tells it: ready (systemd's READY=1; the service RUNNING) and stopping.
+ * A table, as control.c's control_ops, so that the supervisor calls the
+ * daemon and the daemon calls back only through it.
  */
-int	 supervisor_events(struct evloop *, void (*)(void *), void (*)(void *),
-	    void *);
-void	 supervisor_ready(void);
-void	 supervisor_stopping(void);
+struct supervisor {
+	int	(*events)(struct evloop *, void (*)(void *), void (*)(void *),
+		    void *);
+	void	(*ready)(void);
+	void	(*stopping)(void);
+};
 
-/* tcptuned.c; main() is in supervisor_posix.c or service_win.c */
-int	 tcptuned_main(int, char **);
+/* tcptuned.c */
+int	 tcptuned_main(int, char **, const struct supervisor *);
 
 #endif /* TCPTUNED_H */
