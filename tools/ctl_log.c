@@ -57,3 +57,12 @@ ctl_warnx(const char *fmt, ...)
 	vwarnx(fmt, ap, 0);
 	va_end(ap);
 }
+
+/* The deadline ran out on WHAT (connecting, sending, the reply). */
+int
+ctl_timed_out(const struct ctl_conn *c, const char *what)
+{
+	ctl_warnx("%s %s within %d s: tcptuned is busy or hung, or something "
+	    "else holds the socket", what, c->path, c->timeout_ms / 1000);
+	return CTL_UNREACHABLE;
+}

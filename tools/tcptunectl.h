@@ -72,10 +72,27 @@ int	 transport_recv(const struct ctl_conn *, void *, size_t, size_t *);
 void	 transport_close(struct ctl_conn *);
 /* The terminal's width when stdout is one, else 0. */
 int	 term_columns(void);
-/* ctl_deadline.c: the exchange's deadline, set by client.c and read by
-   the transports; the remainder, and the message at its end. */
-void	 ctl_deadline_start(struct ctl_conn *);
-int	 ctl_time_left(const struct ctl_conn *);
+
+/*
+ * The exchange's deadline (connect, send and the whole reply): set by
+ * client.c, read by the transports while they wait.
+ */
+static inline void
+ctl_deadline_start(struct ctl_conn *c)
+{
+	c->deadline = (int64_t)tt_mono_ms() + c->timeout_ms;
+}
+
+/* Milliseconds left, 0 when the time is up. */
+static inline int
+ctl_time_left(const struct ctl_conn *c)
+{
+	int64_t	left = c->deadline - (int64_t)tt_mono_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+/* ctl_log.c: the message at the deadline's end; CTL_UNREACHABLE. */
 int	 ctl_timed_out(const struct ctl_conn *, const char *);
 
 /*

@@ -3,8 +3,9 @@
 # as built (their objects and lib/libtcptune.a), when file A uses a
 # symbol that file B defines, B uses nothing that A defines.  A pair that
 # calls both ways is one concern split in two, or two concerns knotted
-# together: the lower one moves into a file of its own (control_ops,
-# ctl_log.c, ctl_deadline.c, config_file.c).  Read off the symbol tables
+# together: the lower one returns a value (an errno, a result the caller
+# words) instead of calling back, or takes a table of the caller's
+# functions (control_ops).  Read off the symbol tables
 # (nm), so a call added anywhere is seen.  Speaks TAP.
 set -u
 
@@ -89,7 +90,8 @@ for prog in tcptuned:daemon tcptunectl:tools; do
 	if [ -z "$got" ]; then
 		ok "$name: no file pair calls each other"
 	else
-		not_ok "$name: no file pair calls each other" "$got"
+		not_ok "$name: no file pair calls each other" \
+		    "$got (return a value instead of calling back)"
 	fi
 done
 tap_end
