@@ -17,6 +17,7 @@
 
 #include "fuzz.h"
 #include "proto.h"
+#include "proto_client.h"
 
 /* Read every string of a message, as output.c would print them. */
 static size_t

@@ -184,8 +184,4 @@ void		 proto_terminate_strings(uint32_t, void *);
 const char	*key_state_name(uint32_t);
 const char	*result_code_name(uint32_t);
 
-/* proto_io.c: blocking helpers for the client side and tests */
-int	 proto_write_msg(int, uint32_t, uint32_t, const void *, size_t);
-int	 proto_read_msg(int, struct msg_hdr *, void *, size_t, int);
-
 #endif /* TCPTUNE_PROTO_H */

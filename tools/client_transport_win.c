@@ -1,7 +1,7 @@
 /*
  * tcptunectl's side of the named pipe \\.\pipe\tcptune on Windows
  * (client_transport_unix.c is the AF_UNIX side).  The handle is opened
- * overlapped, for proto_io_win.c's timeouts, and with
+ * overlapped, for win_transfer()'s timeouts, and with
  * SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION: the daemon may learn
  * who we are (ImpersonateNamedPipeClient), but a program squatting on
  * the name cannot act as us (CreateFileW, "Impersonation Levels",
@@ -14,13 +14,57 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <io.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <windows.h>
 
 #include "tcptunectl.h"
 #include "win.h"
+
+/*
+ * One overlapped transfer on h, waited for at most timeout_ms (-1: ever),
+ * then cancelled (CancelIoEx).  -1 with errno (ETIMEDOUT, ECONNRESET for
+ * a pipe the other end closed).
+ */
+static int
+win_transfer(HANDLE h, bool writing, void *buf, DWORD len, DWORD *done,
+    int timeout_ms)
+{
+	OVERLAPPED	ov;
+	BOOL		ok;
+	DWORD		err;
+
+	memset(&ov, 0, sizeof(ov));
+	if ((ov.hEvent = CreateEventW(NULL, TRUE, FALSE, NULL)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	ok = writing ? WriteFile(h, buf, len, NULL, &ov) :
+	    ReadFile(h, buf, len, NULL, &ov);
+	err = ok ? ERROR_SUCCESS : GetLastError();
+	if (!ok && err == ERROR_IO_PENDING &&
+	    WaitForSingleObject(ov.hEvent, timeout_ms < 0 ? INFINITE :
+	    (DWORD)timeout_ms) == WAIT_TIMEOUT) {
+		CancelIoEx(h, &ov);
+		GetOverlappedResult(h, &ov, done, TRUE);
+		CloseHandle(ov.hEvent);
+		errno = ETIMEDOUT;
+		return -1;
+	}
+	if (ok || err == ERROR_IO_PENDING || err == ERROR_MORE_DATA)
+		ok = GetOverlappedResult(h, &ov, done, TRUE);
+	err = ok ? ERROR_SUCCESS : GetLastError();
+	CloseHandle(ov.hEvent);
+	if (!ok && err != ERROR_MORE_DATA) {
+		errno = err == ERROR_BROKEN_PIPE || err == ERROR_PIPE_NOT_CONNECTED
+		    ? ECONNRESET : win_errno(err);
+		return -1;
+	}
+	return 0;
+}
 
 static int
 connect_error(const char *path, DWORD err)

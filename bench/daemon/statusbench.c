@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "proto.h"
+#include "proto_client.h"
 
 #define REPLY_TIMEOUT_MS	10000	/* a stuck daemon fails the run */
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "proto.h"
+#include "proto_client.h"
 
 static struct msg_hdr
 hdr(uint32_t type, uint32_t len)
