@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tcptunectl.h"
+#include "advise.h"
 
 #define EXAMPLES_RATE	"(examples: 500m, 1g, 2.5G, 800mbit, 100MB/s)"
 #define EXAMPLES_RTT	"(examples: 150ms, 0.15s, 150000us; plain numbers " \
@@ -30,7 +31,7 @@ to_stdout(const char *config)
 
 /* Options that need or exclude each other. */
 static int
-check_combination(const struct advise_args *a, const struct output *out)
+check_combination(const struct advise_args *a, bool json)
 {
 	if (a->rate == NULL)
 		ctl_warnx("advise needs --rate, the line rate (--rate 1g)");
@@ -44,7 +45,7 @@ check_combination(const struct advise_args *a, const struct output *out)
 		ctl_warnx("--count and --timeout go with --host");
 	else if (a->force && (!a->config_set || to_stdout(a->config)))
 		ctl_warnx("--force goes with --config FILE");
-	else if (a->config_set && to_stdout(a->config) && out->whole_stdout)
+	else if (a->config_set && to_stdout(a->config) && json)
 		ctl_warnx("--json and --config without a FILE would both "
 		    "write to standard output");
 	else
@@ -290,14 +291,14 @@ measure(const struct advise_args *a, struct adv_input *in,
 /* ---- the command */
 
 int
-advise_run(const struct advise_args *a, const struct output *out)
+advise_run(const struct advise_args *a, bool json)
 {
 	static struct advice	adv;	/* large; one per run */
 	static struct adv_probe	probe;
 	int			rv;
 
 	memset(&adv, 0, sizeof(adv));
-	if ((rv = check_combination(a, out)) != CTL_OK ||
+	if ((rv = check_combination(a, json)) != CTL_OK ||
 	    (rv = path_values(a, &adv.in)) != CTL_OK ||
 	    (rv = platform_values(a, &adv.in)) != CTL_OK)
 		return rv;
@@ -317,6 +318,6 @@ advise_run(const struct advise_args *a, const struct output *out)
 			return rv;
 		adv.config_path = a->config;
 	}
-	out->advise(stdout, &adv);
+	(json ? advise_json : advise_text)(stdout, &adv);
 	return CTL_OK;
 }

@@ -298,6 +298,9 @@ const char	*adv_limit_text(const struct adv_dir *);
 /* advise_output.c */
 void	 advise_text(FILE *, const struct advice *);
 void	 advise_json(FILE *, const struct advice *);
+
+/* advise.c: the command; its own renderer, text or JSON. */
+int	 advise_run(const struct advise_args *, bool);
 void	 advise_plist(FILE *, const struct advice *);
 
 /*

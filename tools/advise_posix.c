@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "tcptunectl.h"
+#include "advise.h"
 
 #define CONFIG_MODE	0644
 

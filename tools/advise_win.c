@@ -20,6 +20,7 @@
 #include <windows.h>
 
 #include "tcptunectl.h"
+#include "advise.h"
 #include "win.h"
 
 #define PLIST_MAX	(1024 * 1024)	/* far above any advice */

@@ -644,7 +644,6 @@ const struct output text_output = {
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
-	.advise = advise_text,
 };
 
 /* ---- JSON */
@@ -790,5 +789,4 @@ const struct output json_output = {
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,
-	.advise = advise_json,
 };

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tcptunectl.h"
+#include "advise.h"
 #include "manual.h"
 #include "measure.h"
 
@@ -660,7 +661,7 @@ run_check(const struct params *p)
 static int
 run_advise(const struct params *p)
 {
-	return advise_run(&p->adv, p->out);
+	return advise_run(&p->adv, p->out == &json_output);
 }
 
 static int

@@ -10,7 +10,6 @@
 
 #include "tcptune.h"
 #include "proto.h"
-#include "advise.h"
 
 /* Exit status, documented in --help and tcptunectl(8). */
 enum ctl_exit {
@@ -149,7 +148,6 @@ struct output {
 	void	(*status)(const struct reply *);
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
-	void	(*advise)(FILE *, const struct advice *);
 };
 extern const struct output	text_output;
 extern const struct output	json_output;
@@ -158,8 +156,5 @@ extern const struct output	json_output;
 int	 prom_status(const char *, const char *);
 void	 prom_write(FILE *, const struct reply *);
 void	 prom_label_value(FILE *, const char *);
-
-/* advise.c */
-int	 advise_run(const struct advise_args *, const struct output *);
 
 #endif /* TCPTUNECTL_H */
