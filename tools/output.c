@@ -1,35 +1,8 @@
 /*
- * tcptunectl's output back-ends, as bgpctl's struct output: one for text
- * and one for JSON.  Both print replies that client.c has already checked
- * (known message order, states, modes and result codes, strings that
- * end).
- *
- * The JSON shapes are an interface: fields may be added, never renamed or
- * removed.  Times are ISO-8601 UTC strings, or null for "never".
- *
- * status:
- *   { "daemon": { "pid": int, "version": str, "backend": str,
- *       "config_path": str, "started": time, "now": time,
- *       "uptime": seconds, "check_interval": seconds, "checks": int,
- *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
- *       "lease": null | { "uid": int, "pid": int|null, "seconds_left": int },
- *       "last_reload": time|null, "last_reload_ok": bool|null,
- *       "last_reload_message": str, "state_problem": str|null },
- *     "keys": [ { "name": str,
- *       "state": "pending"|"in force"|"clamped"|"refused"|"contested"|
- *           "paused"|"drifted",
- *       "mode": "enforce"|"once"|"at-least", "on_reject": "fail"|"clamp",
- *       "wanted": str, "applied": str|null, "current": str|null,
- *       "original": str|null,
- *       "error": null | { "errno": "ERANGE", "message": str },
- *       "corrections": int, "last_change": time|null,
- *       "next_attempt": time|null, "note": str }, ... ],
- *     "all_in_force": bool }
- * reload, restore, resume:
- *   { "result": "ok"|"failed"|"denied"|"bad request", "message": str,
- *     "errors": [ "file:line: message", ... ] }
- * version:
- *   { "version": str, "protocol": int }
+ * tcptunectl's text output, as bgpctl's output.c: one struct output of
+ * three (output_json.c, output_prom.c).  Each prints replies that
+ * client.c has already checked (known message order, states, modes and
+ * result codes, strings that end).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -96,7 +69,7 @@ fmt_local(int64_t t, int64_t now, bool compact, char *buf, size_t len)
 		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
 }
 
-static void
+void
 fmt_utc(int64_t t, char *buf, size_t len)
 {
 	time_t		tt = (time_t)t;
@@ -109,7 +82,7 @@ fmt_utc(int64_t t, char *buf, size_t len)
 }
 
 /* "ERANGE", or the number for the errnos errno_name() does not know. */
-static const char *
+const char *
 errno_label(int err, char *buf, size_t len)
 {
 	const char	*name = errno_name(err);
@@ -644,149 +617,4 @@ const struct output text_output = {
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
-};
-
-/* ---- JSON */
-
-static struct json	js;
-
-/* ISO-8601 UTC, or null for 0 ("never"). */
-static void
-json_time(const char *key, int64_t t)
-{
-	char	buf[64];
-
-	if (t == 0) {
-		json_null(&js, key);
-		return;
-	}
-	fmt_utc(t, buf, sizeof(buf));
-	json_str(&js, key, buf);
-}
-
-static void
-json_error(const char *key, int err)
-{
-	char	buf[32];
-
-	if (err == 0) {
-		json_null(&js, key);
-		return;
-	}
-	json_open(&js, key, '{');
-	json_str(&js, "errno", errno_label(err, buf, sizeof(buf)));
-	json_str(&js, "message", strerror(err));
-	json_close(&js, '}');
-}
-
-static void
-json_daemon(const struct msg_daemon_info *di)
-{
-	json_open(&js, "daemon", '{');
-	json_int(&js, "pid", di->pid);
-	json_str(&js, "version", di->version);
-	json_str(&js, "backend", di->backend);
-	json_str(&js, "config_path", di->config_path);
-	json_str(&js, "managed_path", di->managed_path[0] ? di->managed_path :
-	    NULL);
-	json_time("started", di->started);
-	json_time("now", di->now);
-	json_int(&js, "uptime", di->now - di->started);
-	json_uint(&js, "check_interval", di->check_interval);
-	json_uint(&js, "checks", di->checks);
-	json_time("last_check", di->last_check);
-	json_uint(&js, "nkeys", di->nkeys);
-	json_bool(&js, "paused", di->paused != 0);
-	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
-	if (di->lease) {
-		json_open(&js, "lease", '{');
-		json_int(&js, "uid", di->lease_uid);
-		if (di->lease_pid >= 0)
-			json_int(&js, "pid", di->lease_pid);
-		else
-			json_null(&js, "pid");
-		json_uint(&js, "seconds_left", di->lease_left);
-		json_close(&js, '}');
-	} else
-		json_null(&js, "lease");
-	json_time("last_reload", di->last_reload);
-	if (di->last_reload == 0)
-		json_null(&js, "last_reload_ok");
-	else
-		json_bool(&js, "last_reload_ok", di->last_reload_ok != 0);
-	json_str(&js, "last_reload_message", di->last_reload_msg);
-	json_str(&js, "state_problem", di->state_problem[0] ?
-	    di->state_problem : NULL);
-	json_close(&js, '}');
-}
-
-static void
-json_key(const struct msg_key_status *ks)
-{
-	json_open(&js, NULL, '{');
-	json_str(&js, "name", ks->name);
-	json_str(&js, "state", key_state_name(ks->state));
-	json_str(&js, "mode", key_mode_name(ks->mode));
-	json_str(&js, "on_reject", on_reject_name(ks->on_reject));
-	json_str(&js, "wanted", ks->wanted);
-	json_str(&js, "source", ks->source);
-	json_str(&js, "applied", ks->applied[0] ? ks->applied : NULL);
-	json_str(&js, "current", ks->current[0] ? ks->current : NULL);
-	json_str(&js, "original", ks->has_original ? ks->original : NULL);
-	json_error("error", ks->err);
-	json_uint(&js, "corrections", ks->corrections);
-	json_time("last_change", ks->last_change);
-	json_time("next_attempt", ks->next_attempt);
-	json_str(&js, "note", ks->note);
-	json_close(&js, '}');
-}
-
-static void
-json_status(const struct reply *r)
-{
-	size_t	i;
-
-	json_begin(&js, stdout);
-	json_open(&js, NULL, '{');
-	json_daemon(&r->info);
-	json_open(&js, "keys", '[');
-	for (i = 0; i < r->nkeys; i++)
-		json_key(&r->keys[i]);
-	json_close(&js, ']');
-	json_bool(&js, "all_in_force", reply_all_in_force(r));
-	json_close(&js, '}');
-}
-
-static void
-json_result(const char *cmd, const struct reply *r)
-{
-	size_t	i;
-
-	(void)cmd;
-	json_begin(&js, stdout);
-	json_open(&js, NULL, '{');
-	json_str(&js, "result", result_code_name(r->result.code));
-	json_str(&js, "message", r->result.text);
-	json_open(&js, "errors", '[');
-	for (i = 0; i < r->nerrors; i++)
-		json_str(&js, NULL, r->errors[i].text);
-	json_close(&js, ']');
-	json_close(&js, '}');
-}
-
-static void
-json_version(void)
-{
-	json_begin(&js, stdout);
-	json_open(&js, NULL, '{');
-	json_str(&js, "version", PACKAGE_VERSION);
-	json_int(&js, "protocol", TT_PROTO_VERSION);
-	json_close(&js, '}');
-}
-
-const struct output json_output = {
-	.whole_stdout = true,
-	.status = json_status,
-	.result = json_result,
-	.version = json_version,
 };

@@ -142,7 +142,10 @@ enum feed reply_feed(struct reply_session *, const void *, size_t, size_t *,
 	    int *);
 int	 reply_eof(const struct reply_session *, const char *);
 
-/* output.c: one back-end per format, as bgpctl's struct output. */
+/*
+ * One back-end per format, as bgpctl's struct output: output.c (text),
+ * output_json.c, output_prom.c.
+ */
 struct output {
 	bool	  whole_stdout;	/* one document: nothing else goes there */
 	void	(*status)(const struct reply *);
@@ -151,6 +154,9 @@ struct output {
 };
 extern const struct output	text_output;
 extern const struct output	json_output;
+/* output.c: times in UTC, an errno's name; also output_json.c's. */
+void		 fmt_utc(int64_t, char *, size_t);
+const char	*errno_label(int, char *, size_t);
 
 /* output_prom.c: status in the Prometheus text format (node_exporter). */
 int	 prom_status(const char *, const char *);
