@@ -110,7 +110,7 @@ EOF
 	echo "The 4 and 8 MiB rows give Linux the ceilings a stock Mac allows; a Mac"
 	echo "offers its whole buffer as window where Linux offers tcp_rmem[2] ×"
 	echo "scaling_ratio / 256 of it, so a Mac at the same ceiling does better than"
-	echo "these rows (the README's \"Advice\" section models both)."
+	echo "these rows (\`tcptunectl advise\` models both: tcptunectl(8), EXAMPLES)."
 	echo
 	if [ -s "$RAW/tuned-status-$MAIN_RTT.txt" ]; then
 		echo "\`tcptunectl status\` in namespace A once both keys were in force, before"

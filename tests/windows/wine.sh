@@ -18,7 +18,8 @@
 #             version, many clients; the daemon still answers
 #   service   sc create / start / query / stop, and PARAMCHANGE sent with
 #             svc_control.exe (Wine's sc.exe cannot send it)
-# What Wine cannot run is in README.md (Windows, what is tested where).
+# What Wine cannot run is in docs/DESIGN.md §5 (what each platform is
+# compiled, run and tested with).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
