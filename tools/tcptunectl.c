@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "tcptunectl.h"
-#include "advise.h"
+#include "advise/advise.h"
 #include "manual.h"
-#include "measure.h"
+#include "measure/measure.h"
 
 #define HELP_INDENT	22	/* column where the help texts start */
 #define EXIT_INDENT	7	/* the same for the exit codes (130) */

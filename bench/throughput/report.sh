@@ -339,7 +339,7 @@ emulator_text() {
 }
 
 # Why a prediction is off by more than 25 %: advise gives one stream a
-# window of half of each buffer (tools/advise_model.c); set that against
+# window of half of each buffer (tools/advise/advise_model.c); set that against
 # what the kernel did, from the sender's ss samples.
 advise_why() {
 	local id pred pw med diff lim any=0

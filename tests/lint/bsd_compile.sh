@@ -54,7 +54,7 @@ check "lib/backend_bsd.c as macOS" -D__APPLE__ \
 check "lib/backend_bsd.c as FreeBSD" \
     "$top_srcdir/lib/backend_bsd.c"
 # measure's TCP_CONNECTION_INFO branch (shim: tests/shim/netinet/tcp.h)
-check "tools/measure_net.c as macOS" -D__APPLE__ \
+check "tools/measure/measure_net.c as macOS" -D__APPLE__ \
     -DPACKAGE_VERSION='"0"' -I"$top_srcdir/tools" \
-    "$top_srcdir/tools/measure_net.c"
+    "$top_srcdir/tools/measure/measure_net.c"
 exit "$failed"

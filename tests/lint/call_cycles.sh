@@ -69,12 +69,10 @@ else
 	not_ok "the test objects compile" "$(cat "$T/cc.err")"
 fi
 
+# program_objects PROG DIR: PROG's objects under DIR and its folders
+# (tools/advise/, tools/measure/), as automake names them (PROG-FILE.o).
 program_objects() {
-	local prog=$1 dir=$2 o found=""
-	for o in "$top_builddir/$dir/$prog"-*.o; do
-		[ -f "$o" ] && found="$found $o"
-	done
-	echo "$found"
+	find "$top_builddir/$2" -name "$1-*.o" -type f | sort | tr '\n' ' '
 }
 
 for prog in tcptuned:daemon tcptunectl:tools; do

@@ -26,7 +26,7 @@
 
 #include <cmocka.h>
 
-#include "advise.h"
+#include "advise/advise.h"
 
 #define MIB	(1024LL * 1024)
 

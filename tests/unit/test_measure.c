@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "measure.h"
+#include "measure/measure.h"
 
 #define MAXR	(MEASURE_ROUNDS_MAX * 2)
 

@@ -1,6 +1,6 @@
 /*
  * Shim for tests/lint/bsd_compile.sh: the host's <netinet/tcp.h>, plus,
- * when compiling as macOS (-D__APPLE__), what tools/measure_net.c takes
+ * when compiling as macOS (-D__APPLE__), what tools/measure/measure_net.c takes
  * from xnu's bsd/netinet/tcp.h: TCP_CONNECTION_INFO (0x106) and struct
  * tcp_connection_info, its fields in xnu's order and sizes up to the
  * ones measure reads (the rest is left out; only types are checked here).

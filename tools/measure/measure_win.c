@@ -3,7 +3,7 @@
  * this build does not carry, and a lease from a daemon whose Windows keys
  * (the auto-tuning level, RSS) are not buffer ceilings a single download
  * would show the worth of; so it says it is not available rather than
- * measure half an experiment (README, platform table).
+ * measure half an experiment (docs/DESIGN.md §5, the platform table).
  */
 #include "config.h"
 
