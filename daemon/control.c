@@ -1,5 +1,5 @@
 /*
- * The control protocol server, whatever carries it (control_unix.c: an
+ * The control protocol server, whatever carries it (control_posix.c: an
  * AF_UNIX socket).  The transport hands in each client's identity and
  * bytes and takes out the bytes to send; this file parses requests,
  * checks who may ask for what, asks the daemon through its control_ops,

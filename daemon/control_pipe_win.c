@@ -1,6 +1,6 @@
 /*
  * The control server's Windows transport: the named pipe \\.\pipe\tcptune
- * (control_unix.c is the AF_UNIX side; control.c does the protocol).
+ * (control_posix.c is the AF_UNIX side; control.c does the protocol).
  *
  * Why a named pipe rather than AF_UNIX (Windows 10 1803+): a pipe carries
  * a security descriptor of its own and tells the server who the client is

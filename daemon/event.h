@@ -1,7 +1,7 @@
 /*
  * A small event loop: fds, timers, signals and a file watch, over kqueue
- * (macOS, FreeBSD: event_kqueue.c) or epoll with timerfd, signalfd and
- * inotify (Linux: event_epoll.c); on Windows timers, the file watch and
+ * (macOS, FreeBSD: event_bsd.c) or epoll with timerfd, signalfd and
+ * inotify (Linux: event_linux.c); on Windows timers, the file watch and
  * kernel handles over WaitForMultipleObjects (event_win.c).  Callbacks run
  * from ev_run() only, never from a signal handler.
  */

@@ -1,6 +1,6 @@
 /*
- * What event_common.c needs of the event loop's backends (event_epoll.c,
- * event_kqueue.c, event_win.c): each waits for its kernel's events and
+ * What event_common.c needs of the event loop's backends (event_linux.c,
+ * event_bsd.c, event_win.c): each waits for its kernel's events and
  * dispatches them; the loop around the wait, ev_stop() and ev_turn() are
  * the same for all and live in event_common.c.
  */

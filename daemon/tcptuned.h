@@ -196,7 +196,7 @@ bool		 ctl_client_finished(const struct ctl_client *);
 time_t		 ctl_client_idle(const struct ctl_client *, time_t);
 const struct ctl_peer *ctl_client_peer(const struct ctl_client *);
 
-/* control_unix.c | control_pipe_win.c: the server on its transport. */
+/* control_posix.c | control_pipe_win.c: the server on its transport. */
 struct control;
 struct evloop;
 struct control	*control_bind(const char *, char *, size_t);

@@ -10,7 +10,7 @@
 /*
  * With a root directory the sysctl-directory backend is used on any Unix
  * platform: tests and dry runs point it at a tree of files.  Windows has
- * the CIM backend only (backend_windows.c over cim_wmi.c).
+ * the CIM backend only (backend_win.c over cim_win.c).
  */
 struct sysctl_backend *
 backend_platform_new(const char *root)

@@ -1,9 +1,9 @@
 /*
  * The part of CIM (WMI) the Windows backend needs: read some uint8
  * properties of every instance of a class in root/StandardCimv2, and
- * change one property of one instance.  cim_wmi.c speaks COM to
+ * change one property of one instance.  cim_win.c speaks COM to
  * IWbemServices on Windows; tests/fake_cim.c keeps instances in memory,
- * so the backend's rules (backend_windows.c) are tested on any system.
+ * so the backend's rules (backend_win.c) are tested on any system.
  */
 #ifndef TCPTUNE_CIM_H
 #define TCPTUNE_CIM_H
@@ -47,10 +47,10 @@ struct cim {
 	void	*ctx;
 };
 
-/* cim_wmi.c (Windows only) */
+/* cim_win.c (Windows only) */
 struct cim	*cim_wmi_new(void);
 
-/* backend_windows.c: the backend over any struct cim; takes ownership. */
+/* backend_win.c: the backend over any struct cim; takes ownership. */
 struct sysctl_backend;
 struct sysctl_backend	*backend_windows_over(struct cim *);
 const char		*cim_strerror(int32_t);

@@ -75,7 +75,7 @@ enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_N };
  */
 static const char *const managed_prefixes[] = {
 	"net.", "kern.ipc.",
-	"tcp.", "offload."	/* Windows: backend_windows.c's keys */
+	"tcp.", "offload."	/* Windows: backend_win.c's keys */
 };
 static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
 enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };

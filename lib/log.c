@@ -1,7 +1,7 @@
 /*
  * Logging in the style of OpenBSD daemons: stderr in the foreground with -d,
- * the system log otherwise, through the sink of log_syslog.c (on macOS
- * syslog reaches the unified log) or log_eventlog.c (the Windows Event Log).
+ * the system log otherwise, through the sink of log_posix.c (on macOS
+ * syslog reaches the unified log) or log_win.c (the Windows Event Log).
  *
  * What an administrator must see, every change, correction, reload and
  * restore, goes out at LOG_NOTICE (log_notice); refusals and failures at

@@ -45,7 +45,7 @@ void	 log_debug(const char *, ...) TT_PRINTF(1, 2);
 void	 fatal(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
 void	 fatalx(const char *, ...) TT_PRINTF(1, 2) TT_NORETURN;
 
-/* log_syslog.c | log_eventlog.c: the system log, one line a call. */
+/* log_posix.c | log_win.c: the system log, one line a call. */
 enum log_level {
 	TT_LOG_CRIT,
 	TT_LOG_ERR,
@@ -186,7 +186,7 @@ struct sysctl_backend {
 #define TT_PROC_SYS	"/proc/sys"
 struct sysctl_backend	*backend_sysctl_dir_new(const char *);
 struct sysctl_backend	*backend_bsd_new(void);
-struct sysctl_backend	*backend_windows_new(void);	/* cim_wmi.c */
+struct sysctl_backend	*backend_windows_new(void);	/* cim_win.c */
 struct sysctl_backend	*backend_platform_new(const char *);
 void			 backend_free(struct sysctl_backend *);
 int			 sysctl_dir_path(const char *, const char *, char *,

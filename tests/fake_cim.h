@@ -1,7 +1,7 @@
 /*
  * A fake root/StandardCimv2 for tests: the instances of
  * MSFT_NetTCPSetting (one per template) and MSFT_NetOffloadGlobalSetting
- * in memory, as the Microsoft docs describe them (lib/backend_windows.c),
+ * in memory, as the Microsoft docs describe them (lib/backend_win.c),
  * with Group Policy, a missing class and refusals to inject.
  */
 #ifndef TCPTUNE_FAKE_CIM_H

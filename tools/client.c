@@ -9,7 +9,7 @@
  *
  * The reply parser takes bytes, not a socket (reply_feed), so that the
  * socket, tests/unit/test_client.c and fuzz/fuzz_reply.c drive it alike.
- * The connection itself is the transport's: client_transport_unix.c (the
+ * The connection itself is the transport's: client_transport_posix.c (the
  * AF_UNIX socket), client_transport_win.c (the named pipe).
  */
 #ifdef HAVE_CONFIG_H

@@ -1,6 +1,6 @@
 /*
  * tcptunectl's side of the named pipe \\.\pipe\tcptune on Windows
- * (client_transport_unix.c is the AF_UNIX side).  The handle is opened
+ * (client_transport_posix.c is the AF_UNIX side).  The handle is opened
  * overlapped, for win_transfer()'s timeouts, and with
  * SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION: the daemon may learn
  * who we are (ImpersonateNamedPipeClient), but a program squatting on

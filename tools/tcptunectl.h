@@ -55,7 +55,7 @@ void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
 
 /*
- * client_transport_unix.c | client_transport_win.c: the connection to
+ * client_transport_posix.c | client_transport_win.c: the connection to
  * the daemon for one request at a time, each within the deadline; every
  * function reports its own failure and returns the exit status (CTL_OK).
  */

@@ -4,7 +4,7 @@
  * runs 10,000 check cycles in seconds instead of hours.
  *
  * tcptuned's CheckInterval is whole seconds (1 at least) and its event loop
- * on Linux arms a periodic timerfd with it (daemon/event_epoll.c,
+ * on Linux arms a periodic timerfd with it (daemon/event_linux.c,
  * ev_timer_start).  Only the length of the wait changes: each cycle runs
  * the same code on the same keys as at full length.  Every timer of the
  * process is scaled (the config debounce and the control idle sweep too);

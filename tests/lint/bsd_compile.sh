@@ -45,10 +45,10 @@ check() {
 }
 
 echo "1..5"
-check "daemon/event_kqueue.c as macOS" -D__APPLE__ \
-    "$top_srcdir/daemon/event_kqueue.c"
-check "daemon/event_kqueue.c as FreeBSD" \
-    "$top_srcdir/daemon/event_kqueue.c"
+check "daemon/event_bsd.c as macOS" -D__APPLE__ \
+    "$top_srcdir/daemon/event_bsd.c"
+check "daemon/event_bsd.c as FreeBSD" \
+    "$top_srcdir/daemon/event_bsd.c"
 check "lib/backend_bsd.c as macOS" -D__APPLE__ \
     "$top_srcdir/lib/backend_bsd.c"
 check "lib/backend_bsd.c as FreeBSD" \

@@ -1,5 +1,5 @@
 /*
- * The fixture the engine's tests share (test_engine, test_engine_windows,
+ * The fixture the engine's tests share (test_engine, test_backend_win,
  * test_lease): an engine over a fake backend, its state in a temporary
  * directory of its own, and a clock that moves only when a test moves it.
  */

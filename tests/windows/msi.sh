@@ -291,7 +291,7 @@ check "event log source tcptune registered (TypesSupported 7)" eval \
     "w reg query 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\EventLog\\Application\\tcptune' /v TypesSupported |
      grep -Eq 'TypesSupported +REG_DWORD +0x7'"
 # Event Viewer formats an event from the EventMessageFile's message table:
-# message 1 (lib/log_eventlog.c's TT_EVENT_ID) must be the line itself.
+# message 1 (lib/log_win.c's TT_EVENT_ID) must be the line itself.
 message_file_formats() {
 	local file
 	file=$(w reg query 'HKLM\SYSTEM\CurrentControlSet\Services\EventLog\Application\tcptune' /v EventMessageFile |

@@ -62,7 +62,7 @@
  *   auto-tuning normal, Receive-Side Scaling and Receive Segment
  *   Coalescing enabled, RFC 1323 timestamps disabled, and it advises
  *   "Turning on network adapter offload features is usually beneficial".
- *   The values are the words of backend_windows.c's keys.
+ *   The values are the words of backend_win.c's keys.
  */
 #include "config.h"
 
@@ -113,7 +113,7 @@ static const char *const freebsd_keys[] = {
 	"net.inet.tcp.sendbuf_max", "net.inet.tcp.recvbuf_auto",
 	"net.inet.tcp.recvspace", NULL
 };
-/* backend_windows.c's keys; offload.rsc and tcp.timestamps read only */
+/* backend_win.c's keys; offload.rsc and tcp.timestamps read only */
 static const char *const windows_keys[] = {
 	"tcp.autotuninglevel", "offload.rss", "offload.rsc", "tcp.timestamps",
 	NULL
@@ -133,7 +133,7 @@ static const struct {
 #define WIN_NORMAL	3
 #define TCP_MAXWIN	65535LL		/* the window field, unscaled */
 
-/* The words each Windows key takes (backend_windows.c), in the order
+/* The words each Windows key takes (backend_win.c), in the order
    messages list them. */
 static const char *const win_onoff[] = { "enabled", "disabled", NULL };
 static const char *const win_timestamps[] = {

@@ -2,7 +2,7 @@
  * tcptunectl measure: single-stream download throughput, before and after
  * the tuning.  measure.c runs the experiment (rounds, the daemon's lease),
  * measure_net.c does one transfer with libcurl, measure_report.c judges
- * and prints.  The verdict is pure and tested (tests/unit/test_measure.c).
+ * and prints.  The verdict is pure and tested (tests/unit/test_measure_report.c).
  */
 #ifndef TCPTUNECTL_MEASURE_H
 #define TCPTUNECTL_MEASURE_H

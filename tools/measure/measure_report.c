@@ -2,7 +2,7 @@
  * tcptunectl measure: the verdict on the rounds, and the report as text
  * (a table, medians, the ratio, the verdict, a bar chart on a terminal)
  * or JSON.  Nothing here measures or talks to the daemon: the verdict is
- * a pure function of the rounds, tested in tests/unit/test_measure.c.
+ * a pure function of the rounds, tested in tests/unit/test_measure_report.c.
  *
  * The rules (tcptunectl(8) says the same):
  *   - each side is judged by the median of its rounds' rate after the

@@ -1,5 +1,5 @@
 /*
- * Just enough of <sys/event.h> to compile daemon/event_kqueue.c on Linux
+ * Just enough of <sys/event.h> to compile daemon/event_bsd.c on Linux
  * (tests/lint/bsd_compile.sh, -fsyntax-only; nothing links against it).
  * The layout of struct kevent follows the flavour being checked: macOS
  * (xnu bsd/sys/event.h) when __APPLE__ is defined, FreeBSD 12 and later
@@ -45,7 +45,7 @@
 
 /*
  * macOS declares this in <fcntl.h>; it is here so that the macOS flavour
- * compiles the O_EVTONLY branch of event_kqueue.c.
+ * compiles the O_EVTONLY branch of event_bsd.c.
  */
 #ifndef O_EVTONLY
 #define O_EVTONLY		0x00008000

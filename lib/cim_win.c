@@ -6,7 +6,7 @@
  * Local Computer", IWbemServices::PutInstance).  The connection is made
  * on first use and again after a failure, so a WMI service that starts
  * late or restarts is picked up by the next check.  Every failure comes
- * back as its HRESULT for backend_windows.c to name.
+ * back as its HRESULT for backend_win.c to name.
  */
 #define COBJMACROS
 #include "config.h"

@@ -1,7 +1,7 @@
 /*
  * The event loop of macOS and FreeBSD: one kqueue for fds, timers, signals
  * and the config file watch, so the loop sleeps in one kevent(2) until
- * something is due.  Same behaviour as event_epoll.c: callbacks run from
+ * something is due.  Same behaviour as event_linux.c: callbacks run from
  * ev_run() only, ev_stop() ends the current batch, the loop owns fds and
  * signals while callers own their timers and watches.
  *
@@ -301,7 +301,7 @@ ev_timer_start(struct ev_timer *t, unsigned ms, bool periodic)
 
 	ev_timer_stop(t);
 	if (ms == 0)
-		ms = 1;		/* as event_epoll.c: zero means soon */
+		ms = 1;		/* as event_linux.c: zero means soon */
 	if (kq_change(t->loop, (uintptr_t)t, EVFILT_TIMER, flags,
 	    EV_TIMER_FFLAGS, (intptr_t)ms, t) == -1)
 		return -1;

@@ -1,5 +1,5 @@
 /*
- * The engine over the Windows backend's rules (lib/backend_windows.c) on
+ * The engine over the Windows backend's rules (lib/backend_win.c) on
  * a fake root/StandardCimv2 (tests/fake_cim.c): apply, drift, Group
  * Policy refused and never fought, a class this Windows lacks, the
  * namespace missing (Wine), read-only congestion providers, timestamps

@@ -3,7 +3,7 @@
  * through the documented CIM classes of the NetTCPIP provider in
  * root/StandardCimv2, never the registry.  This file holds the rules (key
  * names, value names, Group Policy, what each failure means); struct cim
- * (cim.h) is the access, COM in cim_wmi.c or memory in tests/fake_cim.c.
+ * (cim.h) is the access, COM in cim_win.c or memory in tests/fake_cim.c.
  *
  * Sources (Microsoft, win32 docs, "NetTCPIP provider"):
  *   MSFT_NetTCPSetting class (desktop-src/FWP/wmi/nettcpipprov/
