@@ -23,16 +23,19 @@ SOCK=$T/s.sock
 # CheckInterval 1 divided by 100: 50 cycles take half a second, not 50 s.
 c0=$(bd_checks s)
 wait_until 10 checks_at_least s $((c0 + 50))
-report $? "the shim divides the check timer (50 cycles within 10 s)" \
+report $? "the shim divides the check timer (50 cycles)" \
     "checks: $c0 -> $(bd_checks s)"
 
-# sane_latency LINE REQUESTS: the figures are there and ordered.
+# sane_latency LINE REQUESTS: the figures are there and ordered.  The
+# ceiling (120 s, TT_WAIT_LIMIT's default) only catches nonsense: a
+# latency is a figure of the benchmark, never a pass mark of a test run
+# on a machine that may be busy (docs/HACKING.md).
 sane_latency() {
 	local p50 p99 max
 	p50=$(kv "$1" p50_us) p99=$(kv "$1" p99_us) max=$(kv "$1" max_us)
 	[ "$(kv "$1" requests)" = "$2" ] && [ "$(kv "$1" keys)" = 4 ] &&
 	    awk -v a="$p50" -v b="$p99" -v c="$max" \
-	    'BEGIN { exit !(a > 0 && a <= b && b <= c && c < 10000000) }'
+	    'BEGIN { exit !(a > 0 && a <= b && b <= c && c < 120000000) }'
 }
 
 for args in "-c 1 -n 50:50" "-C -c 4 -n 50:200" "-p 1000 -c 4 -n 20:80"; do
@@ -57,11 +60,13 @@ key1=${KEYS[0]%%=*}
 val1=${KEYS[0]#*=}
 file1=$T/root/$(printf '%s' "$key1" | tr . /)
 printf '%s\t%s\t%s\n' "$file1" "$val1" "$((val1 + 1))" >"$T/drift.keys"
-line=$("$DRIFTBENCH" -n 3 -t 3000 -o "$T/drift.dat" "$T/drift.keys" 2>&1)
+# Each revert waited for up to 120 s (-t: a safety net; the scaled timer
+# takes about 10 ms on an idle machine): how fast is bench/'s figure.
+line=$("$DRIFTBENCH" -n 3 -t 120000 -o "$T/drift.dat" "$T/drift.keys" 2>&1)
 rc=$?
 [ "$rc" -eq 0 ] && [ "$(kv "$line" samples)" = 3 ] &&
     [ "$(wc -l <"$T/drift.dat")" -eq 3 ] &&
-    awk -v m="$(kv "$line" max_ms)" 'BEGIN { exit !(m >= 0 && m < 1000) }'
+    awk -v m="$(kv "$line" max_ms)" 'BEGIN { exit !(m >= 0) }'
 report $? "driftbench: 3 outside writes reverted" "exit $rc: $line"
 
 # ---- failure paths

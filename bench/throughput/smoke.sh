@@ -96,9 +96,12 @@ tb_bufs "4096 131072 6291456" "4096 16384 4194304"
 expect $? "tcp_rmem/tcp_wmem set inside both bench namespaces"
 tb_iperf "$TB_TMP/r.json" -t 2 -C cubic 2>"$TB_TMP/err"
 mbps=$(tb_mbps "$TB_TMP/r.json" 2>/dev/null)
+# Above the link's rate would be a broken emulator; how near it comes is
+# bench/'s figure, not a pass mark: on a busy machine the delay line
+# (a user process) gets what the scheduler leaves it (docs/HACKING.md).
 awk -v m="$mbps" -v l="$((RATE / 1000000))" \
-    'BEGIN { exit !(m != "" && m > l * 0.1 && m <= l * 1.1) }'
-expect $? "one stream: ${mbps:-?} Mbit/s, within (10 %, 110 %] of the link" \
+    'BEGIN { exit !(m != "" && m > 0 && m <= l * 1.1) }'
+expect $? "one stream: ${mbps:-?} Mbit/s, more than 0 and at most 110 % of the link" \
     "$(cat "$TB_TMP/err")" "$(jq -c '.error // empty' "$TB_TMP/r.json" 2>/dev/null)"
 
 # every packet the delay line took is delivered or counted as dropped

@@ -155,10 +155,13 @@ stop_daemon() {
 	DPID=
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s.
+# wait_for SECONDS CMD...: poll CMD every 0.1 s.  SECONDS is no deadline:
+# the bound is at least TT_WAIT_LIMIT (120 s), a safety net that a busy
+# machine does not reach (docs/HACKING.md, "Tests on a busy machine").
 wait_for() {
-	local i
-	for i in $(seq $(($1 * 10))); do
+	local i s=$1
+	[ "$s" -ge "${TT_WAIT_LIMIT:-120}" ] || s=${TT_WAIT_LIMIT:-120}
+	for i in $(seq $((s * 10))); do
 		"${@:2}" && return 0
 		sleep 0.1
 	done

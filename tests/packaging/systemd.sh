@@ -3,10 +3,13 @@
 # tree is booted in a container, with nothing of the host changed:
 #
 #   systemd-nspawn -D / --volatile=yes --register=no --keep-unit
-#       --private-network --overlay=/etc:UPPER/etc:/etc (and /var, /usr) -b
+#       --private-network --overlay=SNAPSHOT/etc:UPPER/etc:/etc
+#       --overlay=/var:UPPER/var:/var (and /usr) -b
 #
 # The root is a tmpfs, /etc, /var and /usr are copy-on-write overlays whose
-# upper layers live in a temporary directory, and the container has a
+# upper layers live in a temporary directory (what the host may change
+# while the test runs is a private copy: see "what the host may change"
+# below), and the container has a
 # network namespace of its own, so tcptuned's writes to /proc/sys/net stay
 # in it (systemd-nspawn(1): --volatile, --overlay, --private-network).
 # Commands run inside with nsenter(1) on the container's init.  There the
@@ -56,6 +59,7 @@ fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/tcptune-systemd.XXXXXX") || bail "mktemp failed"
 chmod 0755 "$T"
 U=$T/upper
+SNAP=$T/snapshot
 SHARE=$T/share
 MACHINE=tcptune-test-$$
 NSPAWN=
@@ -80,7 +84,7 @@ ct_start() {
 	LEADER=
 	$SCOPE systemd-nspawn -D / --volatile=yes --register=no --keep-unit \
 	    --private-network --machine="$MACHINE" \
-	    --overlay="/etc:$U/etc:/etc" --overlay="/var:$U/var:/var" \
+	    --overlay="$SNAP/etc:$U/etc:/etc" --overlay="/var:$U/var:/var" \
 	    --overlay="/usr:$U/usr:/usr" --bind="$SHARE:/mnt/tcptune" \
 	    -b </dev/null >>"$T/console.log" 2>&1 &
 	NSPAWN=$!
@@ -515,6 +519,49 @@ done
 had_policy=
 [ -e /usr/sbin/policy-rc.d ] && had_policy=1
 host_state >"$T/host.before"
+
+# ---- what the host may change: a private copy
+#
+# An overlay's lower layers must not change while it is mounted: "Changes
+# to the underlying filesystems while part of a mounted overlay filesystem
+# are not allowed. If the underlying filesystem is changed, the behavior
+# of the overlay is undefined" (Documentation/filesystems/overlayfs.rst,
+# https://docs.kernel.org/filesystems/overlayfs.html#changes-to-underlying-filesystems).
+# Here it is "Stale file handle": dpkg on the host replaces its database
+# files (and ldconfig /etc/ld.so.cache) by rename, and a lookup in the
+# container that had cached the replaced lower file fails with ESTALE.
+# So an apt-get install on the host during the run broke 14 cases.  What
+# a package install changes and the container reads is not the host's
+# live tree: /etc (3-4 MB) is a copy, the lower layer of its overlay; the
+# dpkg database and debconf's cache are copies in the upper layer of /var,
+# made opaque ("trusted.overlay.opaque" = "y": the lower directory is not
+# looked at, overlayfs.rst, "whiteouts and opaque directories").  Copied
+# under dpkg's own lock (apt and dpkg hold lock-frontend with fcntl for a
+# whole run), so the copy is a database at rest.  The rest of /var and /usr
+# stay live overlays: a package install on the host does not touch what
+# the container uses there (a test that needs it is no longer isolated).
+snapshot_host() {
+	mkdir -p "$SNAP" "$U/var/lib" "$U/var/cache" || return 1
+	python3 - "$SNAP" "$U/var" "$(( ${TT_WAIT_LIMIT:-120} * 5 ))" <<'PYEOF'
+import fcntl, os, signal, subprocess, sys
+snap, uvar, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
+signal.alarm(limit)             # a safety net: the lock may be held long
+locks = []
+for name in ("lock-frontend", "lock"):
+    fd = os.open("/var/lib/dpkg/" + name, os.O_RDWR | os.O_CREAT, 0o640)
+    fcntl.lockf(fd, fcntl.LOCK_EX)  # fcntl, as dpkg: waits for a run to end
+    locks.append(fd)
+for src, dst in (("/etc", snap + "/etc"),
+                 ("/var/lib/dpkg", uvar + "/lib/dpkg"),
+                 ("/var/cache/debconf", uvar + "/cache/debconf")):
+    if not os.path.isdir(src):
+        continue
+    subprocess.run(["cp", "-a", src, dst], check=True)
+    if dst.startswith(uvar):
+        os.setxattr(dst, "trusted.overlay.opaque", b"y")
+PYEOF
+}
+snapshot_host || bail "cannot copy /etc and the dpkg database for the container"
 
 # Systemd-sysctl sets a boot value of tcp_rmem in the container, so that
 # tcptuned is seen to come after it (and restores that value on removal).

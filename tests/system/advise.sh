@@ -93,7 +93,9 @@ if mode == "full":              # fill the queue: later SYNs are dropped
     time.sleep(0.2)
 print(port, flush=True)
 s.settimeout(1)
-end = time.monotonic() + 60     # never outlives the test by much
+# Stopped by the test's cleanup; this only bounds an orphan, and is
+# long enough for a test stretched by a busy machine.
+end = time.monotonic() + 900
 while time.monotonic() < end:
     if mode != "accept":
         time.sleep(0.5)
@@ -112,7 +114,10 @@ listen() {
 	local f=$T/port.$1 i
 	python3 "$T/listen.py" "$1" >"$f" &
 	pids+=("$!")
-	for i in $(seq 50); do
+	# The port, once it listens; on a busy machine python's start alone
+	# may take seconds: the bound is only a safety net (TT_WAIT_LIMIT,
+	# as tests/system/lib.sh).
+	for i in $(seq $((${TT_WAIT_LIMIT:-120} * 10))); do
 		[ -s "$f" ] && break
 		sleep 0.1
 		: "$i"
@@ -188,8 +193,10 @@ elif has_jq; then
 	    .path.measurement.port == $port and
 	    .path.measurement.samples == 5 and
 	    .path.measurement.refused == 0 and
-	    .path.rtt_s > 0 and .path.rtt_s < 0.5 and
+	    .path.rtt_s > 0 and .path.rtt_s < 5 and
 	    .path.measurement.min_s <= .path.measurement.median_s"
+	# "sane": measured, not seconds long; under 5 s, not a timing (a
+	# busy machine may preempt advise between a connect and its clock).
 	report $? "--host 127.0.0.1:$port: 5 connects, a sane loopback rtt" \
 	    "exit $rc"
 else
@@ -211,7 +218,9 @@ if has_python; then
 
 	run --rate 1g --host "127.0.0.1:$full" --timeout 300ms
 	want="--host 127.0.0.1:$full: no answer from 127.0.0.1 port $full"
-	[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$took" -le 3 ] &&
+	# Gave up at its timeout, not the kernel's (SYN retries, over two
+	# minutes): 30 s tells the two apart even on a busy machine.
+	[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$took" -le 30 ] &&
 	    grep -q -- "^tcptunectl: $want within 0.3 s$" "$T/err"
 	report $? "no answer (SYNs dropped): exit 2, one line, in the timeout" \
 	    "exit $rc after ${took}s"
@@ -223,7 +232,7 @@ fi
 
 run --rate 1g --host tcptune-test.invalid --timeout 1s
 want="--host tcptune-test.invalid: cannot resolve tcptune-test.invalid"
-[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$took" -le 3 ] &&
+[ "$rc" -eq 2 ] && [ ! -s "$T/out" ] && [ "$took" -le 30 ] &&
     grep -q -- "^tcptunectl: $want" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ]
 report $? "a .invalid name: exit 2, one line, within the timeout" \
     "exit $rc after ${took}s"

@@ -40,12 +40,14 @@ fake() {
 }
 
 # run SOCK ARGS...: tcptunectl, stdout in $T/out, stderr in $T/err.  A
-# hang is a failure (exit 124 from timeout), not a stalled suite.
+# hang is a failure (exit 124 from timeout), not a stalled suite; the
+# bound is twice the wait limit, so tcptunectl's own deadline (the same
+# limit in tests, lib.sh) always comes first.
 run() {
 	local sock=$1
 	shift
 	echo "tcptunectl -s $sock $*" >"$T/ctl.cmd"
-	timeout 30 "$TCPTUNECTL" -s "$sock" "$@" >"$T/out" 2>"$T/err"
+	timeout "$(( $(tt_wait_seconds) * 2 ))" "$TCPTUNECTL" -s "$sock" "$@" >"$T/out" 2>"$T/err"
 	CTL_RC=$?
 	cat "$T/out" "$T/err" >"$T/ctl.out"
 }
@@ -129,7 +131,7 @@ fake "$S" restored
 chmod 0600 "$S"
 echo "(uid 65534) tcptunectl -s $S status" >"$T/ctl.cmd"
 setpriv --reuid=65534 --regid=65534 --clear-groups \
-    timeout 30 "$TCPTUNECTL" -s "$S" status >"$T/out" 2>"$T/err"
+    timeout "$(( $(tt_wait_seconds) * 2 ))" "$TCPTUNECTL" -s "$S" status >"$T/out" 2>"$T/err"
 CTL_RC=$?
 [ "$CTL_RC" -eq 2 ] && err_has "$S: permission denied: this user may not use tcptuned's socket"
 report $? "a socket this user may not write: exit 2, permission denied" "exit $CTL_RC"

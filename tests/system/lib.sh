@@ -123,14 +123,34 @@ now_ms() {
 	date +%s%3N
 }
 
-# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds or
-# SECONDS (may be fractional) have passed.  Returns CMD's last status.
-# TT_TIME_SCALE (default 1) multiplies SECONDS, for a daemon run under a
-# slow tool such as valgrind (scripts/valgrind.sh).
+# Waiting.  A test never fails because the machine is slow: every wait
+# is a poll for a state the daemon (or a helper) is bound to reach, and
+# the only bound is a safety net, so that a state that never comes fails
+# the test instead of hanging it.  TT_WAIT_LIMIT (seconds, default 120)
+# is that net for every wait, whatever figure the caller gives; on a
+# machine where even that is short (valgrind, a dozen busy loops on two
+# cores) raise it or TT_TIME_SCALE.  See docs/HACKING.md, "Tests on a busy
+# machine".
+: "${TT_WAIT_LIMIT:=120}"
+export TT_WAIT_LIMIT
+
+# tt_wait_seconds [SECONDS]: the bound of one wait: the larger of SECONDS
+# and TT_WAIT_LIMIT, times TT_TIME_SCALE (default 1; valgrind.sh uses 4
+# for a daemon run under valgrind).  For the helpers in other languages
+# (python listeners and clients) too.
+tt_wait_seconds() {
+	awk -v s="${1:-0}" -v l="$TT_WAIT_LIMIT" -v k="${TT_TIME_SCALE:-1}" \
+	    'BEGIN { if (l > s) s = l; printf "%d", s * k }'
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+# SECONDS is what the state takes on an idle machine, kept for the
+# reader: it is a minimum of the bound, not a deadline (tt_wait_seconds).
+# Returns CMD's last status.  Never use it to show that something does
+# NOT happen: wait for an event of the daemon's instead (wait_checks).
 wait_until() {
 	local end
-	end=$(( $(now_ms) + $(awk -v s="$1" -v k="${TT_TIME_SCALE:-1}" \
-	    'BEGIN { printf "%d", s * k * 1000 }') ))
+	end=$(( $(now_ms) + $(tt_wait_seconds "$1") * 1000 ))
 	shift
 	while :; do
 		"$@" && return 0
@@ -174,6 +194,12 @@ tt_init() {
 	[ -x "$TCPTUNED" ] || bail "$TCPTUNED not built"
 	[ -x "$TCPTUNECTL" ] || bail "$TCPTUNECTL not built"
 	unset NOTIFY_SOCKET
+	# tcptunectl gives up after 10 s by default (CTL_TIMEOUT_SEC): on a
+	# busy machine a slow answer is not the failure a test looks for.
+	# Tests of the deadline itself set their own.
+	TCPTUNECTL_TIMEOUT=${TCPTUNECTL_TIMEOUT:-$(tt_wait_seconds)}
+	[ "$TCPTUNECTL_TIMEOUT" -le 3600 ] || TCPTUNECTL_TIMEOUT=3600
+	export TCPTUNECTL_TIMEOUT
 
 	umask 022
 	T=$(mktemp -d "${TMPDIR:-/tmp}/tcptune-${TT_NAME%.sh}.XXXXXX") ||
@@ -215,8 +241,9 @@ tt_cleanup() {
 		while read -r pid; do
 			is_our_daemon "$pid" && kill -TERM "$pid" 2>/dev/null
 		done <"$T/pids"
-		# under valgrind (TT_TIME_SCALE) its leak check needs longer
-		sleep "$(awk -v k="${TT_TIME_SCALE:-1}" 'BEGIN { print 0.2 * k }')"
+		# Each gets the time to exit (under valgrind its leak check,
+		# under load the scheduler): KILL only after the safety net.
+		wait_until 0 no_daemon_left
 		while read -r pid; do
 			is_our_daemon "$pid" && kill -KILL "$pid" 2>/dev/null
 		done <"$T/pids"
@@ -229,6 +256,15 @@ tt_cleanup() {
 	case $T in
 	*/tcptune-*) rm -rf "$T" ;;
 	esac
+}
+
+# no_daemon_left: none of the daemons in $T/pids is still running.
+no_daemon_left() {
+	local pid
+	while read -r pid; do
+		is_our_daemon "$pid" && return 1
+	done <"$T/pids"
+	return 0
 }
 
 # is_our_daemon PID: a live (not zombie) tcptuned we started.
@@ -458,9 +494,15 @@ daemon_pid() {
 	eval "echo \"\${DPID_$1:-}\""
 }
 
-# daemon_ready ID: wait until it answers on the socket (or dies).
+# daemon_ready ID: wait until it answers on the socket; false at once if
+# it exits first (a daemon that died never answers: no use waiting).
 daemon_ready() {
-	wait_until 5 daemon_answers "$1"
+	wait_until 5 daemon_answers_or_exited "$1"
+	daemon_answers "$1"
+}
+
+daemon_answers_or_exited() {
+	daemon_exited "$1" || daemon_answers "$1"
 }
 
 daemon_answers() {
@@ -469,7 +511,7 @@ daemon_answers() {
 	[ $? -ne 2 ]
 }
 
-# daemon_stop ID [SIGNAL]: signal it and wait up to 3 s for the exit.
+# daemon_stop ID [SIGNAL]: signal it and wait for the exit.
 daemon_stop() {
 	local pid
 	pid=$(daemon_pid "$1")
@@ -553,9 +595,11 @@ check_count() {
 	jq -r '.daemon.checks // empty' "$T/status.json" 2>/dev/null
 }
 
-# wait_checks N: wait until the daemon has run N more check cycles
-# (at most N + 2 seconds with CheckInterval 1); false otherwise.  Without
-# a check counter in the status, just sleep N + 0.5 s.
+# wait_checks N: wait until the daemon has run N more check cycles (about
+# N seconds with CheckInterval 1); false otherwise.  This is how a test
+# shows that something does NOT happen: the daemon's own count of its
+# checks, not a sleep, however slow the machine.  Without a check counter
+# in the status, just sleep N + 0.5 s.
 wait_checks() {
 	local start
 	start=$(check_count)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers are called through wait_until
-# System test: SIGTERM exits 0 within a second leaving the values in force;
+# System test: SIGTERM exits 0 leaving the values in force;
 # kill -9 then restart keeps the true originals (and replaces the stale
 # socket); a second instance on the same socket is refused while the first
 # keeps running.  Runs inside `unshare -n`.
@@ -15,14 +15,15 @@ originals_shown() {
 	    key_value_is $WMEM original "$W0" && key_value_is $CC original "$C0"
 }
 
-# stop_timed ID: SIGTERM, then check exit 0 within 1 s.
+# stop_timed ID: SIGTERM, then check it exits 0.  How long that took is
+# shown, not asserted: on a busy machine it is the scheduler's figure.
 stop_timed() {
 	local t0 t1
 	t0=$(now_ms)
 	kill -TERM "$(daemon_pid "$1")"
 	wait_until 1 daemon_exited "$1"
 	t1=$(now_ms)
-	check_eq "SIGTERM ($1): exit 0 within 1 s (took $((t1 - t0)) ms)" 0 \
+	check_eq "SIGTERM ($1): exit 0 (took $((t1 - t0)) ms)" 0 \
 	    "$(daemon_exit_status "$1")"
 	daemon_stop "$1" KILL
 }
@@ -117,12 +118,16 @@ stop_timed d
 
 if command -v python3 >/dev/null 2>&1; then
 	NS=$T/notify.sock
-	python3 - "$NS" "$(sysctl_path $RMEM)" >"$T/notify.out" 2>&1 <<'EOF' &
+	# The listener says it is bound by creating NS.ready (after bind, so
+	# a daemon started once it is there cannot miss it); the waits on
+	# both sides are only the safety net (tt_wait_seconds).
+	python3 - "$NS" "$(sysctl_path $RMEM)" "$(tt_wait_seconds)" \
+	    >"$T/notify.out" 2>&1 <<'EOF' &
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
 open(sys.argv[1] + ".ready", "w").close()
-s.settimeout(5)
+s.settimeout(float(sys.argv[3]))
 try:
     msg = s.recv(4096).decode()
 except socket.timeout:

@@ -108,7 +108,9 @@ t0=$(now_ms)
 kill -TERM "$PID"
 wait_until 1 daemon_exited two
 t1=$(now_ms)
-check_eq "RestoreOnExit: SIGTERM exits 0 within 1 s ($((t1 - t0)) ms)" 0 \
+# The time is shown, not asserted: on a busy machine it is the
+# scheduler's figure (docs/HACKING.md, "Tests on a busy machine").
+check_eq "RestoreOnExit: SIGTERM exits 0 (took $((t1 - t0)) ms)" 0 \
     "$(daemon_exit_status two)"
 originals
 report $? "RestoreOnExit: the originals are back after SIGTERM" "$(values)"

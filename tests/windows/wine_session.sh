@@ -20,7 +20,7 @@ wine_session_start() {
 	wineserver -p </dev/null >/dev/null 2>&1
 	until pgrep -f wineserver >/dev/null 2>&1; do
 		i=$((i + 1))
-		[ "$i" -le 150 ] || return 1
+		[ "$i" -le $((${TT_WAIT_LIMIT:-120} * 5)) ] || return 1
 		sleep 0.2
 	done
 	wine cmd /c 'ping -n 3600 127.0.0.1 >nul' </dev/null >/dev/null 2>&1 &
@@ -29,7 +29,7 @@ wine_session_start() {
 	i=0
 	until pgrep -f 'services\.exe' >/dev/null 2>&1; do
 		i=$((i + 1))
-		[ "$i" -le 150 ] || { kill "$keepalive"; return 1; }
+		[ "$i" -le $((${TT_WAIT_LIMIT:-120} * 5)) ] || { kill "$keepalive"; return 1; }
 		sleep 0.2
 	done
 	echo "$keepalive"
