@@ -14,7 +14,9 @@
  *    past it their requests wait until others have read their replies;
  *  - a change (reload, restore, resume, lease) whose client has gone before the
  *    daemon reached it is not carried out: its sender was already told
- *    it failed.
+ *    it failed;
+ *  - the log: every line a client can cause goes through the server's
+ *    log_limit (log_limit.c), at most one per uid per LOG_LIMIT_EVERY.
  */
 #include "config.h"
 
@@ -24,8 +26,6 @@
 #include <string.h>
 
 #include "tcptuned.h"
-
-#define REFUSAL_LOG_EVERY	10	/* seconds between refusal logs */
 
 struct ctl_client {
 	struct ctl_server	*srv;
@@ -59,8 +59,7 @@ struct ctl_server {
 	size_t			 unprivileged_out;	/* queued, not sent */
 	struct user_count	*users;		/* unprivileged, n > 0 */
 	size_t			 nusers;
-	time_t			 last_refusal_log;
-	unsigned long		 refused;
+	struct log_limit	 log;	/* what clients cause */
 };
 
 typedef void (*request_fn)(struct ctl_client *, uint32_t);
@@ -117,19 +116,44 @@ slot_refusal(const struct ctl_server *s, const struct ctl_peer *p)
 	return NULL;
 }
 
-/* Logged once per REFUSAL_LOG_EVERY, with a count, not once per attempt. */
-static void
-log_refusal(struct ctl_server *s, const struct ctl_peer *p, const char *why)
-{
-	time_t	now = tt_mono();
+/* ---- the log */
 
-	s->refused++;
-	if (s->last_refusal_log != 0 &&
-	    now - s->last_refusal_log < REFUSAL_LOG_EVERY)
-		return;
-	s->last_refusal_log = now;
-	log_warnx("control: refusing a connection from uid %lu: %s (%lu "
-	    "refused so far)", p->user, why, s->refused);
+void
+ctl_server_log(struct ctl_server *s, const struct ctl_peer *p,
+    enum log_level pri, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog_limited(&s->log, p, pri, fmt, ap);
+	va_end(ap);
+}
+
+/* Counts whose uid may log again are written (the transport's timer). */
+void
+ctl_server_log_tick(struct ctl_server *s)
+{
+	log_limit_flush(&s->log, false);
+}
+
+bool
+ctl_server_log_pending(const struct ctl_server *s)
+{
+	return log_limit_pending(&s->log);
+}
+
+/* A line about the client, within the bound. */
+static void	client_log(struct ctl_client *, enum log_level, const char *, ...)
+		    TT_PRINTF(3, 4);
+
+static void
+client_log(struct ctl_client *c, enum log_level pri, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vlog_limited(&c->srv->log, &c->peer, pri, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- output */
@@ -153,8 +177,9 @@ queue(struct ctl_client *c, uint32_t type, uint32_t seq, const void *payload,
 	if (c->closing)
 		return;
 	if (c->outlen + need > CONTROL_MAX_OUTPUT) {
-		log_warnx("control: a reply over %d bytes for uid %lu: "
-		    "dropping the client", CONTROL_MAX_OUTPUT, c->peer.user);
+		client_log(c, TT_LOG_ERR, "control: a reply over %d bytes "
+		    "for uid %lu: dropping the client", CONTROL_MAX_OUTPUT,
+		    c->peer.user);
 		account(c, 0, c->outlen - c->outoff);
 		c->closing = true;
 		c->outlen = c->outoff = 0;
@@ -314,8 +339,8 @@ deny(struct ctl_client *c, const struct msg_hdr *h)
 
 	snprintf(text, sizeof(text), "%s needs root",
 	    proto_type_name(h->type));
-	log_warnx("control: uid %lu asked for %s: denied", c->peer.user,
-	    proto_type_name(h->type));
+	client_log(c, TT_LOG_ERR, "control: uid %lu asked for %s: denied",
+	    c->peer.user, proto_type_name(h->type));
 	queue_answer(c, h->seq, RESULT_DENIED, text);
 }
 
@@ -335,8 +360,9 @@ handle_request(struct ctl_client *c, const struct msg_hdr *h)
 		return;
 	}
 	if (r->privileged && c->srv->io.gone(c->conn)) {
-		log_warnx("control: uid %lu's %s came after it had gone: not "
-		    "carried out", c->peer.user, proto_type_name(h->type));
+		client_log(c, TT_LOG_ERR, "control: uid %lu's %s came after it "
+		    "had gone: not carried out", c->peer.user,
+		    proto_type_name(h->type));
 		c->closing = true;
 		return;
 	}
@@ -382,7 +408,8 @@ parse_one(struct ctl_client *c)
 		return 0;
 	}
 	if (rv == -1) {
-		log_debug("control: uid %lu: %s", c->peer.user, why);
+		client_log(c, TT_LOG_DEBUG, "control: uid %lu: %s",
+		    c->peer.user, why);
 		return -1;
 	}
 	total = sizeof(h) + h.len;
@@ -446,6 +473,7 @@ ctl_server_new(const struct control_ops *ops, const struct ctl_io *io,
 	s->ops = *ops;
 	s->io = *io;
 	s->max_clients = max_clients;
+	log_limit_init(&s->log, tt_mono);
 	return s;
 }
 
@@ -455,6 +483,7 @@ ctl_server_free(struct ctl_server *s)
 {
 	if (s == NULL)
 		return;
+	log_limit_flush(&s->log, true);	/* no count is lost at exit */
 	free(s->users);
 	free(s);
 }
@@ -474,11 +503,13 @@ ctl_client_new(struct ctl_server *s, const struct ctl_peer *peer, void *conn)
 	const char		*why;
 
 	if ((why = slot_refusal(s, peer)) != NULL) {
-		log_refusal(s, peer, why);
+		ctl_server_log(s, peer, TT_LOG_ERR, "control: refusing a "
+		    "connection from uid %lu: %s", peer->user, why);
 		return NULL;
 	}
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		log_warn("control: %s", __func__);
+		ctl_server_log(s, peer, TT_LOG_ERR, "control: %s: %s",
+		    __func__, strerror(errno));
 		return NULL;
 	}
 	c->srv = s;

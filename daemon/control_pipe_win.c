@@ -273,13 +273,14 @@ first_input(struct inst *in, DWORD n)
 
 	memset(&peer, 0, sizeof(peer));
 	if (identify(in->pipe, &peer, sid, sizeof(sid)) == -1) {
-		log_warnx("control: cannot read the client's identity (%lu): "
-		    "refusing the connection", (unsigned long)GetLastError());
+		ctl_server_log(in->ctl->srv, NULL, TT_LOG_ERR, "control: "
+		    "cannot read the client's identity (%lu): refusing the "
+		    "connection", (unsigned long)GetLastError());
 		inst_drop(in);
 		return;
 	}
-	log_debug("control: client %s%s", sid, peer.privileged ?
-	    " (Administrators or SYSTEM)" : "");
+	ctl_server_log(in->ctl->srv, &peer, TT_LOG_DEBUG, "control: client "
+	    "%s%s", sid, peer.privileged ? " (Administrators or SYSTEM)" : "");
 	if ((in->client = ctl_client_new(in->ctl->srv, &peer, in)) == NULL) {
 		inst_drop(in);
 		return;
@@ -386,10 +387,12 @@ idle_sweep(void *arg)
 
 		if (in->client != NULL && ctl_client_idle(in->client, now) >=
 		    CONTROL_IDLE_TIMEOUT) {
-			log_debug("control: closing an idle client");
+			ctl_server_log(ctl->srv, ctl_client_peer(in->client),
+			    TT_LOG_DEBUG, "control: closing an idle client");
 			inst_drop(in);
 		}
 	}
+	ctl_server_log_tick(ctl->srv);	/* counts of lines not logged */
 }
 
 /* ---- the interface */

@@ -55,12 +55,14 @@ struct control {
 	struct ctl_server	*srv;
 	struct conn		*conns;
 	bool			 accept_paused;
+	bool			 sweeping;	/* idle_timer runs */
 	struct ev_timer		*idle_timer;
 	struct ev_timer		*accept_timer;
 };
 
 static void	conn_free(struct conn *);
 static void	pause_accept(struct control *, bool);
+static void	sweep_sync(struct control *);
 
 /*
  * Portable stand-ins for SOCK_NONBLOCK, SOCK_CLOEXEC and accept4, which
@@ -271,8 +273,7 @@ conn_free(struct conn *k)
 	close(k->fd);
 	ctl_client_free(k->client);	/* may kick others: k is unlinked */
 	free(k);
-	if (ctl->conns == NULL)
-		ev_timer_stop(ctl->idle_timer);
+	sweep_sync(ctl);
 	if (ctl->accept_paused && !ctl_server_full(ctl->srv)) {
 		log_notice("control: a client left: accepting again");
 		pause_accept(ctl, false);
@@ -300,17 +301,16 @@ conn_new(struct control *ctl, int fd, uid_t uid)
 		return;
 	}
 	if (ev_fd_add(ctl->loop, fd, conn_event, k) == -1) {
-		log_warn("control: ev_fd_add");
+		ctl_server_log(ctl->srv, &peer, TT_LOG_ERR, "control: "
+		    "ev_fd_add: %s", strerror(errno));
 		ctl_client_free(k->client);
 		close(fd);
 		free(k);
 		return;
 	}
-	if (ctl->conns == NULL)
-		ev_timer_start(ctl->idle_timer, 1000 * CONTROL_IDLE_TIMEOUT / 3,
-		    true);
 	k->next = ctl->conns;
 	ctl->conns = k;
+	sweep_sync(ctl);
 	if (ctl_server_full(ctl->srv)) {
 		log_warnx("control: every client slot is taken: pausing "
 		    "accept until one leaves");
@@ -329,32 +329,41 @@ pause_accept(struct control *ctl, bool paused)
 	ev_fd_pause(ctl->loop, ctl->fd, paused);
 }
 
-/* 0 for one more, -1 when the queue is empty or accept must wait. */
+/*
+ * 0 for one more, -1 when the queue is empty or accept must wait.  Until
+ * the peer's uid is read, a line is about an unidentified client
+ * (ctl_server_log with no peer): a user's connections cause these too.
+ */
 static int
 accept_one(struct control *ctl)
 {
 	uid_t	uid;
-	int	cfd;
+	int	cfd, saved;
 
 	if ((cfd = accept(ctl->fd, NULL, NULL)) == -1) {
-		if (errno == EMFILE || errno == ENFILE) {
-			log_warnx("control: out of file descriptors: pausing "
-			    "accept for a second");
+		saved = errno;
+		if (saved == EMFILE || saved == ENFILE) {
+			ctl_server_log(ctl->srv, NULL, TT_LOG_ERR, "control: "
+			    "out of file descriptors: pausing accept for a "
+			    "second");
 			pause_accept(ctl, true);
 			ev_timer_start(ctl->accept_timer, 1000, false);
-		} else if (errno != EAGAIN && errno != EINTR &&
-		    errno != ECONNABORTED)
-			log_warn("control: accept");
-		return errno == ECONNABORTED || errno == EINTR ? 0 : -1;
+		} else if (saved != EAGAIN && saved != EINTR &&
+		    saved != ECONNABORTED)
+			ctl_server_log(ctl->srv, NULL, TT_LOG_ERR, "control: "
+			    "accept: %s", strerror(saved));
+		return saved == ECONNABORTED || saved == EINTR ? 0 : -1;
 	}
 	if (socket_setup(cfd) == -1) {
-		log_warn("control: socket setup");
+		ctl_server_log(ctl->srv, NULL, TT_LOG_ERR, "control: socket "
+		    "setup: %s", strerror(errno));
 		close(cfd);
 		return 0;
 	}
 	if (peer_uid(cfd, &uid) == -1) {
-		log_warn("control: cannot read the peer's credentials: "
-		    "refusing the connection");
+		ctl_server_log(ctl->srv, NULL, TT_LOG_ERR, "control: cannot "
+		    "read the peer's credentials: refusing the connection: %s",
+		    strerror(errno));
 		close(cfd);
 		return 0;
 	}
@@ -382,6 +391,7 @@ accept_event(int fd, bool readable, bool writable, void *arg)
 	for (i = 0; i < ACCEPTS_PER_EVENT && !ctl->accept_paused; i++)
 		if (accept_one(ctl) == -1)
 			break;
+	sweep_sync(ctl);	/* a refusal may have left a count */
 }
 
 static void
@@ -403,11 +413,33 @@ idle_sweep(void *arg)
 	for (k = ctl->conns; k != NULL; k = next) {
 		next = k->next;
 		if (ctl_client_idle(k->client, now) >= CONTROL_IDLE_TIMEOUT) {
-			log_debug("control: closing idle client uid %lu",
+			ctl_server_log(ctl->srv, ctl_client_peer(k->client),
+			    TT_LOG_DEBUG, "control: closing idle client uid %lu",
 			    ctl_client_peer(k->client)->user);
 			conn_free(k);
 		}
 	}
+	ctl_server_log_tick(ctl->srv);
+	sweep_sync(ctl);
+}
+
+/*
+ * The sweep runs while there are clients to time out or counts of
+ * unlogged lines to write (a user's flood leaves one after it has gone).
+ */
+static void
+sweep_sync(struct control *ctl)
+{
+	bool	want = ctl->conns != NULL || ctl_server_log_pending(ctl->srv);
+
+	if (want == ctl->sweeping)
+		return;
+	ctl->sweeping = want;
+	if (want)
+		ev_timer_start(ctl->idle_timer, 1000 * CONTROL_IDLE_TIMEOUT / 3,
+		    true);
+	else
+		ev_timer_stop(ctl->idle_timer);
 }
 
 /*

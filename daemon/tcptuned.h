@@ -4,6 +4,7 @@
 #ifndef TCPTUNED_H
 #define TCPTUNED_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <time.h>
 
@@ -195,6 +196,11 @@ void		 ctl_client_sent(struct ctl_client *, size_t);
 bool		 ctl_client_finished(const struct ctl_client *);
 time_t		 ctl_client_idle(const struct ctl_client *, time_t);
 const struct ctl_peer *ctl_client_peer(const struct ctl_client *);
+/* A line about a peer (NULL: not identified yet), within log_limit.c's bound. */
+void		 ctl_server_log(struct ctl_server *, const struct ctl_peer *,
+		    enum log_level, const char *, ...) TT_PRINTF(4, 5);
+void		 ctl_server_log_tick(struct ctl_server *);
+bool		 ctl_server_log_pending(const struct ctl_server *);
 
 /* control_posix.c | control_pipe_win.c: the server on its transport. */
 struct control;
@@ -203,6 +209,36 @@ struct control	*control_bind(const char *, char *, size_t);
 int		 control_start(struct control *, struct evloop *,
 		    const struct control_ops *);
 void		 control_close(struct control *);
+
+/*
+ * log_limit.c: what a non-root client can make the daemon log, at most
+ * one line per uid per LOG_LIMIT_EVERY, with a count of the rest; so at
+ * most LOG_LIMIT_USERS + 2 lines per interval whatever the uids.  A NULL
+ * peer is one not identified yet; a privileged peer is never limited.
+ */
+#define LOG_LIMIT_EVERY		10	/* seconds between lines about a uid */
+#define LOG_LIMIT_USERS		16	/* uids with a slot of their own */
+struct log_slot {
+	unsigned long	 user;
+	bool		 used;		/* has written a line */
+	time_t		 last;		/* that line; the clock's */
+	time_t		 since;		/* what more counts started then */
+	unsigned long	 more;		/* lines not written since */
+	enum log_level	 worst;		/* the most severe of them */
+};
+struct log_limit {
+	struct log_slot	 users[LOG_LIMIT_USERS];
+	struct log_slot	 other;		/* uids past the table */
+	struct log_slot	 unknown;	/* peers not identified */
+	time_t		(*now)(void);
+};
+void	 log_limit_init(struct log_limit *, time_t (*)(void));
+void	 log_limited(struct log_limit *, const struct ctl_peer *,
+	    enum log_level, const char *, ...) TT_PRINTF(4, 5);
+void	 vlog_limited(struct log_limit *, const struct ctl_peer *,
+	    enum log_level, const char *, va_list) TT_PRINTF(4, 0);
+void	 log_limit_flush(struct log_limit *, bool);
+bool	 log_limit_pending(const struct log_limit *);
 
 /*
  * supervisor_posix.c | supervisor_win.c: the program's main(), which

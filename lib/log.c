@@ -136,6 +136,25 @@ log_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* LOG_DEBUG shows only with -d; every other level always does. */
+bool
+log_enabled(enum log_level pri)
+{
+	return pri != TT_LOG_DEBUG || log_verbose;
+}
+
+void
+log_at(enum log_level pri, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (!log_enabled(pri))
+		return;
+	va_start(ap, fmt);
+	vlog(pri, fmt, ap);
+	va_end(ap);
+}
+
 void
 fatal(const char *fmt, ...)
 {

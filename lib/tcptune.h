@@ -55,6 +55,9 @@ enum log_level {
 };
 void	 log_sink_open(const char *);
 void	 log_sink_write(enum log_level, const char *);
+/* log.c: one line at a chosen level (daemon/log_limit.c); whether it shows. */
+void	 log_at(enum log_level, const char *, ...) TT_PRINTF(2, 3);
+bool	 log_enabled(enum log_level);
 
 /* errlist.c: an ordered list of messages, e.g. every config error. */
 struct errlist {

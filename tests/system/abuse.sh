@@ -81,8 +81,9 @@ status_json
     [ "$(md5sum <"$STATE/originals")" = "$sum0" ]
 report $? "after the denied requests: no reload, no pause, values and originals unchanged" \
     "last_reload $(json_get .daemon.last_reload) (was $last_reload), paused $(json_get .daemon.paused), $(values)"
-[ "$(count_in "$T/d.main.log" "uid 65534 asked for")" -ge 6 ]
-report $? "each denied request is logged with the uid" \
+# one line per uid per 10 s, the rest counted (log_flood.sh)
+[ "$(count_in "$T/d.main.log" "uid 65534 asked for")" -ge 1 ]
+report $? "the denied requests are logged with the uid" \
     "$(count_in "$T/d.main.log" "uid 65534 asked for") denials logged"
 rel_row "protocol: non-root client" \
     "uid 65534 sends reload, restore, resume raw, pipelined among status requests, with payloads, with other versions" \
