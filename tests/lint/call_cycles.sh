@@ -69,15 +69,20 @@ else
 	not_ok "the test objects compile" "$(cat "$T/cc.err")"
 fi
 
-# program_objects PROG DIR: PROG's objects under DIR and its folders
-# (tools/advise/, tools/measure/), as automake names them (PROG-FILE.o).
+# program_objects PROG: the objects PROG is linked from, as the build's
+# Makefile lists them (make list-objects), so an object left behind by a
+# renamed file is not read.
 program_objects() {
-	find "$top_builddir/$2" -name "$1-*.o" -type f | sort | tr '\n' ' '
+	local o found=""
+	for o in $(make -s -C "$top_builddir" list-objects 2>/dev/null |
+	    sed -n "s/^$1: //p"); do
+		[ -f "$top_builddir/$o" ] && found="$found $top_builddir/$o"
+	done
+	echo "$found"
 }
 
-for prog in tcptuned:daemon tcptunectl:tools; do
-	name=${prog%%:*}
-	objs=$(program_objects "$name" "${prog#*:}")
+for name in tcptuned tcptunectl; do
+	objs=$(program_objects "$name")
 	if [ -z "$objs" ] || [ ! -f "$top_builddir/lib/libtcptune.a" ]; then
 		not_ok "$name: no file pair calls each other" \
 		    "no objects of $name in $top_builddir (build first)"
