@@ -86,9 +86,12 @@ mnet_cleanup(void)
 	curl_global_cleanup();
 }
 
-/* An http:// or https:// URL with a host, or a usage error. */
+/*
+ * An http:// or https:// URL with a host, or a usage error that quotes
+ * it as shown (its password hidden).
+ */
 int
-mnet_check_url(const char *url, struct mfault *f)
+mnet_check_url(const char *url, const char *shown, struct mfault *f)
 {
 	CURLU	*u;
 	char	*scheme = NULL, *host = NULL;
@@ -104,10 +107,10 @@ mnet_check_url(const char *url, struct mfault *f)
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    host[0] == '\0')
 		snprintf(f->text, sizeof(f->text), "bad URL \"%s\": give "
-		    "http://HOST/PATH or https://HOST/PATH", url);
+		    "http://HOST/PATH or https://HOST/PATH", shown);
 	else if (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)
 		snprintf(f->text, sizeof(f->text), "bad URL \"%s\": only "
-		    "http:// and https:// can be measured", url);
+		    "http:// and https:// can be measured", shown);
 	else
 		rv = 0;
 	curl_free(scheme);
@@ -313,35 +316,38 @@ fault(struct mfault *f, int code, const char *fmt, ...)
 	return -1;
 }
 
-/* libcurl's own words when it has some, else its code's name. */
+/*
+ * libcurl's own words when it has some, else its code's name; a URL in
+ * them shown without its password.
+ */
 static const char *
-curl_why(CURLcode rc, const char *errbuf)
+curl_why(CURLcode rc, const char *errbuf, char *buf, size_t len)
 {
-	return errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc);
+	murl_redact_text(buf, len, errbuf[0] != '\0' ? errbuf :
+	    curl_easy_strerror(rc));
+	return buf;
 }
 
 static int
 map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
     struct mfault *f)
 {
-	const char	*url = x->o->url;
+	const char	*url = x->o->shown;
+	char		 buf[CURL_ERROR_SIZE * 2];
+	const char	*why = curl_why(rc, errbuf, buf, sizeof(buf));
 	long		 status = 0;
 
 	switch (rc) {
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_URL_MALFORMAT:
-		return fault(f, CTL_USAGE, "bad URL \"%s\": %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, CTL_USAGE, "bad URL \"%s\": %s", url, why);
 	case CURLE_COULDNT_RESOLVE_HOST:
-		return fault(f, MEX_UNREACHABLE, "%s: %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, MEX_UNREACHABLE, "%s: %s", url, why);
 	case CURLE_COULDNT_CONNECT:
-		return fault(f, MEX_UNREACHABLE, "%s: %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, MEX_UNREACHABLE, "%s: %s", url, why);
 	case CURLE_OPERATION_TIMEDOUT:
 		return fault(f, MEX_UNREACHABLE, "%s: no connection within "
-		    "%d s (%s)", url, MEASURE_CONNECT_SEC,
-		    curl_why(rc, errbuf));
+		    "%d s (%s)", url, MEASURE_CONNECT_SEC, why);
 	case CURLE_HTTP_RETURNED_ERROR:
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
 		return fault(f, MEX_HTTP, "%s: the server answered HTTP %ld",
@@ -357,8 +363,7 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
 	case CURLE_SSL_INVALIDCERTSTATUS:
-		return fault(f, MEX_TLS, "%s: TLS failed: %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, MEX_TLS, "%s: TLS failed: %s", url, why);
 	case CURLE_ABORTED_BY_CALLBACK:
 		if (x->interrupted)
 			return fault(f, MEX_INTERRUPTED, "interrupted");
@@ -370,9 +375,9 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 	case CURLE_GOT_NOTHING:
 	case CURLE_SEND_ERROR:
 		return fault(f, MEX_STALLED, "%s: the transfer broke off: %s",
-		    url, curl_why(rc, errbuf));
+		    url, why);
 	default:
-		return fault(f, CTL_FAIL, "%s: %s", url, curl_why(rc, errbuf));
+		return fault(f, CTL_FAIL, "%s: %s", url, why);
 	}
 }
 
@@ -388,7 +393,7 @@ finish_round(const struct xfer *x, struct mround *r, struct mfault *f)
 	if (r->secs < MEASURE_MIN_SEC)
 		return fault(f, MEX_SHORT, "%s: the body is too short to "
 		    "measure: %llu bytes in %.2f s; give a file that takes at "
-		    "least %.0f s, better the whole -t %u s", x->o->url,
+		    "least %.0f s, better the whole -t %u s", x->o->shown,
 		    (unsigned long long)x->bytes, r->secs, MEASURE_MIN_SEC,
 		    x->o->seconds);
 	r->mbps = r->bytes * 8 / r->secs / 1e6;
