@@ -2,7 +2,10 @@
  * tcptunectl measure: one download through libcurl, on a connection of its
  * own, cut at -t seconds or the body's end, with what TCP reached on the
  * way (RTT, receive buffer and window), and every failure turned into one
- * line and an exit status (measure.h).
+ * line and an exit status (measure.h).  Messages quote the URL as shown
+ * (measure_url.c: its password hidden), never as given, and a redirect
+ * measure does not follow (to ftp://, file://, or no URL at all) as the
+ * server's answer, not the user's bad URL.
  *
  * TCP's view is read from the transfer's socket every SAMPLE_SEC while it
  * runs.  The socket is taken as libcurl makes it (CURLOPT_SOCKOPTFUNCTION)
@@ -31,7 +34,9 @@
 #include <curl/curl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +62,7 @@ struct xfer {
 	bool			 time_up;	/* -t reached: our own stop */
 	bool			 stalled;
 	bool			 interrupted;
+	char			*location;	/* the latest response's */
 };
 
 static double
@@ -261,6 +267,35 @@ on_data(char *data, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/*
+ * The Location of the latest response, for the message when measure
+ * cannot follow it (libcurl's own names only the scheme).  Kept whole:
+ * cut, it could lose the '@' that ends a password in it.
+ */
+static size_t
+on_header(char *data, size_t size, size_t n, void *arg)
+{
+	struct xfer	*x = arg;
+	size_t		 len = size * n;
+
+	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
+		free(x->location);	/* a new response */
+		x->location = NULL;
+	} else if (len >= 9 && strncasecmp(data, "Location:", 9) == 0) {
+		for (data += 9, len -= 9; len > 0 && (*data == ' ' ||
+		    *data == '\t'); len--)
+			data++;
+		while (len > 0 && strchr(" \t\r\n", data[len - 1]) != NULL)
+			len--;
+		free(x->location);
+		if ((x->location = malloc(len + 1)) != NULL) {
+			memcpy(x->location, data, len);
+			x->location[len] = '\0';
+		}
+	}
+	return size * n;
+}
+
 /* ---- one transfer */
 
 static void
@@ -299,6 +334,8 @@ set_options(CURL *h, struct xfer *x, char *errbuf)
 	curl_easy_setopt(h, CURLOPT_SOCKOPTDATA, x);
 	curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, on_close);
 	curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, x);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
 }
 
 static int
@@ -328,6 +365,51 @@ curl_why(CURLcode rc, const char *errbuf, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Whether the server's answer was a redirect.  CURLINFO_RESPONSE_CODE(3)
+ * is "the last received HTTP ... response code", "zero if no server
+ * response code has been received"; CURLINFO_REDIRECT_COUNT(3) counts
+ * the redirects followed.  With libcurl 7.88.1 a redirect to ftp:// that
+ * CURLOPT_REDIR_PROTOCOLS refuses ends with the 302 and a count of 1, a
+ * Location it cannot parse likewise; the URL given, refused before any
+ * request, with 0 and 0.  (CURLINFO_REDIRECT_URL is NULL when libcurl
+ * follows redirects itself, so it cannot tell.)
+ */
+static bool
+redirected(const struct xfer *x)
+{
+	long	status = 0, count = 0;
+
+	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(x->h, CURLINFO_REDIRECT_COUNT, &count);
+	return (status >= 300 && status < 400) || count > 0;
+}
+
+/*
+ * A redirect measure cannot follow is the server's answer, not a bad
+ * URL from the user: told as such, with the target as the server gave it
+ * (or as libcurl resolved it), its password hidden.
+ */
+static int
+redirect_fault(CURLcode rc, const struct xfer *x, const char *why,
+    struct mfault *f)
+{
+	char		 to[sizeof(f->text)];
+	char		*eff = NULL;
+	const char	*target = x->location;
+
+	if (target == NULL && curl_easy_getinfo(x->h, CURLINFO_EFFECTIVE_URL,
+	    &eff) == CURLE_OK)
+		target = eff;
+	murl_redact(to, sizeof(to), target != NULL ? target : "?");
+	if (rc == CURLE_UNSUPPORTED_PROTOCOL)
+		return fault(f, MEX_HTTP, "%s: the server redirected to %s, "
+		    "which measure does not follow (only http:// and "
+		    "https://)", x->o->shown, to);
+	return fault(f, MEX_HTTP, "%s: the server redirected to \"%s\", "
+	    "which measure cannot follow: %s", x->o->shown, to, why);
+}
+
 static int
 map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
     struct mfault *f)
@@ -340,6 +422,8 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 	switch (rc) {
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_URL_MALFORMAT:
+		if (redirected(x))
+			return redirect_fault(rc, x, why, f);
 		return fault(f, CTL_USAGE, "bad URL \"%s\": %s", url, why);
 	case CURLE_COULDNT_RESOLVE_HOST:
 		return fault(f, MEX_UNREACHABLE, "%s: %s", url, why);
@@ -431,5 +515,6 @@ mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 	rv = rc == CURLE_OK ? finish_round(&x, r, f) :
 	    map_error(rc, &x, errbuf, f);
 	curl_easy_cleanup(x.h);
+	free(x.location);
 	return rv;
 }
