@@ -319,6 +319,7 @@ shown_url(const char *url)
 	return shown;
 }
 
+/* The checks, the rounds and the report, run->shown in every line. */
 static int
 run_measure(const struct measure_args *a, struct run *run)
 {
