@@ -16,8 +16,13 @@
 #   - 100 Mbit/s, 1 ms: no meaningful difference;
 #   - every fault (bad URL, DNS, refused, HTTP errors, redirect loop,
 #     TLS with a certificate for another name and a self-signed one for
-#     this address, stalls, a cut, a short body): one line, its exit
-#     status, and the daemon enforcing afterwards.
+#     this address, stalls, a cut, a short body, a redirect to ftp:// or
+#     file://): one line, its exit status, and the daemon enforcing
+#     afterwards;
+#   - what measure shows: a password in the URL never (text, JSON, each
+#     error line, a redirect target's), and C0, C1 (raw and UTF-8) and
+#     bidi bytes in the URL, the socket path and the server's answers
+#     escaped on every output (docs/SECURITY.md).
 #
 # Rates are never asserted as timings: only the ratio's direction and
 # size, generously.  The figures are printed as diagnostics:
@@ -395,6 +400,85 @@ fault "connection cut mid-body" 8 "http://$B:8080/cut"
 fault "body shorter than a second" 9 "http://$B:8080/short"
 grep -q 'too short to measure' "$TB_TMP/f.err"
 report $? "the short body's line says why"
+
+# a redirect to a scheme measure does not follow is the server's answer:
+# exit 6 like the other HTTP faults, not 64 "bad URL" (the old message)
+fault "redirect to ftp://" 6 "http://$B:8080/to-ftp"
+grep -q "the server redirected to ftp://\*\*\*@$B/file, which measure does not follow" "$TB_TMP/f.err"
+report $? "the redirect's line names the target, its password hidden" "$(cat "$TB_TMP/f.err")"
+fault "redirect to file:///etc/passwd" 6 "http://$B:8080/to-file"
+grep -q "the server redirected to file:///etc/passwd, which measure does not follow" "$TB_TMP/f.err"
+report $? "the file:// redirect's line names it" "$(cat "$TB_TMP/f.err")"
+
+# ---- what measure shows: no password, no byte a terminal acts on
+
+# shown_safe DESC FILE...: no password (ours s3cret, the server's
+# t0ps3cret) and nothing but printable ASCII, tab and newline in FILEs
+shown_safe() {
+	local desc=$1
+	shift
+	! grep -q 's3cret' "$@" && ! LC_ALL=C grep -qP '[^\x09\x0a\x20-\x7e]' "$@"
+	report $? "$desc" "$(cat "$@" | od -c | head -20)"
+}
+# ESC [31m, BEL, U+009B (CSI) in UTF-8, U+202E (RLO) in UTF-8, raw 0x9b
+H=$(printf '\033[31m\007\302\233\342\200\256\233')
+HC=$(printf '\302\233\342\200\256\233')	# without C0: a URL libcurl takes
+HX='\x1b[31m\x07\u{009b}\u{202e}\x9b'	# H as the escaper shows it
+HCX='\u{009b}\u{202e}\x9b'
+HOSTILE_SOCK=$TB_TMP/no$H.sock
+PW="tt-user:s3cret"
+
+# the report, text and JSON: the password hidden, the URL and the socket
+# path (quoted in the reason no comparison was made) escaped
+ctl measure -n 1 -t 2 -s "$HOSTILE_SOCK" \
+    "http://us${HC}er:s3cret@$B:8080/stream/$HC" >"$TB_TMP/h.out" 2>&1
+RC=$?
+[ "$RC" -eq 0 ] &&
+    grep -qF "measure http://***@$B:8080/stream/$HCX: " "$TB_TMP/h.out" &&
+    grep -qF "no tcptuned answers on $TB_TMP/no$HX.sock" "$TB_TMP/h.out"
+report $? "text report: the URL without its password, URL and socket path escaped" "exit $RC"
+shown_safe "text report: no password, no raw control byte" "$TB_TMP/h.out"
+ctl measure --json -n 1 -t 2 -s "$HOSTILE_SOCK" \
+    "http://us${HC}er:s3cret@$B:8080/stream/$HC" >"$TB_TMP/h.json" \
+    2>"$TB_TMP/h.err"
+RC=$?
+[ "$RC" -eq 0 ] && jq -e --argjson u "\"http://***@$B:8080/stream/\\u009b\\u202e\\ufffd\"" \
+    '.url == $u and (.no_comparison_reason | contains("\u001b[31m"))' \
+    "$TB_TMP/h.json" >/dev/null
+report $? "JSON: url without its password, every control \\u-escaped" "exit $RC" "$(head -c 400 "$TB_TMP/h.json")"
+shown_safe "JSON: no password, no raw control byte" "$TB_TMP/h.json" "$TB_TMP/h.err"
+
+# each error path: the URL's own bytes, libcurl's words, the server's
+fault "password in a bad URL" 64 "htp://$PW@$B:8080/x"
+shown_safe "bad URL: no password, no raw byte" "$TB_TMP/f.err"
+fault "C0, C1 and bidi bytes in a URL's path" 64 "http://$B:8080/$H"
+grep -qF "bad URL \"http://$B:8080/$HX\"" "$TB_TMP/f.err"
+report $? "the bad URL's line shows them escaped" "$(od -c "$TB_TMP/f.err" | head)"
+shown_safe "bad URL with control bytes: no raw byte" "$TB_TMP/f.err"
+# libcurl refuses this host (64) or cannot resolve it (5), as it was
+# built; either way the line quotes it
+ctl measure -n 1 -t 2 "http://$PW@ho${HC}st.invalid/x" >"$TB_TMP/f.out" \
+    2>"$TB_TMP/f.err"
+RC=$?
+case $RC in 5|64) grep -qF "ho${HCX}st.invalid" "$TB_TMP/f.err" ;; *) false ;; esac
+report $? "C1 and bidi bytes in a URL's host: exit 5 or 64, shown escaped" "exit $RC" "$(od -c "$TB_TMP/f.err" | head)"
+shown_safe "hostile host: no password, no raw byte" "$TB_TMP/f.err" "$TB_TMP/f.out"
+fault "password in a URL the server refuses" 6 "http://$PW@$B:8080/status/404"
+grep -qF "http://***@$B:8080/status/404: the server answered HTTP 404" "$TB_TMP/f.err"
+report $? "the HTTP error's line: the URL without its password" "$(cat "$TB_TMP/f.err")"
+shown_safe "HTTP error: no password" "$TB_TMP/f.err"
+fault "password in a URL nobody answers" 5 "http://$PW@$B:9/x"
+shown_safe "refused: no password (libcurl's words included)" "$TB_TMP/f.err"
+fault "password in a URL, redirected to ftp:// with the server's" 6 \
+    "http://$PW@$B:8080/to-ftp"
+shown_safe "redirect: neither password" "$TB_TMP/f.err"
+fault "redirect to a URL full of control bytes" 6 "http://$B:8080/to-hostile"
+grep -qF "the server redirected to \"ftp://***@h${HX}st/p$HX\", which measure cannot follow" "$TB_TMP/f.err"
+report $? "the hostile redirect's line: escaped, its password hidden" "$(od -c "$TB_TMP/f.err" | head)"
+shown_safe "hostile redirect: no password, no raw byte" "$TB_TMP/f.err"
+fault "control bytes in an error's status line, headers and body" 6 \
+    "http://$PW@$B:8080/hostile-error"
+shown_safe "hostile error page: no password, no raw byte" "$TB_TMP/f.err" "$TB_TMP/f.out"
 
 # a redirect that is fine is followed
 measure_json "$TB_TMP/redir.json" -n 1 -t 2 "http://$B:8080/redirect"

@@ -2,7 +2,8 @@
 """An HTTP server for tests/system/measure.sh, well-behaved or not on
 purpose, by path:
 
-  /stream         200, zeros until the client goes (Content-Length huge)
+  /stream         200, zeros until the client goes (Content-Length huge);
+                  also /stream/ANYTHING, for URLs with hostile bytes
   /short          200, 100 kB and done
   /status/N       that HTTP status, with a small body
   /loop           302 to itself, for ever
@@ -10,6 +11,13 @@ purpose, by path:
   /stall-body     200, 1 MB, then nothing with the connection open
   /stall-head     reads the request and never answers
   /cut            Content-Length 1 GB, 2 MB sent, then the connection closed
+  /to-ftp         302 to ftp://user:t0ps3cret@HOST/file (a scheme measure
+                  does not follow, with a password it must not show)
+  /to-file        302 to file:///etc/passwd
+  /to-hostile     302 to an ftp:// URL full of C0, C1 (raw and UTF-8),
+                  and bidi bytes, in its userinfo, host and path
+  /hostile-error  500 with those bytes in the reason phrase, a header
+                  and the body
 
   measure_server.py ADDR PORT [CERT KEY]   (TLS with CERT and KEY)
 Prints "listening" once it is.  Python's standard library only.
@@ -21,6 +29,10 @@ import sys
 import time
 
 CHUNK = b"\0" * (1 << 20)
+# ESC [31m, BEL, U+009B (CSI) as UTF-8, U+202E (RLO) as UTF-8, a raw
+# 0x9b (CSI as one byte); as latin-1 text, which http.server writes out
+# byte for byte.
+HOSTILE = b"\x1b[31m\x07\xc2\x9b\xe2\x80\xae\x9b".decode("latin-1")
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -48,7 +60,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         p = self.path
-        if p == "/stream":
+        if p == "/stream" or p.startswith("/stream/"):
             self.body(200, 1 << 42)
             self.stream(1 << 42)
         elif p == "/short":
@@ -73,8 +85,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.body(200, 1 << 30)
             self.stream(2 << 20)
             self.close_connection = True
+        elif p == "/to-ftp":
+            self.redirect("ftp://user:t0ps3cret@%s/file" % self.host())
+        elif p == "/to-file":
+            self.redirect("file:///etc/passwd")
+        elif p == "/to-hostile":
+            self.redirect("ftp://us%ser:t0ps3cret@h%sst/p%s" %
+                          (HOSTILE, HOSTILE, HOSTILE))
+        elif p == "/hostile-error":
+            body = HOSTILE.encode("latin-1")
+            self.send_response(500, "Oops" + HOSTILE)
+            self.send_header("X-Hostile", HOSTILE)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         else:
             self.body(404, 0)
+
+    def host(self):
+        return self.server.server_address[0]
 
     def redirect(self, where):
         self.send_response(302)

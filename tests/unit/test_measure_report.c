@@ -1,7 +1,9 @@
 /*
  * tcptunectl measure's verdict and report, on made-up rounds: faster,
  * slower, the two kinds of "no difference", inconclusive for spread and
- * for overlap, no comparison, medians, and the JSON and text shapes.
+ * for overlap, no comparison, medians, and the JSON and text shapes;
+ * the URL as measure shows it (its password hidden), and hostile bytes
+ * in the URL and the verdict escaped in both outputs.
  */
 #include "config.h"
 
@@ -256,6 +258,174 @@ test_outputs(void **arg)
 	free(out);
 }
 
+/* ---- the URL as shown: measure_url.c */
+
+struct redact_case {
+	const char	*in, *want;
+};
+
+static void
+check_redact(const struct redact_case *c, size_t n, bool text)
+{
+	char	out[4096];
+	size_t	i, len;
+
+	for (i = 0; i < n; i++) {
+		len = text ? murl_redact_text(out, sizeof(out), c[i].in) :
+		    murl_redact(out, sizeof(out), c[i].in);
+		if (strcmp(out, c[i].want) != 0 || len != strlen(c[i].want))
+			fail_msg("%s(\"%s\") = \"%s\" (%zu), want \"%s\"",
+			    text ? "murl_redact_text" : "murl_redact", c[i].in,
+			    out, len, c[i].want);
+	}
+}
+
+static void
+test_redact_url(void **arg)
+{
+	static const struct redact_case	c[] = {
+		{ "https://user:pass@host/path", "https://***@host/path" },
+		{ "http://user@host", "http://***@host" },
+		{ "http://host/path", "http://host/path" },
+		{ "", "" },
+		/* an '@' after the authority is not userinfo */
+		{ "http://host/a@b", "http://host/a@b" },
+		{ "http://host?to=a@b", "http://host?to=a@b" },
+		{ "http://host#a@b", "http://host#a@b" },
+		{ "http://u:p@host:8080/x@y?z=@#@",
+		    "http://***@host:8080/x@y?z=@#@" },
+		/* to the last '@' of the authority: more hidden, not less */
+		{ "http://a@b@host/", "http://***@host/" },
+		{ "http://u:p@h@evil.test/x", "http://***@evil.test/x" },
+		/* percent-encoding moves nothing */
+		{ "http://u:p%40ss%2F@host/", "http://***@host/" },
+		{ "http://host%40x/", "http://host%40x/" },
+		/* IPv6 literals, a zone among them */
+		{ "http://[::1]:8080/p@q", "http://[::1]:8080/p@q" },
+		{ "http://u:p@[fe80::1%25eth0]:80/",
+		    "http://***@[fe80::1%25eth0]:80/" },
+		{ "http://user@[::1]/", "http://***@[::1]/" },
+		/* the scheme in any case, any number of slashes */
+		{ "HTTPS://U:P@Host", "HTTPS://***@Host" },
+		{ "http:///u:p@host/", "http:///***@host/" },
+		{ "http:\\\\u:p@host\\path", "http:\\\\***@host\\path" },
+		/* no scheme: from the start, as curl guesses one */
+		{ "user:pass@host/file", "***@host/file" },
+		{ "http:user:pass@host", "***@host" },
+		{ "host/file@x", "host/file@x" },
+		/* empty userinfo, nothing after it, a space in it */
+		{ "http://@host/", "http://***@host/" },
+		{ "http://u:p@", "http://***@" },
+		{ "http://u:p ss@host/", "http://***@host/" },
+		/* the rest is kept for the escaper, byte for byte */
+		{ "http://u\x1b:p\xc2\x9b@host/\x9b\xe2\x80\xae",
+		    "http://***@host/\x9b\xe2\x80\xae" },
+		/* a query's token is the user's to keep out (the man page) */
+		{ "https://host/f?token=abc", "https://host/f?token=abc" },
+	};
+
+	(void)arg;
+	check_redact(c, sizeof(c) / sizeof(c[0]), false);
+}
+
+/* libcurl's error text: every "scheme://" URL in it. */
+static void
+test_redact_text(void **arg)
+{
+	static const struct redact_case	c[] = {
+		{ "Could not resolve host: example.test",
+		    "Could not resolve host: example.test" },
+		{ "URL 'http://u:p@h/x' and https://v:q@k?x=@ and ftp://w@z",
+		    "URL 'http://***@h/x' and https://***@k?x=@ and ftp://***@z" },
+		{ "ask me@mail.test, not http://h/a@b",
+		    "ask me@mail.test, not http://h/a@b" },
+		{ "x://a b@c", "x://a b@c" },
+		{ "\"http://u:p@h\"", "\"http://***@h\"" },
+		{ "<http://u:p@h>", "<http://***@h>" },
+		{ "http:///u:p@h", "http:///***@h" },
+	};
+
+	(void)arg;
+	check_redact(c, sizeof(c) / sizeof(c[0]), true);
+}
+
+/* As strlcpy(3): always ended, the whole length returned, nothing of
+ * the password in a cut. */
+static void
+test_redact_cut(void **arg)
+{
+	const char	*url = "http://user:secret@host/path";
+	char		 out[12], *big, *want;
+	size_t		 len, i;
+
+	(void)arg;
+	len = murl_redact(NULL, 0, url);
+	assert_int_equal(len, strlen("http://***@host/path"));
+	for (i = 1; i <= sizeof(out); i++) {
+		memset(out, 'X', sizeof(out));
+		assert_int_equal(murl_redact(out, i, url), len);
+		assert_int_equal(strlen(out), i - 1);
+		assert_memory_equal(out, "http://***@host/path", i - 1);
+	}
+	/* a long password: the size needed, and all of it hidden */
+	big = malloc(10000);
+	want = malloc(10000);
+	assert_non_null(big);
+	assert_non_null(want);
+	memcpy(big, "http://", 7);
+	memset(big + 7, 's', 9000);
+	strcpy(big + 9007, "@h/");
+	len = murl_redact(NULL, 0, big);
+	assert_int_equal(len, strlen("http://***@h/"));
+	assert_int_equal(murl_redact(want, 10000, big), len);
+	assert_string_equal(want, "http://***@h/");
+	free(big);
+	free(want);
+}
+
+/* No byte a terminal could act on: printable ASCII, tab and newline. */
+static void
+assert_plain(const char *out)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)out; *p != '\0'; p++)
+		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p >= 0x7f)
+			fail_msg("byte 0x%02x at %zu in:\n%s", *p,
+			    (size_t)(p - (const unsigned char *)out), out);
+}
+
+/*
+ * C0, C1 (UTF-8 and raw) and bidi bytes in the URL and in the reason no
+ * comparison was made (it quotes the socket path) reach neither output.
+ */
+static void
+test_hostile_report(void **arg)
+{
+	struct rig	 g;
+	char		*out;
+
+	(void)arg;
+	rig_init(&g, false);
+	g.m.url = "http://host/\x1b[31m\x07\xc2\x9b\xe2\x80\xae\x9b";
+	snprintf(g.m.why_not, sizeof(g.m.why_not), "no tcptuned answers on "
+	    "/run/x\x1b]0;owned\x07\xc2\x9b" "2J\xe2\x80\xae.sock");
+	add(&g, SIDE_CURRENT, 80, 1 << 20, 1000);
+	mreport_finish(&g.m);
+	out = render(&g.m, false, true);
+	assert_plain(out);
+	assert_non_null(strstr(out, "measure http://host/\\x1b[31m\\x07"
+	    "\\u{009b}\\u{202e}\\x9b: "));
+	assert_non_null(strstr(out, "/run/x\\x1b]0;owned\\x07\\u{009b}2J"
+	    "\\u{202e}.sock"));
+	free(out);
+	out = render(&g.m, true, false);
+	assert_plain(out);
+	assert_non_null(strstr(out, "\"url\": \"http://host/\\u001b[31m"
+	    "\\u0007\\u009b\\u202e\\ufffd\""));
+	free(out);
+}
+
 int
 main(void)
 {
@@ -270,6 +440,10 @@ main(void)
 		cmocka_unit_test(test_same_window_no_rtt),
 		cmocka_unit_test(test_no_comparison),
 		cmocka_unit_test(test_outputs),
+		cmocka_unit_test(test_redact_url),
+		cmocka_unit_test(test_redact_text),
+		cmocka_unit_test(test_redact_cut),
+		cmocka_unit_test(test_hostile_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

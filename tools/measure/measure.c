@@ -203,6 +203,7 @@ lease_end(const char *path, int *fdp)
 
 struct run {
 	const struct measure_args	*a;
+	const char			*shown;	/* the URL, no password */
 	struct mreport			*m;
 	unsigned			 seconds;
 	int				 rounds;
@@ -224,6 +225,7 @@ one_round(struct run *run, enum measure_side side, int i)
 	    run->rounds);
 	memset(&o, 0, sizeof(o));
 	o.url = run->a->url;
+	o.shown = run->shown;
 	o.seconds = run->seconds;
 	o.progress = run->tty && !run->a->json;
 	o.label = label;
@@ -292,31 +294,47 @@ check_args(const struct measure_args *a, struct run *run)
 		}
 		run->seconds = (unsigned)v;
 	}
-	if (mnet_check_url(a->url, &f) == -1) {
+	if (mnet_check_url(a->url, run->shown, &f) == -1) {
 		ctl_warnx("%s", f.text);
 		return f.code;
 	}
 	return CTL_OK;
 }
 
-int
-measure_run(const struct measure_args *a)
+/*
+ * The URL as every message and the report show it, its password hidden
+ * (measure_url.c); NULL when out of memory, said.
+ */
+static char *
+shown_url(const char *url)
+{
+	size_t	 len = murl_redact(NULL, 0, url) + 1;
+	char	*shown;
+
+	if ((shown = malloc(len)) == NULL) {
+		ctl_warn("%s", __func__);
+		return NULL;
+	}
+	murl_redact(shown, len, url);
+	return shown;
+}
+
+/* The checks, the rounds and the report, run->shown in every line. */
+static int
+run_measure(const struct measure_args *a, struct run *run)
 {
 	struct mround	 rounds[MEASURE_ROUNDS_MAX * 2];
 	struct mreport	 m;
 	struct mfault	 f;
-	struct run	 run;
 	int		 rv, c;
 
-	memset(&run, 0, sizeof(run));
 	memset(&m, 0, sizeof(m));
-	run.a = a;
-	run.m = &m;
-	if ((rv = check_args(a, &run)) != CTL_OK)
+	run->m = &m;
+	if ((rv = check_args(a, run)) != CTL_OK)
 		return rv;
-	run.tty = isatty(STDOUT_FILENO);
-	m.url = a->url;
-	m.seconds = run.seconds;
+	run->tty = isatty(STDOUT_FILENO);
+	m.url = run->shown;
+	m.seconds = run->seconds;
 	m.rounds = rounds;
 	if ((c = can_compare(a->socket, m.why_not, sizeof(m.why_not),
 	    &rv)) == -1)
@@ -327,7 +345,7 @@ measure_run(const struct measure_args *a)
 		return f.code;
 	}
 	catch_signals();
-	rv = all_rounds(&run);
+	rv = all_rounds(run);
 	mnet_cleanup();
 	if (rv != CTL_OK)
 		return rv;	/* told on stderr; nothing on stdout */
@@ -335,6 +353,23 @@ measure_run(const struct measure_args *a)
 	if (a->json)
 		mreport_json(stdout, &m);
 	else
-		mreport_text(stdout, &m, run.tty);
+		mreport_text(stdout, &m, run->tty);
 	return CTL_OK;
+}
+
+int
+measure_run(const struct measure_args *a)
+{
+	struct run	 run;
+	char		*shown = NULL;
+	int		 rv;
+
+	memset(&run, 0, sizeof(run));
+	run.a = a;
+	if (a->url != NULL && (shown = shown_url(a->url)) == NULL)
+		return CTL_FAIL;
+	run.shown = shown;
+	rv = run_measure(a, &run);
+	free(shown);
+	return rv;
 }

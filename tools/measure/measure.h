@@ -25,7 +25,8 @@
 /* Exit status of measure beyond tcptunectl's own (tcptunectl.h). */
 enum measure_exit {
 	MEX_UNREACHABLE = 5,	/* DNS failure, refused, no route, timeout */
-	MEX_HTTP = 6,		/* an HTTP error status, too many redirects */
+	MEX_HTTP = 6,		/* an HTTP error status, too many redirects,
+				   a redirect measure does not follow */
 	MEX_TLS = 7,		/* certificate or handshake */
 	MEX_STALLED = 8,	/* no data for MEASURE_STALL_SEC, cut off */
 	MEX_SHORT = 9,		/* the body ends within MEASURE_MIN_SEC */
@@ -59,7 +60,7 @@ struct mfault {
 
 /* measure.c: the command; the arguments as given, checked there. */
 struct measure_args {
-	const char	*url;
+	const char	*url;		/* as given: may hold a password */
 	const char	*rounds;	/* -n; NULL default */
 	const char	*seconds;	/* -t; NULL default */
 	const char	*socket;
@@ -70,6 +71,7 @@ int	 measure_run(const struct measure_args *);
 /* measure_net.c */
 struct mnet_opts {
 	const char	*url;
+	const char	*shown;		/* url as messages show it (murl_redact) */
 	unsigned	 seconds;
 	bool		 progress;	/* a live rate on stdout (a terminal) */
 	const char	*label;		/* "original 2/3" for the progress */
@@ -77,9 +79,13 @@ struct mnet_opts {
 };
 int	 mnet_init(struct mfault *);
 void	 mnet_cleanup(void);
-int	 mnet_check_url(const char *, struct mfault *);
+int	 mnet_check_url(const char *, const char *, struct mfault *);
 int	 mnet_transfer(const struct mnet_opts *, struct mround *,
 	    struct mfault *);
+
+/* measure_url.c */
+size_t	 murl_redact(char *, size_t, const char *);
+size_t	 murl_redact_text(char *, size_t, const char *);
 
 /* measure_report.c */
 enum verdict_kind {
@@ -108,7 +114,7 @@ struct verdict {
 	char		  text[512];
 };
 struct mreport {
-	const char	*url;
+	const char	*url;		/* murl_redact's: no password */
 	unsigned	 seconds;
 	bool		 compared;
 	char		 why_not[256];	/* no comparison: the reason */

@@ -2,7 +2,10 @@
  * tcptunectl measure: one download through libcurl, on a connection of its
  * own, cut at -t seconds or the body's end, with what TCP reached on the
  * way (RTT, receive buffer and window), and every failure turned into one
- * line and an exit status (measure.h).
+ * line and an exit status (measure.h).  Messages quote the URL as shown
+ * (measure_url.c: its password hidden), never as given, and a redirect
+ * measure does not follow (to ftp://, file://, or no URL at all) as the
+ * server's answer, not the user's bad URL.
  *
  * TCP's view is read from the transfer's socket every SAMPLE_SEC while it
  * runs.  The socket is taken as libcurl makes it (CURLOPT_SOCKOPTFUNCTION)
@@ -31,7 +34,9 @@
 #include <curl/curl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +62,7 @@ struct xfer {
 	bool			 time_up;	/* -t reached: our own stop */
 	bool			 stalled;
 	bool			 interrupted;
+	char			*location;	/* the latest response's */
 };
 
 static double
@@ -86,9 +92,12 @@ mnet_cleanup(void)
 	curl_global_cleanup();
 }
 
-/* An http:// or https:// URL with a host, or a usage error. */
+/*
+ * An http:// or https:// URL with a host, or a usage error that quotes
+ * it as shown (its password hidden).
+ */
 int
-mnet_check_url(const char *url, struct mfault *f)
+mnet_check_url(const char *url, const char *shown, struct mfault *f)
 {
 	CURLU	*u;
 	char	*scheme = NULL, *host = NULL;
@@ -104,10 +113,10 @@ mnet_check_url(const char *url, struct mfault *f)
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK ||
 	    host[0] == '\0')
 		snprintf(f->text, sizeof(f->text), "bad URL \"%s\": give "
-		    "http://HOST/PATH or https://HOST/PATH", url);
+		    "http://HOST/PATH or https://HOST/PATH", shown);
 	else if (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)
 		snprintf(f->text, sizeof(f->text), "bad URL \"%s\": only "
-		    "http:// and https:// can be measured", url);
+		    "http:// and https:// can be measured", shown);
 	else
 		rv = 0;
 	curl_free(scheme);
@@ -258,6 +267,35 @@ on_data(char *data, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/*
+ * The Location of the latest response, for the message when measure
+ * cannot follow it (libcurl's own names only the scheme).  Kept whole:
+ * cut, it could lose the '@' that ends a password in it.
+ */
+static size_t
+on_header(char *data, size_t size, size_t n, void *arg)
+{
+	struct xfer	*x = arg;
+	size_t		 len = size * n;
+
+	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
+		free(x->location);	/* a new response */
+		x->location = NULL;
+	} else if (len >= 9 && strncasecmp(data, "Location:", 9) == 0) {
+		for (data += 9, len -= 9; len > 0 && (*data == ' ' ||
+		    *data == '\t'); len--)
+			data++;
+		while (len > 0 && strchr(" \t\r\n", data[len - 1]) != NULL)
+			len--;
+		free(x->location);
+		if ((x->location = malloc(len + 1)) != NULL) {
+			memcpy(x->location, data, len);
+			x->location[len] = '\0';
+		}
+	}
+	return size * n;
+}
+
 /* ---- one transfer */
 
 static void
@@ -296,6 +334,8 @@ set_options(CURL *h, struct xfer *x, char *errbuf)
 	curl_easy_setopt(h, CURLOPT_SOCKOPTDATA, x);
 	curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, on_close);
 	curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, x);
+	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
 }
 
 static int
@@ -313,35 +353,85 @@ fault(struct mfault *f, int code, const char *fmt, ...)
 	return -1;
 }
 
-/* libcurl's own words when it has some, else its code's name. */
+/*
+ * libcurl's own words when it has some, else its code's name; a URL in
+ * them shown without its password.
+ */
 static const char *
-curl_why(CURLcode rc, const char *errbuf)
+curl_why(CURLcode rc, const char *errbuf, char *buf, size_t len)
 {
-	return errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc);
+	murl_redact_text(buf, len, errbuf[0] != '\0' ? errbuf :
+	    curl_easy_strerror(rc));
+	return buf;
+}
+
+/*
+ * Whether the server's answer was a redirect.  CURLINFO_RESPONSE_CODE(3)
+ * is "the last received HTTP ... response code", "zero if no server
+ * response code has been received"; CURLINFO_REDIRECT_COUNT(3) counts
+ * the redirects followed.  With libcurl 7.88.1 a redirect to ftp:// that
+ * CURLOPT_REDIR_PROTOCOLS refuses ends with the 302 and a count of 1, a
+ * Location it cannot parse likewise; the URL given, refused before any
+ * request, with 0 and 0.  (CURLINFO_REDIRECT_URL is NULL when libcurl
+ * follows redirects itself, so it cannot tell.)
+ */
+static bool
+redirected(const struct xfer *x)
+{
+	long	status = 0, count = 0;
+
+	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_getinfo(x->h, CURLINFO_REDIRECT_COUNT, &count);
+	return (status >= 300 && status < 400) || count > 0;
+}
+
+/*
+ * A redirect measure cannot follow is the server's answer, not a bad
+ * URL from the user: told as such, with the target as the server gave it
+ * (or as libcurl resolved it), its password hidden.
+ */
+static int
+redirect_fault(CURLcode rc, const struct xfer *x, const char *why,
+    struct mfault *f)
+{
+	char		 to[sizeof(f->text)];
+	char		*eff = NULL;
+	const char	*target = x->location;
+
+	if (target == NULL && curl_easy_getinfo(x->h, CURLINFO_EFFECTIVE_URL,
+	    &eff) == CURLE_OK)
+		target = eff;
+	murl_redact(to, sizeof(to), target != NULL ? target : "?");
+	if (rc == CURLE_UNSUPPORTED_PROTOCOL)
+		return fault(f, MEX_HTTP, "%s: the server redirected to %s, "
+		    "which measure does not follow (only http:// and "
+		    "https://)", x->o->shown, to);
+	return fault(f, MEX_HTTP, "%s: the server redirected to \"%s\", "
+	    "which measure cannot follow: %s", x->o->shown, to, why);
 }
 
 static int
 map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
     struct mfault *f)
 {
-	const char	*url = x->o->url;
+	const char	*url = x->o->shown;
+	char		 buf[CURL_ERROR_SIZE * 2];
+	const char	*why = curl_why(rc, errbuf, buf, sizeof(buf));
 	long		 status = 0;
 
 	switch (rc) {
 	case CURLE_UNSUPPORTED_PROTOCOL:
 	case CURLE_URL_MALFORMAT:
-		return fault(f, CTL_USAGE, "bad URL \"%s\": %s", url,
-		    curl_why(rc, errbuf));
+		if (redirected(x))
+			return redirect_fault(rc, x, why, f);
+		return fault(f, CTL_USAGE, "bad URL \"%s\": %s", url, why);
 	case CURLE_COULDNT_RESOLVE_HOST:
-		return fault(f, MEX_UNREACHABLE, "%s: %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, MEX_UNREACHABLE, "%s: %s", url, why);
 	case CURLE_COULDNT_CONNECT:
-		return fault(f, MEX_UNREACHABLE, "%s: %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, MEX_UNREACHABLE, "%s: %s", url, why);
 	case CURLE_OPERATION_TIMEDOUT:
 		return fault(f, MEX_UNREACHABLE, "%s: no connection within "
-		    "%d s (%s)", url, MEASURE_CONNECT_SEC,
-		    curl_why(rc, errbuf));
+		    "%d s (%s)", url, MEASURE_CONNECT_SEC, why);
 	case CURLE_HTTP_RETURNED_ERROR:
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
 		return fault(f, MEX_HTTP, "%s: the server answered HTTP %ld",
@@ -357,8 +447,7 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 	case CURLE_SSL_ISSUER_ERROR:
 	case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
 	case CURLE_SSL_INVALIDCERTSTATUS:
-		return fault(f, MEX_TLS, "%s: TLS failed: %s", url,
-		    curl_why(rc, errbuf));
+		return fault(f, MEX_TLS, "%s: TLS failed: %s", url, why);
 	case CURLE_ABORTED_BY_CALLBACK:
 		if (x->interrupted)
 			return fault(f, MEX_INTERRUPTED, "interrupted");
@@ -370,9 +459,9 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 	case CURLE_GOT_NOTHING:
 	case CURLE_SEND_ERROR:
 		return fault(f, MEX_STALLED, "%s: the transfer broke off: %s",
-		    url, curl_why(rc, errbuf));
+		    url, why);
 	default:
-		return fault(f, CTL_FAIL, "%s: %s", url, curl_why(rc, errbuf));
+		return fault(f, CTL_FAIL, "%s: %s", url, why);
 	}
 }
 
@@ -388,7 +477,7 @@ finish_round(const struct xfer *x, struct mround *r, struct mfault *f)
 	if (r->secs < MEASURE_MIN_SEC)
 		return fault(f, MEX_SHORT, "%s: the body is too short to "
 		    "measure: %llu bytes in %.2f s; give a file that takes at "
-		    "least %.0f s, better the whole -t %u s", x->o->url,
+		    "least %.0f s, better the whole -t %u s", x->o->shown,
 		    (unsigned long long)x->bytes, r->secs, MEASURE_MIN_SEC,
 		    x->o->seconds);
 	r->mbps = r->bytes * 8 / r->secs / 1e6;
@@ -426,5 +515,6 @@ mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 	rv = rc == CURLE_OK ? finish_round(&x, r, f) :
 	    map_error(rc, &x, errbuf, f);
 	curl_easy_cleanup(x.h);
+	free(x.location);
 	return rv;
 }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tcptune.h"
 #include "json.h"
 #include "measure.h"
 
@@ -235,6 +236,23 @@ verdict_name(enum verdict_kind k)
 
 /* ---- text */
 
+/*
+ * s escaped onto f (lib/escape.c): the report quotes the URL and, in the
+ * verdict, the socket path, both the user's and either may hold anything.
+ */
+static void
+put_safe(FILE *f, const char *s)
+{
+	char	 small[256], *buf = small;
+	size_t	 len = tt_escape(small, sizeof(small), s) + 1;
+
+	if (len > sizeof(small) && (buf = malloc(len)) != NULL)
+		tt_escape(buf, len, s);
+	fputs(buf != NULL ? buf : small, f);
+	if (buf != small)
+		free(buf);
+}
+
 static void
 text_round(FILE *f, int i, const struct mround *r)
 {
@@ -299,7 +317,9 @@ mreport_text(FILE *f, const struct mreport *m, bool chart)
 {
 	int	i;
 
-	fprintf(f, "measure %s: %u s per round, ", m->url, m->seconds);
+	fputs("measure ", f);
+	put_safe(f, m->url);
+	fprintf(f, ": %u s per round, ", m->seconds);
 	if (m->compared)
 		fprintf(f, "original and tuned values in turn\n\n");
 	else
@@ -317,7 +337,9 @@ mreport_text(FILE *f, const struct mreport *m, bool chart)
 		    "first second)\n", m->verdict.ratio);
 	if (chart)
 		text_bars(f, m);
-	fprintf(f, "\nverdict: %s\n", m->verdict.text);
+	fputs("\nverdict: ", f);
+	put_safe(f, m->verdict.text);
+	fputc('\n', f);
 }
 
 /* ---- json */
