@@ -14,8 +14,9 @@
  * hold and a standard user does not, so a user logged on cannot squat
  * the name first; a mutex anyone may create there.  It is made with a
  * protected DACL (SYSTEM and Administrators only: CreateFileMapping,
- * SECURITY_ATTRIBUTES).  A name that exists already is another daemon's
- * only when its owner is SYSTEM or Administrators (win_trusted_object);
+ * SECURITY_ATTRIBUTES) and this process's user as its owner.  A name that
+ * exists already is another daemon's only when its owner is SYSTEM,
+ * Administrators or this account (win_trusted_object);
  * one that exists and cannot be opened (ERROR_ACCESS_DENIED) or has
  * another owner is refused too, saying so: we cannot tell that it is not
  * a tcptuned, and a squatter needs the privilege above.
@@ -36,7 +37,6 @@
 
 #define LOCK_NAME	L"Global\\tcptuned-sysctls"
 #define LOCK_NAME_A	"Global\\tcptuned-sysctls"
-#define LOCK_SDDL	L"D:P(A;;GA;;;SY)(A;;GA;;;BA)"
 #define IDENTITY_MAX	4096
 
 struct kernel_lock {
@@ -44,14 +44,46 @@ struct kernel_lock {
 	char	*view;		/* IDENTITY_MAX bytes; NULL none */
 };
 
+/*
+ * The SDDL of the object: owned by this process's user (SYSTEM for the
+ * service; the owner a process may always assign), SYSTEM and
+ * Administrators only.  Without an owner Windows takes the token's
+ * default owner, and Wine its primary group, which the check of an
+ * existing object would not know from a squatter's.
+ */
+static int
+lock_sddl(wchar_t *sddl, size_t len)
+{
+	BYTE		 buf[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
+	TOKEN_USER	*tu = (TOKEN_USER *)buf;
+	HANDLE		 tok;
+	DWORD		 got;
+	wchar_t		*sid = NULL;
+	BOOL		 ok;
+
+	if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &tok))
+		return -1;
+	ok = GetTokenInformation(tok, TokenUser, buf, sizeof(buf), &got) &&
+	    ConvertSidToStringSidW(tu->User.Sid, &sid);
+	CloseHandle(tok);
+	if (!ok)
+		return -1;
+	_snwprintf(sddl, len, L"O:%lsD:P(A;;GA;;;SY)(A;;GA;;;BA)", sid);
+	sddl[len - 1] = L'\0';
+	LocalFree(sid);
+	return 0;
+}
+
 static HANDLE
 create_map(DWORD *err)
 {
 	SECURITY_ATTRIBUTES	sa;
 	PSECURITY_DESCRIPTOR	sd = NULL;
 	HANDLE			h;
+	wchar_t			sddl[256];
 
-	if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(LOCK_SDDL,
+	if (lock_sddl(sddl, sizeof(sddl) / sizeof(sddl[0])) == -1 ||
+	    !ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl,
 	    SDDL_REVISION_1, &sd, NULL)) {
 		*err = GetLastError();
 		return NULL;
@@ -150,8 +182,10 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 	}
 	if (err == ERROR_ALREADY_EXISTS) {
 		if (win_trusted_object(kl->map, false, text, sizeof(text)) == -1)
-			snprintf(why, len, "%s exists and is not tcptuned's: it "
-			    "%s; stop whoever holds it first", LOCK_NAME_A, text);
+			snprintf(why, len, "%s exists but was made by another "
+			    "account than this one, SYSTEM or Administrators (it "
+			    "%s): stop the tcptuned or whatever holds it first",
+			    LOCK_NAME_A, text);
 		else
 			refuse(kl, why, len);
 		kernel_lock_release(kl);
