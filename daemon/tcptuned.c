@@ -15,6 +15,7 @@
 
 #include "tcptuned.h"
 #include "event.h"
+#include "kernel_lock.h"
 
 #define DEBOUNCE_MS	300	/* editors write, rename and chmod in bursts */
 #define DEBOUNCE_MAX_MS	2000	/* a file that never settles is read anyway */
@@ -51,6 +52,7 @@ struct daemon {
 	uint64_t		 first_event_ms;	/* of a burst; 0 none */
 	unsigned long		 refreshed_turn;	/* 0: values stale */
 	int			 lock_fd;
+	struct kernel_lock	*kernel_lock;	/* one daemon per sysctls */
 };
 
 static void	watch_managed(struct daemon *);
@@ -696,6 +698,14 @@ startup_checks(struct daemon *d)
 		config_free(cfg);
 		fatalx("%s", bindwhy);
 	}
+	/* Before the originals are read: a second daemon's would be tuned. */
+	if ((d->kernel_lock = kernel_lock_take(d->opt.sysctl_root,
+	    d->opt.socket_path, d->opt.state_dir, bindwhy,
+	    sizeof(bindwhy))) == NULL) {
+		control_close(d->ctl);
+		config_free(cfg);
+		fatalx("%s", bindwhy);
+	}
 	if ((why = state_checks(d)) != NULL) {
 		config_free(cfg);
 		fatalx("%s", why);
@@ -731,6 +741,7 @@ shutdown_daemon(struct daemon *d)
 	backend_free(d->be);
 	if (d->lock_fd >= 0)
 		close(d->lock_fd);
+	kernel_lock_release(d->kernel_lock);
 }
 
 /* main() is in supervisor_posix.c or supervisor_win.c. */

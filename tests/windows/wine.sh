@@ -14,6 +14,9 @@
 #             key is refused with WBEM_E_INVALID_NAMESPACE and the daemon
 #             goes on checking, answering, reloading
 #   watch     the config directory's change notification reloads it
+#   one machine  a second daemon on its own pipe and state directory is
+#             refused and names the first; once the first is gone a new one
+#             starts (kernel_lock_win.c)
 #   pipe      protocol abuse (pipe_abuse.exe): garbage, oversize, another
 #             version, many clients; the daemon still answers
 #   service   sc create / start / query / stop, and PARAMCHANGE sent with
@@ -221,6 +224,23 @@ if grep -q '^resumed ' "$tmp/out"
 then ok "cim: resume answers"
 else notok "cim: resume answers"; fi
 
+# ---- one daemon per machine: a second, on its own pipe and state
+# directory, refuses to start and names the first (kernel_lock_win.c)
+
+pipe2='\\.\pipe\tcptune-wine-second'
+st2='C:\tcptune-wine-state2'
+timeout 60 wine "$daemon" -d -f "$wconf" -S "$st2" -s "$pipe2" >"$tmp/second.log" 2>&1
+rc=$?
+unix <"$tmp/second.log" >"$tmp/out"
+if [ "$rc" -eq 1 ] && grep -qF "another tcptuned (pid " "$tmp/out" &&
+    grep -qF ", socket $pipe, state $st) already manages the sysctls of this machine; stop it first (it holds Global\tcptuned-sysctls)" "$tmp/out" &&
+    [ ! -e "$WINEPREFIX/drive_c/tcptune-wine-state2" ]
+then ok "one machine: a second daemon (other pipe and state) is refused, names the first, writes no state"
+else notok "one machine: a second daemon (other pipe and state) is refused, names the first, writes no state"; fi
+if status_ok
+then ok "one machine: the first still answers"
+else notok "one machine: the first still answers"; fi
+
 # ---- watch: FindFirstChangeNotification on the config directory
 
 conf_text '
@@ -249,6 +269,17 @@ while read -r line; do
 done <"$tmp/abuse"
 grep -q '^ok .*status still answers (after)' "$tmp/abuse" ||
     { cp "$tmp/abuse" "$tmp/out"; notok "pipe: pipe_abuse.exe ran to the end"; }
+first_pids=$pids
+for p in $pids; do [ "$p" = "$keepalive" ] || kill "$p" 2>/dev/null; done
+pids=$keepalive
+# The lock goes with the first daemon's process: a new one starts.
+for p in $first_pids; do [ "$p" = "$keepalive" ] || wait "$p" 2>/dev/null; done
+status2_ok() { wine "$ctl" -s "$pipe2" status >/dev/null 2>&1; [ $? -le 1 ]; }
+wine "$daemon" -d -f "$wconf" -S "$st2" -s "$pipe2" >"$tmp/third.log" 2>&1 &
+pids="$pids $!"
+if wait_for 60 status2_ok
+then ok "one machine: once the first has stopped, a new daemon starts"
+else unix <"$tmp/third.log" >"$tmp/out"; notok "one machine: once the first has stopped, a new daemon starts"; fi
 for p in $pids; do [ "$p" = "$keepalive" ] || kill "$p" 2>/dev/null; done
 pids=$keepalive
 

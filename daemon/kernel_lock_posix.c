@@ -1,0 +1,297 @@
+/*
+ * One tcptuned per set of sysctls (kernel_lock.h), on Unix: a lock file
+ * named for the unit, in TT_KERNEL_LOCK_DIR (configure: runstatedir/
+ * tcptune, /run/tcptune on Linux), held with flock(2) for the daemon's
+ * life.
+ *
+ * The directory is fixed when tcptuned is built and named by no option,
+ * so two daemons given different sockets and state directories still
+ * meet there.  It is opened with trusted_dir_open(): every directory from
+ * "/" is root's and nobody else may write it, so no user can create the
+ * lock file first, swap it or point the name elsewhere, and cannot keep
+ * tcptuned from starting.  flock(2) ends with the holder however it ends
+ * (kill -9 too): a new daemon starts at once.  The holder writes its pid,
+ * socket and state directory into the file, for the refusal to name it.
+ *
+ * Why not a Linux abstract socket, which is per network namespace and
+ * gone with its process (unix(7))?  Anyone may bind an abstract name, so
+ * a user who binds it first would keep tcptuned from starting, and it
+ * would not serve -r trees, macOS or FreeBSD.  A file in a root-only
+ * directory cannot be squatted.  What the file cannot see: two daemons
+ * in one network namespace but with different /run (a container with the
+ * host's network) do not meet (docs/SECURITY.md).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tcptuned.h"
+#include "kernel_lock.h"
+
+#define LOCK_TRIES	8	/* a holder unlinking its file at exit: again */
+#define LOCK_HELD	-2	/* lock_file(): another daemon has it */
+#define IDENTITY_MAX	(3 * 4 * 1024 + 64)
+
+struct kernel_lock {
+	int	dirfd;		/* TT_KERNEL_LOCK_DIR, held */
+	int	fd;		/* the lock file, locked; -1 none */
+	int	treefd;		/* the -r tree, held: its dev:ino stays its own */
+	char	file[64];	/* the lock file's name in dirfd */
+	char	unit[TT_TEXT_MAX];	/* for messages */
+};
+
+static int	lock_fail(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
+
+static int
+lock_fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#ifdef __linux__
+/*
+ * net.* is per network namespace.  namespaces(7): two processes are in
+ * the same namespace when the device IDs and inode numbers of their
+ * /proc/pid/ns/ links are the same (stat(2) follows the link; proc(5),
+ * /proc/pid/ns/); readlink shows "net:[inode]".  Without /proc the unit
+ * is the whole kernel: it only keeps more daemons apart.
+ */
+static void
+running_unit(struct kernel_lock *kl)
+{
+	struct stat	st;
+
+	if (stat("/proc/self/ns/net", &st) == -1) {
+		log_warn("/proc/self/ns/net: locking the whole kernel's sysctls");
+		tt_strlcpy(kl->file, "kernel.lock", sizeof(kl->file));
+		tt_strlcpy(kl->unit, "this kernel", sizeof(kl->unit));
+		return;
+	}
+	(void)tt_snprintf(kl->file, sizeof(kl->file), "net.%ju.%ju.lock",
+	    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+	(void)tt_snprintf(kl->unit, sizeof(kl->unit), "network namespace "
+	    "net:[%ju]", (uintmax_t)st.st_ino);
+}
+#else
+/* macOS, FreeBSD: one set of sysctls per kernel (sysctl(3)). */
+static void
+running_unit(struct kernel_lock *kl)
+{
+	tt_strlcpy(kl->file, "kernel.lock", sizeof(kl->file));
+	tt_strlcpy(kl->unit, "this kernel", sizeof(kl->unit));
+}
+#endif
+
+/* A -r tree, by the dev:ino of its root, whatever name reached it. */
+static int
+tree_unit(struct kernel_lock *kl, const char *root, char *why, size_t len)
+{
+	struct stat	st;
+
+	kl->treefd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (kl->treefd == -1 || fstat(kl->treefd, &st) == -1)
+		return lock_fail(why, len, "sysctl root %s: %s", root,
+		    strerror(errno));
+	(void)tt_snprintf(kl->file, sizeof(kl->file), "tree.%ju.%ju.lock",
+	    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+	(void)tt_snprintf(kl->unit, sizeof(kl->unit), "sysctl tree %s "
+	    "(%ju:%ju)", root, (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+	return 0;
+}
+
+/* fd is (still) the file the name stands for. */
+static bool
+still_named(const struct kernel_lock *kl, int fd)
+{
+	struct stat	held, named;
+
+	return fstat(fd, &held) == 0 && fstatat(kl->dirfd, kl->file, &named,
+	    AT_SYMLINK_NOFOLLOW) == 0 && held.st_dev == named.st_dev &&
+	    held.st_ino == named.st_ino;
+}
+
+/*
+ * Open and lock the unit's file: the locked fd, LOCK_HELD (*heldfd is the
+ * holder's file, to read who it is) or -1.  A holder unlinks its file at
+ * exit with the lock held, so a file locked once the name has moved on
+ * is opened again: two daemons never hold two files of one name.
+ */
+static int
+lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
+{
+	char	detail[TT_TEXT_MAX];
+	int	fd, i;
+
+	for (i = 0; i < LOCK_TRIES; i++) {
+		fd = openat(kl->dirfd, kl->file, O_RDWR | O_CREAT | O_CLOEXEC |
+		    O_NOFOLLOW | O_NONBLOCK, 0644);
+		if (fd == -1)
+			return lock_fail(why, len, "%s/%s: %s",
+			    TT_KERNEL_LOCK_DIR, kl->file, errno == ELOOP ||
+			    errno == EMLINK ? "a symbolic link" :
+			    strerror(errno));
+		if (trusted_file_check(fd, detail, sizeof(detail)) == -1) {
+			close(fd);
+			return lock_fail(why, len, "%s/%s: %s",
+			    TT_KERNEL_LOCK_DIR, kl->file, detail);
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			if (still_named(kl, fd))
+				return fd;
+		} else if (errno == EWOULDBLOCK) {
+			*heldfd = fd;
+			return LOCK_HELD;
+		} else {
+			(void)lock_fail(why, len, "%s/%s: %s",
+			    TT_KERNEL_LOCK_DIR, kl->file, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return lock_fail(why, len, "%s/%s keeps being replaced",
+	    TT_KERNEL_LOCK_DIR, kl->file);
+}
+
+/* One "key value" line of the holder's file, control bytes made '?'. */
+static void
+identity_field(const char *text, const char *key, char *out, size_t len)
+{
+	const char	*p;
+	size_t		 klen = strlen(key), i;
+
+	tt_strlcpy(out, "?", len);
+	for (p = text; p != NULL && *p != '\0'; p = strchr(p, '\n'),
+	    p = p != NULL ? p + 1 : NULL) {
+		if (strncmp(p, key, klen) != 0 || p[klen] != ' ')
+			continue;
+		p += klen + 1;
+		for (i = 0; i + 1 < len && p[i] != '\0' && p[i] != '\n'; i++)
+			out[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ?
+			    '?' : p[i];
+		out[i] = '\0';
+		return;
+	}
+}
+
+/* The refusal, naming the holder from what it wrote into fd. */
+static int
+refuse(const struct kernel_lock *kl, int fd, char *why, size_t len)
+{
+	char	text[IDENTITY_MAX], pid[32], sock[1024], state[1024];
+	ssize_t	n;
+
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	text[n > 0 ? n : 0] = '\0';
+	identity_field(text, "pid", pid, sizeof(pid));
+	identity_field(text, "socket", sock, sizeof(sock));
+	identity_field(text, "state", state, sizeof(state));
+	return lock_fail(why, len, "another tcptuned (pid %s, socket %s, "
+	    "state %s) already manages the sysctls of %s; stop it first "
+	    "(it holds %s/%s)", pid, sock, state, kl->unit,
+	    TT_KERNEL_LOCK_DIR, kl->file);
+}
+
+/* An absolute form of path, escaped, for the holder's file. */
+static void
+identity_path(const char *path, char *out, size_t len)
+{
+	char	abs[2048], cwd[1024];
+
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL)
+		(void)tt_snprintf(abs, sizeof(abs), "%s/%s", cwd, path);
+	else
+		tt_strlcpy(abs, path, sizeof(abs));
+	tt_escape(out, len, abs);
+}
+
+/* Who holds the lock, for the next daemon's refusal. */
+static void
+write_identity(const struct kernel_lock *kl, const char *sock,
+    const char *state)
+{
+	char	text[IDENTITY_MAX], esock[4096], estate[4096];
+	int	n;
+
+	identity_path(sock, esock, sizeof(esock));
+	identity_path(state, estate, sizeof(estate));
+	n = snprintf(text, sizeof(text), "pid %ld\nsocket %s\nstate %s\n",
+	    (long)getpid(), esock, estate);
+	if (n < 0 || (size_t)n >= sizeof(text) || ftruncate(kl->fd, 0) == -1 ||
+	    pwrite(kl->fd, text, (size_t)n, 0) != n)
+		log_warn("%s/%s: cannot say who holds it", TT_KERNEL_LOCK_DIR,
+		    kl->file);
+}
+
+struct kernel_lock *
+kernel_lock_take(const char *sysctl_root, const char *socket_path,
+    const char *state_dir, char *why, size_t len)
+{
+	struct kernel_lock	*kl;
+	char			 detail[TT_TEXT_MAX];
+	int			 held = -1;
+
+	if ((kl = calloc(1, sizeof(*kl))) == NULL) {
+		(void)lock_fail(why, len, "%s", strerror(errno));
+		return NULL;
+	}
+	kl->dirfd = kl->fd = kl->treefd = -1;
+	if (sysctl_root != NULL) {
+		if (tree_unit(kl, sysctl_root, why, len) == -1)
+			goto fail;
+	} else
+		running_unit(kl);
+	if ((kl->dirfd = trusted_dir_open(TT_KERNEL_LOCK_DIR, 0755, detail,
+	    sizeof(detail))) < 0) {
+		(void)lock_fail(why, len, "lock directory: %s: cannot make "
+		    "sure no other tcptuned manages the same sysctls", detail);
+		goto fail;
+	}
+	if ((kl->fd = lock_file(kl, &held, why, len)) == LOCK_HELD) {
+		(void)refuse(kl, held, why, len);
+		close(held);
+		kl->fd = -1;
+		goto fail;
+	}
+	if (kl->fd == -1)
+		goto fail;
+	write_identity(kl, socket_path, state_dir);
+	log_debug("holding %s/%s for the sysctls of %s", TT_KERNEL_LOCK_DIR,
+	    kl->file, kl->unit);
+	return kl;
+fail:
+	kernel_lock_release(kl);
+	return NULL;
+}
+
+/* The file goes while still locked and still ours: see lock_file(). */
+void
+kernel_lock_release(struct kernel_lock *kl)
+{
+	if (kl == NULL)
+		return;
+	if (kl->fd != -1) {
+		if (still_named(kl, kl->fd))
+			(void)unlinkat(kl->dirfd, kl->file, 0);
+		close(kl->fd);
+	}
+	if (kl->dirfd >= 0)
+		close(kl->dirfd);
+	if (kl->treefd != -1)
+		close(kl->treefd);
+	free(kl);
+}
