@@ -30,10 +30,11 @@
  *
  * The caller keeps the returned descriptor and works through openat(),
  * renameat(), linkat() and unlinkat(), so a name swapped after the walk
- * cannot send root's writes elsewhere.  All of these, with O_NOFOLLOW and
- * O_DIRECTORY, are POSIX.1-2008 and in macOS since 10.10 (open(2) and
- * openat(2) of xnu, bsd/man/man2/open.2: "openat() ... appeared in OS X
- * 10.10"; O_DIRECTORY ditto) and FreeBSD 8.
+ * cannot send root's writes elsewhere.  All of these are POSIX.1-2008;
+ * on macOS "the openat function was introduced in OS X 10.10" (xnu,
+ * bsd/man/man2/open.2, HISTORY), whose flags include O_DIRECTORY and
+ * O_NOFOLLOW (ELOOP on a link); gnulib's openat page names Mac OS X 10.4
+ * as the last without O_DIRECTORY, and FreeBSD 10.1 as giving EMLINK.
  */
 #include "config.h"
 
