@@ -1,8 +1,8 @@
 /*
  * tcptunectl advise on a Unix: the kernel release from uname(3), the round
  * trip measured with TCP connects (advise_probe.c), and --config FILE put
- * in place without ever overwriting a file unasked (trust_posix.c).  advise_win.c is the
- * same for Windows.
+ * in place without ever overwriting a file unasked (trust_write_file).
+ * advise_win.c is the same for Windows.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
