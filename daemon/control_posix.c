@@ -4,7 +4,7 @@
  * never assumed); reading and writing each client as control.c allows.
  *
  * One socket, one daemon: control_bind() holds the socket's directory
- * open (trusted_dir.c: only root can change it), takes "<socket>.lock"
+ * open (lib/trust_posix.c: only root can change it), takes "<socket>.lock"
  * beside the socket with flock(2) before it probes or removes anything,
  * and keeps both for the daemon's life.  Two daemons started at the same
  * moment cannot both bind: the second finds the lock held.  Whatever
@@ -561,7 +561,7 @@ take_lock(struct control *ctl, char *why, size_t len)
 		return bind_fail(why, len, "%s.lock: %s", ctl->path,
 		    errno == ELOOP || errno == EMLINK ? "a symbolic link" :
 		    strerror(errno));
-	if (trusted_file_check(ctl->lock_fd, why, len) == -1) {
+	if (trust_file_check(ctl->lock_fd, why, len) == -1) {
 		char	detail[TT_TEXT_MAX];
 
 		tt_strlcpy(detail, why, sizeof(detail));
@@ -642,7 +642,7 @@ control_bind(const char *path, char *why, size_t len)
 		    "bytes)", path, SUN_PATH_MAX - 1);
 		goto fail;
 	}
-	if ((ctl->dirfd = trusted_dir_open(dir, 0755, detail,
+	if ((ctl->dirfd = trust_open_dir(dir, 0, 0755, detail,
 	    sizeof(detail))) < 0) {
 		bind_fail(why, len, "socket directory: %s", detail);
 		goto fail;

@@ -6,7 +6,7 @@
  *
  * The directory is fixed when tcptuned is built and named by no option,
  * so two daemons given different sockets and state directories still
- * meet there.  It is opened with trusted_dir_open(): every directory from
+ * meet there.  It is opened with trust_open_dir(): every directory from
  * "/" is root's and nobody else may write it, so no user can create the
  * lock file first, swap it or point the name elsewhere, and cannot keep
  * tcptuned from starting.  flock(2) ends with the holder however it ends
@@ -144,7 +144,7 @@ lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
 			    TT_KERNEL_LOCK_DIR, kl->file, errno == ELOOP ||
 			    errno == EMLINK ? "a symbolic link" :
 			    strerror(errno));
-		if (trusted_file_check(fd, detail, sizeof(detail)) == -1) {
+		if (trust_file_check(fd, detail, sizeof(detail)) == -1) {
 			close(fd);
 			return lock_fail(why, len, "%s/%s: %s",
 			    TT_KERNEL_LOCK_DIR, kl->file, detail);
@@ -255,7 +255,7 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 			goto fail;
 	} else
 		running_unit(kl);
-	if ((kl->dirfd = trusted_dir_open(TT_KERNEL_LOCK_DIR, 0755, detail,
+	if ((kl->dirfd = trust_open_dir(TT_KERNEL_LOCK_DIR, 0, 0755, detail,
 	    sizeof(detail))) < 0) {
 		(void)lock_fail(why, len, "lock directory: %s: cannot make "
 		    "sure no other tcptuned manages the same sysctls", detail);

@@ -246,7 +246,7 @@ originals_load(struct originals *st)
 }
 
 /*
- * The directory, checked up to / (trusted_dir.c) and held open.  -1 when
+ * The directory, checked up to / (lib/trust_posix.c) and held open.  -1 when
  * it cannot be trusted: then nothing in it is believed and the daemon does
  * not start.  A directory that cannot be created (read-only or full file
  * system) leaves the originals in memory only, as a full disk does later.

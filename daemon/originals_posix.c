@@ -1,7 +1,7 @@
 /*
  * The state directory's file operations on Unix systems, beneath
  * originals.c (originals_win.c is the Windows side): the directory
- * checked up to / and held open (trusted_dir.c), files opened at it with
+ * checked up to / and held open (lib/trust_posix.c), files opened at it with
  * O_NOFOLLOW, the sweep of interrupted saves and the one-daemon lock.
  */
 #include "config.h"
@@ -23,7 +23,7 @@
 int
 originals_os_open_dir(const char *dir, char *why, size_t len)
 {
-	return trusted_dir_open(dir, 0700, why, len);
+	return trust_open_dir(dir, 0, 0700, why, len);
 }
 
 int
@@ -45,7 +45,7 @@ originals_os_read(const struct originals *st, const char *name, size_t max,
 	if ((fd = openat(st->dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
 	    O_NONBLOCK)) == -1)
 		return errno;
-	if (trusted_file_owner(fd, why, whylen) == -1)
+	if (trust_file_owner(fd, why, whylen) == -1)
 		err = -1;
 	else if (read_file_bounded(fd, bufp, lenp, max) == -1)
 		err = errno;
@@ -129,7 +129,7 @@ originals_lock(struct originals *st, char *why, size_t whylen)
 		return err == EROFS || err == ENOSPC || err == EDQUOT ||
 		    err == ENOENT ? ORIGINALS_LOCK_NONE : ORIGINALS_LOCK_BAD;
 	}
-	if (trusted_file_check(fd, detail, sizeof(detail)) == -1) {
+	if (trust_file_check(fd, detail, sizeof(detail)) == -1) {
 		(void)tt_snprintf(why, whylen, "%s/lock: %s", st->dir, detail);
 		close(fd);
 		return ORIGINALS_LOCK_BAD;

@@ -69,12 +69,6 @@ int		 originals_os_write(const struct originals *, const char *,
 int		 originals_os_rename(const struct originals *, const char *,
 		    const char *);
 
-/* trusted_dir.c (Unix): directories and files only root can change. */
-#define TRUSTED_DIR_NOT_CREATED	-2
-int	 trusted_dir_open(const char *, mode_t, char *, size_t);
-int	 trusted_file_check(int, char *, size_t);
-int	 trusted_file_owner(int, char *, size_t);
-
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {
 	struct config_key	 cfg;

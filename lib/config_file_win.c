@@ -1,23 +1,8 @@
 /*
  * Opening the configuration file on Windows, and the checks that decide
  * whether the service may believe it (config_file_posix.c is the Unix
- * side).  The owner/mode rule of sshd's StrictModes becomes an ACL rule,
- * for the file and for the directory that holds it:
- *   - the owner is BUILTIN\Administrators, NT AUTHORITY\SYSTEM, or the
- *     account this program runs as (the service runs as SYSTEM; as
- *     sshd's StrictModes accepts root or the user, a process trusts its
- *     own files; under Wine every file is the Wine user's);
- *   - no allow entry gives Everyone, BUILTIN\Users or Authenticated Users
- *     a right to change it: write or append data, add or delete entries
- *     (directories), delete, change the DACL or the owner, GENERIC_WRITE
- *     or GENERIC_ALL; a NULL DACL (everyone may do anything) is refused.
- * Inherit-only entries do not apply to the object itself and are passed
- * over.  The directories above (C:\ProgramData, C:\) are not checked:
- * ProgramData lets Users create entries but not delete or rename those
- * of others, so the tcptune directory, owned by Administrators with its
- * own protected ACL, cannot be replaced (README: installing by hand).
- * Sources: GetSecurityInfo, ACCESS_ALLOWED_ACE, CreateWellKnownSid and
- * "File Security and Access Rights" (Microsoft Learn, win32).
+ * side): the file and the directory that holds it must pass the ACL
+ * rule of trust_win.c (win_trusted_object()).
  */
 #include "config.h"
 
@@ -27,131 +12,9 @@
 #include <string.h>
 
 #include <windows.h>
-#include <aclapi.h>
-#include <sddl.h>
 
 #include "tcptune.h"
 #include "win.h"
-
-#define FILE_CHANGE_RIGHTS	(FILE_WRITE_DATA | FILE_APPEND_DATA | \
-	FILE_WRITE_EA | DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_WRITE | \
-	GENERIC_ALL)
-#define DIR_CHANGE_RIGHTS	(FILE_ADD_FILE | FILE_DELETE_CHILD | \
-	DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_WRITE | GENERIC_ALL)
-
-static const struct {
-	WELL_KNOWN_SID_TYPE	 type;
-	const char		*name;
-} untrusted[] = {
-	{ WinWorldSid, "Everyone" },
-	{ WinBuiltinUsersSid, "Users" },
-	{ WinAuthenticatedUserSid, "Authenticated Users" },
-};
-
-static bool
-sid_is(PSID sid, WELL_KNOWN_SID_TYPE type)
-{
-	BYTE	buf[SECURITY_MAX_SID_SIZE];
-	DWORD	len = sizeof(buf);
-
-	return CreateWellKnownSid(type, NULL, buf, &len) && EqualSid(sid, buf);
-}
-
-/* The user of this process's token. */
-static bool
-sid_is_self(PSID sid)
-{
-	BYTE		 buf[sizeof(TOKEN_USER) + SECURITY_MAX_SID_SIZE];
-	TOKEN_USER	*tu = (TOKEN_USER *)buf;
-	HANDLE		 tok;
-	DWORD		 got;
-	bool		 same;
-
-	if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &tok))
-		return false;
-	same = GetTokenInformation(tok, TokenUser, buf, sizeof(buf), &got) &&
-	    EqualSid(sid, tu->User.Sid);
-	CloseHandle(tok);
-	return same;
-}
-
-static void
-sid_text(PSID sid, char *buf, size_t len)
-{
-	char	*s = NULL;
-
-	if (sid != NULL && ConvertSidToStringSidA(sid, &s)) {
-		tt_strlcpy(buf, s, len);
-		LocalFree(s);
-	} else
-		tt_strlcpy(buf, "unknown", len);
-}
-
-/* The name of the first untrusted group that may change the object. */
-static const char *
-who_may_change(PACL dacl, DWORD rights)
-{
-	ACE_HEADER		*ace;
-	ACCESS_ALLOWED_ACE	*allow;
-	DWORD			 i;
-	size_t			 j;
-
-	if (dacl == NULL)
-		return "everyone (no DACL)";
-	for (i = 0; i < dacl->AceCount; i++) {
-		if (!GetAce(dacl, i, (void **)&ace))
-			return "an unreadable ACL entry";
-		if (ace->AceType != ACCESS_ALLOWED_ACE_TYPE ||
-		    (ace->AceFlags & INHERIT_ONLY_ACE) != 0)
-			continue;
-		allow = (ACCESS_ALLOWED_ACE *)ace;
-		if ((allow->Mask & rights) == 0)
-			continue;
-		for (j = 0; j < sizeof(untrusted) / sizeof(untrusted[0]); j++)
-			if (sid_is(&allow->SidStart, untrusted[j].type))
-				return untrusted[j].name;
-	}
-	return NULL;
-}
-
-/*
- * One object, by handle, under the rules above (rights: what would let
- * someone change it).  0, or -1 with the reason in why: "must be owned
- * by ...", "must not be writable by ...", "cannot read the ACL ...".
- */
-int
-win_trusted_object(HANDLE h, bool dir, char *why, size_t len)
-{
-	PSECURITY_DESCRIPTOR	 sd = NULL;
-	PSID			 owner = NULL;
-	PACL			 dacl = NULL;
-	const char		*who;
-	char			 sid[128];
-	DWORD			 err;
-	int			 rv = 0;
-
-	err = GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION |
-	    DACL_SECURITY_INFORMATION, &owner, NULL, &dacl, NULL, &sd);
-	if (err != ERROR_SUCCESS) {
-		win_strerror(err, sid, sizeof(sid));
-		snprintf(why, len, "cannot read its ACL (%s)", sid);
-		return -1;
-	}
-	if (owner == NULL || (!sid_is(owner, WinBuiltinAdministratorsSid) &&
-	    !sid_is(owner, WinLocalSystemSid) && !sid_is_self(owner))) {
-		sid_text(owner, sid, sizeof(sid));
-		snprintf(why, len, "must be owned by Administrators, SYSTEM or "
-		    "the account tcptune runs as (owner %s)", sid);
-		rv = -1;
-	} else if ((who = who_may_change(dacl, dir ? DIR_CHANGE_RIGHTS :
-	    FILE_CHANGE_RIGHTS)) != NULL) {
-		snprintf(why, len, "must not be writable by Users, Everyone or "
-		    "Authenticated Users (%s may change it)", who);
-		rv = -1;
-	}
-	LocalFree(sd);
-	return rv;
-}
 
 static bool
 acl_usable(const char *path, const char *what, HANDLE h, bool dir,

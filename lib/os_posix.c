@@ -18,20 +18,17 @@
 #include "compat_socket.h"
 
 /*
- * Replace name in the directory dirfd with data so that a crash at any
- * point leaves either the old or the new contents, never a mix: write a
- * temporary file beside it (O_EXCL, O_NOFOLLOW: never through someone's
- * link), fsync, rename over, fsync the directory.  Working from the held
- * directory means a path renamed meanwhile cannot redirect the write.
+ * A temporary file for name in the directory dirfd (O_EXCL, O_NOFOLLOW:
+ * never through someone's link) holding data, mode whatever the umask,
+ * flushed to disk.  Its name in tmp; -1 with errno, nothing left behind.
  */
-int
-write_file_atomic_at(int dirfd, const char *name, const void *data,
-    size_t len, mode_t mode)
+static int
+write_temp_at(int dirfd, const char *name, char *tmp, size_t tmplen,
+    const void *data, size_t len, mode_t mode)
 {
-	char	tmp[NAME_MAX + 1];
 	int	fd, saved;
 
-	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", name,
+	if (tt_snprintf(tmp, tmplen, "%s" TT_ATOMIC_TMP "%ld", name,
 	    (long)getpid()) == -1) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -43,23 +40,83 @@ write_file_atomic_at(int dirfd, const char *name, const void *data,
 		return -1;
 	/* The mode asked for, whatever the umask (a .prom file is 0644). */
 	if (fchmod(fd, mode) == -1 || write_all(fd, data, len) == -1 ||
-	    fsync(fd) == -1)
-		goto fail;
-	if (close(fd) == -1) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (renameat(dirfd, tmp, dirfd, name) == -1)
-		goto fail;
-	return fsync(dirfd);
-fail:
-	saved = errno;
-	if (fd != -1)
+	    fsync(fd) == -1) {
+		saved = errno;
 		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		errno = saved;
+		return -1;
+	}
+	if (close(fd) == -1) {
+		saved = errno;
+		unlinkat(dirfd, tmp, 0);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+unlink_temp_fail(int dirfd, const char *tmp)
+{
+	int	saved = errno;
+
 	unlinkat(dirfd, tmp, 0);
 	errno = saved;
 	return -1;
+}
+
+/*
+ * Replace name in the directory dirfd with data so that a crash at any
+ * point leaves either the old or the new contents, never a mix: write a
+ * temporary file beside it, fsync, rename over, fsync the directory.
+ * Working from the held directory means a path renamed meanwhile cannot
+ * redirect the write.
+ */
+int
+write_file_atomic_at(int dirfd, const char *name, const void *data,
+    size_t len, mode_t mode)
+{
+	char	tmp[NAME_MAX + 1];
+
+	if (write_temp_at(dirfd, name, tmp, sizeof(tmp), data, len,
+	    mode) == -1)
+		return -1;
+	if (renameat(dirfd, tmp, dirfd, name) == -1)
+		return unlink_temp_fail(dirfd, tmp);
+	return fsync(dirfd);
+}
+
+/*
+ * The same, for a name that must not exist yet (EEXIST if it does, the
+ * file left alone): linkat(2) refuses an existing name in one step, a
+ * symlink there too; where a file system has no links the name is
+ * claimed with O_EXCL first, then the temporary file renamed over it.
+ */
+int
+write_file_new_at(int dirfd, const char *name, const void *data,
+    size_t len, mode_t mode)
+{
+	char	tmp[NAME_MAX + 1];
+	int	fd;
+
+	if (write_temp_at(dirfd, name, tmp, sizeof(tmp), data, len,
+	    mode) == -1)
+		return -1;
+	if (linkat(dirfd, tmp, dirfd, name, 0) == 0) {
+		(void)unlinkat(dirfd, tmp, 0);
+		return fsync(dirfd);
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP &&
+	    errno != EXDEV)
+		return unlink_temp_fail(dirfd, tmp);
+	if ((fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+	    O_NOFOLLOW, mode)) == -1)
+		return unlink_temp_fail(dirfd, tmp);
+	close(fd);
+	if (renameat(dirfd, tmp, dirfd, name) == -1)
+		return unlink_temp_fail(dirfd, tmp);
+	return fsync(dirfd);
 }
 
 /* The same for a path: its directory is opened for the while. */

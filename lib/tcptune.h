@@ -195,6 +195,25 @@ void			 backend_free(struct sysctl_backend *);
 int			 sysctl_dir_path(const char *, const char *, char *,
 			    size_t);
 
+/*
+ * trust_posix.c | trust_win.c: the one rule for a path root believes or
+ * writes (docs/SECURITY.md, "Paths").  On Unix: walked from "/" with held
+ * descriptors, every directory root's (or this uid's) and not writable by
+ * group or others, a root-owned sticky one only on the way, a symlink
+ * followed only when root owns it.  trust_write_file() applies it when
+ * this process is root; a user writing their own file is not checked.
+ */
+#define TRUST_STICKY_LAST	0x1	/* reading root's file in sticky /tmp */
+#define TRUST_SERVICE_LAST	0x2	/* last dir may be a reader account's */
+#define TRUST_NO_REPLACE	0x4	/* trust_write_file: EEXIST if there */
+#define TRUSTED_DIR_NOT_CREATED	-2
+int	 trust_open_dir(const char *, int, mode_t, char *, size_t);
+int	 trust_open_file(const char *, int, char *, size_t);
+int	 trust_write_file(const char *, int, const void *, size_t, mode_t,
+	    char *, size_t);
+int	 trust_file_check(int, char *, size_t);
+int	 trust_file_owner(int, char *, size_t);
+
 /* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
 #define TT_ESCAPE_SIZE(n)	((n) * 4)	/* room for n escaped bytes */
 size_t	 tt_escape(char *, size_t, const char *);
@@ -215,6 +234,8 @@ const char *errno_name(int);
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);
 int	 write_file_atomic_at(int, const char *, const void *, size_t,
 	    mode_t);		/* Unix only: a held directory */
+int	 write_file_new_at(int, const char *, const void *, size_t,
+	    mode_t);		/* Unix only: EEXIST if name is there */
 /* Its temporary file is path TT_ATOMIC_TMP pid; a crash can leave one. */
 #define TT_ATOMIC_TMP	".tmp."
 #define TT_WATOMIC_TMP	L".tmp."

@@ -18,7 +18,7 @@
 int	 win_wpath(const char *, wchar_t *, size_t);
 int	 win_errno(DWORD);
 void	 win_strerror(DWORD, char *, size_t);
-/* config_file_win.c: owned by Administrators or SYSTEM, nobody else writes */
+/* trust_win.c: owned by Administrators or SYSTEM, nobody else writes */
 int	 win_trusted_object(HANDLE, bool, char *, size_t);
 
 #endif /* TCPTUNE_WIN_H */

@@ -221,13 +221,15 @@ prom_write(FILE *f, const struct reply *r)
  * DIR/tcptune.prom, replaced whole: node_exporter's textfile collector
  * reads only *.prom files and may read at any moment, so the metrics are
  * made in a temporary stream first and written beside the file, then
- * renamed over it (write_file_atomic; node_exporter README, "Textfile
- * Collector").  Mode 0644: node_exporter is not root.
+ * renamed over it (node_exporter README, "Textfile Collector").  Mode
+ * 0644: node_exporter is not root.  Written as root, DIR is walked by the
+ * one trust rule (trust_write_file), DIR itself allowed to be the
+ * account's that reads it (TRUST_SERVICE_LAST) but nothing above it.
  */
 static int
 write_textfile(const char *dir, const struct reply *r)
 {
-	char	 path[PATH_MAX], *buf = NULL;
+	char	 path[PATH_MAX], why[PATH_MAX + 256], *buf = NULL;
 	FILE	*f;
 	long	 len;
 	int	 rv = -1;
@@ -247,8 +249,9 @@ write_textfile(const char *dir, const struct reply *r)
 	    (buf = malloc((size_t)len + 1)) == NULL ||
 	    fread(buf, 1, (size_t)len, f) != (size_t)len)
 		ctl_warn("--textfile: the metrics");
-	else if (write_file_atomic(path, buf, (size_t)len, 0644) == -1)
-		ctl_warn("%s", path);
+	else if (trust_write_file(path, TRUST_SERVICE_LAST, buf, (size_t)len,
+	    0644, why, sizeof(why)) == -1)
+		ctl_warnx("--textfile: cannot write %s: %s", path, why);
 	else
 		rv = 0;
 	free(buf);

@@ -1284,7 +1284,7 @@ test_load_dirs(void **state)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
-	char		 dir[300], path[320], want[5120], real[4096];
+	char		 dir[300], path[320], link[320], want[5120], real[4096];
 
 	(void)state;
 	if (geteuid() != 0) {
@@ -1298,15 +1298,15 @@ test_load_dirs(void **state)
 	write_file(path, good_xml, 0644);
 
 	assert_int_equal(chmod(dir, 0777), 0);
-	snprintf(want, sizeof(want), "%s: directory %s must be owned by root "
-	    "and not writable by group or others unless sticky (mode 0777, "
-	    "owner 0): refusing to use it", path, real);
+	snprintf(want, sizeof(want), "%s: %s is writable by group or others (owner uid 0, "
+	    "mode 0777); only root may be able to change it: refusing to use "
+	    "it", path, real);
 	expect_load_error(path, CONFIG_CHECK_OWNER, want);
 
 	assert_int_equal(chmod(dir, 0775), 0);
-	snprintf(want, sizeof(want), "%s: directory %s must be owned by root "
-	    "and not writable by group or others unless sticky (mode 0775, "
-	    "owner 0): refusing to use it", path, real);
+	snprintf(want, sizeof(want), "%s: %s is writable by group or others (owner uid 0, "
+	    "mode 0775); only root may be able to change it: refusing to use "
+	    "it", path, real);
 	expect_load_error(path, CONFIG_CHECK_OWNER, want);
 
 	/* Sticky and root's: only root may replace root's file in it. */
@@ -1321,9 +1321,9 @@ test_load_dirs(void **state)
 
 	/* Sticky but someone else's: its owner may replace anything. */
 	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
-	snprintf(want, sizeof(want), "%s: directory %s must be owned by root "
-	    "and not writable by group or others unless sticky (mode 1777, "
-	    "owner 65534): refusing to use it", path, real);
+	snprintf(want, sizeof(want), "%s: %s is owned by another user (owner uid 65534, "
+	    "mode 1777); only root may be able to change it: refusing to use "
+	    "it", path, real);
 	expect_load_error(path, CONFIG_CHECK_OWNER, want);
 
 	/* tcptunectl check does not ask. */
@@ -1333,6 +1333,27 @@ test_load_dirs(void **state)
 	config_free(cfg);
 	errlist_clear(&errs);
 
+	/*
+	 * A user's link in the file's place, to root's good file in root's
+	 * directory: not followed (the check by name followed it and took
+	 * the file it reached).  Root's link still is.
+	 */
+	assert_int_equal(chown(dir, 0, (gid_t)-1), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(link, sizeof(link), "%s/link.conf", dir);
+	assert_int_equal(symlink("dirs.conf", link), 0);
+	errlist_init(&errs);
+	cfg = config_load(link, CONFIG_CHECK_OWNER, &errs);
+	assert_non_null(cfg);
+	config_free(cfg);
+	errlist_clear(&errs);
+	assert_int_equal(lchown(link, 65534, (gid_t)-1), 0);
+	snprintf(want, sizeof(want), "%s: %s/link.conf is a symbolic link "
+	    "owned by uid 65534; only root's links are followed: refusing to "
+	    "use it", link, real);
+	expect_load_error(link, CONFIG_CHECK_OWNER, want);
+
+	unlink(link);
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0);
 }

@@ -1,7 +1,7 @@
 /*
  * set_acl.exe PATH SDDL: gives PATH the owner and DACL of the SDDL string
  * (SetNamedSecurityInfoW), so the Wine tests can make a config or state
- * directory that the ACL rule (lib/config_file_win.c) must accept or
+ * directory that the ACL rule (lib/trust_win.c) must accept or
  * refuse.  Exit 0, or 1 with the Windows error.  A test tool only.
  */
 #ifdef HAVE_CONFIG_H		/* scripts/test-windows.sh: no configure */

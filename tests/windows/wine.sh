@@ -123,7 +123,7 @@ for page in tcptunectl.8 tcptuned.8 tcptune.conf.5; do
 	fi
 done
 
-# ---- acl: the owner and ACL rule of lib/config_file_win.c
+# ---- acl: the owner and ACL rule of lib/trust_win.c
 
 conf_text() {
 	cat <<EOC

@@ -1,8 +1,8 @@
 /*
  * tcptunectl advise on a Unix: the kernel release from uname(3), the round
  * trip measured with TCP connects (advise_probe.c), and --config FILE put
- * in place without ever overwriting a file unasked.  advise_win.c is the
- * same for Windows.
+ * in place without ever overwriting a file unasked (trust_write_file).
+ * advise_win.c is the same for Windows.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -58,59 +58,19 @@ advise_measure(const char *arg, int count, double timeout,
 	return CTL_OK;
 }
 
-/* A temporary file beside path holding data, mode 0644 whatever umask. */
-static int
-write_temp(const char *tmp, const char *data, size_t len)
-{
-	int	fd, saved;
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
-	    CONFIG_MODE);
-	if (fd == -1)
-		return -1;
-	if (fchmod(fd, CONFIG_MODE) == -1 || write_all(fd, data, len) == -1 ||
-	    fsync(fd) == -1) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		errno = saved;
-		return -1;
-	}
-	return close(fd);
-}
-
 /*
- * Put tmp in place as path.  link(2) refuses an existing path in one step,
- * so no file is ever overwritten without --force; where links are not
- * supported the name is claimed with O_EXCL first.
+ * --config FILE: the plist, checked, put in place by the one trust rule
+ * (trust_write_file): never over a file without --force (a link(2) of a
+ * temporary file refuses an existing name in one step), and, run as
+ * root, only in a directory no other user can redirect.
  */
-static int
-install(const char *tmp, const char *path, bool force)
-{
-	int	fd;
-
-	if (force)
-		return rename(tmp, path);
-	if (link(tmp, path) == 0)
-		return unlink(tmp) == -1 && errno != ENOENT ? -1 : 0;
-	if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP &&
-	    errno != EXDEV)
-		return -1;
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-	    O_NOFOLLOW, CONFIG_MODE)) == -1)
-		return -1;
-	close(fd);
-	return rename(tmp, path);
-}
-
-/* --config FILE: the plist, checked, put in place. */
 int
 advise_write_config(const char *path, bool force, const struct advice *adv)
 {
-	char	*buf = NULL, tmp[PATH_MAX];
+	char	*buf = NULL, why[PATH_MAX + 256];
 	size_t	 len = 0;
 	FILE	*mf;
-	int	 rv = CTL_FAIL, saved;
+	int	 rv = CTL_FAIL;
 
 	if ((mf = open_memstream(&buf, &len)) == NULL) {
 		ctl_warn("%s", path);
@@ -119,24 +79,13 @@ advise_write_config(const char *path, bool force, const struct advice *adv)
 	advise_plist(mf, adv);
 	if (fclose(mf) == EOF || advise_self_check(buf, len, path) == -1)
 		goto out;
-	if (tt_snprintf(tmp, sizeof(tmp), "%s" TT_ATOMIC_TMP "%ld", path,
-	    (long)getpid()) == -1) {
-		ctl_warnx("%s: name too long", path);
-		goto out;
-	}
-	if (write_temp(tmp, buf, len) == -1)
-		ctl_warn("cannot write %s", path);
-	else if (install(tmp, path, force) == -1) {
-		saved = errno;
-		unlink(tmp);
-		if (saved == EEXIST)
-			ctl_warnx("%s exists: add --force to replace it", path);
-		else {
-			errno = saved;
-			ctl_warn("%s", path);
-		}
-	} else
+	if (trust_write_file(path, force ? 0 : TRUST_NO_REPLACE, buf, len,
+	    CONFIG_MODE, why, sizeof(why)) == 0)
 		rv = CTL_OK;
+	else if (errno == EEXIST)
+		ctl_warnx("%s exists: add --force to replace it", path);
+	else
+		ctl_warnx("cannot write %s: %s", path, why);
 out:
 	free(buf);
 	return rv;

@@ -1,0 +1,475 @@
+/*
+ * The one rule for a path root trusts on Unix systems (trust_win.c is the
+ * Windows side): the config and the managed file the daemon reads, its
+ * state and socket directories, and every file a root-run tcptunectl
+ * writes (--textfile, advise --config).  Nothing is opened by name past
+ * "/": no user but root can redirect what root later reads, writes or
+ * unlinks there.
+ *
+ * The walk starts at "/" and opens one component at a time with
+ * O_NOFOLLOW from the directory before it, checking each one it holds:
+ * like OpenSSH's safe_path(), every directory on the way must be owned by
+ * root (or this process's uid) and not writable by group or others, except
+ * that a root-owned sticky directory (/tmp) may be passed through, since
+ * nobody but root can rename or remove root's entries in it (sticky(7);
+ * Linux rename(2), EPERM).  The last directory itself must not be
+ * writable by anyone else at all, sticky or not, unless TRUST_STICKY_LAST
+ * says root only reads a file root owns there: to create, any user could
+ * have made the name first.  A symbolic link on the way (macOS's /var ->
+ * private/var, /var/run -> /run) is followed only when root or this uid
+ * owns it (it was found in a directory already checked), and its target
+ * is walked again from "/".
+ *
+ * TRUST_SERVICE_LAST: the last directory may belong to another account,
+ * the service that reads what root writes there (node_exporter's textfile
+ * directory, owned by e.g. prometheus), when nobody else may write it.
+ * Only the last: the walk to it is root's, nothing below it is walked and
+ * a link that account owns is never followed.  Root only makes new files
+ * there (O_EXCL, O_NOFOLLOW) and renames them over the name from the held
+ * directory, so that account can change the file it reads, nothing else.
+ *
+ * The caller keeps the returned descriptor and works through openat(),
+ * renameat(), linkat() and unlinkat(), so a name swapped after the walk
+ * cannot send root's writes elsewhere.  All of these are POSIX.1-2008;
+ * on macOS "the openat function was introduced in OS X 10.10" (xnu,
+ * bsd/man/man2/open.2, HISTORY), whose flags include O_DIRECTORY and
+ * O_NOFOLLOW (ELOOP on a link); gnulib's openat page names Mac OS X 10.4
+ * as the last without O_DIRECTORY, and FreeBSD 10.1 as giving EMLINK.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tcptune.h"
+
+#define LINKS_MAX	32	/* as the kernels' own limits on a lookup */
+
+struct walk {
+	char	 done[PATH_MAX];	/* the directories opened so far */
+	char	 rest[PATH_MAX];	/* what is left to open */
+	char	*why;
+	size_t	 whylen;
+	int	 links;
+	int	 flags;			/* TRUST_* */
+};
+
+static int	walk_fail(struct walk *, const char *, ...) TT_PRINTF(2, 3);
+
+static int
+walk_fail(struct walk *w, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->why, w->whylen, fmt, ap);
+	va_end(ap);
+	errno = EACCES;
+	return -1;
+}
+
+static bool
+owner_trusted(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/* Why a directory on the way (or the last one) cannot be trusted; NULL if it can. */
+static const char *
+dir_problem(const struct stat *st, bool last, int flags)
+{
+	if (!S_ISDIR(st->st_mode))
+		return "not a directory";
+	if (!owner_trusted(st->st_uid) &&
+	    !(last && (flags & TRUST_SERVICE_LAST)))
+		return "owned by another user";
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) == 0)
+		return NULL;
+	if ((!last || (flags & TRUST_STICKY_LAST)) &&
+	    (st->st_mode & S_ISVTX) && st->st_uid == 0)
+		return NULL;
+	return "writable by group or others";
+}
+
+static int
+check_dir(struct walk *w, int fd, bool last)
+{
+	struct stat	 st;
+	const char	*problem;
+
+	if (fstat(fd, &st) == -1)
+		return walk_fail(w, "%s: %s", w->done, strerror(errno));
+	if ((problem = dir_problem(&st, last, w->flags)) != NULL)
+		return walk_fail(w, "%s is %s (owner uid %lu, mode %04o); only "
+		    "root may be able to change it", w->done, problem,
+		    (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+/* Take the next component off w->rest into comp; false when none is left. */
+static bool
+next_component(struct walk *w, char *comp, size_t len)
+{
+	char	*p = w->rest, *slash;
+
+	while (*p == '/')
+		p++;
+	if (*p == '\0')
+		return false;
+	if ((slash = strchr(p, '/')) != NULL)
+		*slash = '\0';
+	tt_strlcpy(comp, p, len);
+	if (slash != NULL)
+		memmove(w->rest, slash + 1, strlen(slash + 1) + 1);
+	else
+		w->rest[0] = '\0';
+	return true;
+}
+
+static bool
+rest_empty(const struct walk *w)
+{
+	const char	*p = w->rest;
+
+	while (*p == '/')
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * comp in dirfd is a link: go on from its target, with what was left
+ * after it.  Its owner must be trusted; the directory holding it is.
+ */
+static int
+follow_link(struct walk *w, int dirfd, const char *comp)
+{
+	char		target[PATH_MAX], next[PATH_MAX];
+	struct stat	st;
+	ssize_t		n;
+
+	if (++w->links > LINKS_MAX)
+		return walk_fail(w, "too many symbolic links at %s/%s",
+		    w->done, comp);
+	if (fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == -1)
+		return walk_fail(w, "%s/%s: %s", w->done, comp,
+		    strerror(errno));
+	if (!S_ISLNK(st.st_mode))
+		return walk_fail(w, "%s/%s is not a directory", w->done, comp);
+	if (!owner_trusted(st.st_uid))
+		return walk_fail(w, "%s/%s is a symbolic link owned by uid "
+		    "%lu; only root's links are followed", w->done, comp,
+		    (unsigned long)st.st_uid);
+	if ((n = readlinkat(dirfd, comp, target, sizeof(target) - 1)) == -1)
+		return walk_fail(w, "%s/%s: %s", w->done, comp,
+		    strerror(errno));
+	target[n] = '\0';
+	if (tt_snprintf(next, sizeof(next), "%s%s%s/%s",
+	    target[0] == '/' ? "" : w->done, target[0] == '/' ? "" : "/",
+	    target, w->rest) == -1)
+		return walk_fail(w, "%s/%s: path too long", w->done, comp);
+	tt_strlcpy(w->rest, next, sizeof(w->rest));
+	return 0;
+}
+
+/* Open "/" and check it; w->done becomes "". */
+static int
+open_root(struct walk *w)
+{
+	int	fd;
+
+	w->done[0] = '\0';
+	if ((fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return walk_fail(w, "/: %s", strerror(errno));
+	tt_strlcpy(w->done, "/", sizeof(w->done));
+	if (check_dir(w, fd, rest_empty(w)) == -1) {
+		close(fd);
+		return -1;
+	}
+	w->done[0] = '\0';
+	return fd;
+}
+
+#define STEP_RESTART	-2	/* comp was a link: walk again from "/" */
+#define STEP_MISSING	-3	/* not there, and not made */
+
+/*
+ * One step: open comp below fd (creating it with mode when it is the last
+ * one, mode is not 0 and it is missing).  The new fd, -1 on failure, or
+ * STEP_RESTART or STEP_MISSING.
+ */
+static int
+step(struct walk *w, int fd, const char *comp, mode_t mode)
+{
+	bool	last = rest_empty(w);
+	int	nfd;
+
+	if (strcmp(comp, "..") == 0)
+		return walk_fail(w, "%s: \"..\" in the path", w->done);
+	nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (nfd == -1 && errno == ENOENT && mode != 0) {
+		if (!last || (mkdirat(fd, comp, mode) == -1 && errno != EEXIST)) {
+			(void)walk_fail(w, "cannot create %s/%s: %s", w->done,
+			    comp, strerror(errno));
+			return STEP_MISSING;
+		}
+		nfd = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	}
+	if (nfd == -1 && (errno == ELOOP || errno == EMLINK || errno == ENOTDIR))
+		return follow_link(w, fd, comp) == -1 ? -1 : STEP_RESTART;
+	if (nfd == -1)
+		return walk_fail(w, "%s/%s: %s", w->done, comp, strerror(errno));
+	if (tt_snprintf(w->done + strlen(w->done), sizeof(w->done) -
+	    strlen(w->done), "/%s", comp) == -1) {
+		close(nfd);
+		return walk_fail(w, "%s: path too long", w->done);
+	}
+	if (check_dir(w, nfd, last) == -1) {
+		close(nfd);
+		return -1;
+	}
+	return nfd;
+}
+
+/* w->rest: path, made absolute from the working directory. */
+static int
+walk_start(struct walk *w, const char *path, int flags, char *why,
+    size_t whylen)
+{
+	memset(w, 0, sizeof(*w));
+	w->why = why;
+	w->whylen = whylen;
+	w->flags = flags;
+	why[0] = '\0';
+	if (path[0] != '/') {
+		if (getcwd(w->rest, sizeof(w->rest)) == NULL)
+			return walk_fail(w, "%s: %s", path, strerror(errno));
+		(void)tt_strlcpy(w->rest + strlen(w->rest), "/",
+		    sizeof(w->rest) - strlen(w->rest));
+	}
+	if (tt_strlcpy(w->rest + strlen(w->rest), path, sizeof(w->rest) -
+	    strlen(w->rest)) >= sizeof(w->rest) - strlen(w->rest))
+		return walk_fail(w, "%s: path too long", path);
+	return 0;
+}
+
+/*
+ * The directory at path, opened and checked as above (flags: TRUST_*);
+ * created (mode) when missing and mode is not 0.  A descriptor, or -1
+ * with the reason in why, or TRUSTED_DIR_NOT_CREATED when it is missing
+ * and could not be made (a read-only or full file system, a missing
+ * parent).  ENOTDIR and ELOOP both send step() to follow_link(), which
+ * refuses what is not a link; FreeBSD gives EMLINK for O_NOFOLLOW on a
+ * link (open(2)).
+ */
+int
+trust_open_dir(const char *path, int flags, mode_t mode, char *why,
+    size_t whylen)
+{
+	struct walk	w;
+	char		comp[NAME_MAX + 1];
+	int		fd, nfd;
+
+	if (walk_start(&w, path, flags, why, whylen) == -1 ||
+	    (fd = open_root(&w)) == -1)
+		return -1;
+	while (next_component(&w, comp, sizeof(comp))) {
+		if (strcmp(comp, ".") == 0)
+			continue;
+		nfd = step(&w, fd, comp, mode);
+		close(fd);
+		if (nfd == STEP_RESTART)
+			nfd = open_root(&w);
+		if (nfd == STEP_MISSING)
+			return TRUSTED_DIR_NOT_CREATED;
+		if (nfd == -1)
+			return -1;
+		fd = nfd;
+	}
+	return fd;
+}
+
+/*
+ * path split into its directory (dir, "." for none) and the name in it;
+ * -1 (why) when no file is named: "", "/", "x/", "..", ".".
+ */
+static int
+split_name(const char *path, char *dir, size_t dirlen, const char **namep,
+    char *why, size_t whylen)
+{
+	const char	*slash = strrchr(path, '/');
+	const char	*name = slash == NULL ? path : slash + 1;
+
+	if (*name == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+		(void)tt_snprintf(why, whylen, "%s: does not name a file",
+		    path);
+		errno = EINVAL;
+		return -1;
+	}
+	if (slash == NULL)
+		tt_strlcpy(dir, ".", dirlen);
+	else if (tt_snprintf(dir, dirlen, "%.*s", slash == path ? 1 :
+	    (int)(slash - path), path) == -1) {
+		(void)tt_snprintf(why, whylen, "%s: path too long", path);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	*namep = name;
+	return 0;
+}
+
+/*
+ * name in dirfd is a link to read through: root's (or ours), its target
+ * (relative to dir) in next.  -1 with why when it may not be followed.
+ */
+static int
+file_link(int dirfd, const char *dir, const char *name, char *next,
+    size_t nextlen, char *why, size_t whylen)
+{
+	char		target[PATH_MAX];
+	struct stat	st;
+	ssize_t		n;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+	    (n = readlinkat(dirfd, name, target, sizeof(target) - 1)) == -1)
+		return -1;
+	target[n] = '\0';
+	if (!owner_trusted(st.st_uid)) {
+		(void)tt_snprintf(why, whylen, "%s/%s is a symbolic link owned "
+		    "by uid %lu; only root's links are followed", dir, name,
+		    (unsigned long)st.st_uid);
+		errno = EACCES;
+		return -1;
+	}
+	if (tt_snprintf(next, nextlen, "%s%s%s", target[0] == '/' ? "" : dir,
+	    target[0] == '/' ? "" : "/", target) == -1) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A file to read, reached as above: its directory walked (flags), the
+ * file opened at it with O_NOFOLLOW and O_NONBLOCK (a FIFO planted in its
+ * place cannot hang us in open(2)); a link there is followed only when
+ * root owns it, and its target walked again.  The caller judges the file
+ * itself by fstat (trust_file_check).  A descriptor, or -1: why says why
+ * a directory or link was refused, or is empty and errno says what the
+ * system said (ENOENT, ELOOP after LINKS_MAX links).
+ */
+int
+trust_open_file(const char *path, int flags, char *why, size_t whylen)
+{
+	char		 cur[PATH_MAX], dir[PATH_MAX];
+	const char	*name;
+	int		 dirfd, fd = -1, links, saved;
+
+	why[0] = '\0';
+	tt_strlcpy(cur, path, sizeof(cur));
+	for (links = 0; links <= LINKS_MAX; links++) {
+		if (split_name(cur, dir, sizeof(dir), &name, why, whylen) == -1 ||
+		    (dirfd = trust_open_dir(dir, flags, 0, why, whylen)) < 0)
+			return -1;
+		fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+		    O_NOFOLLOW | O_NONBLOCK);
+		if (fd != -1 || (errno != ELOOP && errno != EMLINK)) {
+			saved = errno;
+			close(dirfd);
+			errno = saved;
+			return fd;
+		}
+		saved = file_link(dirfd, dir, name, cur, sizeof(cur), why,
+		    whylen) == -1 ? errno : 0;
+		close(dirfd);
+		if (saved != 0) {
+			errno = saved;
+			return -1;
+		}
+	}
+	errno = ELOOP;
+	return -1;
+}
+
+/*
+ * path written whole (trust_write_file's rule in tcptune.h): its
+ * directory is walked when this process is root; a user writing their own
+ * file is not root's problem, and the directory is opened as they named
+ * it.  0, or -1 with errno and in why what was refused, or the system's
+ * word for what failed.
+ */
+int
+trust_write_file(const char *path, int flags, const void *data, size_t len,
+    mode_t mode, char *why, size_t whylen)
+{
+	char		 dir[PATH_MAX];
+	const char	*name;
+	int		 dirfd, rv, saved;
+
+	why[0] = '\0';
+	if (split_name(path, dir, sizeof(dir), &name, why, whylen) == -1)
+		return -1;
+	if (geteuid() == 0)
+		dirfd = trust_open_dir(dir, flags & TRUST_SERVICE_LAST, 0, why,
+		    whylen);
+	else if ((dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		(void)tt_snprintf(why, whylen, "%s: %s", dir, strerror(errno));
+	if (dirfd < 0)
+		return -1;
+	if (flags & TRUST_NO_REPLACE)
+		rv = write_file_new_at(dirfd, name, data, len, mode);
+	else
+		rv = write_file_atomic_at(dirfd, name, data, len, mode);
+	saved = errno;
+	close(dirfd);
+	if (rv == -1)
+		(void)tt_snprintf(why, whylen, "%s", strerror(saved));
+	errno = saved;
+	return rv;
+}
+
+/*
+ * A file opened through a trusted directory is believed only when root
+ * (or this uid) owns it and nobody else may write it, and
+ * (trust_file_check) it is a regular file.  0, or -1 with the reason in
+ * why.  A file someone else could write may say anything.
+ */
+int
+trust_file_check(int fd, char *why, size_t whylen)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1) {
+		(void)tt_snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		(void)tt_snprintf(why, whylen, "not a regular file");
+		return -1;
+	}
+	return trust_file_owner(fd, why, whylen);
+}
+
+int
+trust_file_owner(int fd, char *why, size_t whylen)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1) {
+		(void)tt_snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	if (!owner_trusted(st.st_uid) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		(void)tt_snprintf(why, whylen, "owner uid %lu, mode %04o: only "
+		    "root may be able to write it", (unsigned long)st.st_uid,
+		    (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
