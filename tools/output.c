@@ -562,7 +562,7 @@ text_daemon(const struct text_info *ti)
 		printf("%-12s %s\n", "state", ti->state_problem);
 }
 
-static void
+static int
 text_status(const struct reply *r)
 {
 	struct text_info	 ti;
@@ -580,6 +580,7 @@ text_status(const struct reply *r)
 		text_table(keys, r->nkeys, r->info.now, r->info.config_path);
 	}
 	free(keys);
+	return 0;
 }
 
 /*
@@ -614,6 +615,7 @@ text_version(void)
 
 const struct output text_output = {
 	.whole_stdout = false,
+	.tells_unreachable = false,
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,

@@ -133,7 +133,7 @@ json_key(const struct msg_key_status *ks)
 	json_close(&js, '}');
 }
 
-static void
+static int
 json_status(const struct reply *r)
 {
 	size_t	i;
@@ -147,6 +147,7 @@ json_status(const struct reply *r)
 	json_close(&js, ']');
 	json_bool(&js, "all_in_force", reply_all_in_force(r));
 	json_close(&js, '}');
+	return 0;
 }
 
 static void
@@ -178,6 +179,7 @@ json_version(void)
 
 const struct output json_output = {
 	.whole_stdout = true,
+	.tells_unreachable = false,
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,

@@ -259,26 +259,44 @@ write_textfile(const char *dir, const struct reply *r)
 	return rv;
 }
 
-/*
- * status --prometheus (dir NULL: to stdout) or --textfile dir.  The exit
- * status is status's, or CTL_FAIL when the file cannot be written.
- */
-int
-prom_status(const char *socket, const char *dir)
-{
-	struct reply	 r;
-	int		 rv, wrv = 0;
+static const char	*textfile_dir;	/* --textfile DIR; NULL: stdout */
 
-	rv = client_request(socket, MSG_STATUS, &r);
-	if (dir != NULL)
-		wrv = write_textfile(dir, rv == CTL_OK ? &r : NULL);
-	else
-		prom_write(stdout, rv == CTL_OK ? &r : NULL);
-	if (rv == CTL_OK) {
-		rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;
-		reply_free(&r);
-	}
-	if (wrv == -1 && rv == CTL_OK)
-		rv = CTL_FAIL;
-	return rv;
+/* r NULL: no daemon answered, which is a metric too (tcptune_up 0). */
+static int
+prom_status(const struct reply *r)
+{
+	if (textfile_dir != NULL)
+		return write_textfile(textfile_dir, r);
+	prom_write(stdout, r);
+	return 0;
+}
+
+/* Only status has a Prometheus form: anything else as a comment line. */
+static void
+prom_result(const char *cmd, const struct reply *r)
+{
+	printf("# %s: %s\n", cmd, result_code_name(r->result.code));
+}
+
+static void
+prom_version(void)
+{
+	printf("# tcptunectl %s (control protocol %d)\n", PACKAGE_VERSION,
+	    TT_PROTO_VERSION);
+}
+
+static const struct output prom_out = {
+	.whole_stdout = true,
+	.tells_unreachable = true,
+	.status = prom_status,
+	.result = prom_result,
+	.version = prom_version,
+};
+
+/* status --prometheus (dir NULL: to stdout) or --textfile dir. */
+const struct output *
+prom_output(const char *dir)
+{
+	textfile_dir = dir;
+	return &prom_out;
 }

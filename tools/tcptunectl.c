@@ -569,6 +569,8 @@ check_options(struct params *p)
 	    p->textfile != NULL))
 		usage_error(p, "--json and --prometheus/--textfile are two "
 		    "formats: give one");
+	if (p->prometheus || p->textfile != NULL)
+		p->out = prom_output(p->textfile);
 }
 
 /*
@@ -602,16 +604,17 @@ static int
 run_status(const struct params *p)
 {
 	struct reply	r;
-	int		rv;
+	int		rv, wrv;
 
-	if (p->prometheus || p->textfile != NULL)
-		return prom_status(p->socket, p->textfile);
-	if ((rv = client_request(p->socket, MSG_STATUS, &r)) != CTL_OK)
+	rv = client_request(p->socket, MSG_STATUS, &r);
+	if (rv != CTL_OK && !p->out->tells_unreachable)
 		return rv;
-	p->out->status(&r);
-	rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;
-	reply_free(&r);
-	return rv;
+	wrv = p->out->status(rv == CTL_OK ? &r : NULL);
+	if (rv == CTL_OK) {
+		rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;
+		reply_free(&r);
+	}
+	return wrv == -1 && rv == CTL_OK ? CTL_FAIL : rv;
 }
 
 /* The exit status of a reload, restore or resume, told on stderr. */

@@ -148,7 +148,10 @@ int	 reply_eof(const struct reply_session *, const char *);
  */
 struct output {
 	bool	  whole_stdout;	/* one document: nothing else goes there */
-	void	(*status)(const struct reply *);
+	/* status is given NULL too, when no daemon answered (tcptune_up 0) */
+	bool	  tells_unreachable;
+	/* 0, or -1 when what it writes could not be written (told) */
+	int	(*status)(const struct reply *);
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
 };
@@ -158,8 +161,11 @@ extern const struct output	json_output;
 void		 fmt_utc(int64_t, char *, size_t);
 const char	*errno_label(int, char *, size_t);
 
-/* output_prom.c: status in the Prometheus text format (node_exporter). */
-int	 prom_status(const char *, const char *);
+/*
+ * output_prom.c: status in the Prometheus text format, on stdout (dir
+ * NULL) or as DIR/tcptune.prom for node_exporter's textfile collector.
+ */
+const struct output *prom_output(const char *);
 void	 prom_write(FILE *, const struct reply *);
 void	 prom_label_value(FILE *, const char *);
 
