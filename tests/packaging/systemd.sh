@@ -531,7 +531,7 @@ host_state >"$T/host.before"
 # /etc/ld.so.cache) by rename: an apt-get install on the host during the
 # run broke 14 cases with "Stale file handle" (ESTALE, issue #21), and a
 # file the overlay had looked up before it was renamed over may also go
-# on showing its old contents (tried on an ext4 lower, Linux 6.1: the
+# on showing its old contents (tried on an ext4 lower, Linux 6.18: the
 # overlay read the replaced file's old text), a database half old, half
 # new.  What
 # a package install changes and the container reads is not the host's
