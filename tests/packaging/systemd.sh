@@ -527,10 +527,13 @@ host_state >"$T/host.before"
 # are not allowed. If the underlying filesystem is changed, the behavior
 # of the overlay is undefined" (Documentation/filesystems/overlayfs.rst,
 # https://docs.kernel.org/filesystems/overlayfs.html#changes-to-underlying-filesystems).
-# Here it is "Stale file handle": dpkg on the host replaces its database
-# files (and ldconfig /etc/ld.so.cache) by rename, and a lookup in the
-# container that had cached the replaced lower file fails with ESTALE.
-# So an apt-get install on the host during the run broke 14 cases.  What
+# dpkg on the host replaces its database files (and ldconfig
+# /etc/ld.so.cache) by rename: an apt-get install on the host during the
+# run broke 14 cases with "Stale file handle" (ESTALE, issue #21), and a
+# file the overlay had looked up before it was renamed over may also go
+# on showing its old contents (tried on an ext4 lower, Linux 6.18: the
+# overlay read the replaced file's old text), a database half old, half
+# new.  What
 # a package install changes and the container reads is not the host's
 # live tree: /etc (3-4 MB) is a copy, the lower layer of its overlay; the
 # dpkg database and debconf's cache are copies in the upper layer of /var,
