@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Every seed and every saved crash input through the harnesses, built as
 # plain programs (fuzz/replay_NAME): TAP, one line per file.
 set -u
@@ -6,35 +6,29 @@ set -u
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=seeds.sh
 . "$top_srcdir/fuzz/seeds.sh"
-n=0 failed=0
+# shellcheck source=../tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
 for name in config proto value reply; do
 	bin=$top_builddir/fuzz/replay_$name
 	if [ ! -x "$bin" ]; then
-		echo "Bail out! $bin not built"
-		exit 99
+		bail "$bin not built"
 	fi
 	inputs=$(fuzz_seeds "$name" "$top_srcdir"
 	    for f in "$top_srcdir/fuzz/regress/$name"/*; do
 		[ -f "$f" ] && printf '%s\n' "$f"
 	    done)
 	if [ -z "$inputs" ]; then
-		echo "Bail out! no seeds for $name"
-		exit 99
+		bail "no seeds for $name"
 	fi
 	while IFS= read -r f; do
-		n=$((n + 1))
 		rel=${f#"$top_srcdir/"}
 		if out=$("$bin" "$f" 2>&1); then
-			echo "ok $n - $name: $rel"
+			ok "$name: $rel"
 		else
-			failed=$((failed + 1))
-			echo "not ok $n - $name: $rel"
-			printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'
+			not_ok "$name: $rel" "$(printf '%s\n' "$out" | tail -n 20)"
 		fi
 	done <<EOF
 $inputs
 EOF
 done
-echo "1..$n"
-echo "# fuzz/regress.sh: $failed of $n failed"
-exit 0
+tap_end

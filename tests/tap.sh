@@ -1,10 +1,13 @@
 # shellcheck shell=bash
 #
-# TAP helpers for the test scripts that are not system tests (those use
-# tests/system/lib.sh): tests/lint/man.sh, tests/packaging/*.sh and
-# tests/macos/live.sh source this file.  Output goes to
+# The one TAP helper of the shell tests: lint, packaging, Windows and
+# system tests source this file (the system tests through
+# tests/system/lib.sh, which adds the daemon's helpers).  Output goes to
 # build-aux/tap-driver.sh: "ok N - ...", "not ok N - ...", "# ..."
-# diagnostics, and the plan at the end (tap_end).
+# diagnostics, and the plan at the end (tap_end).  A script that defines
+# tap_context has it called after every failure and bail-out, to show
+# what it knows (lib.sh shows the last tcptunectl run and the daemon's
+# logs).
 
 TAP_N=0
 TAP_FAILED=0
@@ -14,13 +17,15 @@ ok() {
 	echo "ok $TAP_N - $*"
 }
 
-# not_ok DESC [DIAG...]: a failed test, each DIAG shown as a diagnostic.
+# not_ok DESC [DIAG...]: a failed test, each DIAG shown as a diagnostic,
+# then the script's tap_context.
 not_ok() {
 	TAP_N=$((TAP_N + 1))
 	TAP_FAILED=$((TAP_FAILED + 1))
 	echo "not ok $TAP_N - $1"
 	shift
 	[ "$#" -eq 0 ] || diag "$@"
+	tap_context_show
 }
 
 # skip DESC REASON
@@ -37,18 +42,49 @@ skip_all() {
 
 bail() {
 	echo "Bail out! ${0##*/}: $*"
+	tap_context_show
 	exit 99
 }
 
 diag() {
-	printf '%s\n' "$@" | sed 's/^/# /'
+	local line
+	for line in "$@"; do
+		printf '%s\n' "$line" | sed 's/^/# /'
+	done
 }
 
-# diag_file LABEL FILE: a whole file as diagnostics.
+# diag_file LABEL FILE [LINES]: a file as diagnostics, its last LINES
+# lines when LINES is given.
 diag_file() {
 	[ -e "$2" ] || { diag "$1: (no file $2)"; return 0; }
-	diag "--- $1 ---"
-	sed 's/^/#   /' "$2"
+	if [ -n "${3:-}" ]; then
+		diag "--- $1 (last $3 lines) ---"
+		tail -n "$3" "$2" | sed 's/^/#   /'
+	else
+		diag "--- $1 ---"
+		sed 's/^/#   /' "$2"
+	fi
+}
+
+tap_context_show() {
+	if declare -F tap_context >/dev/null; then
+		tap_context
+	fi
+	return 0
+}
+
+# report RC DESC [DIAG...]: ok when RC is 0.  Call as `report $? ...`: $?
+# must be the first argument, as command substitutions in later arguments
+# change it.
+report() {
+	local rc=$1 desc=$2
+	shift 2
+	if [ "$rc" -eq 0 ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "$@"
+	fi
+	return "$rc"
 }
 
 # check DESC CMD...: ok when CMD succeeds, the tail of its output as
@@ -63,19 +99,29 @@ check() {
 	if [ "$rc" -eq 0 ]; then
 		ok "$desc"
 	else
-		not_ok "$desc" "command: $* -> exit $rc"
-		sed 's/^/#   /' "$T/check.out" | tail -n 30
+		not_ok "$desc" "command: $* -> exit $rc" \
+		    "$(tail -n 30 "$T/check.out")"
 	fi
 	return "$rc"
 }
 
-# wait_until DESC SECONDS CMD...: poll CMD every 0.1 s; ok as soon as it
+# check_eq DESC WANT GOT
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "expected: '$2'" "     got: '$3'"
+		return 1
+	fi
+}
+
+# check_until DESC SECONDS CMD...: poll CMD every 0.1 s; ok as soon as it
 # succeeds, not ok if it never does, followed by the caller's diagnostics
 # (its function wait_diag, when it has one).  SECONDS is what it takes on
 # an idle machine, not a deadline: the bound is a safety net of at least
 # TT_WAIT_LIMIT seconds (default 120, as tests/system/lib.sh), so that a
 # busy machine is not taken for a failure (docs/HACKING.md).
-wait_until() {
+check_until() {
 	local desc=$1 s=$2
 	[ "$s" -ge "${TT_WAIT_LIMIT:-120}" ] || s=${TT_WAIT_LIMIT:-120}
 	local n=$((s * 10))
@@ -94,9 +140,11 @@ wait_until() {
 	ok "$desc"
 }
 
-# tap_end: the plan and a summary; status 0 only when no test failed.
+# tap_end: the plan and a summary.  Exit status 0: the "not ok" lines
+# carry the failures, and a non-zero exit would make the TAP driver count
+# one more.
 tap_end() {
 	echo "1..$TAP_N"
 	echo "# ${0##*/}: $TAP_FAILED of $TAP_N failed"
-	[ "$TAP_FAILED" -eq 0 ]
+	exit 0
 }

@@ -17,7 +17,7 @@ mapfile -t KEYS <"$T/keys"
 conf_keys "$T/s.conf" 1 "${KEYS[@]}"
 bd_start s "$T/s.conf" LD_PRELOAD="$TIMESCALE" TT_TIMESCALE=100 \
     -- -- -r "$T/root"
-tap_ok "tcptuned runs on a sysctl root with the timer shim"
+ok "tcptuned runs on a sysctl root with the timer shim"
 SOCK=$T/s.sock
 
 # CheckInterval 1 divided by 100: 50 cycles take half a second, not 50 s.
@@ -108,4 +108,4 @@ rc=$?
 report $? "bench/run.sh as nobody -> exit 1, needs root" "exit $rc: $out"
 
 bd_stop s
-done_testing
+tap_end

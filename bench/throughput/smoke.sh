@@ -9,18 +9,8 @@
 set -u
 export LC_ALL=C
 
-N=0
-FAILED=0
-ok() { N=$((N + 1)); echo "ok $N - $*"; }
-not_ok() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $*"; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
-# expect RC DESC [DIAG...]: ok when RC is 0
-expect() {
-	local rc=$1 desc=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then ok "$desc"; else not_ok "$desc"; diag "$@"; fi
-}
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+# shellcheck source=../../tests/tap.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/tap.sh"
 
 [ "$(uname -s)" = Linux ] || skip_all "Linux only (TUN, network namespaces)"
 [ "$(id -u)" -eq 0 ] || skip_all "needs root for network namespaces"
@@ -54,20 +44,20 @@ QUEUE=$((RATE * RTT / 8000))	# one BDP
 
 "$TB_DELAYLINE" -a /x -A a -b /y -B b -r 0 -d 1 -q 100000 2>"$TB_TMP/err"
 rc=$?
-expect $((rc != 64)) "delayline refuses a zero rate (usage, exit 64)" "exit $rc"
+report $((rc != 64)) "delayline refuses a zero rate (usage, exit 64)" "exit $rc"
 "$TB_DELAYLINE" -a /nonexistent/ns -A tta -b /nonexistent/ns -B ttb \
     -r "$RATE" -d 10000 -q "$QUEUE" 2>"$TB_TMP/err"
 rc=$?
 grep -q 'open /nonexistent/ns' "$TB_TMP/err" || rc=255
-expect $((rc != 1)) "delayline reports a missing namespace (exit 1)" \
+report $((rc != 1)) "delayline reports a missing namespace (exit 1)" \
     "exit $rc: $(cat "$TB_TMP/err")"
 
 # ---- the namespace guard
 
 ( tb_assert_ns not-a-bench-ns ) >/dev/null 2>&1
-expect $(($? == 0)) "tb_assert_ns refuses a name that is not a bench namespace"
+report $(($? == 0)) "tb_assert_ns refuses a name that is not a bench namespace"
 ( tb_assert_ns tt-bench-missing-$$ ) >/dev/null 2>&1
-expect $(($? == 0)) "tb_assert_ns refuses a namespace that does not exist"
+report $(($? == 0)) "tb_assert_ns refuses a namespace that does not exist"
 
 # ---- the link
 
@@ -79,7 +69,7 @@ if ! tb_up "$RATE" "$RTT" "$QUEUE" 1500 2>"$TB_TMP/up.err"; then
 fi
 ok "delay line up between $TB_NS_A and $TB_NS_B ($TB_EMU)"
 ( tb_assert_ns "$TB_NS_A" && tb_assert_ns "$TB_NS_B" ) 2>"$TB_TMP/err"
-expect $? "both namespaces are private (not the host's)" "$(cat "$TB_TMP/err")"
+report $? "both namespaces are private (not the host's)" "$(cat "$TB_TMP/err")"
 
 # The delay line must never deliver early: the round trip is at least the
 # one configured (less 5 ms of clock and rounding).  Above it is the
@@ -88,12 +78,12 @@ expect $? "both namespaces are private (not the host's)" "$(cat "$TB_TMP/err")"
 # a delay in the wrong unit, 25 times the configured one.
 rtt=$(tb_rtt_ms 5)
 awk -v r="$rtt" -v w="$RTT" 'BEGIN { exit !(r != "" && r >= w - 5 && r <= w * 25) }'
-expect $? "round trip ${rtt:-?} ms is at least $RTT - 5 ms (and under $((RTT * 25)) ms)"
+report $? "round trip ${rtt:-?} ms is at least $RTT - 5 ms (and under $((RTT * 25)) ms)"
 
 tb_iperf_server
-expect $? "iperf3 server listening in B"
+report $? "iperf3 server listening in B"
 tb_bufs "4096 131072 6291456" "4096 16384 4194304"
-expect $? "tcp_rmem/tcp_wmem set inside both bench namespaces"
+report $? "tcp_rmem/tcp_wmem set inside both bench namespaces"
 tb_iperf "$TB_TMP/r.json" -t 2 -C cubic 2>"$TB_TMP/err"
 mbps=$(tb_mbps "$TB_TMP/r.json" 2>/dev/null)
 # Above the link's rate would be a broken emulator; how near it comes is
@@ -101,7 +91,7 @@ mbps=$(tb_mbps "$TB_TMP/r.json" 2>/dev/null)
 # (a user process) gets what the scheduler leaves it (docs/HACKING.md).
 awk -v m="$mbps" -v l="$((RATE / 1000000))" \
     'BEGIN { exit !(m != "" && m > 0 && m <= l * 1.1) }'
-expect $? "one stream: ${mbps:-?} Mbit/s, more than 0 and at most 110 % of the link" \
+report $? "one stream: ${mbps:-?} Mbit/s, more than 0 and at most 110 % of the link" \
     "$(cat "$TB_TMP/err")" "$(jq -c '.error // empty' "$TB_TMP/r.json" 2>/dev/null)"
 
 # every packet the delay line took is delivered or counted as dropped
@@ -112,16 +102,16 @@ drained() {
 	awk '/^delayline a>b:/ { exit !($4 == $8 + $10 + $12 && $4 > 0) }' "$TB_TMP/counters"
 }
 tb_wait 3 drained
-expect $? "counters: a>b packets = delivered + drops" "$(cat "$TB_TMP/counters")"
+report $? "counters: a>b packets = delivered + drops" "$(cat "$TB_TMP/counters")"
 diag "$(cat "$TB_TMP/counters")"
 grep -q 'write_errors 0 ' "$TB_TMP/counters"
-expect $? "no write errors"
+report $? "no write errors"
 
 ns_a=$TB_NS_A
 ns_b=$TB_NS_B
 tb_down
 ! ip netns list | grep -qE "^($ns_a|$ns_b)( |$)"
-expect $? "namespaces deleted after the link is taken down"
+report $? "namespaces deleted after the link is taken down"
 
 # ---- run.sh --quick end to end
 
@@ -132,21 +122,19 @@ export top_srcdir top_builddir
     >"$TB_TMP/quick.log" 2>&1 &
 run_pid=$!
 wait "$run_pid"
-expect $? "run.sh --quick completes" "$(tail -n 15 "$TB_TMP/quick.log")"
+report $? "run.sh --quick completes" "$(tail -n 15 "$TB_TMP/quick.log")"
 grep -q '^| tcptune Linux default, by tcptuned | 64 / 64 MiB | [0-9]' \
     "$TB_TMP/out/throughput.md" 2>/dev/null
-expect $? "throughput.md has the tuned row, measured" \
+report $? "throughput.md has the tuned row, measured" \
     "$(head -n 40 "$TB_TMP/out/throughput.md" 2>/dev/null)"
 for f in throughput-sweep.png throughput-rows.png; do
 	[ "$(head -c 4 "$TB_TMP/out/$f" 2>/dev/null | od -An -c | tr -d ' ')" = '211PNG' ]
-	expect $? "$f is a PNG"
+	report $? "$f is a PNG"
 done
 ip netns list | awk -v p="$run_pid" \
     '$1 == "tt-bench-a-" p || $1 == "tt-bench-b-" p { print $1 }' >"$TB_TMP/ns.new"
 # (the same rule named this script's own link above: tt-bench-a-$$)
 [ "$ns_a" = "tt-bench-a-$$" ] && [ ! -s "$TB_TMP/ns.new" ]
-expect $? "run.sh left no namespace behind" "$(cat "$TB_TMP/ns.new")"
+report $? "run.sh left no namespace behind" "$(cat "$TB_TMP/ns.new")"
 
-echo "1..$N"
-echo "# smoke.sh: $FAILED of $N failed"
-exit 0
+tap_end

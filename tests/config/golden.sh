@@ -34,9 +34,11 @@ top_builddir=$(cd "$top_builddir" && pwd) || exit 99
 ctl=$top_builddir/tcptunectl
 cfg=$top_srcdir/tests/config
 
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
+
 if [ ! -x "$ctl" ]; then
-	echo "1..0 # SKIP $ctl is not built"
-	exit 0
+	skip_all "$ctl is not built"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-golden.XXXXXX") || exit 99
@@ -45,9 +47,6 @@ trap 'exit 99' HUP INT TERM
 
 # shellcheck source=/dev/null # tests/config/hostile.sh
 . "$cfg/hostile.sh"
-
-n=0
-failed=0
 
 # A hang must fail, not stall the suite: TT_WAIT_LIMIT (120 s) is far
 # more than any case takes, even on a busy machine (docs/HACKING.md);
@@ -76,26 +75,20 @@ run() {
 
 # compare NAME EXPECTED STATUS WANT: $tmp/out against EXPECTED.
 compare() {
-	n=$((n + 1))
 	if [ ! -f "$2" ]; then
-		echo "not ok $n - $1: $2 is missing"
-		sed 's/^/# /' "$tmp/out"
-		failed=$((failed + 1))
+		not_ok "$1: $2 is missing" "$(cat "$tmp/out")"
 	elif ! diff -u "$2" "$tmp/out" >"$tmp/diff" 2>&1; then
-		echo "not ok $n - $1: output differs"
-		sed 's/^/# /' "$tmp/diff"
-		failed=$((failed + 1))
+		not_ok "$1: output differs" "$(cat "$tmp/diff")"
 	elif [ "$3" -ne "$4" ]; then
-		echo "not ok $n - $1: exit status $3, expected $4" \
-		    "$([ "$3" -eq 124 ] && echo '(timed out: a hang)')"
-		failed=$((failed + 1))
+		not_ok "$1: exit status $3, expected $4 $([ "$3" -eq 124 ] &&
+		    echo '(timed out: a hang)')"
 	else
-		echo "ok $n - $1"
+		ok "$1"
 	fi
 }
 
-# check NAME DIR FILE EXPECTED STATUS ARGS...
-check() {
+# golden_case NAME DIR FILE EXPECTED STATUS ARGS...
+golden_case() {
 	name=$1 dir=$2 file=$3 expected=$4 want=$5
 	shift 5
 	run "$dir" "$ctl" check "$@" "$file"
@@ -112,9 +105,8 @@ check() {
 confined() {
 	name=$1 dir=$2 file=$3
 	shift 3
-	n=$((n + 1))
 	if [ -z "$tracer" ]; then
-		echo "ok $n - $name: opens nothing else # SKIP strace cannot trace here"
+		skip "$name: opens nothing else" "strace cannot trace here"
 		return 0
 	fi
 	# A trace left by the previous case, or none at all (strace did not
@@ -125,8 +117,7 @@ confined() {
 	    -e trace='/^(open|openat|openat2|creat|socket|connect)$' \
 	    "$@" "$file") >/dev/null 2>&1
 	if ! grep -qE ' (open|openat|openat2)\(' "$tmp/trace" 2>/dev/null; then
-		echo "not ok $n - $name: strace recorded no open at all"
-		failed=$((failed + 1))
+		not_ok "$name: strace recorded no open at all"
 	elif awk -v file="$file" -v base="${file##*/}" -v build="$top_builddir/" '
 		/ (socket|connect)\(/ { print; bad = 1; next }
 		/ (open|openat|openat2|creat)\(/ {
@@ -154,11 +145,10 @@ confined() {
 			print; bad = 1
 		}
 		END { exit bad }' "$tmp/trace" >"$tmp/bad-opens"; then
-		echo "ok $n - $name: opens nothing but its file, no socket"
+		ok "$name: opens nothing but its file, no socket"
 	else
-		echo "not ok $n - $name: opens something else or a socket"
-		sed 's/^/# /' "$tmp/bad-opens"
-		failed=$((failed + 1))
+		not_ok "$name: opens something else or a socket" \
+		    "$(cat "$tmp/bad-opens")"
 	fi
 }
 
@@ -191,33 +181,24 @@ generated() {
 # The owner and mode cases need root to chown; as anyone else they skip.
 generated_root() {
 	if [ "$(id -u)" -ne 0 ]; then
-		n=$((n + 2))
-		echo "ok $((n - 1)) - generated/$1 # SKIP needs root to chown"
-		echo "ok $n - generated/$1: opens nothing else # SKIP needs root"
+		skip "generated/$1" "needs root to chown"
+		skip "generated/$1: opens nothing else" "needs root"
 		return 0
 	fi
 	generated "$@"
 }
 
-set -- "$cfg"/good/*.conf
-ngood=$#
-set -- "$cfg"/bad/*.conf
-nbad=$#
-# shellcheck disable=SC2086 # the lists split into words
-set -- $HOSTILE_CASES $HOSTILE_ROOT_CASES $HOSTILE_GOOD_CASES
-echo "1..$((ngood + 4 + 2 * nbad + 2 * $#))"
-
 for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
-	check "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
+	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
 done
 for os in darwin freebsd linux windows; do
-	check "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
+	golden_case "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
 	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	check "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
+	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
 	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check
 done
 
@@ -231,7 +212,4 @@ done
 generated exactly-1mib 0 "$ctl" check
 generated_root dir-sticky 0 "$tcptuned" -n -f
 
-# The "not ok" lines carry the failures; a non-zero exit would make the
-# TAP driver count one more.
-echo "# $failed of $n failed"
-exit 0
+tap_end

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The macOS and FreeBSD sources cannot be built on Linux, so compile them
 # here for syntax and types only, against the shims in tests/shim, with
 # the project's full warning set as errors: once as macOS (__APPLE__, xnu's
@@ -8,6 +8,8 @@ set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 cc=${CC:-cc}
+# shellcheck source-path=SCRIPTDIR source=../tap.sh
+. "$top_srcdir/tests/tap.sh"
 
 # Linux headers hide POSIX (O_CLOEXEC, sigaction) under -std=c11 unless
 # asked; the BSDs show it by default, so this is for the host only.
@@ -24,37 +26,30 @@ compile() {
 # On macOS and FreeBSD the real build compiles these files against the
 # real headers, which the shims would only shadow.
 if [ "$(uname -s)" != Linux ]; then
-	echo "1..0 # SKIP built for real on this system"
-	exit 0
+	skip_all "built for real on this system"
 fi
 
-n=0
-failed=0
-
-check() {
-	desc=$1
+# compiles DESC ARGS...: ok when the file compiles with every warning.
+compiles() {
+	local desc=$1 out
 	shift
-	n=$((n + 1))
 	if out=$(compile "$@" 2>&1); then
-		echo "ok $n - $desc"
+		ok "$desc"
 	else
-		echo "not ok $n - $desc"
-		printf '%s\n' "$out" | sed 's/^/# /'
-		failed=1
+		not_ok "$desc" "$out"
 	fi
 }
 
-echo "1..5"
-check "daemon/event_bsd.c as macOS" -D__APPLE__ \
+compiles "daemon/event_bsd.c as macOS" -D__APPLE__ \
     "$top_srcdir/daemon/event_bsd.c"
-check "daemon/event_bsd.c as FreeBSD" \
+compiles "daemon/event_bsd.c as FreeBSD" \
     "$top_srcdir/daemon/event_bsd.c"
-check "lib/backend_bsd.c as macOS" -D__APPLE__ \
+compiles "lib/backend_bsd.c as macOS" -D__APPLE__ \
     "$top_srcdir/lib/backend_bsd.c"
-check "lib/backend_bsd.c as FreeBSD" \
+compiles "lib/backend_bsd.c as FreeBSD" \
     "$top_srcdir/lib/backend_bsd.c"
 # measure's TCP_CONNECTION_INFO branch (shim: tests/shim/netinet/tcp.h)
-check "tools/measure/measure_net.c as macOS" -D__APPLE__ \
+compiles "tools/measure/measure_net.c as macOS" -D__APPLE__ \
     -DPACKAGE_VERSION='"0"' -I"$top_srcdir/tools" \
     "$top_srcdir/tools/measure/measure_net.c"
-exit "$failed"
+tap_end

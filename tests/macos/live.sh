@@ -72,7 +72,7 @@ ctl() {
 	"$B/tcptunectl" -s "$T/sock" "$@" >"$T/ctl.out" 2>&1
 }
 
-# What a wait_until (tests/tap.sh) that times out shows.
+# What a check_until (tests/tap.sh) that times out shows.
 wait_diag() {
 	diag_file "tcptunectl output" "$T/ctl.out"
 	diag_file "tcptuned log" "$T/log"
@@ -93,18 +93,18 @@ both_original() {
 check "tcptuned -n accepts the test config" "$B/tcptuned" -n -f "$T/tcptune.conf"
 "$B/tcptuned" -d -f "$T/tcptune.conf" -S "$T/state" -s "$T/sock" >"$T/log" 2>&1 &
 DPID=$!
-wait_until "tcptuned answers on its socket" 10 ctl status
-wait_until "$MSB raised to the ceiling $CEIL" 10 is "$MSB" "$CEIL"
-wait_until "$ARB raised to $WANT_ARB" 10 is "$ARB" "$WANT_ARB"
+check_until "tcptuned answers on its socket" 10 ctl status
+check_until "$MSB raised to the ceiling $CEIL" 10 is "$MSB" "$CEIL"
+check_until "$ARB raised to $WANT_ARB" 10 is "$ARB" "$WANT_ARB"
 ctl status
 same "tcptunectl status: exit 0, every key in force" 0 "$?"
 check "tcptunectl status: lists both keys" both_listed
 grep "$ARB" "$T/ctl.out" | sed 's/^/# /'
 
 sysctl -w "$ARB=$ORIG_ARB" >/dev/null
-wait_until "drift of $ARB (sysctl -w) reverted" 20 is "$ARB" "$WANT_ARB"
+check_until "drift of $ARB (sysctl -w) reverted" 20 is "$ARB" "$WANT_ARB"
 sysctl -w "$MSB=$((CEIL / 2))" >/dev/null
-wait_until "drift of $MSB (sysctl -w) reverted" 20 is "$MSB" "$CEIL"
+check_until "drift of $MSB (sysctl -w) reverted" 20 is "$MSB" "$CEIL"
 
 ctl restore
 same "tcptunectl restore: exit 0" 0 "$?"

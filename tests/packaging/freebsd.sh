@@ -128,7 +128,7 @@ alive() {
 	[ -n "$1" ] && kill -0 "$1" 2>/dev/null
 }
 
-# What a wait_until (tests/tap.sh) that times out shows.
+# What a check_until (tests/tap.sh) that times out shows.
 wait_diag() {
 	diag_file "rc output" "$T/rc.out"
 	diag_file "syslog (tcptuned)" "$T/syslog"
@@ -180,7 +180,7 @@ test_start() {
 	same "start: daemon -P pidfile -p child-pidfile -R 10 -S -T tcptuned tcptuned -f config, then tcptuned_flags" \
 	    "daemon -P $T/var/run/tcptuned.pid -p $T/var/run/tcptuned.child.pid -R 10 -S -T tcptuned $TCPTUNED -f $T/etc/tcptune.conf -d -r $T/sys -S $T/state -s $T/tcptuned.sock" \
 	    "$(cat "$CALLS")"
-	wait_until "start: tcptuned applies the config (maxsockbuf 16777216)" 10 \
+	check_until "start: tcptuned applies the config (maxsockbuf 16777216)" 10 \
 	    value_is 16777216
 	SUP=$(pidof_file tcptuned.pid)
 	CHILD=$(pidof_file tcptuned.child.pid)
@@ -196,7 +196,7 @@ test_start() {
 test_reload() {
 	rc reload
 	expect_rc "reload: succeeds" 0
-	wait_until "reload: SIGHUP reached tcptuned (it logs the reload)" 10 \
+	check_until "reload: SIGHUP reached tcptuned (it logs the reload)" 10 \
 	    eval '[ "$(hups)" = 1 ]'
 	check "reload: the supervisor survived, same pid" alive "$SUP"
 	same "reload: tcptuned was not restarted (same pid)" "$CHILD" \

@@ -138,7 +138,7 @@ ct_booted() {
 # ct_boot DESC: start the container and wait for it to finish booting.
 ct_boot() {
 	ct_start
-	wait_until "$1" 180 ct_booted || {
+	check_until "$1" 180 ct_booted || {
 		tail -n 30 "$T/console.log" | sed 's/^/#   /'
 		bail "the container did not boot"
 	}
@@ -302,7 +302,7 @@ journal_has() {
 	done
 }
 
-# quiet CMD...: for wait_until, which would show CMD's output on every
+# quiet CMD...: for check_until, which would show CMD's output on every
 # try; the last try's is kept for wait_diag.
 quiet() {
 	"$@" >"$T/why" 2>&1
@@ -315,7 +315,7 @@ status_shows() {
 	grep -qF -- "$1" "$T/status.txt"
 }
 
-# For a wait_until that fails: the unit's status, and tcptuned's last
+# For a check_until that fails: the unit's status, and tcptuned's last
 # messages by name (those the journal could not tie to the unit, if any).
 wait_diag() {
 	[ -s "$T/why" ] && diag_file "the last try" "$T/why"
@@ -620,7 +620,7 @@ check "tcptunectl status: the per-namespace keys in force" \
     keys_in_state "in force" "$T/ns_keys"
 check "tcptunectl status: the global keys refused (EACCES or EPERM)" \
     keys_in_state refused "$T/global_keys"
-wait_until "the journal: started, and the global keys refused" 10 \
+check_until "the journal: started, and the global keys refused" 10 \
     quiet journal_has 'started with /etc/tcptune.conf: ' \
     "^$(head -n 1 "$T/global_keys" | cut -d' ' -f1): .*refused"
 check "the unit is enabled for the next boot" \
@@ -655,7 +655,7 @@ pid=$(main_pid)
 in_ct sh -c 'echo "4096 87380 2097152" >/proc/sys/net/ipv4/tcp_rmem'
 jmark
 check "systemctl reload" in_ct systemctl reload tcptuned
-wait_until "the reload is in the journal" 10 \
+check_until "the reload is in the journal" 10 \
     quiet jsince 'SIGHUP: reloading' 'reloaded /etc/tcptune.conf'
 check "the reload put the drifted tcp_rmem back" ct_is net.ipv4.tcp_rmem "$rmem_want"
 check "the reload kept the same process" [ "$(main_pid)" = "$pid" ]
@@ -664,11 +664,11 @@ check "the reload kept the same process" [ "$(main_pid)" = "$pid" ]
 jmark
 put_conf /mnt/tcptune/bad.conf
 check "systemctl reload with a broken config" in_ct systemctl reload tcptuned
-wait_until "the journal names the error and keeps the running config" 10 \
+check_until "the journal names the error and keeps the running config" 10 \
     quiet jsince 'SIGHUP: reloading' \
     "/etc/tcptune.conf:$badline: CheckInterval \"sixty\" is not a decimal integer" \
     'has 1 error: keeping the running configuration'
-wait_until "systemctl status shows it" 10 \
+check_until "systemctl status shows it" 10 \
     status_shows 'has 1 error: keeping the running configuration'
 check "still active, same process" [ "$(main_pid)" = "$pid" ]
 check "the running values stay in force" all_wanted
@@ -677,16 +677,16 @@ check "tcptunectl status: the last reload failed" \
 jmark
 put_conf /mnt/tcptune/good.conf
 in_ct systemctl reload tcptuned
-wait_until "the good config back, reloaded" 10 quiet jsince 'reloaded /etc/tcptune.conf'
+check_until "the good config back, reloaded" 10 quiet jsince 'reloaded /etc/tcptune.conf'
 
 # ---- kill -9: Restart=on-failure
 n0=$(prop tcptuned NRestarts)
 pid=$(main_pid)
 jmark
 check "kill -9 of the main process" in_ct kill -KILL "$pid"
-wait_until "systemd restarts it (Restart=on-failure)" 30 quiet new_main_pid "$pid"
+check_until "systemd restarts it (Restart=on-failure)" 30 quiet new_main_pid "$pid"
 check "NRestarts counts one restart" nrestarts_is $((n0 + 1))
-wait_until "the journal says it was killed" 10 \
+check_until "the journal says it was killed" 10 \
     quiet jsince 'Main process exited, code=killed, status=9/KILL' 'started with'
 check "the restarted daemon has the values in force" all_wanted
 
@@ -695,7 +695,7 @@ check "the restarted daemon has the values in force" all_wanted
 # mark comes after that, so what follows is the restart's alone.
 jmark
 put_conf /mnt/tcptune/bad.conf
-wait_until "the running daemon refuses the broken file" 10 \
+check_until "the running daemon refuses the broken file" 10 \
     quiet jsince 'keeping the running configuration'
 jmark
 if in_ct systemctl restart tcptuned >"$T/restart.out" 2>&1; then
@@ -703,11 +703,11 @@ if in_ct systemctl restart tcptuned >"$T/restart.out" 2>&1; then
 else
 	ok "systemctl restart with a broken config fails"
 fi
-wait_until "the journal says why" 10 \
+check_until "the journal says why" 10 \
     quiet jsince "/etc/tcptune.conf:$badline: CheckInterval \"sixty\" is not a decimal integer" \
     '/etc/tcptune.conf: 1 error, not starting' "Failed with result 'exit-code'"
 check "the unit failed, once: no restart scheduled" failed_once
-wait_until "systemctl status shows it" 10 status_shows '1 error, not starting'
+check_until "systemctl status shows it" 10 status_shows '1 error, not starting'
 put_conf /mnt/tcptune/good.conf
 check "with the config fixed, systemctl start" in_ct systemctl start tcptuned
 check "active again" is_active
@@ -726,12 +726,12 @@ check "tcptuned is active after the boot" is_active
 diag "systemd-sysctl.service: Result=$(prop systemd-sysctl.service Result)"
 check "tcptuned started after systemd-sysctl had finished" after_sysctl
 check "the per-namespace keys are in force, over the boot value" all_wanted
-wait_until "the journal of this boot: started with the config" 10 \
+check_until "the journal of this boot: started with the config" 10 \
     quiet journal_has 'started with /etc/tcptune.conf: '
 
 # ---- upgrade, running, with an edited conffile
 put_conf /mnt/tcptune/edited.conf
-wait_until "the running daemon takes the edit" 10 quiet ct_is net.ipv4.tcp_wmem "$wmem_edit"
+check_until "the running daemon takes the edit" 10 quiet ct_is net.ipv4.tcp_wmem "$wmem_edit"
 pid=$(main_pid)
 check "dpkg -i of the later revision upgrades it" in_ct dpkg -i /mnt/tcptune/v2.deb
 check "the later revision is installed" \

@@ -193,4 +193,4 @@ rel_row "load: descriptor exhaustion" \
 daemon_stop fd
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status fd)"
 
-done_testing
+tap_end

@@ -12,10 +12,10 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_builddir:=$here/../..}"
+: "${top_srcdir:=$here/../..}"
 ctl=$top_builddir/tcptunectl
 T=$(mktemp -d "${TMPDIR:-/tmp}/advise.XXXXXX") || exit 99
 pids=()
-n=0
 
 # shellcheck disable=SC2317 # run by the EXIT trap
 # ${pids[@]+...}: bash before 4.4 (macOS has 3.2) calls an empty array
@@ -29,25 +29,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# report RC DESC [DIAG...]: ok when RC is 0, else not ok with diagnostics.
-report() {
-	local rc=$1 desc=$2
-	shift 2
-	n=$((n + 1))
-	if [ "$rc" -eq 0 ]; then
-		echo "ok $n - $desc"
-		return 0
-	fi
-	echo "not ok $n - $desc"
-	printf '%s\n' "$@" | sed 's/^/# /'
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
+# What a failure shows: the command's output and errors.
+tap_context() {
 	[ -s "$T/out" ] && sed 's/^/#   out: /' "$T/out" | head -40
 	[ -s "$T/err" ] && sed 's/^/#   err: /' "$T/err" | head -10
-	return 1
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
+	return 0
 }
 
 # run ARGS...: tcptunectl advise ARGS, stdout to $T/out, stderr to
@@ -126,8 +114,7 @@ listen() {
 }
 
 if [ ! -x "$ctl" ]; then
-	echo "1..0 # SKIP $ctl is not built"
-	exit 0
+	skip_all "$ctl is not built"
 fi
 has_python() {
 	command -v python3 >/dev/null 2>&1
@@ -440,5 +427,4 @@ else
 	    "python3 is not installed"
 fi
 
-echo "1..$n"
-exit 0
+tap_end

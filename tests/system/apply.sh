@@ -236,7 +236,7 @@ check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
 if ! global_key_readonly $GLOBAL; then
 	for i in 1 2 3 4 5; do
-		tap_skip "global key refused ($i)" "$GLOBAL is writable here: never configured"
+		skip "global key refused ($i)" "$GLOBAL is writable here: never configured"
 	done
 else
 	G0=$(sysctl_get $GLOBAL)
@@ -312,4 +312,4 @@ report $? "modes: at-least raises a lower outside value within 3 s" \
 daemon_stop modes
 check_eq "modes: SIGTERM exit 0" 0 "$(daemon_exit_status modes)"
 
-done_testing
+tap_end

@@ -179,4 +179,4 @@ run "$S" --json restore
 report $? "result \"bad request\": exit 4, nothing on stdout with --json" "exit $CTL_RC"
 kill_fakes
 
-done_testing
+tap_end

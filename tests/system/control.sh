@@ -139,11 +139,11 @@ EOF
 	daemon_alive main && daemon_answers main && all_in_force
 	report $? "the daemon survives the bad clients, all in force"
 else
-	tap_skip "bad clients" "python3 not found"
-	tap_skip "daemon survives bad clients" "python3 not found"
+	skip "bad clients" "python3 not found"
+	skip "daemon survives bad clients" "python3 not found"
 fi
 
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
-done_testing
+tap_end

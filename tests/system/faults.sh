@@ -216,4 +216,4 @@ rel_row "process: kill -9 mid-restore" \
     "restore blocked half-way (a FIFO as the last key, tcptuned -r), kill -9, restart" \
     "restart $outcome"
 
-done_testing
+tap_end

@@ -172,4 +172,4 @@ rel_row "config: bad versions only" \
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
-done_testing
+tap_end

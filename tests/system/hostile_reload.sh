@@ -60,14 +60,14 @@ reload_rejects() {
 one() {
 	local why
 	if ! reload_rejects "$1" "$2"; then
-		tap_not_ok "$1: reload exits 1 with its errors (exit $CTL_RC)"
+		not_ok "$1: reload exits 1 with its errors (exit $CTL_RC)"
 		diag_file "diff" "$T/diff" 40
 		return 0
 	fi
 	if why=$(kept); then
-		tap_ok "$1: rejected with its file:line errors, running config kept"
+		ok "$1: rejected with its file:line errors, running config kept"
 	else
-		tap_not_ok "$1: rejected, but the running config was not kept"
+		not_ok "$1: rejected, but the running config was not kept"
 		diag "$why"
 	fi
 }
@@ -104,15 +104,14 @@ by_event() {
 	n0=$(count_in "$T/d.main.log" "$first")
 	[ "$1" = hup ] && kill -HUP "$(daemon_pid main)"
 	if ! wait_until 5 logged_more "$n0" "$first"; then
-		tap_not_ok "$2 by $1: the error is logged"
-		diag "expected a new log line: $first"
-		diag_context
+		not_ok "$2 by $1: the error is logged" \
+		    "expected a new log line: $first"
 		return 0
 	fi
 	if why=$(kept); then
-		tap_ok "$2 by $1: the error is logged, running config kept"
+		ok "$2 by $1: the error is logged, running config kept"
 	else
-		tap_not_ok "$2 by $1: logged, but the running config was not kept"
+		not_ok "$2 by $1: logged, but the running config was not kept"
 		diag "$why"
 	fi
 }
@@ -149,4 +148,4 @@ report $? "still enforcing: an outside write is reverted" "$(values)"
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
-done_testing
+tap_end

@@ -111,4 +111,4 @@ golden advise-windows-set 0 advise --json --platform windows --rate 100m \
     --rtt 10ms --set tcp.autotuninglevel=restricted --set offload.rss=disabled
 
 daemon_stop main
-done_testing
+tap_end

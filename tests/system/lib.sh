@@ -11,44 +11,15 @@
 # Output is TAP for build-aux/tap-driver.sh: "ok N - ...", "not ok N - ..."
 # with "#" diagnostics (daemon log tail, tcptunectl output), plan at the end.
 
-TT_NUM=0
-TT_FAILED=0
 TT_NAME=${0##*/}
 
-# ---- TAP
+# ---- TAP: tests/tap.sh, with what a failure here should show
 
-tap_ok() {
-	TT_NUM=$((TT_NUM + 1))
-	echo "ok $TT_NUM - $*"
-}
-
-tap_not_ok() {
-	TT_NUM=$((TT_NUM + 1))
-	TT_FAILED=$((TT_FAILED + 1))
-	echo "not ok $TT_NUM - $*"
-}
-
-tap_skip() {
-	TT_NUM=$((TT_NUM + 1))
-	echo "ok $TT_NUM - $1 # SKIP $2"
-}
-
-diag() {
-	local line
-	for line in "$@"; do
-		printf '%s\n' "$line" | sed 's/^/# /'
-	done
-}
-
-# diag_file LABEL FILE [LINES]: a file's tail as diagnostics.
-diag_file() {
-	[ -e "$2" ] || { diag "$1: (no file $2)"; return 0; }
-	diag "--- $1 (last ${3:-20} lines) ---"
-	tail -n "${3:-20}" "$2" | sed 's/^/#   /'
-}
+# shellcheck source=tests/tap.sh
+. "${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/tap.sh"
 
 # What a failure should show: the last tcptunectl run and the daemon logs.
-diag_context() {
+tap_context() {
 	local f
 	[ -e "$T/ctl.out" ] && diag "last: $(cat "$T/ctl.cmd" 2>/dev/null) -> exit $CTL_RC" &&
 	    diag_file "its output" "$T/ctl.out" 30
@@ -56,65 +27,6 @@ diag_context() {
 		[ -e "$f" ] && diag_file "daemon log ${f##*/}" "$f" 20
 	done
 	return 0
-}
-
-# report RC DESC [DIAG...]: ok when RC is 0.  Call as `report $? ...`: $?
-# must be the first argument, as command substitutions in later arguments
-# change it.
-report() {
-	local rc=$1 desc=$2
-	shift 2
-	if [ "$rc" -eq 0 ]; then
-		tap_ok "$desc"
-	else
-		tap_not_ok "$desc"
-		diag "$@"
-		diag_context
-	fi
-	return "$rc"
-}
-
-# check DESC CMD...: run CMD (output into $T/check.out), ok if it succeeds.
-check() {
-	local desc=$1 rc
-	shift
-	"$@" >"$T/check.out" 2>&1
-	rc=$?
-	if [ "$rc" -eq 0 ]; then
-		tap_ok "$desc"
-	else
-		tap_not_ok "$desc"
-		diag "command: $* -> exit $rc"
-		diag_file "command output" "$T/check.out"
-		diag_context
-	fi
-	return "$rc"
-}
-
-# check_eq DESC WANT GOT
-check_eq() {
-	if [ "$2" = "$3" ]; then
-		tap_ok "$1"
-	else
-		tap_not_ok "$1"
-		diag "expected: '$2'" "     got: '$3'"
-		diag_context
-		return 1
-	fi
-}
-
-bail() {
-	echo "Bail out! $TT_NAME: $*"
-	diag_context
-	exit 99
-}
-
-# The "not ok" lines carry the failures; a non-zero exit would make the
-# TAP driver count one more (as tests/config/golden.sh).
-done_testing() {
-	echo "1..$TT_NUM"
-	echo "# $TT_NAME: $TT_FAILED of $TT_NUM failed"
-	exit 0
 }
 
 # ---- time
@@ -687,8 +599,8 @@ py_cases() {
 	local verdict rest
 	while read -r verdict rest; do
 		case $verdict in
-		PASS) tap_ok "$rest" ;;
-		FAIL) tap_not_ok "$rest"; diag_context ;;
+		PASS) ok "$rest" ;;
+		FAIL) not_ok "$rest"; tap_context ;;
 		*) diag "$verdict $rest" ;;
 		esac
 	done <"$1"

@@ -152,8 +152,8 @@ EOF
 	daemon_ready e
 	stop_timed e
 else
-	tap_skip "READY=1 is sent" "python3 not found"
-	tap_skip "READY=1 after the first apply" "python3 not found"
+	skip "READY=1 is sent" "python3 not found"
+	skip "READY=1 after the first apply" "python3 not found"
 fi
 
-done_testing
+tap_end

@@ -164,4 +164,4 @@ check_eq "lines and counts about uid 65534 add up to its 2208 refusals" 2208 "$t
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
-done_testing
+tap_end

@@ -169,4 +169,4 @@ report $? "the directory made again: the managed file is read" \
 
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
-done_testing
+tap_end

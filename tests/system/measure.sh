@@ -105,7 +105,7 @@ enforcing() {
 	status | jq -e '.daemon.paused == false and .daemon.lease == null' \
 	    >/dev/null && rmem_is "$TUNED_RMEM"
 }
-# shellcheck disable=SC2317 # called through wait_until
+# shellcheck disable=SC2317 # called through check_until
 leased() { status | jq -e '.daemon.lease != null' >/dev/null; }
 rmem_is() {
 	[ "$(in_a cat /proc/sys/net/ipv4/tcp_rmem | tr -s '\t ' ' ')" = "$1" ]
@@ -216,7 +216,7 @@ jq -e --argjson m "$ORIG_MAX" \
     '[.rounds[] | select(.side == "original") | .rcvbuf] | max <= $m' \
     "$TB_TMP/far.json" >/dev/null
 report $? "original rounds ran under the original ceiling (rcvbuf <= 1 MiB)" "$(jq -c '[.rounds[].rcvbuf]' "$TB_TMP/far.json")"
-wait_until "enforcing again after the measurement" $((5 * SCALE)) enforcing
+check_until "enforcing again after the measurement" $((5 * SCALE)) enforcing
 
 # the text report on a pipe: a table and the verdict, no bar chart
 ctl measure -n 1 -t 2 "$URL" >"$TB_TMP/text.out" 2>&1
@@ -235,7 +235,7 @@ fi
 ip netns exec "$TB_NS_A" "$TCPTUNECTL" -s "$SOCK" measure -n 1 -t 60 "$URL" \
     >/dev/null 2>&1 &
 MPID=$!
-wait_until "a measurement in an original round holds the lease" $((10 * SCALE)) leased
+check_until "a measurement in an original round holds the lease" $((10 * SCALE)) leased
 status | jq -e --argjson p "$MPID" '.daemon.lease.uid == 0 and
     .daemon.lease.pid == $p and .daemon.lease.seconds_left > 0' >/dev/null
 report $? "status shows the lease's holder (uid 0, its pid) and time left" "$(status | jq -c .daemon.lease)"
@@ -243,7 +243,7 @@ rmem_is "$ORIG_RMEM"
 report $? "the originals are in place during the lease" "$(in_a cat /proc/sys/net/ipv4/tcp_rmem)"
 kill -KILL "$MPID"
 wait "$MPID" 2>/dev/null
-wait_until "kill -9 mid-round: enforcing again" $((5 * SCALE)) enforcing
+check_until "kill -9 mid-round: enforcing again" $((5 * SCALE)) enforcing
 
 # a lease that runs out, its holder still connected (raw protocol)
 cat >"$TB_TMP/lease.py" <<'EOF'
@@ -264,8 +264,8 @@ EOF
 ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 2 60 \
     >"$TB_TMP/lease.out" 2>&1 &
 LPID=$!
-wait_until "a raw client takes a 2 s lease" $((5 * SCALE)) leased
-wait_until "the lease runs out: enforcing again, its holder still connected" \
+check_until "a raw client takes a 2 s lease" $((5 * SCALE)) leased
+check_until "the lease runs out: enforcing again, its holder still connected" \
     $((6 * SCALE)) enforcing
 kill -0 "$LPID" 2>/dev/null
 report $? "the holder was still connected when its lease ended" "$(cat "$TB_TMP/lease.out")"
@@ -277,16 +277,16 @@ wait "$LPID" 2>/dev/null
 ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 60 60 \
     >"$TB_TMP/lease.out" 2>&1 &
 LPID=$!
-wait_until "a raw client takes a 60 s lease" $((5 * SCALE)) leased
+check_until "a raw client takes a 60 s lease" $((5 * SCALE)) leased
 # (exit 1 here: the net.core keys are refused in a namespace)
 ctl resume >"$TB_TMP/resume.out" 2>&1
-wait_until "resume ends the lease: enforcing again" $((5 * SCALE)) enforcing
+check_until "resume ends the lease: enforcing again" $((5 * SCALE)) enforcing
 kill "$LPID" 2>/dev/null
 wait "$LPID" 2>/dev/null
 ip netns exec "$TB_NS_A" python3 "$TB_TMP/lease.py" "$SOCK" 60 60 \
     >"$TB_TMP/lease.out" 2>&1 &
 LPID=$!
-wait_until "a raw client takes another lease" $((5 * SCALE)) leased
+check_until "a raw client takes another lease" $((5 * SCALE)) leased
 ctl restore >"$TB_TMP/restore.out" 2>&1
 status | jq -e '.daemon.paused and .daemon.lease == null' >/dev/null
 report $? "restore during a lease: paused, the lease gone" "$(status | jq -c '.daemon | {paused, lease}')"
@@ -300,7 +300,7 @@ jq -e '(.compared | not) and (.no_comparison_reason | startswith("enforcement is
     "$TB_TMP/paused.json" >/dev/null && [ "$RC" -eq 0 ]
 report $? "measure while paused by restore: current settings only, and why" "exit $RC: $(cat "$TB_TMP/paused.json.err")"
 ctl resume >/dev/null 2>&1
-wait_until "resume: enforcing again" $((5 * SCALE)) enforcing
+check_until "resume: enforcing again" $((5 * SCALE)) enforcing
 
 # not root: the daemon refuses the lease; measure compares nothing
 setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null ||

@@ -153,4 +153,4 @@ report $? "after kill -9 of the first on the tree, a new one starts on it" \
     "$(cat "$TREE"/net/ipv4/* 2>&1)" "$(tail -n 3 "$T/d.tb2.log")"
 daemon_stop tb2
 
-done_testing
+tap_end

@@ -27,7 +27,7 @@ fi
 # valid FILE DESC: promtool's verdict, or a skip saying why there is none.
 valid() {
 	if [ -z "$HAVE_PROMTOOL" ]; then
-		tap_skip "$2" "promtool not installed (Debian package prometheus, scripts/deps.sh test)"
+		skip "$2" "promtool not installed (Debian package prometheus, scripts/deps.sh test)"
 		return 0
 	fi
 	promtool_ok "$1"
@@ -167,4 +167,4 @@ grep -qxF "tcptune_up 0" "$TF/tcptune.prom" && [ "$rc" -eq 2 ] &&
     ! grep -q tcptune_key "$TF/tcptune.prom"
 report $? "no daemon: --textfile replaces the file with tcptune_up 0 (exit $rc)"
 
-done_testing
+tap_end

@@ -199,4 +199,4 @@ report $? "reload back to CheckInterval 1: drift is reverted again" \
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 
-done_testing
+tap_end

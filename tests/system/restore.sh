@@ -115,4 +115,4 @@ check_eq "RestoreOnExit: SIGTERM exits 0 (took $((t1 - t0)) ms)" 0 \
 originals
 report $? "RestoreOnExit: the originals are back after SIGTERM" "$(values)"
 
-done_testing
+tap_end

@@ -298,8 +298,8 @@ if command -v strace >/dev/null 2>&1; then
 	report $? "20 status requests arriving together: all answered, $reads read(s) of each key (at most 2)" \
 	    "$(cat "$T/tg.out")"
 else
-	tap_skip "a burst costs one read" "strace not installed"
+	skip "a burst costs one read" "strace not installed"
 fi
 daemon_stop burst
 
-done_testing
+tap_end

@@ -233,4 +233,4 @@ rel_row "machine: corrupt originals file" \
     "bytes changed, a byte flipped, truncated, wrong checksum, empty, 4 MB, a directory, a symlink, a FIFO" \
     "set aside, reported, never believed; restore gives the true values"
 
-done_testing
+tap_end

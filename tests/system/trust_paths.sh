@@ -161,4 +161,4 @@ wait_until 5 all_in_force
 report $? "a config reached through root's symlink is read"
 daemon_stop rootlink
 
-done_testing
+tap_end

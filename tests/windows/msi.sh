@@ -311,8 +311,8 @@ service_registered() {
 	    grep -Eq 'ImagePath +REG_(EXPAND_)?SZ +"?C:\\Program Files\\tcptune\\tcptuned\.exe' "$T/svc.reg"
 }
 check "service tcptuned registered: auto start, the installed tcptuned.exe" service_registered
-wait_until "service tcptuned started by the install (RUNNING)" 60 svc_running
-wait_until "tcptunectl status answers from the installed service" 60 status_answers
+check_until "service tcptuned started by the install (RUNNING)" 60 svc_running
+check_until "tcptunectl status answers from the installed service" 60 status_answers
 
 # The user edits the config; the upgrade and the uninstall keep it.
 printf '<!-- edited by the msi test -->\r\n' >>"$conf"
@@ -326,7 +326,7 @@ check "upgrade: $next registered, $version gone" eval \
      ! w reg query '$uninstall_key\\$(product_code "$msi")' | grep -q DisplayVersion"
 check "upgrade: the old version's uninstall did not run restore" \
     eval "[ -z \"\$(action_line '$T/upgrade.log' RestoreOriginals)\" ]"
-wait_until "upgrade: service tcptuned RUNNING again" 60 svc_running
+check_until "upgrade: service tcptuned RUNNING again" 60 svc_running
 
 check "msiexec /x $(basename "$msi_next") /qn" \
     msiexec "$T/uninstall.log" /x "$(winpath "$msi_next")" ||

@@ -53,12 +53,12 @@ keepalive=$(wine_session_start) ||
     { echo "Bail out! the wineserver or Wine's services did not start"; exit 99; }
 pids="$pids $keepalive"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-	n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
+# What a failure shows: the output of the command that failed.
+tap_context() {
 	[ -f "$tmp/out" ] && sed 's/^/# /' "$tmp/out" | head -n 30
+	return 0
 }
 # Windows programs end lines with CR LF; the goldens are Unix text.
 unix() { tr -d '\r'; }
@@ -90,9 +90,9 @@ golden() {
 	status=${PIPESTATUS[0]}
 	if ! diff -u "$expected" "$tmp/out" >"$tmp/diff" 2>&1; then
 		cp "$tmp/diff" "$tmp/out"
-		notok "config $name: output differs from the Linux golden file"
+		not_ok "config $name: output differs from the Linux golden file"
 	elif [ "$status" -ne "$want" ]; then
-		notok "config $name: exit $status, expected $want"
+		not_ok "config $name: exit $status, expected $want"
 	else
 		ok "config $name"
 	fi
@@ -119,7 +119,7 @@ for page in tcptunectl.8 tcptuned.8 tcptune.conf.5; do
 		ok "help ${page%.*}: the page as mandoc renders it"
 	else
 		diff -u "$tmp/want" "$tmp/out" | head -n 10 >&2
-		notok "help ${page%.*}: the page as mandoc renders it"
+		not_ok "help ${page%.*}: the page as mandoc renders it"
 	fi
 done
 
@@ -148,12 +148,12 @@ wconf=$(winpath "$tmp/etc/tcptune.conf")
 wine "$daemon" -n -f "$wconf" 2>&1 | unix >"$tmp/out"
 if [ "${PIPESTATUS[0]}" -eq 0 ] && grep -qx 'configuration OK' "$tmp/out"
 then ok "acl: a private directory and file are accepted"
-else notok "acl: a private directory and file are accepted"; fi
+else not_ok "acl: a private directory and file are accepted"; fi
 
 wine "$daemon" -n -f "$(winpath "$tmp/open/tcptune.conf")" 2>&1 | unix >"$tmp/out"
 if [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q 'its directory must not be writable by Users, Everyone or Authenticated Users (Everyone may change it): refusing to use it' "$tmp/out"
 then ok "acl: a directory Everyone may change is refused"
-else notok "acl: a directory Everyone may change is refused"; fi
+else not_ok "acl: a directory Everyone may change is refused"; fi
 
 cp "$tmp/etc/tcptune.conf" "$tmp/etc/open.conf"
 wine "$WINBIN/set_acl.exe" "$(winpath "$tmp/etc/open.conf")" \
@@ -161,13 +161,13 @@ wine "$WINBIN/set_acl.exe" "$(winpath "$tmp/etc/open.conf")" \
 wine "$daemon" -n -f "$(winpath "$tmp/etc/open.conf")" 2>&1 | unix >"$tmp/out"
 if [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q 'the file must not be writable by Users, Everyone or Authenticated Users (Everyone may change it)' "$tmp/out"
 then ok "acl: a file Everyone may write is refused"
-else notok "acl: a file Everyone may write is refused"; fi
+else not_ok "acl: a file Everyone may write is refused"; fi
 rm -f "$tmp/etc/open.conf"
 
 wine "$daemon" -n -f "$(winpath "$tmp/etc/none.conf")" 2>&1 | unix >"$tmp/out"
 if [ "${PIPESTATUS[0]}" -eq 1 ] && grep -q 'none.conf: No such file or directory' "$tmp/out"
 then ok "acl: a missing file is reported as on Linux"
-else notok "acl: a missing file is reported as on Linux"; fi
+else not_ok "acl: a missing file is reported as on Linux"; fi
 
 # ---- cim: the real backend's failure path, in a foreground daemon
 
@@ -180,14 +180,14 @@ if wait_for 60 status_ok; then
 	ok "cim: the daemon starts and answers on $pipe"
 else
 	cp "$tmp/daemon.log" "$tmp/out"
-	notok "cim: the daemon starts and answers on $pipe"
+	not_ok "cim: the daemon starts and answers on $pipe"
 fi
 for key in tcp.autotuninglevel:MSFT_NetTCPSetting \
     offload.rss:MSFT_NetOffloadGlobalSetting; do
 	k=${key%%:*} cls=${key#*:}
 	if grep -q "^$k: cannot read: No such file or directory: $cls is not on this Windows (root/StandardCimv2: WBEM_E_INVALID_NAMESPACE 0x8004100E); the other keys still apply" "$tmp/daemon.log"
 	then ok "cim: $k: the missing class is logged"
-	else cp "$tmp/daemon.log" "$tmp/out"; notok "cim: $k: the missing class is logged"; fi
+	else cp "$tmp/daemon.log" "$tmp/out"; not_ok "cim: $k: the missing class is logged"; fi
 done
 wine "$ctl" -s "$pipe" --json status 2>/dev/null | unix >"$tmp/out"
 if python3 -c '
@@ -200,7 +200,7 @@ for name in ("tcp.autotuninglevel", "offload.rss"):
     assert "WBEM_E_INVALID_NAMESPACE 0x8004100E" in k["note"], k
 ' "$tmp/out" 2>>"$tmp/out"
 then ok "cim: status --json shows both keys refused, with the reason"
-else notok "cim: status --json shows both keys refused, with the reason"; fi
+else not_ok "cim: status --json shows both keys refused, with the reason"; fi
 checks_done() {
 	wine "$ctl" -s "$pipe" --json status 2>/dev/null | unix |
 	    python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["daemon"]["checks"] >= 3 else 1)'
@@ -209,20 +209,20 @@ if wait_for 30 checks_done; then
 	ok "cim: the daemon keeps checking (3 checks and more)"
 else
 	wine "$ctl" -s "$pipe" --json status 2>&1 | unix >"$tmp/out"
-	notok "cim: the daemon keeps checking (3 checks and more)"
+	not_ok "cim: the daemon keeps checking (3 checks and more)"
 fi
 wine "$ctl" -s "$pipe" reload 2>&1 | unix >"$tmp/out"
 if [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^reloaded ' "$tmp/out"
 then ok "cim: reload over the pipe (an Administrator under Wine)"
-else notok "cim: reload over the pipe (an Administrator under Wine)"; fi
+else not_ok "cim: reload over the pipe (an Administrator under Wine)"; fi
 wine "$ctl" -s "$pipe" restore 2>&1 | unix >"$tmp/out"
 if grep -q 'enforcement paused' "$tmp/out"
 then ok "cim: restore answers and pauses"
-else notok "cim: restore answers and pauses"; fi
+else not_ok "cim: restore answers and pauses"; fi
 wine "$ctl" -s "$pipe" resume 2>&1 | unix >"$tmp/out"
 if grep -q '^resumed ' "$tmp/out"
 then ok "cim: resume answers"
-else notok "cim: resume answers"; fi
+else not_ok "cim: resume answers"; fi
 
 # ---- one daemon per machine: a second, on its own pipe and state
 # directory, refuses to start and names the first (kernel_lock_win.c)
@@ -236,10 +236,10 @@ if [ "$rc" -eq 1 ] && grep -qF "another tcptuned (pid " "$tmp/out" &&
     grep -qF ", socket $pipe, state $st) already manages the sysctls of this machine; stop it first (it holds Global\tcptuned-sysctls)" "$tmp/out" &&
     [ ! -e "$WINEPREFIX/drive_c/tcptune-wine-state2" ]
 then ok "one machine: a second daemon (other pipe and state) is refused, names the first, writes no state"
-else notok "one machine: a second daemon (other pipe and state) is refused, names the first, writes no state"; fi
+else not_ok "one machine: a second daemon (other pipe and state) is refused, names the first, writes no state"; fi
 if status_ok
 then ok "one machine: the first still answers"
-else notok "one machine: the first still answers"; fi
+else not_ok "one machine: the first still answers"; fi
 
 # ---- watch: FindFirstChangeNotification on the config directory
 
@@ -255,7 +255,7 @@ if wait_for 30 three_keys; then
 	ok "watch: the replaced config is reloaded by itself"
 else
 	cp "$tmp/daemon.log" "$tmp/out"
-	notok "watch: the replaced config is reloaded by itself"
+	not_ok "watch: the replaced config is reloaded by itself"
 fi
 
 # ---- pipe: protocol abuse
@@ -264,11 +264,11 @@ timeout 120 wine "$WINBIN/pipe_abuse.exe" "$pipe" 2>&1 | unix >"$tmp/abuse"
 while read -r line; do
 	case $line in
 	"ok "*) ok "${line#ok [0-9]* - }" ;;
-	"not ok "*) : >"$tmp/out"; notok "${line#not ok [0-9]* - }" ;;
+	"not ok "*) : >"$tmp/out"; not_ok "${line#not ok [0-9]* - }" ;;
 	esac
 done <"$tmp/abuse"
 grep -q '^ok .*status still answers (after)' "$tmp/abuse" ||
-    { cp "$tmp/abuse" "$tmp/out"; notok "pipe: pipe_abuse.exe ran to the end"; }
+    { cp "$tmp/abuse" "$tmp/out"; not_ok "pipe: pipe_abuse.exe ran to the end"; }
 first_pids=$pids
 for p in $pids; do [ "$p" = "$keepalive" ] || kill "$p" 2>/dev/null; done
 pids=$keepalive
@@ -279,7 +279,7 @@ wine "$daemon" -d -f "$wconf" -S "$st2" -s "$pipe2" >"$tmp/third.log" 2>&1 &
 pids="$pids $!"
 if wait_for 60 status2_ok
 then ok "one machine: once the first has stopped, a new daemon starts"
-else unix <"$tmp/third.log" >"$tmp/out"; notok "one machine: once the first has stopped, a new daemon starts"; fi
+else unix <"$tmp/third.log" >"$tmp/out"; not_ok "one machine: once the first has stopped, a new daemon starts"; fi
 for p in $pids; do [ "$p" = "$keepalive" ] || kill "$p" 2>/dev/null; done
 pids=$keepalive
 
@@ -289,7 +289,7 @@ if kill -0 "$keepalive" 2>/dev/null; then
 	ok "service: the process that keeps Wine's services up still runs"
 else
 	: >"$tmp/out"
-	notok "service: the process that keeps Wine's services up still runs"
+	not_ok "service: the process that keeps Wine's services up still runs"
 fi
 svc_state() { wine sc query tcptuned 2>/dev/null | unix | grep -q "STATE.*$1"; }
 svc_create() {
@@ -309,7 +309,7 @@ if wait_for 60 svc_state RUNNING; then
 	ok "service: sc start: RUNNING after the first apply"
 else
 	{ unix <"$tmp/svc"; wine sc query tcptuned 2>&1 | unix; } >"$tmp/out"
-	notok "service: sc start: RUNNING after the first apply"
+	not_ok "service: sc start: RUNNING after the first apply"
 fi
 svc_status() { wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status >/dev/null 2>&1; [ $? -le 1 ]; }
 if wait_for 60 svc_status
@@ -317,7 +317,7 @@ then ok "service: answers status on its pipe"
 else
 	{ wine sc query tcptuned; wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status; } 2>&1 |
 	    unix >"$tmp/out"
-	notok "service: answers status on its pipe"
+	not_ok "service: answers status on its pipe"
 fi
 # SERVICE_CONTROL_PARAMCHANGE (Wine's sc.exe has no "control" verb).
 svc_reloaded() {
@@ -329,7 +329,7 @@ if wine "$WINBIN/svc_control.exe" tcptuned >"$tmp/out" 2>&1 &&
 then ok "service: PARAMCHANGE reloads the configuration"
 else
 	wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status 2>&1 | unix >>"$tmp/out"
-	notok "service: PARAMCHANGE reloads the configuration"
+	not_ok "service: PARAMCHANGE reloads the configuration"
 fi
 wine sc stop tcptuned >/dev/null 2>&1
 if wait_for 30 svc_state STOPPED &&
@@ -337,7 +337,7 @@ if wait_for 30 svc_state STOPPED &&
 then ok "service: sc stop: STOPPED, exit code 0"
 else
 	wine sc query tcptuned 2>&1 | unix >"$tmp/out"
-	notok "service: sc stop: STOPPED, exit code 0"
+	not_ok "service: sc stop: STOPPED, exit code 0"
 fi
 
 # ---- advise: tcptunectl.exe advise read live.  Wine has no
@@ -359,13 +359,13 @@ if [ $? -eq 0 ] && grep -q '^Machine     Windows: nothing could be read here' "$
     tr -s ' \n' '  ' <"$tmp/out" |
     grep -q 'advice is for a stock Windows, as --platform windows'
 then ok "advise: nothing readable under Wine, said so, a stock Windows modelled"
-else notok "advise: nothing readable under Wine, said so, a stock Windows modelled"
+else not_ok "advise: nothing readable under Wine, said so, a stock Windows modelled"
 fi
 advise --rate 1g --rtt 150ms --json >"$tmp/out"
 if grep -q '"live": true' "$tmp/out" && grep -q '"nothing-read"' "$tmp/out" &&
     grep -q '"least_level": "experimental"' "$tmp/out"
 then ok "advise --json: live, nothing-read, the least level"
-else notok "advise --json: live, nothing-read, the least level"
+else not_ok "advise --json: live, nothing-read, the least level"
 fi
 wcfg=$(winpath "$tmp/advice.conf")
 advise --rate 1g --rtt 150ms --set offload.rss=disabled --config "$wcfg" \
@@ -375,7 +375,7 @@ if grep -q "^Wrote $(printf '%s' "$wcfg" | sed 's/\\/\\\\/g')" "$tmp/out" &&
     (cd "$tmp" && timeout "$WT" wine "$ctl" check "$wcfg") 2>&1 | unix |
     grep -q 'configuration OK'
 then ok "advise --config FILE: written, and check accepts it"
-else notok "advise --config FILE: written, and check accepts it"
+else not_ok "advise --config FILE: written, and check accepts it"
 fi
 cp "$tmp/advice.conf" "$tmp/advice.before"
 advise --rate 1g --rtt 10ms --config "$wcfg" >"$tmp/out"
@@ -385,18 +385,17 @@ if [ $? -eq 1 ] && grep -q 'exists: add --force' "$tmp/out" &&
     grep -q '<string>normal</string>' "$tmp/advice.conf" &&
     [ -z "$(ls "$tmp"/advice.conf.tmp.* 2>/dev/null)" ]
 then ok "advise --config: an existing FILE only with --force, no temporary left"
-else notok "advise --config: an existing FILE only with --force, no temporary left"
+else not_ok "advise --config: an existing FILE only with --force, no temporary left"
 fi
 advise --rate 1g --host 127.0.0.1 >"$tmp/out"
 if [ $? -eq 64 ] && grep -q 'not available on Windows; give it with --rtt' "$tmp/out"
 then ok "advise --host: refused on Windows, --rtt named"
-else notok "advise --host: refused on Windows, --rtt named"
+else not_ok "advise --host: refused on Windows, --rtt named"
 fi
 advise --rate 1g --rtt 150ms --platform linux >"$tmp/out"
 if grep -q '^Machine     Linux (--platform)' "$tmp/out"
 then ok "advise --platform linux on Windows: modelled"
-else notok "advise --platform linux on Windows: modelled"
+else not_ok "advise --platform linux on Windows: modelled"
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end
