@@ -14,7 +14,10 @@
  *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
  *       "lease": null | { "uid": int, "pid": int|null, "seconds_left": int },
  *       "last_reload": time|null, "last_reload_ok": bool|null,
- *       "last_reload_message": str, "state_problem": str|null },
+ *       "last_reload_message": str, "state_problem": str|null,
+ *       "damaged_originals": { "count": int,
+ *           "paths": [ str, ... ] (oldest first; fewer than count when
+ *           they do not all fit) } },
  *     "keys": [ { "name": str,
  *       "state": "pending"|"in force"|"clamped"|"refused"|"contested"|
  *           "paused"|"drifted",
@@ -556,6 +559,36 @@ text_key_summary(const struct msg_key_status *keys, size_t n)
 	putchar('\n');
 }
 
+/*
+ * The damaged originals files the daemon keeps, a path a line (each
+ * escaped on its own, the newlines between them are the daemon's).
+ */
+static void
+text_damaged(const struct msg_daemon_info *di)
+{
+	char		 paths[sizeof(di->damaged_copies)];
+	char		 text[TT_ESCAPE_SIZE(sizeof(di->damaged_copies))];
+	char		*p, *next;
+	unsigned	 listed = 0;
+
+	if (di->ndamaged == 0)
+		return;
+	printf("%-12s %u damaged %s kept, oldest first; see RECOVERY in "
+	    "tcptuned(8)\n", "originals", di->ndamaged, di->ndamaged == 1 ?
+	    "copy" : "copies");
+	tt_strlcpy(paths, di->damaged_copies, sizeof(paths));
+	for (p = paths; p != NULL && *p != '\0'; p = next) {
+		if ((next = strchr(p, '\n')) != NULL)
+			*next++ = '\0';
+		ESCAPE(text, p);
+		printf("%-12s %s\n", "", text);
+		listed++;
+	}
+	if (listed < di->ndamaged)
+		printf("%-12s and %u more in the state directory\n", "",
+		    di->ndamaged - listed);
+}
+
 static void
 text_daemon(const struct text_info *ti)
 {
@@ -587,6 +620,7 @@ text_daemon(const struct text_info *ti)
 	    "originals restored" : "tuned values stay");
 	if (ti->state_problem[0] != '\0')
 		printf("%-12s %s\n", "state", ti->state_problem);
+	text_damaged(di);
 }
 
 static void
@@ -680,6 +714,26 @@ json_error(const char *key, int err)
 	json_close(&js, '}');
 }
 
+/* "damaged_originals": how many the daemon keeps and their paths. */
+static void
+json_damaged(const struct msg_daemon_info *di)
+{
+	char	 paths[sizeof(di->damaged_copies)];
+	char	*p, *next;
+
+	json_open(&js, "damaged_originals", '{');
+	json_uint(&js, "count", di->ndamaged);
+	json_open(&js, "paths", '[');
+	tt_strlcpy(paths, di->damaged_copies, sizeof(paths));
+	for (p = paths; p != NULL && *p != '\0'; p = next) {
+		if ((next = strchr(p, '\n')) != NULL)
+			*next++ = '\0';
+		json_str(&js, NULL, p);
+	}
+	json_close(&js, ']');
+	json_close(&js, '}');
+}
+
 static void
 json_daemon(const struct msg_daemon_info *di)
 {
@@ -718,6 +772,7 @@ json_daemon(const struct msg_daemon_info *di)
 	json_str(&js, "last_reload_message", di->last_reload_msg);
 	json_str(&js, "state_problem", di->state_problem[0] ?
 	    di->state_problem : NULL);
+	json_damaged(di);
 	json_close(&js, '}');
 }
 
