@@ -662,6 +662,25 @@ engine_not_in_force(const struct engine *e)
 	return n;
 }
 
+/*
+ * Both values where the original on record is not the one a damaged copy
+ * holds: the copy's may be the value from before tcptuned wrote the key.
+ */
+static void
+note_damaged_copy(const struct engine *e, const char *name, const char *orig,
+    struct msg_key_status *ks)
+{
+	const char	*copy, *value;
+	size_t		 len = strlen(ks->note);
+
+	if ((value = originals_seen(e->originals, name, &copy)) == NULL ||
+	    (orig != NULL && strcmp(orig, value) == 0))
+		return;
+	(void)tt_snprintf(ks->note + len, sizeof(ks->note) - len, "%sthe "
+	    "damaged copy %s holds %s as its original; see RECOVERY in "
+	    "tcptuned(8)", len > 0 ? "; " : "", copy, value);
+}
+
 void
 engine_key_status(const struct engine *e, const struct engine_key *k,
     struct msg_key_status *ks)
@@ -676,6 +695,7 @@ engine_key_status(const struct engine *e, const struct engine_key *k,
 	tt_strlcpy(ks->current, k->current, sizeof(ks->current));
 	tt_strlcpy(ks->original, orig ? orig : "", sizeof(ks->original));
 	tt_strlcpy(ks->note, k->note, sizeof(ks->note));
+	note_damaged_copy(e, k->cfg.name, orig, ks);
 	tt_strlcpy(ks->source, config_key_source(e->cfg, &k->cfg),
 	    sizeof(ks->source));
 	ks->has_original = orig != NULL;

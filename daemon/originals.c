@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tcptuned.h"
@@ -21,6 +22,13 @@
 #define STATE_VERSION	"version 1"
 #define STATE_FILE	"originals"
 #define STATE_MAX_BYTES	(TT_MAX_KEYS * (TT_NAME_MAX + TT_VALUE_MAX + 16) + 4096)
+/*
+ * A damaged file is kept as originals.corrupt.<UTC time>.<n>, a name no
+ * file has (the set-aside fails rather than replace one); earlier
+ * versions kept one originals.corrupt, still listed as the oldest.
+ */
+#define ASIDE_PREFIX	STATE_FILE ".corrupt"
+#define ASIDE_TRIES	1000	/* names per second, more than faults */
 
 static void	set_problem(struct originals *, char *, const char *, ...)
 		    TT_PRINTF(3, 4);
@@ -163,14 +171,202 @@ parse_originals(struct originals *st, char *buf, size_t len, const char **why)
 	return 0;
 }
 
+/* Legacy originals.corrupt first, then by time, then by n as a number. */
+static int
+aside_cmp(const void *a, const void *b)
+{
+	const char	*x = *(char * const *)a, *y = *(char * const *)b;
+	const char	*dx = strrchr(x, '.'), *dy = strrchr(y, '.');
+	unsigned long	 nx, ny;
+	int		 lx, ly;
+
+	lx = strcmp(x, ASIDE_PREFIX) == 0;
+	ly = strcmp(y, ASIDE_PREFIX) == 0;
+	if (lx || ly)
+		return ly - lx;
+	if (dx - x != dy - y || strncmp(x, y, (size_t)(dx - x)) != 0)
+		return strcmp(x, y);
+	nx = strtoul(dx + 1, NULL, 10);
+	ny = strtoul(dy + 1, NULL, 10);
+	return (nx > ny) - (nx < ny);
+}
+
+static bool
+printable(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+static const struct original_seen *
+seen_get(const struct originals *st, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < st->nseen; i++)
+		if (strcmp(st->seen[i].name, name) == 0)
+			return &st->seen[i];
+	return NULL;
+}
+
 /*
- * A corrupt or unreadable file is kept for a human to read, never trusted
- * and never overwritten: it is moved aside before anything new is saved.
+ * What tcptuned first saw for a key is never lost silently: when the
+ * original on record differs from the value a damaged copy holds (the
+ * oldest copy that has the key), both are logged, and the copy stays.
+ */
+static void
+compare_with_copies(const struct originals *st, const char *name,
+    const char *value)
+{
+	const struct original_seen	*sn;
+
+	if ((sn = seen_get(st, name)) == NULL || strcmp(sn->value, value) == 0)
+		return;
+	log_warnx("%s: the original on record is '%s', but the damaged copy "
+	    "%s/%s holds '%s', perhaps the value from before tcptuned wrote "
+	    "it; see RECOVERY in tcptuned(8)", name, value, st->dir, sn->copy,
+	    sn->value);
+}
+
+/*
+ * The value the oldest damaged copy that has the key holds for it, and
+ * that copy's name in *copy; NULL when none does.
+ */
+const char *
+originals_seen(const struct originals *st, const char *name,
+    const char **copy)
+{
+	const struct original_seen	*sn;
+
+	if ((sn = seen_get(st, name)) == NULL)
+		return NULL;
+	*copy = sn->copy;
+	return sn->value;
+}
+
+/* One "original NAME VALUE" line of a damaged copy, if it reads as one. */
+static void
+seen_line(struct originals *st, const char *copy, char *line)
+{
+	struct original_seen	*grown;
+	char			*name, *value;
+
+	if (strncmp(line, "original ", 9) != 0 || st->nseen >= TT_MAX_KEYS * 2)
+		return;
+	name = line + 9;
+	if ((value = strchr(name, ' ')) == NULL)
+		return;
+	*value++ = '\0';
+	if (!sysctl_name_valid(name) || *value == '\0' || !printable(value) ||
+	    strlen(name) >= TT_NAME_MAX || strlen(value) >= TT_VALUE_MAX ||
+	    seen_get(st, name) != NULL)
+		return;
+	if ((grown = realloc(st->seen, (st->nseen + 1) * sizeof(*grown))) ==
+	    NULL)
+		fatal("%s", __func__);
+	st->seen = grown;
+	tt_strlcpy(grown[st->nseen].name, name, TT_NAME_MAX);
+	tt_strlcpy(grown[st->nseen].value, value, TT_VALUE_MAX);
+	tt_strlcpy(grown[st->nseen].copy, copy, TT_NAME_MAX);
+	st->nseen++;
+}
+
+/*
+ * The values a damaged copy still holds, read without its checksum: to
+ * report, never to believe (a flipped bit may sit in a value).  A copy
+ * root does not own, or that is no file, gives nothing.
+ */
+static void
+read_copy(struct originals *st, const char *copy)
+{
+	char	*buf, *line, *next, why[TT_TEXT_MAX];
+	size_t	 len;
+
+	if (originals_os_read(st, copy, STATE_MAX_BYTES, &buf, &len, why,
+	    sizeof(why)) != 0)
+		return;
+	for (line = buf; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		seen_line(st, copy, line);
+	}
+	free(buf);
+}
+
+static void
+add_copy(struct originals *st, const char *name)
+{
+	char	**grown;
+
+	if ((grown = realloc(st->aside, (st->naside + 1) * sizeof(*grown))) ==
+	    NULL || (grown[st->naside] = strdup(name)) == NULL)
+		fatal("%s", __func__);
+	st->aside = grown;
+	st->naside++;
+	read_copy(st, name);
+}
+
+/* The damaged copies already kept, oldest first, and what they hold. */
+static void
+scan_copies(struct originals *st)
+{
+	char	**names;
+	size_t	  n, i;
+
+	if (st->dirfd == -1 || originals_os_list(st, ASIDE_PREFIX, &names, &n)
+	    != 0)
+		return;
+	qsort(names, n, sizeof(*names), aside_cmp);
+	for (i = 0; i < n; i++) {
+		if (names[i][sizeof(ASIDE_PREFIX) - 1] == '\0' ||
+		    names[i][sizeof(ASIDE_PREFIX) - 1] == '.')
+			add_copy(st, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	if (st->naside > 0)
+		log_notice("%zu damaged originals files kept in %s, the oldest "
+		    "%s; see RECOVERY in tcptuned(8)", st->naside, st->dir,
+		    st->aside[0]);
+}
+
+/*
+ * The damaged file to a name of its own, never one that exists: 0, or
+ * the errno that kept it in place.
+ */
+static int
+move_aside(struct originals *st, char *name, size_t len)
+{
+	char		stamp[32];
+	struct tm	tm;
+	time_t		now = time(NULL);
+	int		n, err = EEXIST;
+
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm) == 0)
+		tt_strlcpy(stamp, "0", sizeof(stamp));
+	for (n = 1; n <= ASIDE_TRIES && err == EEXIST; n++) {
+		(void)tt_snprintf(name, len, ASIDE_PREFIX ".%s.%d", stamp, n);
+		err = originals_os_set_aside(st, STATE_FILE, name);
+	}
+	if (err == 0)
+		add_copy(st, name);
+	return err;
+}
+
+/*
+ * A damaged or unreadable file is kept for a human to read, never trusted
+ * and never overwritten: it is moved to a name of its own before anything
+ * new is saved.  When it cannot be moved (a full or read-only disk), it
+ * stays where it is and nothing is saved over it (aside_pending) until a
+ * later retry moves it.
  */
 static void
 set_aside(struct originals *st, const char *why_in)
 {
-	char	aside[1100], why[TT_TEXT_MAX];
+	char	name[TT_NAME_MAX], why[TT_TEXT_MAX];
 	int	err;
 
 	/*
@@ -178,17 +374,37 @@ set_aside(struct originals *st, const char *why_in)
 	 * strerror() (the one below) overwrite.
 	 */
 	tt_strlcpy(why, why_in, sizeof(why));
-	snprintf(aside, sizeof(aside), "%s.corrupt", st->path);
-	if ((err = originals_os_rename(st, STATE_FILE, STATE_FILE ".corrupt"))
-	    != 0) {
+	if ((err = move_aside(st, name, sizeof(name))) != 0) {
+		st->aside_pending = true;
 		set_problem(st, st->corrupt, "%s is corrupt (%s) and cannot "
-		    "be moved aside (%s); originals not trusted, current "
-		    "values taken instead", st->path, why, strerror(err));
+		    "be moved aside (%s): left in place and never written "
+		    "over; originals not trusted, current values taken "
+		    "instead (kept in memory)", st->path, why, strerror(err));
 	} else
 		set_problem(st, st->corrupt, "%s was corrupt (%s): kept as "
-		    "%s; originals not trusted, current values taken instead",
-		    st->path, why, aside);
+		    "%s/%s; originals not trusted, current values taken "
+		    "instead; see RECOVERY in tcptuned(8)", st->path, why,
+		    st->dir, name);
 	originals_reset(st);
+}
+
+/* A damaged file left in place by a full disk, moved as soon as it can. */
+static void
+retry_aside(struct originals *st)
+{
+	char	name[TT_NAME_MAX];
+	size_t	i;
+
+	if (move_aside(st, name, sizeof(name)) != 0)
+		return;
+	st->aside_pending = false;
+	st->corrupt[0] = '\0';
+	set_problem(st, st->corrupt, "%s was corrupt: kept as %s/%s; "
+	    "originals not trusted, current values taken instead; see "
+	    "RECOVERY in tcptuned(8)", st->path, st->dir, name);
+	for (i = 0; i < st->n; i++)
+		compare_with_copies(st, st->entries[i].name,
+		    st->entries[i].value);
 }
 
 /*
@@ -226,11 +442,12 @@ originals_load(struct originals *st)
 {
 	const char	*why;
 	char		*buf, untrusted[TT_TEXT_MAX];
-	size_t		 len;
+	size_t		 len, i;
 	int		 err;
 
 	if (st->dirfd == -1)
 		return 0;
+	scan_copies(st);
 	err = originals_os_read(st, STATE_FILE, STATE_MAX_BYTES, &buf, &len,
 	    untrusted, sizeof(untrusted));
 	if (err == -1) {
@@ -242,6 +459,9 @@ originals_load(struct originals *st)
 	if (parse_originals(st, buf, len, &why) == -1)
 		set_aside(st, why);
 	free(buf);
+	for (i = 0; i < st->n; i++)
+		compare_with_copies(st, st->entries[i].name,
+		    st->entries[i].value);
 	return 0;
 }
 
@@ -301,6 +521,8 @@ originals_retry(struct originals *st)
 {
 	if (st->dirfd == -1 && originals_open_dir(st) == -1)
 		return;		/* became untrusted: keep what memory has */
+	if (st->aside_pending)
+		retry_aside(st);
 	if (st->dirty)
 		originals_save(st);
 	else if (st->save_err[0] != '\0' && st->dirfd != -1 &&
@@ -311,7 +533,17 @@ originals_retry(struct originals *st)
 void
 originals_close(struct originals *st)
 {
+	size_t	i;
+
 	originals_reset(st);
+	for (i = 0; i < st->naside; i++)
+		free(st->aside[i]);
+	free(st->aside);
+	st->aside = NULL;
+	st->naside = 0;
+	free(st->seen);
+	st->seen = NULL;
+	st->nseen = 0;
 	if (st->dirfd != -1)
 		close(st->dirfd);
 	st->dirfd = -1;
@@ -336,6 +568,7 @@ originals_set(struct originals *st, const char *name, const char *value)
 		return 0;
 	if (add_entry(st, name, value) == -1)
 		return -1;
+	compare_with_copies(st, name, value);
 	return originals_save(st);
 }
 
@@ -422,6 +655,12 @@ originals_save(struct originals *st)
 	if (appendf(buf, &len, "checksum %016llx\n",
 	    (unsigned long long)fnv1a64(buf, len)) == -1)
 		goto done;
+	if (st->aside_pending) {
+		set_problem(st, st->save_err, "cannot save %s: the damaged "
+		    "file is still there and is never written over (originals "
+		    "kept in memory, saved once it is moved aside)", st->path);
+		goto done;
+	}
 	err = st->dirfd == -1 ? ENOENT : originals_os_write(st, STATE_FILE, buf,
 	    len);
 	if (err != 0) {
@@ -436,4 +675,28 @@ originals_save(struct originals *st)
 done:
 	free(buf);
 	return rv;
+}
+
+/*
+ * The damaged copies kept, oldest first, as paths one a line in buf (cut
+ * at a whole line when it is full; the oldest always first); how many.
+ */
+unsigned
+originals_copies(const struct originals *st, char *buf, size_t len)
+{
+	size_t	i, used = 0;
+	int	n;
+
+	if (len > 0)
+		buf[0] = '\0';
+	for (i = 0; i < st->naside; i++) {
+		n = snprintf(buf + used, len - used, "%s%s/%s", i ? "\n" : "",
+		    st->dir, st->aside[i]);
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[used] = '\0';
+			break;
+		}
+		used += (size_t)n;
+	}
+	return (unsigned)st->naside;
 }

@@ -61,11 +61,86 @@ originals_os_write(const struct originals *st, const char *name,
 	    errno : 0;
 }
 
+/*
+ * Rename from to to, never over an existing to: a damaged copy set aside
+ * is never replaced.  EEXIST when to exists.
+ *
+ * Linux: renameat2(2) with RENAME_NOREPLACE ("Don't overwrite newpath of
+ * the rename. Return an error if newpath already exists", Linux 3.15,
+ * glibc 2.28), EINVAL where the file system does not support the flag.
+ * macOS: renameatx_np(2) with RENAME_EXCL (10.12), EEXIST if to exists;
+ * ENOTSUP where the file system cannot.  Elsewhere (FreeBSD) and as the
+ * fallback: linkat(2), which fails with EEXIST when the new name exists
+ * and, with flags 0, links a symbolic link itself, not its target, then
+ * unlinkat(2) of the old name.  A directory cannot be linked (EPERM,
+ * link(2)); it is renamed once fstatat finds no to, and rename(2) can then
+ * only replace an empty directory, which holds nothing.  The directory is
+ * root's and the daemon holds its lock, so nothing else names files here.
+ */
 int
-originals_os_rename(const struct originals *st, const char *from,
+originals_os_set_aside(const struct originals *st, const char *from,
     const char *to)
 {
+	struct stat	sb;
+
+#if defined(RENAME_NOREPLACE)
+	if (renameat2(st->dirfd, from, st->dirfd, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return errno;
+#elif defined(RENAME_EXCL)
+	if (renameatx_np(st->dirfd, from, st->dirfd, to, RENAME_EXCL) == 0)
+		return 0;
+	if (errno != ENOTSUP && errno != EINVAL)
+		return errno;
+#endif
+	if (linkat(st->dirfd, from, st->dirfd, to, 0) == 0)
+		return unlinkat(st->dirfd, from, 0) == -1 ? errno : 0;
+	if (errno != EPERM && errno != EISDIR)
+		return errno;
+	if (fstatat(st->dirfd, to, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+		return EEXIST;
+	if (errno != ENOENT)
+		return errno;
 	return renameat(st->dirfd, from, st->dirfd, to) == -1 ? errno : 0;
+}
+
+/*
+ * The names in the directory that start with prefix, in *namesp (each
+ * and the array malloc'd); 0 or an errno.
+ */
+int
+originals_os_list(const struct originals *st, const char *prefix,
+    char ***namesp, size_t *np)
+{
+	struct dirent	*de;
+	DIR		*dp;
+	char		**names = NULL, **grown;
+	size_t		 n = 0;
+	int		 fd;
+
+	*namesp = NULL;
+	*np = 0;
+	if ((fd = openat(st->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+	    == -1)
+		return errno;
+	if ((dp = fdopendir(fd)) == NULL) {
+		close(fd);
+		return errno;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		if ((grown = realloc(names, (n + 1) * sizeof(*names))) == NULL
+		    || (grown[n] = strdup(de->d_name)) == NULL)
+			fatal("%s", __func__);
+		names = grown;
+		n++;
+	}
+	closedir(dp);
+	*namesp = names;
+	*np = n;
+	return 0;
 }
 
 /*

@@ -199,18 +199,63 @@ originals_os_write(const struct originals *st, const char *name,
 	return write_file_atomic(path, data, len, 0600) == -1 ? errno : 0;
 }
 
+/*
+ * MoveFileExW without MOVEFILE_REPLACE_EXISTING fails when the new name
+ * exists (ERROR_ALREADY_EXISTS, as win_errno gives EEXIST): a damaged copy
+ * set aside is never replaced.
+ */
 int
-originals_os_rename(const struct originals *st, const char *from,
+originals_os_set_aside(const struct originals *st, const char *from,
     const char *to)
 {
 	wchar_t	wfrom[TT_WPATH_MAX], wto[TT_WPATH_MAX];
+	DWORD	err;
 
 	if (child_path(st, from, wfrom, TT_WPATH_MAX) == -1 ||
 	    child_path(st, to, wto, TT_WPATH_MAX) == -1)
 		return errno;
-	if (!MoveFileExW(wfrom, wto, MOVEFILE_REPLACE_EXISTING |
-	    MOVEFILE_WRITE_THROUGH))
-		return win_errno(GetLastError());
+	if (MoveFileExW(wfrom, wto, MOVEFILE_WRITE_THROUGH))
+		return 0;
+	err = GetLastError();
+	return err == ERROR_ALREADY_EXISTS || err == ERROR_FILE_EXISTS ?
+	    EEXIST : win_errno(err);
+}
+
+/* The names that start with prefix, as originals_posix.c's. */
+int
+originals_os_list(const struct originals *st, const char *prefix,
+    char ***namesp, size_t *np)
+{
+	WIN32_FIND_DATAW	 fd;
+	wchar_t			 pat[TT_WPATH_MAX];
+	char			 name[MAX_PATH * 3], glob[TT_NAME_MAX];
+	char			**names = NULL, **grown;
+	size_t			 n = 0;
+	HANDLE			 h;
+	DWORD			 err;
+
+	*namesp = NULL;
+	*np = 0;
+	if (tt_snprintf(glob, sizeof(glob), "%s*", prefix) == -1 ||
+	    child_path(st, glob, pat, TT_WPATH_MAX) == -1)
+		return ENAMETOOLONG;
+	if ((h = FindFirstFileW(pat, &fd)) == INVALID_HANDLE_VALUE) {
+		err = GetLastError();
+		return err == ERROR_FILE_NOT_FOUND ? 0 : win_errno(err);
+	}
+	do {
+		if (WideCharToMultiByte(CP_UTF8, 0, fd.cFileName, -1, name,
+		    sizeof(name), NULL, NULL) == 0)
+			continue;
+		if ((grown = realloc(names, (n + 1) * sizeof(*names))) == NULL
+		    || (grown[n] = strdup(name)) == NULL)
+			fatal("%s", __func__);
+		names = grown;
+		n++;
+	} while (FindNextFileW(h, &fd));
+	FindClose(h);
+	*namesp = names;
+	*np = n;
 	return 0;
 }
 

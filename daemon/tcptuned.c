@@ -415,6 +415,8 @@ fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 	    sizeof(info->last_reload_msg));
 	tt_strlcpy(info->state_problem, d->originals.problem,
 	    sizeof(info->state_problem));
+	info->ndamaged = originals_copies(&d->originals, info->damaged_copies,
+	    sizeof(info->damaged_copies));
 }
 
 /* ---- what the control server asks of the daemon (control_ops) */

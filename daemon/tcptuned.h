@@ -24,6 +24,12 @@ struct original {
 	char	name[TT_NAME_MAX];
 	char	value[TT_VALUE_MAX];
 };
+/* A value a damaged copy holds for a key: reported, never believed. */
+struct original_seen {
+	char	name[TT_NAME_MAX];
+	char	value[TT_VALUE_MAX];
+	char	copy[TT_NAME_MAX];	/* the copy's name in the directory */
+};
 struct originals {
 	int			 dirfd;		/* held open; -1 none */
 	char			 dir[1024];
@@ -36,6 +42,11 @@ struct originals {
 	char			 save_err[TT_TEXT_MAX];	/* cleared by a save */
 	char			 corrupt[TT_TEXT_MAX];	/* a file set aside */
 	char			 problem[TT_TEXT_MAX];	/* both; "" when fine */
+	char			**aside;	/* damaged copies, oldest first */
+	size_t			 naside;
+	bool			 aside_pending;	/* damaged, still in its place */
+	struct original_seen	*seen;		/* oldest copy's value per key */
+	size_t			 nseen;
 };
 int		 originals_open(struct originals *, const char *);
 void		 originals_close(struct originals *);
@@ -47,6 +58,9 @@ int		 originals_forget(struct originals *, const char *);
 int		 originals_set_paused(struct originals *, bool);
 int		 originals_set_lease_pause(struct originals *);
 int		 originals_save(struct originals *);
+unsigned	 originals_copies(const struct originals *, char *, size_t);
+const char	*originals_seen(const struct originals *, const char *,
+		    const char **);
 #define ORIGINALS_LOCK_HELD	-1	/* another daemon has it */
 #define ORIGINALS_LOCK_NONE	-2	/* no lock file can be made: go on */
 #define ORIGINALS_LOCK_BAD	-3	/* not a file only root controls: stop */
@@ -56,7 +70,8 @@ int		 originals_save(struct originals *);
  * gives the held directory, TRUSTED_DIR_NOT_CREATED, or -1 (untrusted:
  * why says why);
  * read gives 0, an errno, or -1 for a file someone else controls (why);
- * writable, rename and write give 0 or an errno.
+ * writable, set_aside (EEXIST: the new name exists, nothing moved), list
+ * and write give 0 or an errno.
  */
 int		 originals_lock(struct originals *, char *, size_t);
 void		 originals_sweep(struct originals *);
@@ -66,8 +81,10 @@ int		 originals_os_read(const struct originals *, const char *,
 		    size_t, char **, size_t *, char *, size_t);
 int		 originals_os_write(const struct originals *, const char *,
 		    const void *, size_t);
-int		 originals_os_rename(const struct originals *, const char *,
+int		 originals_os_set_aside(const struct originals *, const char *,
 		    const char *);
+int		 originals_os_list(const struct originals *, const char *,
+		    char ***, size_t *);
 
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {

@@ -32,7 +32,7 @@ touch_strings(uint32_t type, const void *payload)
 	case MSG_DAEMON_INFO:
 		return strlen(di->version) + strlen(di->backend) +
 		    strlen(di->config_path) + strlen(di->last_reload_msg) +
-		    strlen(di->state_problem);
+		    strlen(di->state_problem) + strlen(di->damaged_copies);
 	case MSG_KEY_STATUS:
 		return strlen(ks->name) + strlen(ks->wanted) +
 		    strlen(ks->applied) + strlen(ks->current) +

@@ -97,6 +97,8 @@ check_reply(const struct reply *r)
 	FUZZ_CHECK(ends(r->info.version, sizeof(r->info.version)));
 	FUZZ_CHECK(ends(r->info.state_problem,
 	    sizeof(r->info.state_problem)));
+	FUZZ_CHECK(ends(r->info.damaged_copies,
+	    sizeof(r->info.damaged_copies)));
 	for (i = 0; i < r->nkeys; i++) {
 		FUZZ_CHECK(r->keys[i].state < KS_STATE_COUNT);
 		FUZZ_CHECK(r->keys[i].mode <= MODE_AT_LEAST);

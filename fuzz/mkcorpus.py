@@ -9,7 +9,7 @@ checked against its _Static_asserts.
 import os
 import struct
 
-VERSION = 2
+VERSION = 3
 T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
          key_status=101, config_error=102, result=103, version=104, end=105)
 
@@ -28,7 +28,9 @@ def daemon_info():
                     1700000099, 42, 1, 60, 2, 0, 0, 1, 0, 4242, 25, 17)
     p += s("0.1", 32) + s("linux", 32) + s("/etc/tcptune.conf", 1024)
     p += s("", 1024) + s("", 1280) + s("", 1280)
-    assert len(p) == 4752
+    p += s("/var/lib/tcptune/originals.corrupt.20231114T221500Z.1", 1280)
+    p += struct.pack("<II", 1, 0)
+    assert len(p) == 6040
     return p
 
 

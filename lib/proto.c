@@ -133,6 +133,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(di->managed_path);
 		TERMINATE(di->last_reload_msg);
 		TERMINATE(di->state_problem);
+		TERMINATE(di->damaged_copies);
 		break;
 	case MSG_KEY_STATUS:
 		TERMINATE(ks->name);

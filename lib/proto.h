@@ -25,6 +25,8 @@
  *      .managed_path (the managed preferences file in use, "" none);
  *      MSG_LEASE (a timed pause for tcptunectl measure) and the lease
  *      fields of struct msg_daemon_info.
+ *   3  msg_daemon_info.damaged_copies and .ndamaged: the damaged originals
+ *      files the state directory keeps, paths one a line, oldest first.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -34,7 +36,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	2
+#define TT_PROTO_VERSION	3
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 
@@ -97,6 +99,10 @@ struct msg_daemon_info {
 	char		managed_path[1024];	/* "" none in use (v2) */
 	char		last_reload_msg[TT_TEXT_MAX];
 	char		state_problem[TT_TEXT_MAX];	/* "" when fine */
+	char		damaged_copies[TT_TEXT_MAX];	/* paths, '\n' between,
+							   oldest first (v3) */
+	uint32_t	ndamaged;	/* how many; may be more than listed */
+	uint32_t	pad;
 };
 
 /*
@@ -163,7 +169,7 @@ struct msg_end {
  */
 _Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
 _Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
-_Static_assert(sizeof(struct msg_daemon_info) == 4752, "daemon_info v2");
+_Static_assert(sizeof(struct msg_daemon_info) == 6040, "daemon_info v3");
 _Static_assert(sizeof(struct msg_lease) == 8, "lease v2");
 _Static_assert(sizeof(struct msg_key_status) == 3496, "key_status v2");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");

@@ -8,6 +8,7 @@
 #   tests/system/abuse.sh      protocol abuse and load
 #   tests/system/faults.sh     kill -9 loops during start, reload, restore
 #   tests/system/statedir.sh   state directory full, read-only, corrupt
+#   tests/system/originals.sh  five damaged originals files in a row
 #   tests/system/flip.sh       a config file that flaps
 #   tests/system/hostile_reload.sh   hostile configs on reload (if there)
 #   tests/unit/test_backend_sysctl_dir, test_engine   kernel errors on a fake
@@ -131,6 +132,7 @@ run_unit() {
 run_system abuse.sh "protocol and load" "see abuse.sh"
 run_system faults.sh "process: kill -9" "see faults.sh"
 run_system statedir.sh "machine: state directory" "see statedir.sh"
+run_system originals.sh "machine: successive corrupt originals files" "see originals.sh"
 run_system flip.sh "config: flapping file" "see flip.sh"
 run_system hostile_reload.sh "config: hostile files on reload" \
     "every bad and hostile config of the corpus (too big, device, FIFO, NUL, foreign owner, loose modes) by tcptunectl reload, the file watch and SIGHUP"

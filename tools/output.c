@@ -529,6 +529,36 @@ text_key_summary(const struct msg_key_status *keys, size_t n)
 	putchar('\n');
 }
 
+/*
+ * The damaged originals files the daemon keeps, a path a line (each
+ * escaped on its own, the newlines between them are the daemon's).
+ */
+static void
+text_damaged(const struct msg_daemon_info *di)
+{
+	char		 paths[sizeof(di->damaged_copies)];
+	char		 text[TT_ESCAPE_SIZE(sizeof(di->damaged_copies))];
+	char		*p, *next;
+	unsigned	 listed = 0;
+
+	if (di->ndamaged == 0)
+		return;
+	printf("%-12s %u damaged %s kept, oldest first; see RECOVERY in "
+	    "tcptuned(8)\n", "originals", di->ndamaged, di->ndamaged == 1 ?
+	    "copy" : "copies");
+	tt_strlcpy(paths, di->damaged_copies, sizeof(paths));
+	for (p = paths; p != NULL && *p != '\0'; p = next) {
+		if ((next = strchr(p, '\n')) != NULL)
+			*next++ = '\0';
+		ESCAPE(text, p);
+		printf("%-12s %s\n", "", text);
+		listed++;
+	}
+	if (listed < di->ndamaged)
+		printf("%-12s and %u more in the state directory\n", "",
+		    di->ndamaged - listed);
+}
+
 static void
 text_daemon(const struct text_info *ti)
 {
@@ -560,6 +590,7 @@ text_daemon(const struct text_info *ti)
 	    "originals restored" : "tuned values stay");
 	if (ti->state_problem[0] != '\0')
 		printf("%-12s %s\n", "state", ti->state_problem);
+	text_damaged(di);
 }
 
 static int

@@ -13,7 +13,10 @@
  *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
  *       "lease": null | { "uid": int, "pid": int|null, "seconds_left": int },
  *       "last_reload": time|null, "last_reload_ok": bool|null,
- *       "last_reload_message": str, "state_problem": str|null },
+ *       "last_reload_message": str, "state_problem": str|null,
+ *       "damaged_originals": { "count": int,
+ *           "paths": [ str, ... ] (oldest first; fewer than count when
+ *           they do not all fit) } },
  *     "keys": [ { "name": str,
  *       "state": "pending"|"in force"|"clamped"|"refused"|"contested"|
  *           "paused"|"drifted",
@@ -71,6 +74,26 @@ json_error(const char *key, int err)
 	json_close(&js, '}');
 }
 
+/* "damaged_originals": how many the daemon keeps and their paths. */
+static void
+json_damaged(const struct msg_daemon_info *di)
+{
+	char	 paths[sizeof(di->damaged_copies)];
+	char	*p, *next;
+
+	json_open(&js, "damaged_originals", '{');
+	json_uint(&js, "count", di->ndamaged);
+	json_open(&js, "paths", '[');
+	tt_strlcpy(paths, di->damaged_copies, sizeof(paths));
+	for (p = paths; p != NULL && *p != '\0'; p = next) {
+		if ((next = strchr(p, '\n')) != NULL)
+			*next++ = '\0';
+		json_str(&js, NULL, p);
+	}
+	json_close(&js, ']');
+	json_close(&js, '}');
+}
+
 static void
 json_daemon(const struct msg_daemon_info *di)
 {
@@ -109,6 +132,7 @@ json_daemon(const struct msg_daemon_info *di)
 	json_str(&js, "last_reload_message", di->last_reload_msg);
 	json_str(&js, "state_problem", di->state_problem[0] ?
 	    di->state_problem : NULL);
+	json_damaged(di);
 	json_close(&js, '}');
 }
 

@@ -25,7 +25,7 @@ import sys
 import time
 
 HDR = struct.Struct("=IIIHH")
-VERSION = 2
+VERSION = 3
 DAEMON_INFO, KEY_STATUS, RESULT, END = 100, 101, 103, 105
 EVIL = b"\x1b[31m\x1b]0;owned\x07\xc2\x9b2J\xe2\x80\xae\x9b\xff"
 
@@ -47,7 +47,9 @@ def daemon_info(nkeys):
     p += s(b"0.1" + EVIL, 32) + s(b"sysctl-dir" + EVIL, 32)
     p += s(b"/etc/tcptune.conf" + EVIL, 1024) + s(b"", 1024)
     p += s(b"reloaded" + EVIL, 1280) + s(b"", 1280)
-    assert len(p) == 4752
+    # v3: the damaged originals files kept (none), their count, pad
+    p += s(b"", 1280) + struct.pack("=II", 0, 0)
+    assert len(p) == 6040
     return p
 
 

@@ -219,8 +219,8 @@ for kind in $KINDS; do
 	true_originals || why="$why originals not the true ones ($(key_field "$RMEM" original));"
 	problem_has corrupt || why="$why no problem in status ($(problem));"
 	log_has "c$kind" corrupt || why="$why not in the log;"
-	[ -e "$S/originals.corrupt" ] || [ -L "$S/originals.corrupt" ] ||
-	    why="$why not set aside;"
+	[ "$(find "$S" -maxdepth 1 -name 'originals.corrupt.*' | wc -l)" = 1 ] ||
+	    why="$why not set aside under a name of its own ($(ls "$S"));"
 	ctl restore
 	originals || why="$why restore did not put the true originals back ($(values));"
 	daemon_stop "c$kind"
@@ -232,5 +232,40 @@ check_eq "no corrupt originals file was believed or stopped the daemon" 0 "$bad"
 rel_row "machine: corrupt originals file" \
     "bytes changed, a byte flipped, truncated, wrong checksum, empty, 4 MB, a directory, a symlink, a FIFO" \
     "set aside, reported, never believed; restore gives the true values"
+
+# ---- a corrupt file that cannot be moved aside (read-only), then can
+
+reset
+tmpfs "$T/rod" size=1m
+S=$T/rod/state
+mkdir -m 0700 "$S"
+sed "s|^original $RMEM .*|original $RMEM $FAKE|" "$GOOD" >"$S/originals"
+sum=$(sha256sum <"$S/originals")
+mount -o remount,ro "$T/rod" || bail "remount ro failed"
+daemon_start crod -f "$CONF" -s "$SOCK" -S "$S"
+daemon_ready crod
+report $? "a corrupt file on a read-only state directory: the daemon starts" \
+    "exit '$(daemon_exit_status crod)'; $(tail -n 3 "$T/d.crod.log")"
+wait_until 3 tuned && true_originals && problem_has "cannot be moved aside"
+report $? "it enforces with the current values as originals and reports the file left in place" \
+    "$(values); problem: $(problem)"
+mount -o remount,rw "$T/rod" || bail "remount rw failed"
+set_aside_intact() {
+	local f
+	f=$(find "$S" -maxdepth 1 -name 'originals.corrupt.*' | head -n 1)
+	[ -n "$f" ] && [ "$(sha256sum <"$f")" = "$sum" ] && all_saved "$S"
+}
+wait_until 5 set_aside_intact
+report $? "remounted read-write: the corrupt file is set aside intact before the originals are saved" \
+    "$(ls -l "$S"); $(cat "$S/originals" 2>&1)"
+moved_reported() {
+	problem_has "kept as $S/originals.corrupt." && ! problem_has "cannot"
+}
+wait_until 5 moved_reported
+report $? "status now names the copy, and no save is refused" "problem: $(problem)"
+daemon_stop crod
+rel_row "machine: corrupt originals file on a full or read-only disk" \
+    "a corrupt file that cannot be moved aside (read-only tmpfs), then can (remounted rw)" \
+    "never written over; set aside intact once the disk allows, then the originals saved"
 
 tap_end

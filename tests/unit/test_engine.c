@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <limits.h>
@@ -1002,6 +1003,96 @@ test_sysctl_dir_backend_error_mix(void **arg)
 	    sizeof(buf)), "0");
 }
 
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* The damaged copies in dir (up to max names in names), sorted; how many. */
+static size_t
+list_copies(const char *dir, char names[][64], size_t max)
+{
+	struct dirent	*de;
+	DIR		*dp;
+	size_t		 n = 0;
+
+	assert_non_null(dp = opendir(dir));
+	while ((de = readdir(dp)) != NULL) {
+		if (strncmp(de->d_name, "originals.corrupt", 17) != 0)
+			continue;
+		if (n < max)
+			tt_strlcpy(names[n], de->d_name, 64);
+		n++;
+	}
+	closedir(dp);
+	qsort(names, n < max ? n : max, 64, cmp_names);
+	return n;
+}
+
+static void
+put_copy(const char *dir, const char *name, const char *text, const char *mode)
+{
+	char	 path[PATH_MAX];
+	FILE	*fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(fp = fopen(path, mode));
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/*
+ * Three damaged originals files in a row, each time with the tuned values
+ * in place (the first file held the true originals, the next two the
+ * tuned values taken after a fault): every one is kept under a name of
+ * its own, never replaced, and so is a copy an earlier version kept as
+ * originals.corrupt; the oldest new copy still holds the true original,
+ * and the store reports it beside the one it took.
+ */
+static void
+test_three_faults_keep_every_copy(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 names[8][64], buf[TT_TEXT_MAX], text[PATH_MAX + 64];
+	const char	*copy, *seen;
+	FILE		*fp;
+	int		 i;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	put_copy(f->dir, "originals.corrupt", "from an earlier version\n", "w");
+	for (i = 0; i < 3; i++) {
+		stop(f);
+		put_copy(f->dir, "originals", "damaged\n", "a");
+		start(f);
+		engine_configure(&f->e, parse(darwin_conf));
+		assert_string_equal(originals_get(&f->st, "kern.ipc.maxsockbuf"),
+		    "16777216");
+		seen = originals_seen(&f->st, "kern.ipc.maxsockbuf", &copy);
+		assert_non_null(seen);
+		assert_string_equal(seen, "8388608");
+		assert_int_equal(list_copies(f->dir, NULL, 0), i + 2);
+	}
+	assert_int_equal(list_copies(f->dir, names, 8), 4);
+	assert_string_equal(names[0], "originals.corrupt");
+	assert_string_equal(copy, names[1]);
+	assert_int_equal(originals_copies(&f->st, buf, sizeof(buf)), 4);
+	snprintf(text, sizeof(text), "/originals.corrupt\n");
+	assert_non_null(strstr(buf, text));
+	snprintf(text, sizeof(text), "%s/%s", f->dir, names[3]);
+	assert_non_null(strstr(buf, text));
+	snprintf(text, sizeof(text), "%s/originals.corrupt", f->dir);
+	assert_non_null(fp = fopen(text, "r"));
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "from an earlier version\n");
+	snprintf(text, sizeof(text), "%s/%s", f->dir, names[1]);
+	assert_non_null(fp = fopen(text, "r"));
+	buf[fread(buf, 1, sizeof(buf) - 1, fp)] = '\0';
+	fclose(fp);
+	assert_non_null(strstr(buf, "original kern.ipc.maxsockbuf 8388608\n"));
+}
+
 /*
  * An originals file that cannot be read for a reason that says nothing
  * about the file (here EACCES: uid 65534 and a root-only directory) is
@@ -1038,8 +1129,7 @@ test_unreadable_originals_not_set_aside(void **arg)
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_int_equal(stat(path, &sb), 0);
-	snprintf(path, sizeof(path), "%s/originals.corrupt", f->dir);
-	assert_int_equal(stat(path, &sb), -1);
+	assert_int_equal(list_copies(f->dir, NULL, 0), 0);
 }
 
 /*
@@ -1237,6 +1327,7 @@ main(void)
 		T(test_restart_keeps_true_originals, setup_mac16),
 		T(test_unreadable_originals_not_set_aside, setup_mac16),
 		T(test_symlinked_originals_set_aside, setup_mac16),
+		T(test_three_faults_keep_every_copy, setup_mac16),
 		T(test_restore_reverse_order, setup_mac16),
 		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
