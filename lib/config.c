@@ -1215,6 +1215,20 @@ config_parse(const char *buf, size_t len, const char *label,
 }
 
 /*
+ * Why path could not be read: err from the system, or EFBIG for a file
+ * past TT_CONFIG_MAX_BYTES.  One wording on every OS.
+ */
+static void
+file_error(struct errlist *errs, const char *path, int err)
+{
+	if (err == EFBIG)
+		errlist_add(errs, "%s: larger than %d bytes: refusing to read "
+		    "it", path, TT_CONFIG_MAX_BYTES);
+	else
+		errlist_add(errs, "%s: %s", path, strerror(err));
+}
+
+/*
  * Read path (config_file_read: with the owner checks of this system) and
  * parse it.  flags: CONFIG_CHECK_OWNER.
  */
@@ -1224,9 +1238,13 @@ config_load(const char *path, int flags, struct errlist *errs)
 	struct config	*cfg;
 	char		*buf;
 	size_t		 len;
+	int		 rv;
 
-	if (config_file_read(path, flags, &buf, &len, errs) == -1)
+	if ((rv = config_file_read(path, flags, &buf, &len, errs)) != 0) {
+		if (rv > 0)
+			file_error(errs, path, rv);
 		return NULL;
+	}
 	cfg = config_parse(buf, len, path, errs);
 	free(buf);
 	return cfg;

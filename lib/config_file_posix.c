@@ -23,20 +23,19 @@
 /*
  * As sshd's StrictModes: the file decides what root writes to the kernel,
  * so only root may be able to change it, or the directories that hold it.
+ * 0, an errno (EFBIG past the bound), or -1 for a refusal said in errs.
  */
-static bool
+static int
 file_usable(const char *path, int fd, int flags, struct errlist *errs)
 {
 	struct stat	st;
 
-	if (fstat(fd, &st) == -1) {
-		config_file_error(errs, path, errno);
-		return false;
-	}
+	if (fstat(fd, &st) == -1)
+		return errno;
 	if (!S_ISREG(st.st_mode)) {
 		errlist_add(errs, "%s: not a regular file: refusing to read "
 		    "it", path);
-		return false;
+		return -1;
 	}
 	if ((flags & CONFIG_CHECK_OWNER) && (st.st_uid != 0 ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)) {
@@ -44,13 +43,11 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
 		    "by group or others (mode %04o, owner %lu): refusing to "
 		    "use it", path, (unsigned)(st.st_mode & 07777),
 		    (unsigned long)st.st_uid);
-		return false;
+		return -1;
 	}
-	if (st.st_size > TT_CONFIG_MAX_BYTES) {
-		config_file_error(errs, path, EFBIG);
-		return false;
-	}
-	return true;
+	if (st.st_size > TT_CONFIG_MAX_BYTES)
+		return EFBIG;
+	return 0;
 }
 
 /*
@@ -63,47 +60,45 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
  * could put another file in its place.  Without it (tcptunectl check)
  * anyone's file is read as named.
  */
+/* The descriptor; -1 and *err: an errno, or -1 when said in errs. */
 static int
-open_config(const char *path, int flags, struct errlist *errs)
+open_config(const char *path, int flags, struct errlist *errs, int *err)
 {
 	char	why[512];
 	int	fd;
 
+	why[0] = '\0';
 	if ((flags & CONFIG_CHECK_OWNER) == 0)
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	else
 		fd = trust_open_file(path, TRUST_STICKY_LAST, why, sizeof(why));
 	if (fd != -1)
 		return fd;
-	if ((flags & CONFIG_CHECK_OWNER) && why[0] != '\0')
+	*err = errno;
+	if ((flags & CONFIG_CHECK_OWNER) && why[0] != '\0') {
 		errlist_add(errs, "%s: %s: refusing to use it", path, why);
-	else
-		config_file_error(errs, path, errno);
+		*err = -1;
+	}
 	return -1;
 }
 
 /*
  * The whole file, checked first (file_usable).  O_NONBLOCK so that a FIFO
  * put in its place cannot hang the daemon in open(2); fstat then refuses
- * anything but a regular file.  0 and *bufp (NUL-terminated, to free), or
- * -1 with the reasons in errs.
+ * anything but a regular file.  0 and *bufp (NUL-terminated, to free),
+ * an errno, or -1 with the reasons in errs (tcptune.h).
  */
 int
 config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
     struct errlist *errs)
 {
-	int	fd, rv = -1;
+	int	fd, rv;
 
-	if ((fd = open_config(path, flags, errs)) == -1)
-		return -1;
-	if (!file_usable(path, fd, flags, errs))
-		goto out;
-	if (read_file_bounded(fd, bufp, lenp, TT_CONFIG_MAX_BYTES) == -1) {
-		config_file_error(errs, path, errno);
-		goto out;
-	}
-	rv = 0;
-out:
+	if ((fd = open_config(path, flags, errs, &rv)) == -1)
+		return rv;
+	if ((rv = file_usable(path, fd, flags, errs)) == 0 &&
+	    read_file_bounded(fd, bufp, lenp, TT_CONFIG_MAX_BYTES) == -1)
+		rv = errno;
 	close(fd);
 	return rv;
 }

@@ -59,7 +59,8 @@ dir_usable(const char *path, HANDLE file, struct errlist *errs)
 	return ok;
 }
 
-static bool
+/* 0, EFBIG, or -1 for a refusal said in errs. */
+static int
 file_usable(const char *path, HANDLE h, int flags, struct errlist *errs)
 {
 	BY_HANDLE_FILE_INFORMATION	info;
@@ -70,19 +71,15 @@ file_usable(const char *path, HANDLE h, int flags, struct errlist *errs)
 	    (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0) {
 		errlist_add(errs, "%s: not a regular file: refusing to read "
 		    "it", path);
-		return false;
+		return -1;
 	}
 	if ((flags & CONFIG_CHECK_OWNER) &&
 	    (!acl_usable(path, "the file", h, false, errs) ||
 	    !dir_usable(path, h, errs)))
-		return false;
+		return -1;
 	size = (unsigned long long)info.nFileSizeHigh << 32 |
 	    info.nFileSizeLow;
-	if (size > TT_CONFIG_MAX_BYTES) {
-		config_file_error(errs, path, EFBIG);
-		return false;
-	}
-	return true;
+	return size > TT_CONFIG_MAX_BYTES ? EFBIG : 0;
 }
 
 static int
@@ -123,12 +120,10 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 	wchar_t	wpath[TT_WPATH_MAX];
 	char	why[256];
 	HANDLE	h;
-	int	rv = -1;
+	int	rv;
 
-	if (win_wpath(path, wpath, TT_WPATH_MAX) == -1) {
-		config_file_error(errs, path, errno);
-		return -1;
-	}
+	if (win_wpath(path, wpath, TT_WPATH_MAX) == -1)
+		return errno;
 	h = CreateFileW(wpath, GENERIC_READ | READ_CONTROL, FILE_SHARE_READ |
 	    FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
 	    FILE_ATTRIBUTE_NORMAL, NULL);
@@ -136,21 +131,15 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 		DWORD err = GetLastError();
 
 		if (win_errno(err) == ENOENT)
-			config_file_error(errs, path, ENOENT);
-		else {
-			win_strerror(err, why, sizeof(why));
-			errlist_add(errs, "%s: %s", path, why);
-		}
+			return ENOENT;
+		/* Windows' own words say more than an errno would. */
+		win_strerror(err, why, sizeof(why));
+		errlist_add(errs, "%s: %s", path, why);
 		return -1;
 	}
-	if (!file_usable(path, h, flags, errs))
-		goto out;
-	if (read_all(h, bufp, lenp) == -1) {
-		config_file_error(errs, path, errno);
-		goto out;
-	}
-	rv = 0;
-out:
+	if ((rv = file_usable(path, h, flags, errs)) == 0 &&
+	    read_all(h, bufp, lenp) == -1)
+		rv = errno;
 	CloseHandle(h);
 	return rv;
 }

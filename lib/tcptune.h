@@ -114,11 +114,14 @@ bool		 sysctl_name_valid(const char *);
 bool		 sysctl_name_managed(const char *);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
-/* config_file_posix.c | config_file_win.c: the bytes, after the checks. */
+/*
+ * config_file_posix.c | config_file_win.c: the bytes, after the checks:
+ * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
+ * TT_CONFIG_MAX_BYTES, ...); or -1 when the file was refused for a reason
+ * of this system's (owner, mode, ACL, not a regular file), said in errs.
+ */
 int		 config_file_read(const char *, int, char **, size_t *,
 		    struct errlist *);
-/* config_file.c: their words for a file that could not be read (an errno). */
-void		 config_file_error(struct errlist *, const char *, int);
 
 /* bplist.c: a binary plist as XML, for config_parse. */
 int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
