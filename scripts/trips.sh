@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# trips.sh [WORKDIR]: the source files whose code runs on tcptune's two
+# main trips, measured rather than guessed (docs/DESIGN.md §2):
+#   status  `tcptunectl status`, from the command line to the daemon and
+#           back;
+#   config  a config change on disk becoming a sysctl write.
+# A coverage build (gcc --coverage, -O0) in WORKDIR (a new temporary one
+# by default); tcptuned runs on a sysctl tree of its own (-r), so nothing
+# of this machine's is written.  Once the daemon is ready its counters are
+# zeroed (gdb calls __gcov_reset in it), the trip is made, and the
+# counters are written out (__gcov_dump) while the daemon still runs, so
+# neither its start nor its exit is counted.  Each trip prints the .c
+# files with a line run, one a line.  Linux, as root (the daemon's paths
+# must be root's), with gdb and gcov.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+die() { echo "trips.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "run as root (the daemon's paths must be root's)"
+for t in gdb gcov; do
+	command -v "$t" >/dev/null 2>&1 || die "$t is missing (apt-get install $t)"
+done
+work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tt-trips.XXXXXX")} || exit 1
+mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 1
+# shellcheck source=scripts/vpath-source.sh
+. "$top/scripts/vpath-source.sh"
+src=$(vpath_source "$top" "$work") || die "cannot copy the source tree"
+build=$work/build
+mkdir -p "$build" && cd "$build" || exit 1
+if [ ! -f Makefile ]; then
+	# -u: libgcov's reset and dump, which nothing in the programs calls,
+	# linked in for gdb to call.
+	"$src/configure" -q CFLAGS="-O0 -g --coverage" \
+	    LDFLAGS="--coverage -Wl,-u,__gcov_reset -Wl,-u,__gcov_dump" ||
+	    die "configure failed"
+fi
+make -s -j"$(nproc 2>/dev/null || echo 2)" tcptuned tcptunectl >/dev/null ||
+    die "the build failed"
+
+run=$work/run
+rm -rf "$run" && mkdir -m 0755 "$run" "$run/tree" "$run/sock" &&
+    mkdir -m 0700 "$run/state" || exit 1
+mkdir -p "$run/tree/net/core" && echo 212992 >"$run/tree/net/core/rmem_max"
+config() {
+	printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' \
+	    '<plist version="1.0"><dict>' \
+	    '<key>CheckInterval</key><integer>3600</integer>' \
+	    '<key>Sysctls</key><dict>' \
+	    "<key>net.core.rmem_max</key><string>$1</string>" \
+	    '</dict></dict></plist>' >"$run/conf.new"
+	chmod 0644 "$run/conf.new" && mv "$run/conf.new" "$run/tcptune.conf"
+}
+config 16777216
+sock=$run/sock/tcptuned.sock
+./tcptuned -d -f "$run/tcptune.conf" -r "$run/tree" -S "$run/state" \
+    -s "$sock" >"$run/daemon.log" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null' EXIT
+# ready: it answers, with the config applied
+until ./tcptunectl -s "$sock" status >/dev/null 2>&1; do
+	kill -0 "$pid" 2>/dev/null || die "tcptuned exited: $(tail -n 3 "$run/daemon.log")"
+	sleep 0.1
+done
+
+gcov_call() {
+	gdb -p "$pid" -batch -ex "call (void)$1()" >/dev/null 2>&1 ||
+	    die "gdb could not call $1 in tcptuned"
+}
+
+# files_run: the .c files of the build with a line run since the reset.
+files_run() {
+	find "$build" -name '*.gcda' | while read -r f; do
+		(cd "$(dirname "$f")" && gcov -n -o . "$f" 2>/dev/null) |
+		    awk '/^File /{ file = $2 }
+			/^Lines executed:/{ sub(/^Lines executed:/, "")
+			if ($0 + 0 > 0 && file ~ /\.c.$/) print file }'
+	done | tr -d "'" | sed "s|^$src/||; s|^\\./||" | sort -u
+}
+
+# trip NAME CMD...: the counters zeroed (the tool's gcda files removed),
+# CMD run, the daemon's counters written; the files.
+trip() {
+	local name=$1
+	shift
+	find "$build" -name '*.gcda' -delete
+	gcov_call __gcov_reset
+	"$@" || die "$name: $* failed"
+	gcov_call __gcov_dump
+	echo "== $name: $(files_run | wc -l) files"
+	files_run
+}
+
+status_trip() { ./tcptunectl -s "$sock" status >/dev/null; }
+config_trip() {
+	config 8388608
+	until [ "$(cat "$run/tree/net/core/rmem_max")" = 8388608 ]; do
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+}
+trip status status_trip
+trip config config_trip
