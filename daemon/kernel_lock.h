@@ -26,4 +26,10 @@ struct kernel_lock *kernel_lock_take(const char *sysctl_root,
 		    size_t whylen);
 void		 kernel_lock_release(struct kernel_lock *);
 
+/* kernel_lock.c: the holder's identity, and the refusal made from it. */
+int	 kernel_lock_identity(char *, size_t, unsigned long, const char *,
+	    const char *);
+void	 kernel_lock_refusal(const char *, const char *, const char *, char *,
+	    size_t);
+
 #endif /* KERNEL_LOCK_H */

@@ -167,56 +167,31 @@ lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
 	    TT_KERNEL_LOCK_DIR, kl->file);
 }
 
-/* One "key value" line of the holder's file, control bytes made '?'. */
-static void
-identity_field(const char *text, const char *key, char *out, size_t len)
-{
-	const char	*p;
-	size_t		 klen = strlen(key), i;
-
-	tt_strlcpy(out, "?", len);
-	for (p = text; p != NULL && *p != '\0'; p = strchr(p, '\n'),
-	    p = p != NULL ? p + 1 : NULL) {
-		if (strncmp(p, key, klen) != 0 || p[klen] != ' ')
-			continue;
-		p += klen + 1;
-		for (i = 0; i + 1 < len && p[i] != '\0' && p[i] != '\n'; i++)
-			out[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ?
-			    '?' : p[i];
-		out[i] = '\0';
-		return;
-	}
-}
-
 /* The refusal, naming the holder from what it wrote into fd. */
 static int
 refuse(const struct kernel_lock *kl, int fd, char *why, size_t len)
 {
-	char	text[IDENTITY_MAX], pid[32], sock[1024], state[1024];
+	char	text[IDENTITY_MAX], lock[1024];
 	ssize_t	n;
 
 	n = pread(fd, text, sizeof(text) - 1, 0);
 	text[n > 0 ? n : 0] = '\0';
-	identity_field(text, "pid", pid, sizeof(pid));
-	identity_field(text, "socket", sock, sizeof(sock));
-	identity_field(text, "state", state, sizeof(state));
-	return lock_fail(why, len, "another tcptuned (pid %s, socket %s, "
-	    "state %s) already manages the sysctls of %s; stop it first "
-	    "(it holds %s/%s)", pid, sock, state, kl->unit,
-	    TT_KERNEL_LOCK_DIR, kl->file);
+	(void)tt_snprintf(lock, sizeof(lock), "%s/%s", TT_KERNEL_LOCK_DIR,
+	    kl->file);
+	kernel_lock_refusal(text, kl->unit, lock, why, len);
+	return -1;
 }
 
-/* An absolute form of path, escaped, for the holder's file. */
+/* An absolute form of path, for the holder's file. */
 static void
-identity_path(const char *path, char *out, size_t len)
+absolute(const char *path, char *out, size_t len)
 {
-	char	abs[2048], cwd[1024];
+	char	cwd[1024];
 
 	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)) != NULL)
-		(void)tt_snprintf(abs, sizeof(abs), "%s/%s", cwd, path);
+		(void)tt_snprintf(out, len, "%s/%s", cwd, path);
 	else
-		tt_strlcpy(abs, path, sizeof(abs));
-	tt_escape(out, len, abs);
+		tt_strlcpy(out, path, len);
 }
 
 /* Who holds the lock, for the next daemon's refusal. */
@@ -224,14 +199,14 @@ static void
 write_identity(const struct kernel_lock *kl, const char *sock,
     const char *state)
 {
-	char	text[IDENTITY_MAX], esock[4096], estate[4096];
+	char	text[IDENTITY_MAX], asock[2048], astate[2048];
 	int	n;
 
-	identity_path(sock, esock, sizeof(esock));
-	identity_path(state, estate, sizeof(estate));
-	n = snprintf(text, sizeof(text), "pid %ld\nsocket %s\nstate %s\n",
-	    (long)getpid(), esock, estate);
-	if (n < 0 || (size_t)n >= sizeof(text) || ftruncate(kl->fd, 0) == -1 ||
+	absolute(sock, asock, sizeof(asock));
+	absolute(state, astate, sizeof(astate));
+	n = kernel_lock_identity(text, sizeof(text), (unsigned long)getpid(),
+	    asock, astate);
+	if (n == -1 || ftruncate(kl->fd, 0) == -1 ||
 	    pwrite(kl->fd, text, (size_t)n, 0) != n)
 		log_warn("%s/%s: cannot say who holds it", TT_KERNEL_LOCK_DIR,
 		    kl->file);

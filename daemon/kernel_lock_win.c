@@ -99,33 +99,11 @@ create_map(DWORD *err)
 	return h;
 }
 
-/* One "key value" line of the holder's text, control bytes made '?'. */
-static void
-identity_field(const char *text, const char *key, char *out, size_t len)
-{
-	const char	*p;
-	size_t		 klen = strlen(key), i;
-
-	tt_strlcpy(out, "?", len);
-	for (p = text; p != NULL && *p != '\0'; p = strchr(p, '\n'),
-	    p = p != NULL ? p + 1 : NULL) {
-		if (strncmp(p, key, klen) != 0 || p[klen] != ' ')
-			continue;
-		p += klen + 1;
-		for (i = 0; i + 1 < len && p[i] != '\0' && p[i] != '\n' &&
-		    p[i] != '\r'; i++)
-			out[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ?
-			    '?' : p[i];
-		out[i] = '\0';
-		return;
-	}
-}
-
 /* The refusal, naming the holder from what it wrote into the object. */
 static void
 refuse(struct kernel_lock *kl, char *why, size_t len)
 {
-	char	text[IDENTITY_MAX + 1], pid[32], pipe[1024], state[1024];
+	char	text[IDENTITY_MAX + 1];
 
 	text[0] = '\0';
 	if ((kl->view = MapViewOfFile(kl->map, FILE_MAP_READ, 0, 0,
@@ -133,28 +111,17 @@ refuse(struct kernel_lock *kl, char *why, size_t len)
 		memcpy(text, kl->view, IDENTITY_MAX);
 		text[IDENTITY_MAX] = '\0';
 	}
-	identity_field(text, "pid", pid, sizeof(pid));
-	identity_field(text, "socket", pipe, sizeof(pipe));
-	identity_field(text, "state", state, sizeof(state));
-	snprintf(why, len, "another tcptuned (pid %s, socket %s, state %s) "
-	    "already manages the sysctls of this machine; stop it first (it "
-	    "holds %s)", pid, pipe, state, LOCK_NAME_A);
+	kernel_lock_refusal(text, "this machine", LOCK_NAME_A, why, len);
 }
 
 static void
 write_identity(struct kernel_lock *kl, const char *pipe, const char *state)
 {
-	char	ep[1024], es[1024];
-
 	if ((kl->view = MapViewOfFile(kl->map, FILE_MAP_WRITE, 0, 0,
-	    IDENTITY_MAX)) == NULL) {
+	    IDENTITY_MAX)) == NULL ||
+	    kernel_lock_identity(kl->view, IDENTITY_MAX,
+	    (unsigned long)GetCurrentProcessId(), pipe, state) == -1)
 		log_warnx("%s: cannot say who holds it", LOCK_NAME_A);
-		return;
-	}
-	tt_escape(ep, sizeof(ep), pipe);
-	tt_escape(es, sizeof(es), state);
-	snprintf(kl->view, IDENTITY_MAX, "pid %lu\nsocket %s\nstate %s\n",
-	    (unsigned long)GetCurrentProcessId(), ep, es);
 }
 
 struct kernel_lock *
