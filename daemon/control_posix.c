@@ -476,19 +476,6 @@ client_budget(void)
 
 /* ---- the name */
 
-static int	bind_fail(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
-
-static int
-bind_fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Split path into the directory to hold open and the socket's name in it. */
 static int
 split_path(struct control *ctl, const char *path, char *dir, size_t dirlen)
@@ -524,24 +511,24 @@ probe(struct control *ctl, char *why, size_t len)
 	if (tt_sockaddr_un(&sun, ctl->path) == -1 ||
 	    (fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
 	    socket_setup(fd) == -1)
-		return bind_fail(why, len, "%s: %s", ctl->path,
+		return tt_why(why, len, "%s: %s", ctl->path,
 		    strerror(errno)) == -1;
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
 		rv = 1;
 		if (peer_uid(fd, &uid) == 0 && uid != 0 && uid != geteuid())
-			bind_fail(why, len, "uid %lu answers on %s; it is not "
+			tt_why(why, len, "uid %lu answers on %s; it is not "
 			    "tcptuned: remove it before starting",
 			    (unsigned long)uid, ctl->path);
 		else
-			bind_fail(why, len, "another tcptuned is running (it "
+			tt_why(why, len, "another tcptuned is running (it "
 			    "answers on %s)", ctl->path);
 	} else if (errno == EAGAIN || errno == EINPROGRESS) {
 		rv = 1;
-		bind_fail(why, len, "another tcptuned is running (%s is "
+		tt_why(why, len, "another tcptuned is running (%s is "
 		    "listened on, its queue full)", ctl->path);
 	} else if (errno != ECONNREFUSED && errno != ENOENT) {
 		rv = 1;
-		bind_fail(why, len, "probing %s: %s", ctl->path,
+		tt_why(why, len, "probing %s: %s", ctl->path,
 		    strerror(errno));
 	}
 	close(fd);
@@ -558,17 +545,17 @@ take_lock(struct control *ctl, char *why, size_t len)
 	ctl->lock_fd = openat(ctl->dirfd, lock, O_RDWR | O_CREAT | O_CLOEXEC |
 	    O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (ctl->lock_fd == -1)
-		return bind_fail(why, len, "%s.lock: %s", ctl->path,
+		return tt_why(why, len, "%s.lock: %s", ctl->path,
 		    errno == ELOOP || errno == EMLINK ? "a symbolic link" :
 		    strerror(errno));
 	if (trust_file_check(ctl->lock_fd, why, len) == -1) {
 		char	detail[TT_TEXT_MAX];
 
 		tt_strlcpy(detail, why, sizeof(detail));
-		return bind_fail(why, len, "%s.lock: %s", ctl->path, detail);
+		return tt_why(why, len, "%s.lock: %s", ctl->path, detail);
 	}
 	if (flock(ctl->lock_fd, LOCK_EX | LOCK_NB) == -1)
-		return bind_fail(why, len, errno == EWOULDBLOCK ? "another "
+		return tt_why(why, len, errno == EWOULDBLOCK ? "another "
 		    "tcptuned is starting or running on %s (it holds %s.lock)" :
 		    "%s.lock: %s", ctl->path, errno == EWOULDBLOCK ?
 		    ctl->path : strerror(errno));
@@ -582,13 +569,13 @@ clear_name(struct control *ctl, char *why, size_t len)
 	struct stat	st;
 
 	if (fstatat(ctl->dirfd, ctl->name, &st, AT_SYMLINK_NOFOLLOW) == -1)
-		return errno == ENOENT ? 0 : bind_fail(why, len, "%s: %s",
+		return errno == ENOENT ? 0 : tt_why(why, len, "%s: %s",
 		    ctl->path, strerror(errno));
 	if (!S_ISSOCK(st.st_mode))
-		return bind_fail(why, len, "%s exists and is not a socket: not "
+		return tt_why(why, len, "%s exists and is not a socket: not "
 		    "removing it", ctl->path);
 	if (unlinkat(ctl->dirfd, ctl->name, 0) == -1)
-		return bind_fail(why, len, "removing the stale %s: %s",
+		return tt_why(why, len, "removing the stale %s: %s",
 		    ctl->path, strerror(errno));
 	return 0;
 }
@@ -604,14 +591,14 @@ listen_on(struct control *ctl, char *why, size_t len)
 	if (tt_sockaddr_un(&sun, ctl->path) == -1 ||
 	    (ctl->fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
 	    socket_setup(ctl->fd) == -1)
-		return bind_fail(why, len, "%s: %s", ctl->path,
+		return tt_why(why, len, "%s: %s", ctl->path,
 		    strerror(errno));
 	/* 0666: anyone may connect for status; changes check the uid. */
 	old = umask(0111);
 	rv = bind(ctl->fd, (struct sockaddr *)&sun, sizeof(sun));
 	umask(old);
 	if (rv == -1 || listen(ctl->fd, 128) == -1)
-		return bind_fail(why, len, "%s: %s", ctl->path,
+		return tt_why(why, len, "%s: %s", ctl->path,
 		    strerror(errno));
 	if (fstatat(ctl->dirfd, ctl->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		ctl->dev = st.st_dev;
@@ -633,18 +620,18 @@ control_bind(const char *path, char *why, size_t len)
 	char		 dir[SUN_PATH_MAX], detail[TT_TEXT_MAX];
 
 	if ((ctl = calloc(1, sizeof(*ctl))) == NULL) {
-		bind_fail(why, len, "%s", strerror(errno));
+		tt_why(why, len, "%s", strerror(errno));
 		return NULL;
 	}
 	ctl->fd = ctl->dirfd = ctl->lock_fd = -1;
 	if (split_path(ctl, path, dir, sizeof(dir)) == -1) {
-		bind_fail(why, len, "%s: not a usable socket path (at most %zu "
+		tt_why(why, len, "%s: not a usable socket path (at most %zu "
 		    "bytes)", path, SUN_PATH_MAX - 1);
 		goto fail;
 	}
 	if ((ctl->dirfd = trust_open_dir(dir, 0, 0755, detail,
 	    sizeof(detail))) < 0) {
-		bind_fail(why, len, "socket directory: %s", detail);
+		tt_why(why, len, "socket directory: %s", detail);
 		goto fail;
 	}
 	if (take_lock(ctl, why, len) == -1 || probe(ctl, why, len) != 0 ||

@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,19 +47,6 @@ struct kernel_lock {
 	char	file[64];	/* the lock file's name in dirfd */
 	char	unit[TT_TEXT_MAX];	/* for messages */
 };
-
-static int	lock_fail(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
-
-static int
-lock_fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 #ifdef __linux__
 /*
@@ -104,7 +90,7 @@ tree_unit(struct kernel_lock *kl, const char *root, char *why, size_t len)
 
 	kl->treefd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (kl->treefd == -1 || fstat(kl->treefd, &st) == -1)
-		return lock_fail(why, len, "sysctl root %s: %s", root,
+		return tt_why(why, len, "sysctl root %s: %s", root,
 		    strerror(errno));
 	(void)tt_snprintf(kl->file, sizeof(kl->file), "tree.%ju.%ju.lock",
 	    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
@@ -140,13 +126,13 @@ lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
 		fd = openat(kl->dirfd, kl->file, O_RDWR | O_CREAT | O_CLOEXEC |
 		    O_NOFOLLOW | O_NONBLOCK, 0644);
 		if (fd == -1)
-			return lock_fail(why, len, "%s/%s: %s",
+			return tt_why(why, len, "%s/%s: %s",
 			    TT_KERNEL_LOCK_DIR, kl->file, errno == ELOOP ||
 			    errno == EMLINK ? "a symbolic link" :
 			    strerror(errno));
 		if (trust_file_check(fd, detail, sizeof(detail)) == -1) {
 			close(fd);
-			return lock_fail(why, len, "%s/%s: %s",
+			return tt_why(why, len, "%s/%s: %s",
 			    TT_KERNEL_LOCK_DIR, kl->file, detail);
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
@@ -156,14 +142,14 @@ lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
 			*heldfd = fd;
 			return LOCK_HELD;
 		} else {
-			(void)lock_fail(why, len, "%s/%s: %s",
+			(void)tt_why(why, len, "%s/%s: %s",
 			    TT_KERNEL_LOCK_DIR, kl->file, strerror(errno));
 			close(fd);
 			return -1;
 		}
 		close(fd);
 	}
-	return lock_fail(why, len, "%s/%s keeps being replaced",
+	return tt_why(why, len, "%s/%s keeps being replaced",
 	    TT_KERNEL_LOCK_DIR, kl->file);
 }
 
@@ -221,7 +207,7 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 	int			 held = -1;
 
 	if ((kl = calloc(1, sizeof(*kl))) == NULL) {
-		(void)lock_fail(why, len, "%s", strerror(errno));
+		(void)tt_why(why, len, "%s", strerror(errno));
 		return NULL;
 	}
 	kl->dirfd = kl->fd = kl->treefd = -1;
@@ -232,7 +218,7 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 		running_unit(kl);
 	if ((kl->dirfd = trust_open_dir(TT_KERNEL_LOCK_DIR, 0, 0755, detail,
 	    sizeof(detail))) < 0) {
-		(void)lock_fail(why, len, "lock directory: %s: cannot make "
+		(void)tt_why(why, len, "lock directory: %s: cannot make "
 		    "sure no other tcptuned manages the same sysctls", detail);
 		goto fail;
 	}

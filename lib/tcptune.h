@@ -227,6 +227,7 @@ const char *tt_text_unsafe(const char *, size_t *);
 /* util.c */
 size_t	 tt_strlcpy(char *, const char *, size_t);
 int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
+int	 tt_why(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
 int	 write_all(int, const void *, size_t);
 int	 read_file_bounded(int, char **, size_t *, size_t);
 uint64_t fnv1a64(const void *, size_t);

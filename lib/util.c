@@ -44,6 +44,21 @@ tt_snprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+/*
+ * The reason for a failure, into the caller's why: -1, for a function
+ * that fails with its reason ("return tt_why(why, len, ...)").
+ */
+int
+tt_why(char *why, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /* All of data, across short writes and signals. */
 int
 write_all(int fd, const void *data, size_t len)

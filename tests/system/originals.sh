@@ -18,10 +18,7 @@
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
-command -v python3 >/dev/null 2>&1 || {
-	echo "1..0 # SKIP python3 not found"
-	exit 0
-}
+command -v python3 >/dev/null 2>&1 || skip_all "python3 not found"
 
 use_keys 1
 plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"

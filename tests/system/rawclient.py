@@ -58,6 +58,18 @@ IDLE_TIMEOUT = 30   # daemon/tcptuned.h, CONTROL_IDLE_TIMEOUT
 results = []
 
 
+
+def hold_until_released(ready, release, count):
+    """Say how many connections are held (ready, written whole by a
+    rename), then wait for the test's release file, bounded by the
+    safety net."""
+    with open(ready + ".tmp", "w") as f:
+        f.write("%d\n" % count)
+    os.rename(ready + ".tmp", ready)
+    deadline = time.monotonic() + max(120, TIMEOUT)
+    while not os.path.exists(release) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
 def out(ok, name, detail=""):
     results.append(ok)
     print("%s %s: %s" % ("PASS" if ok else "FAIL", name, detail), flush=True)
@@ -452,12 +464,7 @@ def cmd_hold(path, n, ready, release, partial):
         if partial and i % partial == 0:
             s.send(hdr(STATUS)[:8])
         socks.append((s, time.monotonic()))
-    with open(ready + ".tmp", "w") as f:
-        f.write("%d\n" % len(socks))
-    os.rename(ready + ".tmp", ready)
-    deadline = time.monotonic() + max(120, TIMEOUT)
-    while not os.path.exists(release) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    hold_until_released(ready, release, len(socks))
     # Which of them the daemon closed while we held them, and which of
     # those it closed before their idle timeout could have run out (held
     # for less than it now: a figure a busy machine cannot make wrong).
@@ -530,12 +537,7 @@ def cmd_crowd(path, n, reqs, ready, release):
             except OSError:
                 pass
         socks.append(s)
-    with open(ready + ".tmp", "w") as f:
-        f.write("%d\n" % len(socks))
-    os.rename(ready + ".tmp", ready)
-    deadline = time.monotonic() + max(120, TIMEOUT)
-    while not os.path.exists(release) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    hold_until_released(ready, release, len(socks))
     closed = 0
     for s in socks:
         try:

@@ -1137,6 +1137,22 @@ expect_load_error(const char *path, int flags, const char *want)
 	errlist_clear(&errs);
 }
 
+/* path loads, with flags: every error shown if it does not. */
+static void
+expect_load_ok(const char *path, int flags)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	errlist_init(&errs);
+	cfg = config_load(path, flags, &errs);
+	if (cfg == NULL)
+		print_errors(&errs);
+	assert_non_null(cfg);
+	config_free(cfg);
+	errlist_clear(&errs);
+}
+
 static void
 test_load_not_regular(void **state)
 {
@@ -1173,8 +1189,6 @@ test_load_not_regular(void **state)
 static void
 test_load_size(void **state)
 {
-	struct errlist	 errs;
-	struct config	*cfg;
 	char		 path[300], want[600], *buf;
 	size_t		 head;
 	int		 fd;
@@ -1200,11 +1214,7 @@ test_load_size(void **state)
 	    TT_CONFIG_MAX_BYTES);
 	close(fd);
 	free(buf);
-	errlist_init(&errs);
-	cfg = config_load(path, 0, &errs);
-	assert_non_null(cfg);
-	config_free(cfg);
-	errlist_clear(&errs);
+	expect_load_ok(path, 0);
 	unlink(path);
 }
 
@@ -1226,8 +1236,6 @@ owner_unprivileged(void)
 static void
 test_load_owner(void **state)
 {
-	struct errlist	 errs;
-	struct config	*cfg;
 	char		 path[300], want[600];
 
 	(void)state;
@@ -1240,11 +1248,7 @@ test_load_owner(void **state)
 	write_file(path, good_xml, 0644);
 
 	/* Root's and 0644: fine with the check. */
-	errlist_init(&errs);
-	cfg = config_load(path, CONFIG_CHECK_OWNER, &errs);
-	assert_non_null(cfg);
-	config_free(cfg);
-	errlist_clear(&errs);
+	expect_load_ok(path, CONFIG_CHECK_OWNER);
 
 	assert_int_equal(chown(path, 65534, (gid_t)-1), 0);
 	snprintf(want, sizeof(want), "%s: must be owned by root and not "
@@ -1253,11 +1257,7 @@ test_load_owner(void **state)
 	expect_load_error(path, CONFIG_CHECK_OWNER, want);
 
 	/* tcptunectl check does not ask: anyone's file can be checked. */
-	errlist_init(&errs);
-	cfg = config_load(path, 0, &errs);
-	assert_non_null(cfg);
-	config_free(cfg);
-	errlist_clear(&errs);
+	expect_load_ok(path, 0);
 
 	assert_int_equal(chown(path, 0, (gid_t)-1), 0);
 	assert_int_equal(chmod(path, 0666), 0);
@@ -1282,8 +1282,6 @@ test_load_owner(void **state)
 static void
 test_load_dirs(void **state)
 {
-	struct errlist	 errs;
-	struct config	*cfg;
 	char		 dir[300], path[320], link[320], want[5120], real[4096];
 
 	(void)state;
@@ -1311,13 +1309,7 @@ test_load_dirs(void **state)
 
 	/* Sticky and root's: only root may replace root's file in it. */
 	assert_int_equal(chmod(dir, 01777), 0);
-	errlist_init(&errs);
-	cfg = config_load(path, CONFIG_CHECK_OWNER, &errs);
-	if (cfg == NULL)
-		print_errors(&errs);
-	assert_non_null(cfg);
-	config_free(cfg);
-	errlist_clear(&errs);
+	expect_load_ok(path, CONFIG_CHECK_OWNER);
 
 	/* Sticky but someone else's: its owner may replace anything. */
 	assert_int_equal(chown(dir, 65534, (gid_t)-1), 0);
@@ -1327,11 +1319,7 @@ test_load_dirs(void **state)
 	expect_load_error(path, CONFIG_CHECK_OWNER, want);
 
 	/* tcptunectl check does not ask. */
-	errlist_init(&errs);
-	cfg = config_load(path, 0, &errs);
-	assert_non_null(cfg);
-	config_free(cfg);
-	errlist_clear(&errs);
+	expect_load_ok(path, 0);
 
 	/*
 	 * A user's link in the file's place, to root's good file in root's
@@ -1342,11 +1330,7 @@ test_load_dirs(void **state)
 	assert_int_equal(chmod(dir, 0755), 0);
 	snprintf(link, sizeof(link), "%s/link.conf", dir);
 	assert_int_equal(symlink("dirs.conf", link), 0);
-	errlist_init(&errs);
-	cfg = config_load(link, CONFIG_CHECK_OWNER, &errs);
-	assert_non_null(cfg);
-	config_free(cfg);
-	errlist_clear(&errs);
+	expect_load_ok(link, CONFIG_CHECK_OWNER);
 	assert_int_equal(lchown(link, 65534, (gid_t)-1), 0);
 	snprintf(want, sizeof(want), "%s: %s/link.conf is a symbolic link "
 	    "owned by uid 65534; only root's links are followed: refusing to "
