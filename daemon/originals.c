@@ -318,7 +318,8 @@ scan_copies(struct originals *st)
 	if (st->dirfd == -1 || originals_os_list(st, ASIDE_PREFIX, &names, &n)
 	    != 0)
 		return;
-	qsort(names, n, sizeof(*names), aside_cmp);
+	if (n > 0)	/* qsort's array may not be NULL, even for none */
+		qsort(names, n, sizeof(*names), aside_cmp);
 	for (i = 0; i < n; i++) {
 		if (names[i][sizeof(ASIDE_PREFIX) - 1] == '\0' ||
 		    names[i][sizeof(ASIDE_PREFIX) - 1] == '.')
