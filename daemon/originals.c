@@ -230,6 +230,17 @@ compare_with_copies(const struct originals *st, const char *name,
 	    sn->value);
 }
 
+/* Every original on record against the damaged copies. */
+static void
+compare_all_with_copies(const struct originals *st)
+{
+	size_t	i;
+
+	for (i = 0; i < st->n; i++)
+		compare_with_copies(st, st->entries[i].name,
+		    st->entries[i].value);
+}
+
 /*
  * The value the oldest damaged copy that has the key holds for it, and
  * that copy's name in *copy; NULL when none does.
@@ -394,7 +405,6 @@ static void
 retry_aside(struct originals *st)
 {
 	char	name[TT_NAME_MAX];
-	size_t	i;
 
 	if (move_aside(st, name, sizeof(name)) != 0)
 		return;
@@ -403,9 +413,7 @@ retry_aside(struct originals *st)
 	set_problem(st, st->corrupt, "%s was corrupt: kept as %s/%s; "
 	    "originals not trusted, current values taken instead; see "
 	    "RECOVERY in tcptuned(8)", st->path, st->dir, name);
-	for (i = 0; i < st->n; i++)
-		compare_with_copies(st, st->entries[i].name,
-		    st->entries[i].value);
+	compare_all_with_copies(st);
 }
 
 /*
@@ -443,7 +451,7 @@ originals_load(struct originals *st)
 {
 	const char	*why;
 	char		*buf, untrusted[TT_TEXT_MAX];
-	size_t		 len, i;
+	size_t		 len;
 	int		 err;
 
 	if (st->dirfd == -1)
@@ -460,9 +468,7 @@ originals_load(struct originals *st)
 	if (parse_originals(st, buf, len, &why) == -1)
 		set_aside(st, why);
 	free(buf);
-	for (i = 0; i < st->n; i++)
-		compare_with_copies(st, st->entries[i].name,
-		    st->entries[i].value);
+	compare_all_with_copies(st);
 	return 0;
 }
 
