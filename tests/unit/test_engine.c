@@ -1026,7 +1026,8 @@ list_copies(const char *dir, char names[][64], size_t max)
 		n++;
 	}
 	closedir(dp);
-	qsort(names, n < max ? n : max, 64, cmp_names);
+	if (n > 0 && max > 0)	/* names may be NULL when only counting */
+		qsort(names, n < max ? n : max, 64, cmp_names);
 	return n;
 }
 
