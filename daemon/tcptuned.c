@@ -196,10 +196,12 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	d->last_reload = time(NULL);
 	if (cfg == NULL) {
 		log_errors(errs);
-		snprintf(msg, len, "%s%s%s has %zu error%s: keeping the "
+		snprintf(msg, len, "%s%s%s%s has %zu error%s: keeping the "
 		    "running configuration", d->opt.config_path,
 		    managed_present(d) ? " with " : "", managed_present(d) ?
-		    d->opt.managed_path : "", errs->n, errs->n == 1 ? "" : "s");
+		    d->opt.managed_path : "", policy_present() ?
+		    " with the registry policy" : "", errs->n,
+		    errs->n == 1 ? "" : "s");
 		log_warnx("%s", msg);
 		d->last_reload_ok = false;
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));

@@ -8,8 +8,9 @@
  * returned is what counts); config_policy.c turns the values into a
  * config layer with a config's checks.  A key that does not exist, or
  * one with no values, is no policy.  Only Administrators and SYSTEM may
- * write under HKLM\SOFTWARE\Policies (docs/SECURITY.md), so what is there
- * is trusted as the config file is.  policy_posix.c is the Unix side.
+ * write under HKLM\SOFTWARE\Policies by default (docs/SECURITY.md); each
+ * key is still held to the config file's ACL rule (win_trusted_key), so
+ * a key someone loosened is refused.  policy_posix.c is the Unix side.
  */
 #include "config.h"
 
@@ -145,16 +146,20 @@ read_values(HKEY key, const char *label, struct values *out,
 	return rv;
 }
 
-/* sub of key, or NULL when it does not exist (-1 for any other failure). */
+/*
+ * sub of key, or NULL when it does not exist (-1 for any other failure):
+ * only a key Administrators and SYSTEM alone may change is believed, as
+ * only such a config file is (trust_win.c).
+ */
 static int
 open_key(HKEY key, const wchar_t *sub, const char *label, HKEY *out,
     struct errlist *errs)
 {
-	char	why[128];
+	char	why[256];
 	LSTATUS	rc;
 
 	*out = NULL;
-	rc = RegOpenKeyExW(key, sub, 0, KEY_READ, out);
+	rc = RegOpenKeyExW(key, sub, 0, KEY_READ | READ_CONTROL, out);
 	if (rc == ERROR_FILE_NOT_FOUND || rc == ERROR_PATH_NOT_FOUND) {
 		*out = NULL;
 		return 0;
@@ -162,6 +167,12 @@ open_key(HKEY key, const wchar_t *sub, const char *label, HKEY *out,
 	if (rc != ERROR_SUCCESS) {
 		win_strerror((DWORD)rc, why, sizeof(why));
 		errlist_add(errs, "%s: cannot open: %s", label, why);
+		return -1;
+	}
+	if (win_trusted_key(*out, why, sizeof(why)) == -1) {
+		errlist_add(errs, "%s: %s: refusing the policy", label, why);
+		RegCloseKey(*out);
+		*out = NULL;
 		return -1;
 	}
 	return 0;
@@ -202,4 +213,17 @@ policy_load(struct config **cfg, struct errlist *errs)
 	free(top.v);
 	free(sys.v);
 	return rv;
+}
+
+/* For messages: is there a policy key at all? */
+bool
+policy_present(void)
+{
+	HKEY	key;
+
+	if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, POLICY_WKEY, 0, KEY_QUERY_VALUE,
+	    &key) != ERROR_SUCCESS)
+		return false;
+	RegCloseKey(key);
+	return true;
 }

@@ -171,6 +171,7 @@ struct config	*config_policy(const struct policy_value *, size_t,
  * or -1 with every problem in errs.
  */
 int		 policy_load(struct config **, struct errlist *);
+bool		 policy_present(void);	/* the key exists (Windows) */
 
 /* value.c: sysctl values as normalized text. */
 int	 value_normalize(const char *, char *, size_t);
