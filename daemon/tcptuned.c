@@ -44,6 +44,7 @@ struct daemon {
 	struct ev_watch		*watch;
 	struct ev_watch		*managed_watch;
 	struct stat		 managed_dir;	/* watched, to see it replaced */
+	struct policy_watch	*policy_watch;	/* Windows registry policy */
 	time_t			 started;
 	time_t			 last_reload;
 	bool			 last_reload_ok;
@@ -195,10 +196,12 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	d->last_reload = time(NULL);
 	if (cfg == NULL) {
 		log_errors(errs);
-		snprintf(msg, len, "%s%s%s has %zu error%s: keeping the "
+		snprintf(msg, len, "%s%s%s%s has %zu error%s: keeping the "
 		    "running configuration", d->opt.config_path,
 		    managed_present(d) ? " with " : "", managed_present(d) ?
-		    d->opt.managed_path : "", errs->n, errs->n == 1 ? "" : "s");
+		    d->opt.managed_path : "", policy_present() ?
+		    " with the registry policy" : "", errs->n,
+		    errs->n == 1 ? "" : "s");
 		log_warnx("%s", msg);
 		d->last_reload_ok = false;
 		tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
@@ -409,7 +412,7 @@ fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 	tt_strlcpy(info->backend, d->be->name, sizeof(info->backend));
 	tt_strlcpy(info->config_path, d->opt.config_path,
 	    sizeof(info->config_path));
-	tt_strlcpy(info->managed_path, d->engine.cfg->managed_path,
+	config_layer_names(d->engine.cfg, info->managed_path,
 	    sizeof(info->managed_path));
 	tt_strlcpy(info->last_reload_msg, d->last_reload_msg,
 	    sizeof(info->last_reload_msg));
@@ -643,6 +646,7 @@ setup_events(struct daemon *d, const struct supervisor *sup)
 		log_warn("cannot watch %s: reload with SIGHUP or tcptunectl",
 		    d->opt.config_path);
 	watch_managed(d);
+	d->policy_watch = policy_watch_new(d->loop, on_config_event, d);
 }
 
 /*
@@ -734,6 +738,7 @@ shutdown_daemon(struct daemon *d)
 	control_close(d->ctl);
 	ev_watch_free(d->watch);
 	ev_watch_free(d->managed_watch);
+	policy_watch_free(d->policy_watch);
 	ev_timer_free(d->check_timer);
 	ev_timer_free(d->debounce_timer);
 	ev_timer_free(d->lease_timer);

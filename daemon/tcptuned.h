@@ -267,6 +267,16 @@ struct supervisor {
 	void	(*stopping)(void);
 };
 
+/*
+ * policy_watch_win.c | policy_watch_posix.c: cb on the loop when the
+ * registry policy may have changed (RegNotifyChangeKeyValue); callers
+ * debounce and compare.  NULL where there is nothing to watch (Unix).
+ */
+struct policy_watch;
+struct policy_watch *policy_watch_new(struct evloop *, void (*)(void *),
+	    void *);
+void	 policy_watch_free(struct policy_watch *);
+
 /* tcptuned.c */
 int	 tcptuned_main(int, char **, const struct supervisor *);
 

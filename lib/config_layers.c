@@ -14,6 +14,12 @@
  * stays as the local file says.  So a fleet pins what it cares about and a
  * host keeps its own extra keys, and each key's status names the file its
  * wanted value came from (config_key_source).
+ *
+ * On Windows the registry policy that Group Policy or Intune leaves under
+ * HKLM\SOFTWARE\Policies\tcptune (config_policy.c, policy_win.c) is one
+ * more layer, laid over both files by the same rules: Windows gives policy
+ * precedence over local settings, and an administrator who deploys one
+ * means it to win (docs/DESIGN.md §3, Windows).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -31,8 +37,26 @@
 const char *
 config_key_source(const struct config *cfg, const struct config_key *k)
 {
+	if (k->policy && cfg->policy_path[0] != '\0')
+		return cfg->policy_path;
 	return k->managed && cfg->managed_path[0] != '\0' ?
 	    cfg->managed_path : cfg->path;
+}
+
+/* The layers over the config, for status: "" when none. */
+size_t
+config_layer_names(const struct config *cfg, char *buf, size_t size)
+{
+	return (size_t)snprintf(buf, size, "%s%s%s", cfg->managed_path,
+	    cfg->managed_path[0] != '\0' && cfg->policy_path[0] != '\0' ?
+	    ", then " : "", cfg->policy_path);
+}
+
+static void
+mark(struct config_key *k, bool policy)
+{
+	k->managed = !policy;
+	k->policy = policy;
 }
 
 static const struct config_key *
@@ -45,7 +69,7 @@ find_in(const struct config *cfg, const char *name)
  * managed's other keys in their order.  n: how many. */
 static struct config_key *
 merged_keys(const struct config *local, const struct config *managed,
-    size_t *n)
+    bool policy, size_t *n)
 {
 	struct config_key	*keys;
 	const struct config_key	*m;
@@ -58,7 +82,7 @@ merged_keys(const struct config *local, const struct config *managed,
 	for (i = 0; i < local->nkeys; i++) {
 		if ((m = find_in(managed, local->keys[i].name)) != NULL) {
 			keys[*n] = *m;
-			keys[*n].managed = true;
+			mark(&keys[*n], policy);
 		} else
 			keys[*n] = local->keys[i];
 		(*n)++;
@@ -67,7 +91,7 @@ merged_keys(const struct config *local, const struct config *managed,
 		if (find_in(local, managed->keys[i].name) != NULL)
 			continue;
 		keys[*n] = managed->keys[i];
-		keys[(*n)++].managed = true;
+		mark(&keys[(*n)++], policy);
 	}
 	return keys;
 }
@@ -75,9 +99,10 @@ merged_keys(const struct config *local, const struct config *managed,
 /*
  * Lay managed over local; both are consumed.  Returns local, changed, or
  * NULL when together they name more sysctls than the daemon keeps.
+ * policy: managed is the registry policy, laid over the managed file.
  */
-struct config *
-config_merge(struct config *local, struct config *managed,
+static struct config *
+merge_layer(struct config *local, struct config *managed, bool policy,
     struct errlist *errs)
 {
 	struct config_key	*keys;
@@ -86,7 +111,7 @@ config_merge(struct config *local, struct config *managed,
 
 	if (managed == NULL)
 		return local;
-	keys = merged_keys(local, managed, &n);
+	keys = merged_keys(local, managed, policy, &n);
 	if (n > TT_MAX_KEYS) {
 		errlist_add(errs, "%s: with %s it makes %zu sysctls, more than "
 		    "%d", managed->path, local->path, n, TT_MAX_KEYS);
@@ -110,10 +135,32 @@ config_merge(struct config *local, struct config *managed,
 	d[0] = local->digest;
 	d[1] = managed->digest;
 	local->digest = fnv1a64(d, sizeof(d));
-	tt_strlcpy(local->managed_path, managed->path,
-	    sizeof(local->managed_path));
+	if (policy)
+		tt_strlcpy(local->policy_path, managed->path,
+		    sizeof(local->policy_path));
+	else
+		tt_strlcpy(local->managed_path, managed->path,
+		    sizeof(local->managed_path));
 	config_free(managed);
 	return local;
+}
+
+struct config *
+config_merge(struct config *local, struct config *managed,
+    struct errlist *errs)
+{
+	return merge_layer(local, managed, false, errs);
+}
+
+/*
+ * The registry policy (config_policy.c) over the config and the managed
+ * file, by the same rules: its keys win, key by key.
+ */
+struct config *
+config_merge_policy(struct config *local, struct config *policy,
+    struct errlist *errs)
+{
+	return merge_layer(local, policy, true, errs);
 }
 
 /*
@@ -126,21 +173,28 @@ struct config *
 config_load_layers(const char *path, const char *managed_path, int flags,
     struct errlist *errs)
 {
-	struct config	*local, *managed = NULL;
+	struct config	*local, *managed = NULL, *policy = NULL;
 	struct stat	 st;
 	bool		 have_managed;
+	int		 prv;
 
 	have_managed = managed_path != NULL && managed_path[0] != '\0' &&
 	    (stat(managed_path, &st) == 0 || errno != ENOENT);
 	local = config_load(path, flags, errs);
 	if (have_managed)
 		managed = config_load(managed_path, flags, errs);
-	if (local == NULL || (have_managed && managed == NULL)) {
+	prv = policy_load(&policy, errs);
+	if (local == NULL || (have_managed && managed == NULL) || prv == -1) {
 		config_free(local);
 		config_free(managed);
+		config_free(policy);
 		return NULL;
 	}
-	return config_merge(local, managed, errs);
+	if ((local = config_merge(local, managed, errs)) == NULL) {
+		config_free(policy);
+		return NULL;
+	}
+	return config_merge_policy(local, policy, errs);
 }
 
 /*
@@ -168,6 +222,10 @@ config_report_layers(const char *path, const char *managed_path, int flags,
 	if (cfg->managed_path[0] != '\0')
 		fprintf(out, "managed preferences: %s (its keys win over "
 		    "%s)\n", cfg->managed_path, cfg->path);
+	if (cfg->policy_path[0] != '\0')
+		fprintf(out, "registry policy: %s (its keys win over %s)\n",
+		    cfg->policy_path + strlen("policy "), cfg->managed_path[0] ?
+		    "both files" : cfg->path);
 	fprintf(out, "configuration OK\n");
 	config_free(cfg);
 	errlist_clear(&errs);

@@ -88,6 +88,7 @@ struct config_key {
 	enum on_reject	 on_reject;
 	int		 line;
 	bool		 managed;	/* from the managed file (config_layers.c) */
+	bool		 policy;	/* from the registry policy (Windows) */
 };
 struct config {
 	char		  path[1024];
@@ -99,6 +100,7 @@ struct config {
 	uint64_t	  digest;		/* of the file's bytes */
 	unsigned	  set;			/* CONFIG_SET_*: given in the file */
 	char		  managed_path[1024];	/* "" when no managed file */
+	char		  policy_path[128];	/* "" when no policy layer */
 };
 #define CONFIG_SET_INTERVAL	0x1	/* CheckInterval */
 #define CONFIG_SET_RESTORE	0x2	/* RestoreOnExit */
@@ -136,6 +138,40 @@ const char	*config_key_source(const struct config *,
 		    const struct config_key *);
 int		 config_report_layers(const char *, const char *, int,
 		    FILE *);
+struct config	*config_merge_policy(struct config *, struct config *,
+		    struct errlist *);
+size_t		 config_layer_names(const struct config *, char *, size_t);
+
+/*
+ * config_policy.c: the Windows registry policy (Group Policy, Intune)
+ * under TT_POLICY_KEY as a config layer, checked as a config is.  Values
+ * as policy_win.c read them; no registry code, so it runs everywhere.
+ */
+#define TT_POLICY_KEY		"HKLM\\SOFTWARE\\Policies\\tcptune"
+#define TT_POLICY_SYSCTLS	TT_POLICY_KEY "\\Sysctls"
+#define TT_POLICY_SOURCE	"policy " TT_POLICY_SYSCTLS
+enum policy_type {
+	POLICY_SZ,		/* REG_SZ, as UTF-8 */
+	POLICY_DWORD,		/* REG_DWORD */
+	POLICY_OTHER		/* any other type: refused */
+};
+struct policy_value {
+	char		 name[TT_NAME_MAX + 1];	/* longer: cut, refused */
+	enum policy_type type;
+	unsigned long	 dword;
+	char		 text[TT_VALUE_MAX * 2];	/* longer: cut, refused */
+	unsigned long	 regtype;	/* the registry's REG_* number */
+	bool		 cut;		/* name or text did not fit */
+};
+struct config	*config_policy(const struct policy_value *, size_t,
+		    const struct policy_value *, size_t, struct errlist *);
+/*
+ * policy_win.c | policy_posix.c: the policy now.  0 and *cfg NULL when
+ * there is none (the key is absent; always so on Unix), 0 and the layer,
+ * or -1 with every problem in errs.
+ */
+int		 policy_load(struct config **, struct errlist *);
+bool		 policy_present(void);	/* the key exists (Windows) */
 
 /* value.c: sysctl values as normalized text. */
 int	 value_normalize(const char *, char *, size_t);

@@ -1,8 +1,8 @@
 /*
  * The one rule for a path the service trusts on Windows (trust_posix.c is
  * the Unix side), used for the config and the managed file
- * (config_file_win.c) and the state directory and its files
- * (originals_win.c).  The owner/mode rule of sshd's StrictModes becomes
+ * (config_file_win.c), the state directory and its files
+ * (originals_win.c), and the registry policy's keys (policy_win.c).  The owner/mode rule of sshd's StrictModes becomes
  * an ACL rule, for a file and for the directory that holds it:
  *   - the owner is BUILTIN\Administrators, NT AUTHORITY\SYSTEM, or the
  *     account this program runs as (the service runs as SYSTEM; as
@@ -38,6 +38,8 @@
 	FILE_WRITE_EA | DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_WRITE | \
 	GENERIC_ALL)
 #define DIR_CHANGE_RIGHTS	(FILE_ADD_FILE | FILE_DELETE_CHILD | \
+	DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_WRITE | GENERIC_ALL)
+#define KEY_CHANGE_RIGHTS	(KEY_SET_VALUE | KEY_CREATE_SUB_KEY | \
 	DELETE | WRITE_DAC | WRITE_OWNER | GENERIC_WRITE | GENERIC_ALL)
 
 static const struct {
@@ -116,12 +118,14 @@ who_may_change(PACL dacl, DWORD rights)
 }
 
 /*
- * One object, by handle, under the rules above (rights: what would let
- * someone change it).  0, or -1 with the reason in why: "must be owned
- * by ...", "must not be writable by ...", "cannot read the ACL ...".
+ * The security descriptor of h, an object of type, under the rules above
+ * (rights: what would let someone change it).  0, or -1 with the reason
+ * in why: "must be owned by ...", "must not be writable by ...", "cannot
+ * read the ACL ...".
  */
-int
-win_trusted_object(HANDLE h, bool dir, char *why, size_t len)
+static int
+trusted_sd(HANDLE h, SE_OBJECT_TYPE type, DWORD rights, char *why,
+    size_t len)
 {
 	PSECURITY_DESCRIPTOR	 sd = NULL;
 	PSID			 owner = NULL;
@@ -131,7 +135,7 @@ win_trusted_object(HANDLE h, bool dir, char *why, size_t len)
 	DWORD			 err;
 	int			 rv = 0;
 
-	err = GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION |
+	err = GetSecurityInfo(h, type, OWNER_SECURITY_INFORMATION |
 	    DACL_SECURITY_INFORMATION, &owner, NULL, &dacl, NULL, &sd);
 	if (err != ERROR_SUCCESS) {
 		win_strerror(err, sid, sizeof(sid));
@@ -144,14 +148,33 @@ win_trusted_object(HANDLE h, bool dir, char *why, size_t len)
 		snprintf(why, len, "must be owned by Administrators, SYSTEM or "
 		    "the account tcptune runs as (owner %s)", sid);
 		rv = -1;
-	} else if ((who = who_may_change(dacl, dir ? DIR_CHANGE_RIGHTS :
-	    FILE_CHANGE_RIGHTS)) != NULL) {
+	} else if ((who = who_may_change(dacl, rights)) != NULL) {
 		snprintf(why, len, "must not be writable by Users, Everyone or "
 		    "Authenticated Users (%s may change it)", who);
 		rv = -1;
 	}
 	LocalFree(sd);
 	return rv;
+}
+
+/* A file or directory, by handle. */
+int
+win_trusted_object(HANDLE h, bool dir, char *why, size_t len)
+{
+	return trusted_sd(h, SE_FILE_OBJECT, dir ? DIR_CHANGE_RIGHTS :
+	    FILE_CHANGE_RIGHTS, why, len);
+}
+
+/*
+ * A registry key (the policy, lib/policy_win.c): the same rule, with the
+ * rights that change a key ("Registry Key Security and Access Rights",
+ * Microsoft Learn).
+ */
+int
+win_trusted_key(HKEY key, char *why, size_t len)
+{
+	return trusted_sd((HANDLE)key, SE_REGISTRY_KEY, KEY_CHANGE_RIGHTS, why,
+	    len);
 }
 
 /*

@@ -20,5 +20,6 @@ int	 win_errno(DWORD);
 void	 win_strerror(DWORD, char *, size_t);
 /* trust_win.c: owned by Administrators or SYSTEM, nobody else writes */
 int	 win_trusted_object(HANDLE, bool, char *, size_t);
+int	 win_trusted_key(HKEY, char *, size_t);
 
 #endif /* TCPTUNE_WIN_H */

@@ -63,6 +63,7 @@ for page in tcptuned.8 tcptunectl.8 tcptune.conf.5; do
 done
 crlf <"$top/README.md" >"$stage/README.txt"
 cp "$top/etc/tcptune.conf.windows" "$stage/"
+cp "$top/packaging/windows/tcptune.admx" "$top/packaging/windows/en-US/tcptune.adml" "$stage/"
 
 # sign FILE: signs FILE in place when a certificate is given.
 sign() {

@@ -165,16 +165,23 @@ check "Directory: ProgramFiles64Folder\\tcptune, its doc, CommonAppDataFolder\\t
     "row Directory '^INSTALLDIR${TAB}ProgramFiles64Folder${TAB}tcptune\$' &&
      row Directory '^DOCDIR${TAB}INSTALLDIR${TAB}doc\$' &&
      row Directory '^DATADIR${TAB}CommonAppDataFolder${TAB}tcptune\$'"
+check "Directory: WindowsFolder\\PolicyDefinitions and its en-US (the template)" eval \
+    "row Directory '^POLICYDEFS${TAB}WindowsFolder${TAB}PolicyDefinitions\$' &&
+     row Directory '^POLICYDEFS_ENUS${TAB}POLICYDEFS${TAB}en-US\$'"
 files_ok() {
 	local f
 	for f in "Daemon${TAB}tcptuned.exe" "Ctl${TAB}tcptunectl.exe" \
 	    "Docs${TAB}tcptuned.txt" "Docs${TAB}tcptunectl.txt" \
 	    "Docs${TAB}tcptune.conf.txt" "Docs${TAB}README.txt" \
-	    "Config${TAB}tcptune.conf"; do
+	    "Config${TAB}tcptune.conf" "Admx${TAB}tcptune.admx" \
+	    "Adml${TAB}tcptune.adml"; do
 		row File "^[^${TAB}]+${TAB}$f${TAB}" || { echo "no File row $f"; return 1; }
 	done
 }
-check "File: both programs, four text documents, the config" files_ok
+check "File: both programs, four text documents, the config, the ADMX and ADML" files_ok
+check "Component: the ADMX in PolicyDefinitions, the ADML in its en-US, 64-bit" eval \
+    "row Component '^Admx${TAB}\\{[^${TAB}]+\\}${TAB}POLICYDEFS${TAB}256${TAB}${TAB}tcptune\\.admx\$' &&
+     row Component '^Adml${TAB}\\{[^${TAB}]+\\}${TAB}POLICYDEFS_ENUS${TAB}256${TAB}${TAB}tcptune\\.adml\$'"
 check "Component: programs and docs under INSTALLDIR/DOCDIR, 64-bit" eval \
     "row Component '^Daemon${TAB}\\{[^${TAB}]+\\}${TAB}INSTALLDIR${TAB}256${TAB}${TAB}tcptuned\\.exe\$' &&
      row Component '^Ctl${TAB}\\{[^${TAB}]+\\}${TAB}INSTALLDIR${TAB}256${TAB}${TAB}tcptunectl\\.exe\$' &&
@@ -282,6 +289,9 @@ installed_files() {
 	    ! grep -q "$(printf '\b')" "$bin/doc/tcptunectl.txt"
 }
 check "programs in Program Files\\tcptune, text manuals (CR LF) in its doc" installed_files
+check "Group Policy template: %SystemRoot%\\PolicyDefinitions\\tcptune.admx and en-US\\tcptune.adml" eval \
+    "cmp '$top_srcdir/packaging/windows/tcptune.admx' '$c/windows/PolicyDefinitions/tcptune.admx' &&
+     cmp '$top_srcdir/packaging/windows/en-US/tcptune.adml' '$c/windows/PolicyDefinitions/en-US/tcptune.adml'"
 check "config: ProgramData\\tcptune\\tcptune.conf is the shipped default" \
     cmp "$top_srcdir/etc/tcptune.conf.windows" "$conf"
 check "PATH (system) ends with C:\\Program Files\\tcptune" eval \
@@ -341,6 +351,8 @@ restore_ran_first() {
 check "uninstall: tcptunectl restore ran before StopServices" restore_ran_first
 check "uninstall: programs and manuals gone" \
     eval "! test -e '$bin/tcptuned.exe' && ! test -e '$bin/tcptunectl.exe' && ! test -e '$bin/doc/README.txt'"
+check "uninstall: the Group Policy template gone" \
+    eval "! test -e '$c/windows/PolicyDefinitions/tcptune.admx' && ! test -e '$c/windows/PolicyDefinitions/en-US/tcptune.adml'"
 check "uninstall: service tcptuned deleted" \
     eval "! w reg query 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\tcptuned' | grep -q ImagePath &&
     ! w sc query tcptuned | grep -q 'SERVICE_NAME: tcptuned'"

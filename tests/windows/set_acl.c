@@ -1,14 +1,15 @@
 /*
  * set_acl.exe PATH SDDL: gives PATH the owner and DACL of the SDDL string
  * (SetNamedSecurityInfoW), so the Wine tests can make a config or state
- * directory that the ACL rule (lib/trust_win.c) must accept or
- * refuse.  Exit 0, or 1 with the Windows error.  A test tool only.
+ * directory, or a registry key (a PATH of MACHINE\..., SE_REGISTRY_KEY's
+ * form), that the ACL rule (lib/trust_win.c) must accept or refuse.  Exit 0, or 1 with the Windows error.  A test tool only.
  */
 #ifdef HAVE_CONFIG_H		/* scripts/test-windows.sh: no configure */
 #include "config.h"
 #endif
 
 #include <stdio.h>
+#include <wchar.h>
 
 #include <windows.h>
 #include <aclapi.h>
@@ -41,8 +42,9 @@ main(void)
 	if (GetSecurityDescriptorDacl(sd, &present, &dacl, &def) && present)
 		what |= DACL_SECURITY_INFORMATION |
 		    PROTECTED_DACL_SECURITY_INFORMATION;
-	err = SetNamedSecurityInfoW(argv[1], SE_FILE_OBJECT, what, owner, NULL,
-	    dacl, NULL);
+	err = SetNamedSecurityInfoW(argv[1], wcsncmp(argv[1], L"MACHINE\\",
+	    8) == 0 ? SE_REGISTRY_KEY : SE_FILE_OBJECT, what, owner, NULL, dacl,
+	    NULL);
 	if (err != ERROR_SUCCESS) {
 		fprintf(stderr, "set_acl: %lu\n", err);
 		return 1;

@@ -14,6 +14,9 @@
 #             key is refused with WBEM_E_INVALID_NAMESPACE and the daemon
 #             goes on checking, answering, reloading
 #   watch     the config directory's change notification reloads it
+#   policy    reg add under HKLM\SOFTWARE\Policies\tcptune: in force by
+#             itself, named as the source; a bad value refused, naming it,
+#             the running config kept; its removal gives the config back
 #   one machine  a second daemon on its own pipe and state directory is
 #             refused and names the first; once the first is gone a new one
 #             starts (kernel_lock_win.c)
@@ -257,6 +260,99 @@ else
 	cp "$tmp/daemon.log" "$tmp/out"
 	not_ok "watch: the replaced config is reloaded by itself"
 fi
+
+# ---- policy: the registry policy Group Policy or Intune leaves
+# (lib/policy_win.c) laid over the config key by key, watched with
+# RegNotifyChangeKeyValue (daemon/policy_watch_win.c): each step waits on
+# the daemon's own status, never on a clock.
+
+pkey='HKLM\SOFTWARE\Policies\tcptune'
+psrc="policy $pkey\\Sysctls"
+# policy_is KEY WANTED SOURCE [INTERVAL [RELOAD_OK]]: status --json says so.
+policy_is() {
+	wine "$ctl" -s "$pipe" --json status 2>/dev/null | unix |
+	    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+k = {k["name"]: k for k in d["keys"]}[sys.argv[1]]
+ok = k["wanted"] == sys.argv[2] and k["source"] == sys.argv[3]
+if len(sys.argv) > 4 and sys.argv[4]:
+    ok = ok and d["daemon"]["check_interval"] == int(sys.argv[4])
+if len(sys.argv) > 5:
+    ok = ok and d["daemon"].get("last_reload_ok") == (sys.argv[5] == "1")
+sys.exit(0 if ok else 1)' "$@"
+}
+policy_diag() {
+	wine "$ctl" -s "$pipe" --json status 2>&1 | unix >"$tmp/out"
+	unix <"$tmp/daemon.log" | tail -n 15 >>"$tmp/out"
+}
+wine reg delete "$pkey" /f >/dev/null 2>&1
+wine reg add "$pkey\\Sysctls" /v tcp.autotuninglevel /t REG_SZ \
+    /d restricted /f >/dev/null 2>&1
+if wait_for 30 policy_is tcp.autotuninglevel restricted "$psrc"; then
+	ok "policy: reg add under $pkey\\Sysctls is in force by itself, status naming the policy key"
+else
+	policy_diag
+	not_ok "policy: reg add under $pkey\\Sysctls is in force by itself, status naming the policy key"
+fi
+if policy_is offload.rss enabled "$wconf"
+then ok "policy: a key the policy does not name stays the config's"
+else policy_diag; not_ok "policy: a key the policy does not name stays the config's"; fi
+wine "$ctl" -s "$pipe" status 2>&1 | unix >"$tmp/out"
+if grep -qF "from $psrc" "$tmp/out" && grep -qF "$psrc (its keys win)" "$tmp/out"
+then ok "policy: status in text says where the value comes from"
+else not_ok "policy: status in text says where the value comes from"; fi
+wine reg add "$pkey" /v CheckInterval /t REG_DWORD /d 7 /f >/dev/null 2>&1
+if wait_for 30 policy_is tcp.autotuninglevel restricted "$psrc" 7; then
+	ok "policy: CheckInterval (REG_DWORD) in $pkey wins"
+else policy_diag; not_ok "policy: CheckInterval (REG_DWORD) in $pkey wins"; fi
+
+# A value the config's checks refuse: the running config stays.
+wine reg add "$pkey\\Sysctls" /v kernel.core_pattern /t REG_SZ /d x /f \
+    >/dev/null 2>&1
+if wait_for 30 policy_is tcp.autotuninglevel restricted "$psrc" 7 0; then
+	ok "policy: a bad policy value is refused and the running config stays"
+else policy_diag; not_ok "policy: a bad policy value is refused and the running config stays"; fi
+bad="$pkey\\Sysctls, value \"kernel.core_pattern\": kernel.core_pattern is not a network or socket-buffer sysctl"
+if unix <"$tmp/daemon.log" | grep -qF "$bad"
+then ok "policy: the refusal names the registry key and value"
+else policy_diag; not_ok "policy: the refusal names the registry key and value"; fi
+wine "$ctl" -s "$pipe" reload 2>&1 | unix >"$tmp/out"
+if [ "${PIPESTATUS[0]}" -ne 0 ] && grep -qF "$bad" "$tmp/out"
+then ok "policy: tcptunectl reload says the same and fails"
+else not_ok "policy: tcptunectl reload says the same and fails"; fi
+wine reg add "$pkey\\Sysctls" /v offload.rss /t REG_BINARY /d 01 /f \
+    >/dev/null 2>&1
+wine reg delete "$pkey\\Sysctls" /v kernel.core_pattern /f >/dev/null 2>&1
+wine "$ctl" -s "$pipe" reload 2>&1 | unix >"$tmp/out"
+if grep -qF "$pkey\\Sysctls, value \"offload.rss\": registry type 3 is neither REG_SZ nor REG_DWORD" "$tmp/out"
+then ok "policy: a value of another registry type is refused, named"
+else not_ok "policy: a value of another registry type is refused, named"; fi
+wine reg delete "$pkey\\Sysctls" /v offload.rss /f >/dev/null 2>&1
+# The policy is the running one again: the watch has nothing to reload
+# (the same digest), and a reload says it is good.
+reload_ok() { wine "$ctl" -s "$pipe" reload >/dev/null 2>&1; }
+if wait_for 30 reload_ok &&
+    policy_is tcp.autotuninglevel restricted "$psrc" 7 1; then
+	ok "policy: once the bad values are gone the policy reloads"
+else policy_diag; not_ok "policy: once the bad values are gone the policy reloads"; fi
+
+# A key Users or Everyone may change is not believed, as such a config
+# file is not (lib/trust_win.c, win_trusted_key).
+wine "$WINBIN/set_acl.exe" 'MACHINE\SOFTWARE\Policies\tcptune\Sysctls' \
+    'O:BAD:P(A;;KA;;;SY)(A;;KA;;;BA)(A;;KA;;;WD)' >/dev/null 2>&1
+wine reg add "$pkey\\Sysctls" /v tcp.autotuninglevel /t REG_SZ \
+    /d experimental /f >/dev/null 2>&1
+if wait_for 30 policy_is tcp.autotuninglevel restricted "$psrc" 7 0 &&
+    unix <"$tmp/daemon.log" | grep -qF "$pkey\\Sysctls: must not be writable by Users, Everyone or Authenticated Users (Everyone may change it): refusing the policy"
+then ok "policy: a key Everyone may change is refused, the running config kept"
+else policy_diag; not_ok "policy: a key Everyone may change is refused, the running config kept"; fi
+
+# Removing the policy gives the config's values back.
+wine reg delete "$pkey" /f >/dev/null 2>&1
+if wait_for 30 policy_is tcp.autotuninglevel normal "$wconf" 1 1; then
+	ok "policy: removing $pkey falls back to the config"
+else policy_diag; not_ok "policy: removing $pkey falls back to the config"; fi
 
 # ---- pipe: protocol abuse
 
