@@ -170,11 +170,11 @@ files_ok() {
 	for f in "Daemon${TAB}tcptuned.exe" "Ctl${TAB}tcptunectl.exe" \
 	    "Docs${TAB}tcptuned.txt" "Docs${TAB}tcptunectl.txt" \
 	    "Docs${TAB}tcptune.conf.txt" "Docs${TAB}README.txt" \
-	    "Config${TAB}tcptune.conf"; do
+	    "Docs${TAB}LICENSE.txt" "Config${TAB}tcptune.conf"; do
 		row File "^[^${TAB}]+${TAB}$f${TAB}" || { echo "no File row $f"; return 1; }
 	done
 }
-check "File: both programs, four text documents, the config" files_ok
+check "File: both programs, five text documents (the license too), the config" files_ok
 check "Component: programs and docs under INSTALLDIR/DOCDIR, 64-bit" eval \
     "row Component '^Daemon${TAB}\\{[^${TAB}]+\\}${TAB}INSTALLDIR${TAB}256${TAB}${TAB}tcptuned\\.exe\$' &&
      row Component '^Ctl${TAB}\\{[^${TAB}]+\\}${TAB}INSTALLDIR${TAB}256${TAB}${TAB}tcptunectl\\.exe\$' &&
@@ -274,14 +274,17 @@ check "msiexec /i $(basename "$msi") /qn" msiexec "$T/install.log" /i "$(winpath
 installed_files() {
 	local f
 	test -f "$bin/tcptuned.exe" && test -f "$bin/tcptunectl.exe" || return 1
-	for f in tcptuned tcptunectl tcptune.conf README; do
+	for f in tcptuned tcptunectl tcptune.conf README LICENSE; do
 		test -s "$bin/doc/$f.txt" || { echo "no doc/$f.txt"; return 1; }
 	done
+	# The license word for word, in CR LF.
+	tr -d '\r' <"$bin/doc/LICENSE.txt" | cmp -s - "$top_srcdir/LICENSE" ||
+	    { echo "doc/LICENSE.txt is not LICENSE"; return 1; }
 	# Windows text: CR LF, no backspace overstrikes left by mandoc.
 	grep -q "$(printf '\r')\$" "$bin/doc/tcptunectl.txt" &&
 	    ! grep -q "$(printf '\b')" "$bin/doc/tcptunectl.txt"
 }
-check "programs in Program Files\\tcptune, text manuals (CR LF) in its doc" installed_files
+check "programs in Program Files\\tcptune, text manuals and the license (CR LF) in its doc" installed_files
 check "config: ProgramData\\tcptune\\tcptune.conf is the shipped default" \
     cmp "$top_srcdir/etc/tcptune.conf.windows" "$conf"
 check "PATH (system) ends with C:\\Program Files\\tcptune" eval \
