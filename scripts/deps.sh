@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tcptune needs: "build" for the programs,
-# "test" for the whole test suite as well.  Skips apt when all are there.
+# "test" for the whole test suite as well, "release" for scripts/release.sh.
+# Skips apt when all are there.
 set -eu
 
 build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev mandoc"
@@ -21,10 +22,18 @@ test="$test systemd-container"
 # node.js that brings its own npm is as good as Debian's package.
 command -v npm >/dev/null 2>&1 || test="$test npm"
 
+# release: scripts/release.sh (the .deb's Depends from dpkg-shlibdeps,
+# llvm-lipo for the universal macOS programs, ruby -c for the formula;
+# the Windows build installs its own); the test stage checks a release.
+release="$build dpkg-dev llvm-14 ruby file"
+command -v npm >/dev/null 2>&1 || release="$release npm"
+test="$test llvm-14"
+
 case "${1:-build}" in
 build) want=$build ;;
 test) want=$test ;;
-*) echo "usage: $0 build|test" >&2; exit 64 ;;
+release) want=$release ;;
+*) echo "usage: $0 build|test|release" >&2; exit 64 ;;
 esac
 
 die() { echo "deps.sh: $*" >&2; exit 1; }

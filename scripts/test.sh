@@ -10,6 +10,8 @@
 #   macos       cross-build of every program and test for arm64 and x86_64
 #               macOS with -Werror (zig from npm, scripts/build-macos.sh)
 #   windows     the Windows build (mingw-w64) and its tests under Wine
+#   release     scripts/release.sh end to end (tests/packaging/release.sh),
+#               on the builds the macos and windows stages left
 # Each stage prints its own "N passed, N failed"; the last line sums them.
 # TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
 set -u
@@ -117,7 +119,27 @@ stage_script() {
 	tally "$name" "$pass" "$fail"
 }
 
-for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos windows}; do
+# stage_release: tests/packaging/release.sh, whose TAP lines are counted.
+# It takes the macos stage's builds (build/macos) and the windows stage's
+# build directory (TT_WIN_BUILD, its default alike) as they are, so that
+# only the tarball, the .deb and the .msi's packing are made again.
+stage_release() {
+	local out pass fail
+	out=$(mktemp)
+	TT_MACOS_BUILD=${TT_MACOS_BUILD:-$top/build/macos} top_srcdir=$top \
+	    bash "$top/tests/packaging/release.sh" 2>&1 | tee "$out"
+	pass=$(grep -c '^ok ' "$out")
+	fail=$(grep -c -e '^not ok ' -e '^Bail out!' "$out")
+	# No line at all is a crash, unless the test skipped itself whole.
+	if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ] && ! grep -q '^1\.\.0 # SKIP' "$out"; then
+		fail=1
+	fi
+	rm -f "$out"
+	echo "release: $pass passed, $fail failed"
+	tally release "$pass" "$fail"
+}
+
+for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos windows release}; do
 	echo "==== stage: $stage"
 	case $stage in
 	check) stage_check ;;
@@ -127,6 +149,7 @@ for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos windows
 	fuzz) stage_script fuzz scripts/fuzz.sh "${TT_FUZZ_TIME:-60}" ;;
 	macos) stage_script macos scripts/build-macos.sh ;;
 	windows) stage_script windows scripts/test-windows.sh ;;
+	release) stage_release ;;
 	*) echo "unknown stage $stage"; tally "$stage" 0 1 ;;
 	esac
 done

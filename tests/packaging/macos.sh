@@ -505,7 +505,7 @@ test_build_unsigned() {
 	    "lipo -archs T/work/payload/Library/tcptune/sbin/tcptuned
 lipo -archs T/work/payload/Library/tcptune/bin/tcptunectl
 pkgbuild --root T/work/payload --scripts T/work/scripts --identifier org.tcptune.pkg --version $v --install-location / --ownership recommended T/work/tcptune-component.pkg
-productbuild --distribution T/work/distribution.xml --package-path T/work T/out/tcptune-$v.pkg" \
+productbuild --distribution T/work/distribution.xml --package-path T/work --resources T/work/resources T/out/tcptune-$v.pkg" \
 	    "$(bcalls)"
 	check "build-pkg.sh without identities: says each signing step is skipped" \
 	    grep -q -e 'binaries left unsigned' -e 'package left unsigned' \
@@ -523,7 +523,7 @@ productbuild --distribution T/work/distribution.xml --package-path T/work T/out/
 
 check_payload() {
 	local p=$T/work/payload f bad
-	bad=$(grep -v -E '^\./(Library(/tcptune(/(sbin|bin|share)(/(tcptuned|tcptune-uninstall|tcptunectl|man(/.*)?|tcptune(/tcptune\.conf\.default)?))?)?|/LaunchDaemons(/org\.tcptune\.tcptuned\.plist)?)?|private(/etc(/(paths\.d|manpaths\.d)(/tcptune)?)?)?)$' \
+	bad=$(grep -v -E '^\./(Library(/tcptune(/(sbin|bin|share)(/(tcptuned|tcptune-uninstall|tcptunectl|man(/.*)?|tcptune(/tcptune\.conf\.default)?|doc(/tcptune(/LICENSE)?)?))?)?|/LaunchDaemons(/org\.tcptune\.tcptuned\.plist)?)?|private(/etc(/(paths\.d|manpaths\.d)(/tcptune)?)?)?)$' \
 	    "$T/pkgbuild-root" 2>&1)
 	[ -s "$T/pkgbuild-root" ] || bad="pkgbuild never saw a payload"
 	same "payload: nothing outside the macOS layout (no etc/tcptune.conf)" "" "$bad"
@@ -537,6 +537,10 @@ check_payload() {
 		[ -f "$p/$f" ] || bad+="$f "
 	done
 	same "payload: daemon, tool, uninstaller, LaunchDaemon, default config, paths.d, manpaths.d" "" "$bad"
+	check "payload: the license, LICENSE, in /Library/tcptune/share/doc/tcptune" \
+	    cmp "$p/Library/tcptune/share/doc/tcptune/LICENSE" "$top_srcdir/LICENSE"
+	check "the installer's license page: LICENSE as LICENSE.txt in --resources" \
+	    cmp "$T/work/resources/LICENSE.txt" "$top_srcdir/LICENSE"
 	check "payload: the default config is etc/tcptune.conf.darwin and passes tcptunectl check" \
 	    cmp "$p/Library/tcptune/share/tcptune/tcptune.conf.default" \
 	    "$top_srcdir/etc/tcptune.conf.darwin"
@@ -557,9 +561,12 @@ refs = [r for r in root.iter("pkg-ref") if r.text]
 assert len(refs) == 1 and refs[0].text == "tcptune-component.pkg", refs
 assert refs[0].get("version") == sys.argv[2], refs[0].attrib
 assert root.find("volume-check/allowed-os-versions/os-version").get("min") == "11.0"
+lic = root.find("license")
+assert lic is not None and lic.get("file") == "LICENSE.txt", "no license page"
+assert lic.get("mime-type") == "text/plain", lic.attrib
 EOF
 )
-	same "distribution.xml: well formed, hostArchitectures arm64,x86_64, version $1" "" "$out"
+	same "distribution.xml: well formed, hostArchitectures arm64,x86_64, version $1, the license page" "" "$out"
 }
 
 test_build_signed() {
@@ -578,7 +585,7 @@ codesign --verify --strict --verbose=2 $bin/sbin/tcptuned
 codesign --force --options runtime --timestamp --sign $app $bin/bin/tcptunectl
 codesign --verify --strict --verbose=2 $bin/bin/tcptunectl
 pkgbuild --root T/work/payload --scripts T/work/scripts --identifier org.tcptune.pkg --version $v --install-location / --ownership recommended T/work/tcptune-component.pkg
-productbuild --distribution T/work/distribution.xml --package-path T/work $pkg
+productbuild --distribution T/work/distribution.xml --package-path T/work --resources T/work/resources $pkg
 productsign --sign $inst $pkg $pkg.signed
 pkgutil --check-signature $pkg
 xcrun notarytool submit $pkg --keychain-profile tcptune-notary --wait

@@ -173,12 +173,12 @@ files_ok() {
 	for f in "Daemon${TAB}tcptuned.exe" "Ctl${TAB}tcptunectl.exe" \
 	    "Docs${TAB}tcptuned.txt" "Docs${TAB}tcptunectl.txt" \
 	    "Docs${TAB}tcptune.conf.txt" "Docs${TAB}README.txt" \
-	    "Config${TAB}tcptune.conf" "Admx${TAB}tcptune.admx" \
+	    "Docs${TAB}LICENSE.txt" "Config${TAB}tcptune.conf" "Admx${TAB}tcptune.admx" \
 	    "Adml${TAB}tcptune.adml"; do
 		row File "^[^${TAB}]+${TAB}$f${TAB}" || { echo "no File row $f"; return 1; }
 	done
 }
-check "File: both programs, four text documents, the config, the ADMX and ADML" files_ok
+check "File: both programs, five text documents (the license too), the config, the ADMX and ADML" files_ok
 check "Component: the ADMX in PolicyDefinitions, the ADML in its en-US, 64-bit" eval \
     "row Component '^Admx${TAB}\\{[^${TAB}]+\\}${TAB}POLICYDEFS${TAB}256${TAB}${TAB}tcptune\\.admx\$' &&
      row Component '^Adml${TAB}\\{[^${TAB}]+\\}${TAB}POLICYDEFS_ENUS${TAB}256${TAB}${TAB}tcptune\\.adml\$'"
@@ -281,14 +281,17 @@ check "msiexec /i $(basename "$msi") /qn" msiexec "$T/install.log" /i "$(winpath
 installed_files() {
 	local f
 	test -f "$bin/tcptuned.exe" && test -f "$bin/tcptunectl.exe" || return 1
-	for f in tcptuned tcptunectl tcptune.conf README; do
+	for f in tcptuned tcptunectl tcptune.conf README LICENSE; do
 		test -s "$bin/doc/$f.txt" || { echo "no doc/$f.txt"; return 1; }
 	done
+	# The license word for word, in CR LF.
+	tr -d '\r' <"$bin/doc/LICENSE.txt" | cmp -s - "$top_srcdir/LICENSE" ||
+	    { echo "doc/LICENSE.txt is not LICENSE"; return 1; }
 	# Windows text: CR LF, no backspace overstrikes left by mandoc.
 	grep -q "$(printf '\r')\$" "$bin/doc/tcptunectl.txt" &&
 	    ! grep -q "$(printf '\b')" "$bin/doc/tcptunectl.txt"
 }
-check "programs in Program Files\\tcptune, text manuals (CR LF) in its doc" installed_files
+check "programs in Program Files\\tcptune, text manuals and the license (CR LF) in its doc" installed_files
 check "Group Policy template: %SystemRoot%\\PolicyDefinitions\\tcptune.admx and en-US\\tcptune.adml" eval \
     "cmp '$top_srcdir/packaging/windows/tcptune.admx' '$c/windows/PolicyDefinitions/tcptune.admx' &&
      cmp '$top_srcdir/packaging/windows/en-US/tcptune.adml' '$c/windows/PolicyDefinitions/en-US/tcptune.adml'"
