@@ -773,6 +773,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	engine_configure(&d.engine, cfg);
 	summarize(&d, msg, sizeof(msg), "started with");
 	log_notice("%s", msg);
+	if (tt_wsl(NULL))
+		log_notice("%s", TT_WSL_NOTE);
 	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
 	d.last_reload = d.started;
 	d.last_reload_ok = true;

@@ -606,6 +606,8 @@ run_status(const struct params *p)
 	struct reply	r;
 	int		rv, wrv;
 
+	if (tt_wsl(NULL))
+		ctl_warnx("note: %s", TT_WSL_NOTE);
 	rv = client_request(p->socket, MSG_STATUS, &r);
 	if (rv != CTL_OK && !p->out->tells_unreachable)
 		return rv;
@@ -657,6 +659,8 @@ run_check(const struct params *p)
 {
 	const char	*file = p->file ? p->file : TT_CONFIG_PATH;
 
+	if (tt_wsl(NULL))
+		ctl_warnx("note: %s", TT_WSL_NOTE);
 	return config_report(file, 0, p->verbose, stdout) == 0 ?
 	    CTL_OK : CTL_FAIL;
 }

@@ -256,6 +256,24 @@ run --rate 1g --rtt 150ms --config="$cfg" --force --json
     { ! has_jq || jqe ".config_file == \"$cfg\""; }
 report $? "--config=FILE --force replaces it; --json names it" "exit $rc"
 
+# ---- WSL: the sysctls are WSL's own Linux kernel's, said on stderr
+
+WSL_DISTRO_NAME=Ubuntu "$ctl" advise --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q "note: this is WSL: these sysctls change WSL's own Linux network stack, not Windows'" "$T/err" &&
+    grep -q 'tcptune.msi' "$T/err"
+report $? "WSL: advise says whose network stack it is" "exit $rc"
+WSL_DISTRO_NAME=Ubuntu "$ctl" check "$top_srcdir/etc/tcptune.conf.linux" \
+    >"$T/out" 2>"$T/err"
+grep -q 'note: this is WSL' "$T/err" && grep -q 'configuration OK' "$T/out"
+report $? "WSL: check says it too" "$(cat "$T/err")"
+WSL_DISTRO_NAME= "$ctl" advise --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
+! grep -q 'WSL' "$T/err" || grep -qi microsoft /proc/sys/kernel/osrelease
+report $? "not WSL: no note" "$(cat "$T/err")"
+"$ctl" advise --platform windows --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
+! grep -q 'WSL' "$T/err"
+report $? "WSL note only for live Linux advice" "$(cat "$T/err")"
+
 # ---- goldens: the whole advice, as a user reads it (advise_text/NAME.txt;
 # TT_GOLDEN_UPDATE=1 rewrites them, review the diff).  Windows is never
 # told experimental unless it is the level already; macOS explains every

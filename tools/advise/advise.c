@@ -309,6 +309,9 @@ advise_run(const struct advise_args *a, bool json)
 		adv.probe = &probe;
 	}
 	adv_model(&adv.in, &adv.res);
+	/* advice read live inside WSL is for WSL's kernel, not Windows' */
+	if (adv.in.live && adv.in.os == ADV_LINUX && tt_wsl(NULL))
+		ctl_warnx("note: %s", TT_WSL_NOTE);
 	if (a->config_set && to_stdout(a->config)) {
 		advise_plist(stdout, &adv);
 		return CTL_OK;
