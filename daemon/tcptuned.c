@@ -78,8 +78,8 @@ usage(FILE *out)
 	    "  -S directory  state directory for the original values "
 	    "(default %s)\n"
 	    "  -s socket     control socket (default %s)\n"
-	    "  -h            this help\n"
-	    "  -V            print the version\n",
+	    "  -h, --help    this help\n"
+	    "  -V, --version print the version\n",
 	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
 	    "none", TT_STATE_DIR, TT_SOCKET_PATH);
 }
@@ -93,6 +93,15 @@ parse_options(int argc, char **argv, struct options *opt)
 	opt->managed_path = TT_MANAGED_PATH;
 	opt->socket_path = TT_SOCKET_PATH;
 	opt->state_dir = TT_STATE_DIR;
+	/* the long forms people try first */
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		exit(0);
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("tcptuned %s (%s)\n", PACKAGE_VERSION, TT_PLATFORM);
+		exit(0);
+	}
 	while ((ch = getopt(argc, argv, "df:hm:nr:S:s:V")) != -1) {
 		switch (ch) {
 		case 'd': opt->debug = true; break;
@@ -765,6 +774,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 		return config_report_layers(d.opt.config_path,
 		    d.opt.managed_path, CONFIG_CHECK_OWNER, stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
+	/* by hand: a start-up failure is said where the user looks */
+	log_echo_errors(sup->by_hand());
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);
 	setup_events(&d, sup);
@@ -781,6 +792,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	if (control_start(d.ctl, d.loop, &ops) == -1)
 		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
+	log_echo_errors(0);	/* started: the log is the place from here */
 	sup->ready();
 	if (ev_run(d.loop) == -1)
 		log_warn("event loop");

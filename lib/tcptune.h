@@ -37,6 +37,7 @@
 
 /* log.c: OpenBSD-daemon style logging, stderr or syslog. */
 void	 log_init(int to_stderr, int verbose, const char *ident);
+void	 log_echo_errors(int on);
 void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
 void	 log_notice(const char *, ...) TT_PRINTF(1, 2);	/* state changes */
