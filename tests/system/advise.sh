@@ -126,8 +126,10 @@ core0=$(cat /proc/sys/net/core/rmem_max 2>/dev/null)
 
 "$ctl" --help >"$T/out" 2>&1
 grep -q 'advise --rate RATE' "$T/out" &&
+    grep -q 'tcptunectl advise --rate 1g --rtt 150ms$' "$T/out" &&
+    "$ctl" --help -v >"$T/out" 2>&1 &&
     grep -q -- '--host HOST\[:PORT\]' "$T/out"
-report $? "--help lists advise and its options"
+report $? "--help shows advise with an example, --help -v its options"
 
 run --rate 1g --rtt 150ms
 [ "$rc" -eq 0 ] && grep -q '18750000 bytes (17.9 MiB)' "$T/out" &&
