@@ -269,7 +269,7 @@ WSL_DISTRO_NAME=Ubuntu "$ctl" check "$top_srcdir/etc/tcptune.conf.linux" \
     >"$T/out" 2>"$T/err"
 grep -q 'note: this is WSL' "$T/err" && grep -q 'configuration OK' "$T/out"
 report $? "WSL: check says it too" "$(cat "$T/err")"
-WSL_DISTRO_NAME= "$ctl" advise --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
+WSL_DISTRO_NAME='' "$ctl" advise --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
 ! grep -q 'WSL' "$T/err" || grep -qi microsoft /proc/sys/kernel/osrelease
 report $? "not WSL: no note" "$(cat "$T/err")"
 "$ctl" advise --platform windows --rate 1g --rtt 150ms >"$T/out" 2>"$T/err"
