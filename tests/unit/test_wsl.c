@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -99,12 +100,26 @@ test_environment(void **arg)
 	assert_non_null(strstr(TT_WSL_NOTE, "tcptune.msi"));
 }
 
+/* No root: this machine's own release, from uname(2). */
+static void
+test_this_machine(void **arg)
+{
+	struct utsname	u;
+
+	(void)arg;
+	unsetenv("WSL_DISTRO_NAME");
+	assert_int_equal(uname(&u), 0);
+	assert_int_equal(tt_wsl(NULL), strcasestr(u.release, "microsoft") !=
+	    NULL || strcasestr(u.release, "wsl") != NULL);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_release),
 		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_this_machine),
 	};
 
 	return cmocka_run_group_tests_name("wsl", tests, setup, teardown);
