@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -86,8 +87,28 @@ supervisor_stopping(void)
 	(void)notify_systemd("STOPPING=1");
 }
 
+/*
+ * Started by hand, not by a supervisor that keeps what it says: stderr is
+ * a terminal, or none of these started it: systemd (NOTIFY_SOCKET for
+ * Type=notify; INVOCATION_ID in every unit's environment, systemd.exec(5))
+ * nor launchd or init (parent process 1; a container's first process has
+ * parent 0 and counts as by hand).
+ */
+static bool
+supervisor_by_hand(void)
+{
+	const char	*notify = getenv("NOTIFY_SOCKET");
+	const char	*unit = getenv("INVOCATION_ID");
+
+	if (isatty(STDERR_FILENO))
+		return true;
+	return (notify == NULL || notify[0] == '\0') &&
+	    (unit == NULL || unit[0] == '\0') && getppid() != 1;
+}
+
 static const struct supervisor unix_supervisor = {
-	supervisor_events, supervisor_ready, supervisor_stopping
+	supervisor_events, supervisor_ready, supervisor_stopping,
+	supervisor_by_hand
 };
 
 int

@@ -168,8 +168,16 @@ svc_status_end(int rv)
 	report(SERVICE_STOPPED, (DWORD)rv, 0);
 }
 
+/* The Service Control Manager started it: the Event Log has it all. */
+static bool
+supervisor_by_hand(void)
+{
+	return false;
+}
+
 static const struct supervisor win_supervisor = {
-	supervisor_events, supervisor_ready, supervisor_stopping
+	supervisor_events, supervisor_ready, supervisor_stopping,
+	supervisor_by_hand
 };
 
 /* ---- the service's entry */

@@ -79,8 +79,8 @@ usage(FILE *out)
 	    "  -S directory  state directory for the original values "
 	    "(default %s)\n"
 	    "  -s socket     control socket (default %s)\n"
-	    "  -h            this help\n"
-	    "  -V            print the version\n",
+	    "  -h, --help    this help\n"
+	    "  -V, --version print the version\n",
 	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
 	    "none", TT_STATE_DIR, TT_SOCKET_PATH);
 }
@@ -94,6 +94,15 @@ parse_options(int argc, char **argv, struct options *opt)
 	opt->managed_path = TT_MANAGED_PATH;
 	opt->socket_path = TT_SOCKET_PATH;
 	opt->state_dir = TT_STATE_DIR;
+	/* the long forms people try first */
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		usage(stdout);
+		exit(0);
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("tcptuned %s (%s)\n", PACKAGE_VERSION, TT_PLATFORM);
+		exit(0);
+	}
 	while ((ch = getopt(argc, argv, "df:hm:nr:S:s:V")) != -1) {
 		switch (ch) {
 		case 'd': opt->debug = true; break;
@@ -248,14 +257,17 @@ daemon_restore(struct daemon *d, char *msg, size_t len)
 static int
 daemon_resume(struct daemon *d, char *msg, size_t len)
 {
-	int	rv;
-
 	d->refreshed_turn = 0;
 	end_lease(d, "resume");
-	rv = engine_resume(&d->engine);
+	/*
+	 * Resumed is success, even with keys refused: enforcement is on, and
+	 * the message and status say which keys are not in force (a failure
+	 * here would read as "not resumed" to a script).
+	 */
+	(void)engine_resume(&d->engine);
 	summarize(d, msg, len, "resumed");
 	log_notice("%s", msg);
-	return rv;
+	return 0;
 }
 
 /* The lease is over: enforce again, and say so in the log. */
@@ -770,6 +782,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 		return config_report_layers(d.opt.config_path,
 		    d.opt.managed_path, CONFIG_CHECK_OWNER, stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
+	/* by hand: a start-up failure is said where the user looks */
+	log_echo_errors(sup->by_hand());
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);
 	setup_events(&d, sup);
@@ -778,12 +792,15 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	engine_configure(&d.engine, cfg);
 	summarize(&d, msg, sizeof(msg), "started with");
 	log_notice("%s", msg);
+	if (tt_wsl(NULL))
+		log_notice("%s", TT_WSL_NOTE);
 	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
 	d.last_reload = d.started;
 	d.last_reload_ok = true;
 	if (control_start(d.ctl, d.loop, &ops) == -1)
 		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
+	log_echo_errors(0);	/* started: the log is the place from here */
 	sup->ready();
 	if (ev_run(d.loop) == -1)
 		log_warn("event loop");

@@ -265,6 +265,7 @@ struct supervisor {
 		    void *);
 	void	(*ready)(void);
 	void	(*stopping)(void);
+	bool	(*by_hand)(void);	/* no supervisor to read the log */
 };
 
 /*

@@ -25,6 +25,8 @@
 
 static int	log_to_stderr = 1;
 static int	log_verbose;
+static int	log_echo;		/* errors on stderr too (log_echo_errors) */
+static const char *log_ident = "tcptune";
 
 static void	vlog(enum log_level, const char *, va_list) TT_PRINTF(2, 0);
 static void	vlog_errno(enum log_level, const char *, va_list)
@@ -35,6 +37,7 @@ log_init(int to_stderr, int verbose, const char *ident)
 {
 	log_to_stderr = to_stderr;
 	log_verbose = verbose;
+	log_ident = ident;
 	if (!to_stderr)
 		log_sink_open(ident);
 	tzset();
@@ -56,8 +59,25 @@ log_line(enum log_level pri, const char *msg)
 	if (log_to_stderr) {
 		fprintf(stderr, "%s\n", safe);
 		fflush(stderr);
-	} else
-		log_sink_write(pri, safe);
+		return;
+	}
+	log_sink_write(pri, safe);
+	if (log_echo && pri <= TT_LOG_ERR) {
+		fprintf(stderr, "%s: %s\n", log_ident, safe);
+		fflush(stderr);
+	}
+}
+
+/*
+ * With on, errors and fatal messages also go to stderr while they go to
+ * the system log: for a daemon started by hand, whose start-up failure
+ * would otherwise be only in a log that a container or a first try may
+ * not have.  Nothing changes with -d (stderr already).
+ */
+void
+log_echo_errors(int on)
+{
+	log_echo = on;
 }
 
 static void

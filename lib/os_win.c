@@ -169,3 +169,11 @@ tt_mono_ms(void)
 {
 	return GetTickCount64();
 }
+
+/* Windows itself is not WSL (lib/wsl.c, the Unix side). */
+bool
+tt_wsl(const char *root)
+{
+	(void)root;
+	return false;
+}

@@ -37,6 +37,7 @@
 
 /* log.c: OpenBSD-daemon style logging, stderr or syslog. */
 void	 log_init(int to_stderr, int verbose, const char *ident);
+void	 log_echo_errors(int on);
 void	 log_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 log_warnx(const char *, ...) TT_PRINTF(1, 2);
 void	 log_notice(const char *, ...) TT_PRINTF(1, 2);	/* state changes */
@@ -280,6 +281,12 @@ int	 write_file_new_at(int, const char *, const void *, size_t,
 #define TT_ATOMIC_TMP	".tmp."
 #define TT_WATOMIC_TMP	L".tmp."
 time_t	 tt_mono(void);
+
+/* wsl.c (os_win.c: never) */
+bool	 tt_wsl(const char *);
+#define TT_WSL_NOTE	"this is WSL: these sysctls change WSL's own Linux " \
+	"network stack, not Windows'; for Windows' own TCP settings install " \
+	"tcptune's Windows package (tcptune.msi) on Windows itself"
 uint64_t tt_mono_ms(void);
 
 #endif /* TCPTUNE_H */

@@ -17,6 +17,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -258,4 +261,50 @@ term_columns(void)
 	    &ws) == 0)
 		return ws.ws_col;
 	return 0;
+}
+
+/*
+ * Colour for states when stdout is a terminal that shows it, unless
+ * NO_COLOR is set to anything (https://no-color.org).
+ */
+bool
+term_colour(void)
+{
+	const char	*no = getenv("NO_COLOR");
+	const char	*term = getenv("TERM");
+
+	return isatty(STDOUT_FILENO) && (no == NULL || no[0] == '\0') &&
+	    term != NULL && strcmp(term, "dumb") != 0;
+}
+
+/*
+ * A pager for a long text when stdout is a terminal: $PAGER, else
+ * "less -R" (man(1)'s habit); stdout otherwise or if it cannot start.
+ */
+FILE *
+term_pager(void)
+{
+	const char	*pager = getenv("PAGER");
+	FILE		*f;
+
+	if (!isatty(STDOUT_FILENO))
+		return stdout;
+	if (pager == NULL || pager[0] == '\0')
+		pager = "less -R";
+	fflush(stdout);
+	if ((f = popen(pager, "w")) == NULL)
+		return stdout;
+	return f;
+}
+
+/* 0, or -1 when the text could not be written. */
+int
+term_pager_close(FILE *f)
+{
+	int	bad;
+
+	if (f == stdout)
+		return 0;
+	bad = ferror(f);
+	return pclose(f) == -1 || bad ? -1 : 0;
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <io.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <windows.h>
@@ -191,5 +192,26 @@ term_columns(void)
 
 	if (GetConsoleScreenBufferInfo(GetStdHandle(STD_OUTPUT_HANDLE), &info))
 		return info.srWindow.Right - info.srWindow.Left + 1;
+	return 0;
+}
+
+/* No colour: a console shows escapes only once VT mode is on. */
+bool
+term_colour(void)
+{
+	return false;
+}
+
+/* No pager on Windows: the text goes to stdout. */
+FILE *
+term_pager(void)
+{
+	return stdout;
+}
+
+int
+term_pager_close(FILE *f)
+{
+	(void)f;
 	return 0;
 }

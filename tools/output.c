@@ -316,19 +316,57 @@ layout_has(const struct layout *l, int col)
 	return false;
 }
 
+/*
+ * The colour of a state cell on a terminal (term_colour): refused red,
+ * drifted, contested, clamped and paused yellow, in force green; "" for
+ * anything else (the titles).
+ */
+static const char *
+state_colour(const char *state)
+{
+	static const struct {
+		const char	*prefix, *sgr;
+	} colours[] = {
+		{ "refused", "\033[31m" }, { "drifted", "\033[33m" },
+		{ "contested", "\033[33m" }, { "clamped", "\033[33m" },
+		{ "paused", "\033[33m" }, { "in force", "\033[32m" },
+	};
+	size_t	i;
+
+	for (i = 0; i < NITEMS(colours); i++)
+		if (strncmp(state, colours[i].prefix,
+		    strlen(colours[i].prefix)) == 0)
+			return colours[i].sgr;
+	return "";
+}
+
+/* A cell, its state coloured on a terminal; the padding is plain. */
+static void
+print_cell(const char *s, int col, bool colour)
+{
+	const char	*sgr = colour && col == COL_STATE ? state_colour(s) :
+	    "";
+
+	printf("%s%s%s", sgr, s, sgr[0] ? "\033[0m" : "");
+}
+
 /* The last cell is not padded: no trailing blanks. */
 static void
 print_cells(const char *const cell[NCOLS], const int w[NCOLS],
     const struct layout *l)
 {
 	const char	*s;
+	bool		 colour = term_colour();
 	int		 i;
 
 	for (i = 0; i < l->ncols - 1; i++) {
 		s = cell[l->cols[i]];
-		printf("%s%*s", s, w[l->cols[i]] + COL_GAP - text_width(s), "");
+		print_cell(s, l->cols[i], colour);
+		printf("%*s", w[l->cols[i]] + COL_GAP - text_width(s), "");
 	}
-	printf("%s\n", cell[l->cols[l->ncols - 1]]);
+	print_cell(cell[l->cols[l->ncols - 1]], l->cols[l->ncols - 1],
+	    colour);
+	putchar('\n');
 }
 
 struct words {
@@ -643,6 +681,40 @@ text_version(void)
 	printf("tcptunectl %s (control protocol %d)\n", PACKAGE_VERSION,
 	    TT_PROTO_VERSION);
 }
+
+/*
+ * status --short: one line a key, "NAME  STATE  CURRENT", names aligned;
+ * nothing about the daemon (status without --short has it).
+ */
+static int
+text_status_short(const struct reply *r)
+{
+	struct text_key	 tk;
+	struct row	 row;
+	bool		 colour = term_colour();
+	size_t		 i;
+	int		 w = 0, len;
+
+	for (i = 0; i < r->nkeys; i++)
+		if ((len = text_width(r->keys[i].name)) > w)
+			w = len;
+	for (i = 0; i < r->nkeys; i++) {
+		safe_key(&tk, &r->keys[i]);
+		make_row(&row, &tk, r->info.now);
+		printf("%s%*s", tk.name, w + COL_GAP - text_width(tk.name), "");
+		print_cell(row.state, COL_STATE, colour);
+		printf("%*s%s\n", COL_GAP, "", row.cell[COL_CURRENT]);
+	}
+	return 0;
+}
+
+const struct output text_short_output = {
+	.whole_stdout = false,
+	.tells_unreachable = false,
+	.status = text_status_short,
+	.result = text_result,
+	.version = text_version,
+};
 
 const struct output text_output = {
 	.whole_stdout = false,

@@ -43,6 +43,7 @@ enum opt_id {
 	OPT_JSON,
 	OPT_VERBOSE,
 	OPT_HELP,
+	OPT_SHORT,
 	OPT_VERSION,
 	OPT_RATE,
 	OPT_RTT,
@@ -192,6 +193,8 @@ static const struct ctl_option options[] = {
 	    "only with --force)" },
 	{ OPT_FORCE, 0, "force", NULL, CMD(C_ADVISE),
 	    "advise --config FILE: replace an existing FILE" },
+	{ OPT_SHORT, 0, "short", NULL, CMD(C_STATUS),
+	    "status: one line a key: name, state, value" },
 	{ OPT_PROMETHEUS, 0, "prometheus", NULL, CMD(C_STATUS),
 	    "status: print the Prometheus text format for\n"
 	    "node_exporter; tcptune_up 0 when no daemon answers" },
@@ -216,8 +219,9 @@ static const struct {
 	{ CTL_FAIL,
 	    "status: a key is not in force, or enforcement is paused;\n"
 	    "reload: the new configuration was rejected (the running one "
-	    "stays);\ncheck: the configuration has errors; restore, resume: "
-	    "failed;\nadvise: the --config FILE could not be written; status "
+	    "stays);\ncheck: the configuration has errors; restore: failed "
+	    "(resume\nexits 0 once enforcement is on, keys refused or not: "
+	    "status tells);\nadvise: the --config FILE could not be written; status "
 	    "--textfile:\nDIR/tcptune.prom could not be written;\n"
 	    "measure: tcptuned refused the lease (another measurement "
 	    "holds\nit), or the download failed otherwise" },
@@ -323,6 +327,44 @@ print_help(FILE *f)
 	}
 }
 
+/*
+ * --help: what a person needs first, on one screen, with examples; the
+ * whole reference (every option, every exit status) is --help -v, and
+ * the manual is "tcptunectl help".
+ */
+static void
+print_help_short(FILE *f)
+{
+	static const char *const brief[][2] = {
+		{ "status [--short]", "the daemon and the state of every key" },
+		{ "reload", "re-read the configuration (root)" },
+		{ "check [-v] [FILE]", "check a configuration offline" },
+		{ "restore", "put the original values back, pause (root)" },
+		{ "resume", "enforce the configuration again (root)" },
+		{ "advise --rate RATE --rtt TIME",
+		    "what one TCP stream needs on a path" },
+		{ "measure URL", "what the tuning is worth on a download" },
+		{ "help [PAGE]", "a manual page, through a pager" },
+	};
+	size_t	i;
+
+	fprintf(f, "usage: %s [-hjV] [-s PATH] COMMAND [ARGS]\n\n"
+	    "Show and control tcptuned, which keeps TCP-tuning sysctls in "
+	    "force.\n\nCommands:\n", CTL_NAME);
+	for (i = 0; i < NITEMS(brief); i++)
+		fprintf(f, "  %-30s %s\n", brief[i][0], brief[i][1]);
+	fprintf(f, "\nExamples:\n"
+	    "  tcptunectl status --short\n"
+	    "  tcptunectl check /etc/tcptune.conf\n"
+	    "  tcptunectl advise --rate 1g --rtt 150ms\n"
+	    "  tcptunectl advise --rate 1g --rtt 150ms --config new.conf\n"
+	    "  sudo tcptunectl reload\n"
+	    "  sudo tcptunectl measure https://server.example/100M.bin\n"
+	    "\nEvery option and exit status: %s --help -v\n"
+	    "The manual: %s help tcptunectl (or tcptuned, tcptune.conf)\n",
+	    CTL_NAME, CTL_NAME);
+}
+
 /* ---- the command line */
 
 static void
@@ -346,6 +388,22 @@ find_command(const char *name)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+/* "unknown command", with the command meant when it is a near miss. */
+static void
+unknown_command(struct params *p, const char *w)
+{
+	const char	*names[NITEMS(commands)], *near;
+	size_t		 i;
+
+	for (i = 0; i < NITEMS(commands); i++)
+		names[i] = commands[i].name;
+	if ((near = ctl_nearest(w, names, NITEMS(commands))) != NULL)
+		usage_error(p, "unknown command \"%s\": did you mean %s?", w,
+		    near);
+	else
+		usage_error(p, "unknown command \"%s\"", w);
 }
 
 /* By its letter, or by its long name when len > 0. */
@@ -430,6 +488,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 		break;
 	case OPT_PROMETHEUS:
 		p->prometheus = true;
+		break;
+	case OPT_SHORT:
+		p->out = &text_short_output;
 		break;
 	case OPT_TEXTFILE:
 		p->textfile = arg;
@@ -525,7 +586,7 @@ word(struct params *p, const char *w)
 	if (!p->word_seen) {
 		p->word_seen = true;
 		if ((p->cmd = find_command(w)) == NULL)
-			usage_error(p, "unknown command \"%s\"", w);
+			unknown_command(p, w);
 		return;
 	}
 	if (p->cmd == NULL)
@@ -565,6 +626,11 @@ check_options(struct params *p)
 		usage_error(p, "option %s does not apply to %s", label,
 		    p->cmd->name);
 	}
+	if ((p->opts_seen & (1u << OPT_SHORT)) && (p->opts_seen &
+	    ((1u << OPT_JSON) | (1u << OPT_PROMETHEUS) |
+	    (1u << OPT_TEXTFILE))))
+		usage_error(p, "--short is text: give it without --json, "
+		    "--prometheus or --textfile");
 	if ((p->opts_seen & (1u << OPT_JSON)) && (p->prometheus ||
 	    p->textfile != NULL))
 		usage_error(p, "--json and --prometheus/--textfile are two "
@@ -606,6 +672,8 @@ run_status(const struct params *p)
 	struct reply	r;
 	int		rv, wrv;
 
+	if (tt_wsl(NULL))
+		ctl_warnx("note: %s", TT_WSL_NOTE);
 	rv = client_request(p->socket, MSG_STATUS, &r);
 	if (rv != CTL_OK && !p->out->tells_unreachable)
 		return rv;
@@ -657,6 +725,8 @@ run_check(const struct params *p)
 {
 	const char	*file = p->file ? p->file : TT_CONFIG_PATH;
 
+	if (tt_wsl(NULL))
+		ctl_warnx("note: %s", TT_WSL_NOTE);
 	return config_report(file, 0, p->verbose, stdout) == 0 ?
 	    CTL_OK : CTL_FAIL;
 }
@@ -688,8 +758,15 @@ run_help(const struct params *p)
 	const struct manual_page	*m;
 	char				 names[128];
 
-	if (p->cmd == NULL || p->cmd->id != C_HELP || p->file == NULL) {
+	FILE				*f;
+	int				 rv;
+
+	if (p->help && p->verbose) {
 		print_help(stdout);
+		return CTL_OK;
+	}
+	if (p->cmd == NULL || p->cmd->id != C_HELP || p->file == NULL) {
+		print_help_short(stdout);
 		return CTL_OK;
 	}
 	if ((m = manual_find(p->file)) == NULL) {
@@ -698,7 +775,12 @@ run_help(const struct params *p)
 		    names);
 		return CTL_USAGE;
 	}
-	return manual_print(stdout, m) == 0 ? CTL_OK : CTL_FAIL;
+	/* a page is long: through $PAGER on a terminal, as man(1) does */
+	f = term_pager();
+	rv = manual_print(f, m);
+	if (term_pager_close(f) == -1 && f != stdout)
+		rv = 0;		/* the reader quit the pager early */
+	return rv == 0 ? CTL_OK : CTL_FAIL;
 }
 
 static int

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tcptune.h"
 #include "proto.h"
@@ -54,6 +55,10 @@ struct reply {
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
 
+/* nearest.c: "did you mean" */
+size_t	 ctl_edit_distance(const char *, const char *);
+const char *ctl_nearest(const char *, const char *const *, size_t);
+
 /*
  * client_transport_posix.c | client_transport_win.c: the connection to
  * the daemon for one request at a time, each within the deadline; every
@@ -71,6 +76,9 @@ int	 transport_recv(const struct ctl_conn *, void *, size_t, size_t *);
 void	 transport_close(struct ctl_conn *);
 /* The terminal's width when stdout is one, else 0. */
 int	 term_columns(void);
+bool	 term_colour(void);		/* colour states on stdout */
+FILE	*term_pager(void);		/* stdout when not a terminal */
+int	 term_pager_close(FILE *);
 
 /*
  * The exchange's deadline (connect, send and the whole reply): set by
@@ -156,6 +164,7 @@ struct output {
 	void	(*version)(void);
 };
 extern const struct output	text_output;
+extern const struct output	text_short_output;	/* status --short */
 extern const struct output	json_output;
 /* output.c: times in UTC, an errno's name; also output_json.c's. */
 void		 fmt_utc(int64_t, char *, size_t);

@@ -209,8 +209,9 @@ custom_paths() {
 
 check_tcptunectl() {
 	local help cmds opts
-	if ! help=$("$TCPTUNECTL" --help 2>&1); then
-		not_ok "tcptunectl --help runs" "$TCPTUNECTL --help failed: $help"
+	# --help -v: the whole reference (--help alone is one screen)
+	if ! help=$("$TCPTUNECTL" --help -v 2>&1); then
+		not_ok "tcptunectl --help -v runs" "$TCPTUNECTL --help -v failed: $help"
 		return
 	fi
 	cmds=$(echo "$help" | help_block "Commands:" |

@@ -235,7 +235,7 @@ check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 # ---- a global key refused inside the namespace is reported, not fatal
 
 if ! global_key_readonly $GLOBAL; then
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6 7; do
 		skip "global key refused ($i)" "$GLOBAL is writable here: never configured"
 	done
 else
@@ -264,6 +264,17 @@ else
 	wait_checks 2
 	daemon_alive glob && daemon_answers glob && sysctl_is $GLOBAL "$G0"
 	report $? "the daemon keeps running after the refusal ($GLOBAL still $G0)"
+	# resume worked though a key stays refused: exit 0; status says it
+	ctl restore
+	ctl resume
+	rc=$CTL_RC
+	[ "$rc" -eq 0 ] && grep -q 'resumed' "$T/ctl.out" &&
+	    wait_until 3 sysctl_is $RMEM "${RV[1]}"
+	report $? "resume with $GLOBAL refused: exit 0 (it resumed), the others applied" \
+	    "exit $rc" "$(cat "$T/ctl.out")"
+	status_json
+	[ "$CTL_RC" -eq 1 ] && [ "$(key_field $GLOBAL state)" = refused ]
+	report $? "status after that resume: exit 1, $GLOBAL refused"
 	daemon_stop glob
 fi
 

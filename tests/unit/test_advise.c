@@ -553,8 +553,11 @@ test_darwin_8gb(void **arg)
 	assert_true(k->assumed);
 	assert_string_equal(k->recommended, "8388608");
 	assert_true(k->needed == 21093750 && k->clamp);
+	/* what the path needs, as the shipped config: maxsockbuf holds it */
 	assert_string_equal(key(&r, "net.inet.tcp.autorcvbufmax")->recommended,
-	    "8388608");
+	    "33554432");
+	assert_false(key(&r, "net.inet.tcp.autorcvbufmax")->needed >
+	    33554432);
 	assert_int_equal(key(&r, "net.inet.tcp.recvspace")->role, ROLE_INFO);
 	/* stock now: 4 MiB at 150 ms */
 	assert_true(near(r.now_rcv.rate, 4194304.0 * 8 / 0.15, 1e-9));
@@ -566,7 +569,9 @@ test_darwin_8gb(void **arg)
 	assert_int_equal(r.verdict, VERDICT_CAPPED);
 	assert_int_equal(r.streams, 3);
 	assert_non_null(strstr(verdict_text(&r),
-	    "This Mac cannot give one socket more than 7.11 MiB"));
+	    "A stock Mac (modelled) cannot give one socket more than 7.11 "
+	    "MiB"));
+	assert_null(strstr(verdict_text(&r), "This Mac"));
 	assert_non_null(strstr(verdict_text(&r), "8 MiB at most"));
 	assert_non_null(strstr(verdict_text(&r), "about 398 Mbit/s"));
 	assert_non_null(strstr(verdict_text(&r), "447 Mbit/s"));
@@ -607,7 +612,8 @@ test_darwin_8gb_whole(void **arg)
 		assert_int_equal(r.verdict, VERDICT_CAPPED);
 		assert_int_equal(r.streams, 3);
 		assert_non_null(strstr(verdict_text(&r),
-		    "This Mac cannot give one socket more than 8 MiB"));
+		    "A stock Mac (modelled) cannot give one socket more "
+		    "than 8 MiB"));
 		assert_non_null(strstr(verdict_text(&r), "about 447 Mbit/s"));
 		assert_null(strstr(verdict_text(&r), "8/9"));
 		assert_true(has_note(&in, &r, "From macOS 14.4 on a socket buffer "
@@ -865,7 +871,7 @@ test_words_complete(void **arg)
 	for (i = 0; i < NOTE_COUNT; i++) {
 		n.id = (enum adv_note_id)i;
 		assert_string_not_equal(adv_note_name(n.id), "?");
-		adv_note_text(&in, &r, &n, text, ADV_NOTE_MAX);
+		adv_note_text(&in, &r, &n, text, sizeof(text));
 		assert_true(strlen(text) > 10);
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(adv_note_name(n.id),
@@ -939,6 +945,11 @@ test_plist_darwin_freebsd(void **arg)
 	buf = capture(advise_plist, &a, NULL);
 	assert_null(strstr(buf, "a--b"));
 	assert_non_null(strstr(buf, "a- -b.example-"));
+	/* the options, named without "--" (XML), never as "- -set" */
+	assert_null(strstr(buf, "- -set"));
+	assert_null(strstr(buf, "- -platform"));
+	assert_non_null(strstr(buf, "option platform models a machine"));
+	assert_non_null(strstr(buf, "named below as \"option set\""));
 	free(buf);
 	cfg = parse_back(&a);
 	assert_non_null(k = config_find(cfg, "kern.ipc.maxsockbuf"));
@@ -999,6 +1010,64 @@ windows(struct adv_input *in, double rate, double rtt, const char *level)
 		set(in, "tcp.autotuninglevel", level);
 }
 
+/*
+ * What macOS advice says against tcptune's shipped config (the README's
+ * values): every difference, with its reason; "This Mac" only when the
+ * values were read on one; nothing "kept so it stays" that is capped.
+ */
+static void
+test_darwin_shipped(void **arg)
+{
+	static struct advice	 a;
+	struct adv_input	*in = &a.in;
+	struct adv_result	*r = &a.res;
+	char			*t;
+
+	(void)arg;
+	memset(&a, 0, sizeof(a));
+	mac(in, "131072");			/* 16 GB: 16 MiB at most */
+	adv_model(in, r);
+	assert_true(has_note(in, r, "Compared with tcptune's shipped macOS "
+	    "config (the README's values): net.inet.tcp.recvspace stays 131072 "
+	    "(262144 there): only a new socket's first buffer, which "
+	    "autotuning grows"));
+	assert_true(has_note(in, r, "net.inet.tcp.autosndbufinc (65536 "
+	    "there) is left alone: it sets how fast send autotuning grows a "
+	    "buffer, not how far"));
+	/* the same as shipped: not listed */
+	assert_false(has_note(in, r, "kern.ipc.maxsockbuf 16777216 ("));
+	assert_false(has_note(in, r, "autorcvbufmax 33554432 ("));
+	assert_string_equal(key(r, "net.inet.tcp.autorcvbufmax")->recommended,
+	    "33554432");
+	t = capture(advise_text, &a, NULL);
+	assert_non_null(strstr(t, "capped: kern.ipc.maxsockbuf stays below "
+	    "the 18750000 bytes (17.9 MiB) this\n  path needs"));
+	assert_null(strstr(t, "This Mac"));
+	free(t);
+	t = capture(advise_plist, &a, NULL);
+	assert_null(strstr(t, "Already enough"));
+	assert_non_null(strstr(t, "cannot be set higher here"));
+	free(t);
+	/* an 8 GB Mac: maxsockbuf below the shipped value, said why */
+	mac(in, "65536");
+	adv_model(in, r);
+	assert_true(has_note(in, r, "kern.ipc.maxsockbuf 8388608 (16777216 "
+	    "there): the most it can be here"));
+	/* a short path: less than shipped is enough */
+	mac(in, "131072");
+	in->rate = 100e6;
+	in->rtt = 0.05;
+	adv_model(in, r);
+	assert_true(has_note(in, r, "net.inet.tcp.autorcvbufmax 4194304 "
+	    "(33554432 there): enough for this path, which needs 625000"));
+	/* read on a Mac: "This Mac" */
+	mac(in, "65536");
+	in->live = true;
+	adv_model(in, r);
+	assert_non_null(strstr(verdict_text(r), "This Mac cannot give one "
+	    "socket more than 8 MiB"));
+}
+
 /* Microsoft's table of levels: no scale, then 2, 4, 8, 14. */
 static void
 test_windows_ceilings(void **arg)
@@ -1056,31 +1125,58 @@ test_windows_each_level_long_path(void **arg)
 		assert_true(r.window == 18750000);
 		assert_int_equal(r.win_level, i);
 		assert_int_equal(r.win_least, 4);
-		assert_int_equal(r.win_rec, 4);
+		/* normal, never experimental unless it is the level */
+		assert_int_equal(r.win_rec, i == 4 ? 4 : 3);
 		assert_true(r.now_rcv.window == adv_win_level_window(i));
 		assert_true(near(r.now_rcv.rate, mbit[i] * 1e6, 1e-4));
-		assert_true(r.rec_rcv.rate == 1e9);
+		assert_true(near(r.rec_rcv.rate, mbit[i == 4 ? 4 : 3] * 1e6,
+		    1e-4));
 		assert_true(r.now_snd.rate == 1e9);
 		k = key(&r, "tcp.autotuninglevel");
 		assert_string_equal(k->current, adv_win_level_name(i));
 		assert_false(k->assumed);
-		assert_string_equal(k->recommended, "experimental");
+		assert_string_equal(k->recommended, i == 4 ? "experimental" :
+		    "normal");
 		assert_true(k->needed == 18750000);
 		assert_int_equal(k->role, ROLE_CEILING);
 		assert_int_equal(k->why, WHY_WIN_AUTOTUNING);
-		assert_int_equal(r.verdict, i == 4 ? VERDICT_OK : VERDICT_TUNE);
+		assert_int_equal(r.verdict, i == 4 ? VERDICT_OK :
+		    VERDICT_CAPPED);
+		assert_int_equal(r.streams, i == 4 ? 1 : 2);
 		assert_int_equal(has_note_id(&r, NOTE_WIN_REDUCED), i < 3);
 		assert_true(has_note_id(&r, NOTE_WIN_LEVELS));
-		assert_true(has_note(&in, &r, "experimental is the least level "
-		    "that holds the 18750000 bytes"));
+		assert_true(has_note(&in, &r, i == 4 ? "experimental is the "
+		    "least level that holds the 18750000 bytes" : "Only "
+		    "experimental holds the 18750000 bytes"));
+		/* Microsoft's warning, whether kept or not proposed */
+		assert_true(has_note(&in, &r, "\"WARNING: This can "
+		    "dramatically degrade performance in common scenarios and "
+		    "should only be used for research purposes.\""));
+		assert_true(has_note(&in, &r, i == 4 ? "experimental is kept "
+		    "because it is the level already" : "To see what it would "
+		    "give, model it with --set tcp.autotuninglevel="
+		    "experimental."));
+		if (i < 4)
+			assert_null(strstr(verdict_text(&r), "experimental"));
 	}
 	windows(&in, 1e9, 0.15, NULL);		/* the stock level */
 	adv_model(&in, &r);
 	assert_true(key(&r, "tcp.autotuninglevel")->assumed);
 	assert_string_equal(r.now_rcv.limit, "tcp.autotuninglevel");
-	assert_non_null(strstr(verdict_text(&r), "With auto-tuning level "
-	    "normal a receive window stops at 16 MiB"));
-	assert_non_null(strstr(verdict_text(&r), "Level experimental"));
+	assert_string_equal(verdict_text(&r), "With auto-tuning level "
+	    "normal, Microsoft's default, a receive window grows to 16 MiB: "
+	    "one stream receives about 895 Mbit/s at 150 ms, not the 1 "
+	    "Gbit/s that needs 17.9 MiB in flight. Use 2 or more parallel "
+	    "streams.");
+	/* from disabled: one step, to normal, and what it was */
+	windows(&in, 1e9, 0.15, "disabled");
+	adv_model(&in, &r);
+	assert_string_equal(key(&r, "tcp.autotuninglevel")->recommended,
+	    "normal");
+	assert_non_null(strstr(verdict_text(&r), "(with disabled now: 64 "
+	    "KiB, about 3.5 Mbit/s)"));
+	windows(&in, 1e9, 0.15, NULL);
+	adv_model(&in, &r);
 	assert_true(has_note_id(&r, NOTE_ASSUMED_MODEL));
 }
 
@@ -1130,7 +1226,13 @@ test_windows_short_paths(void **arg)
 	windows(&in, 10e9, 1.0, "normal");
 	adv_model(&in, &r);
 	assert_int_equal(r.win_least, 4);
+	assert_int_equal(r.win_rec, 3);
 	assert_int_equal(r.verdict, VERDICT_CAPPED);
+	assert_int_equal(r.streams, 75);
+	assert_non_null(strstr(verdict_text(&r), "75 or more parallel"));
+	/* asked for experimental: beyond any window still */
+	windows(&in, 10e9, 1.0, "experimental");
+	adv_model(&in, &r);
 	assert_true(r.rec_rcv.window_limited);
 	assert_int_equal(r.streams, 2);
 	assert_non_null(strstr(verdict_text(&r), "at most 1 GiB"));
@@ -1248,7 +1350,8 @@ test_windows_outputs(void **arg)
 	assert_non_null(strstr(j, "\"level\": \"restricted\""));
 	assert_non_null(strstr(j, "\"window_ceiling_bytes\": 1048560,"));
 	assert_non_null(strstr(j, "\"least_level\": \"experimental\""));
-	assert_non_null(strstr(j, "\"recommended_level\": \"experimental\""));
+	assert_non_null(strstr(j, "\"recommended_level\": \"normal\""));
+	assert_non_null(strstr(j, "\"windows-experimental-warning\""));
 	assert_non_null(strstr(j, "\"name\": \"disabled\",\n"));
 	assert_non_null(strstr(j, "\"scale\": null"));
 	assert_non_null(strstr(j, "\"scale\": 14,"));
@@ -1258,12 +1361,19 @@ test_windows_outputs(void **arg)
 	assert_non_null(strstr(j, "\"windows-autotuning-reduced\""));
 	assert_non_null(strstr(j, "\"windows-rss-off\""));
 	assert_non_null(strstr(j, "\"limited_by\": \"tcp.autotuninglevel\""));
-	assert_non_null(strstr(j, "\"verdict\": \"tune\""));
+	assert_non_null(strstr(j, "\"verdict\": \"capped\""));
 	free(j);
 	t = capture(advise_text, &a, NULL);
 	assert_non_null(strstr(t, "Windows (--platform)"));
-	assert_non_null(strstr(t, "tcp.autotuninglevel  restricted  "
-	    "experimental"));
+	/* no AT LEAST column for levels: the window is said below */
+	assert_non_null(strstr(t, "KEY                  CURRENT     "
+	    "RECOMMENDED  CHANGE\ntcp.autotuninglevel  restricted  normal"
+	    "       raise, capped\n"));
+	assert_null(strstr(t, "AT LEAST"));
+	assert_non_null(strstr(t, "tcp.autotuninglevel: this path needs a "
+	    "receive window of 18750000 bytes\n  (17.9 MiB); normal lets it "
+	    "grow to 16 MiB."));
+	assert_null(strstr(t, "experimental  "));
 	assert_non_null(strstr(t, "%ProgramData%\\tcptune\\tcptune.conf and "
 	    "run"));
 	assert_non_null(strstr(t, "held by tcp.autotuninglevel"));
@@ -1273,12 +1383,13 @@ test_windows_outputs(void **arg)
 	t = capture(advise_plist, &a, NULL);
 	assert_non_null(strstr(t, "%ProgramData%\\tcptune\\tcptune.conf"));
 	assert_null(strstr(t, "at-least"));
-	assert_non_null(strstr(t, "<string>experimental</string>"));
+	assert_non_null(strstr(t, "<string>normal</string>"));
+	assert_null(strstr(t, "<string>experimental</string>"));
 	free(t);
 	cfg = parse_back(&a);
 	assert_int_equal(cfg->nkeys, 2);
 	assert_non_null(k = config_find(cfg, "tcp.autotuninglevel"));
-	assert_string_equal(k->value, "experimental");
+	assert_string_equal(k->value, "normal");
 	assert_int_equal(k->mode, MODE_ENFORCE);
 	assert_non_null(k = config_find(cfg, "offload.rss"));
 	assert_string_equal(k->value, "enabled");
@@ -1403,6 +1514,7 @@ main(void)
 		cmocka_unit_test(test_unread_values),
 		cmocka_unit_test(test_darwin_8gb),
 		cmocka_unit_test(test_darwin_8gb_whole),
+		cmocka_unit_test(test_darwin_shipped),
 		cmocka_unit_test(test_darwin_by_memory),
 		cmocka_unit_test(test_freebsd_headroom),
 		cmocka_unit_test(test_window_limit),

@@ -426,6 +426,50 @@ test_hostile_report(void **arg)
 	free(out);
 }
 
+/*
+ * A short round trip reads as itself, never "0.0 ms"; the rcvwnd column
+ * only when the kernel reported a window (macOS), else a note (Linux).
+ */
+static void
+test_rtt_and_window(void **arg)
+{
+	struct rig	 g;
+	char		*out, rtt[32];
+
+	(void)arg;
+	fmt_rtt(0, rtt, sizeof(rtt));
+	assert_string_equal(rtt, "-");
+	fmt_rtt(45, rtt, sizeof(rtt));
+	assert_string_equal(rtt, "45 us");
+	fmt_rtt(850, rtt, sizeof(rtt));
+	assert_string_equal(rtt, "0.85 ms");
+	fmt_rtt(150200, rtt, sizeof(rtt));
+	assert_string_equal(rtt, "150.2 ms");
+	rig_init(&g, false);
+	add(&g, SIDE_CURRENT, 900, 6 << 20, 38);	/* loopback */
+	add(&g, SIDE_CURRENT, 910, 6 << 20, 40);
+	mreport_finish(&g.m);
+	out = render(&g.m, false, false);
+	assert_null(strstr(out, "0.0 ms"));
+	assert_non_null(strstr(out, "38 us"));
+	assert_null(strstr(out, "  rcvwnd"));
+	assert_non_null(strstr(out, "(no rcvwnd column: the kernel does not "
+	    "report the receive window here, as Linux's TCP_INFO does not;"));
+	free(out);
+	g.r[0].rcvwnd = 4 << 20;			/* macOS gives one */
+	out = render(&g.m, false, false);
+	assert_non_null(strstr(out, "   rcvbuf     rcvwnd\n"));
+	assert_non_null(strstr(out, "    4.0 MiB\n"));
+	assert_null(strstr(out, "no rcvwnd column"));
+	free(out);
+	/* the same-window verdict at a sub-millisecond round trip */
+	rig_init(&g, true);
+	add(&g, SIDE_ORIGINAL, 900, 6 << 20, 300);
+	add(&g, SIDE_TUNED, 905, 6 << 20, 300);
+	mreport_finish(&g.m);
+	assert_null(strstr(g.m.verdict.text, "0.0 ms"));
+}
+
 int
 main(void)
 {
@@ -444,6 +488,7 @@ main(void)
 		cmocka_unit_test(test_redact_text),
 		cmocka_unit_test(test_redact_cut),
 		cmocka_unit_test(test_hostile_report),
+		cmocka_unit_test(test_rtt_and_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -450,7 +450,7 @@ advise() {
 }
 advise --rate 1g --rtt 150ms >"$tmp/out"
 if [ $? -eq 0 ] && grep -q '^Machine     Windows: nothing could be read here' "$tmp/out" &&
-    grep -q '^tcp.autotuninglevel  normal\*  *experimental ' "$tmp/out" &&
+    grep -q '^tcp.autotuninglevel  normal\*  *normal  *capped' "$tmp/out" &&
     grep -q 'WBEM_E_INVALID_NAMESPACE 0x8004100E' "$tmp/out" &&
     tr -s ' \n' '  ' <"$tmp/out" |
     grep -q 'advice is for a stock Windows, as --platform windows'
@@ -467,7 +467,8 @@ wcfg=$(winpath "$tmp/advice.conf")
 advise --rate 1g --rtt 150ms --set offload.rss=disabled --config "$wcfg" \
     >"$tmp/out"
 if grep -q "^Wrote $(printf '%s' "$wcfg" | sed 's/\\/\\\\/g')" "$tmp/out" &&
-    grep -q '<string>experimental</string>' "$tmp/advice.conf" &&
+    grep -q '<string>normal</string>' "$tmp/advice.conf" &&
+    ! grep -q '<string>experimental</string>' "$tmp/advice.conf" &&
     (cd "$tmp" && timeout "$WT" wine "$ctl" check "$wcfg") 2>&1 | unix |
     grep -q 'configuration OK'
 then ok "advise --config FILE: written, and check accepts it"

@@ -124,8 +124,9 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 	if (a->platform == NULL)
 		in->os = native;
 	else if (adv_os_from_name(a->platform, &in->os) == -1) {
-		ctl_warnx("--platform \"%s\" is not linux, darwin (macos), "
-		    "freebsd or windows", a->platform);
+		ctl_warnx("--platform \"%s\" is not linux, darwin (mac, "
+		    "macos), freebsd or windows (win, win10, win11)",
+		    a->platform);
 		return CTL_USAGE;
 	}
 	in->live = have_native && in->os == native;
@@ -308,6 +309,9 @@ advise_run(const struct advise_args *a, bool json)
 		adv.probe = &probe;
 	}
 	adv_model(&adv.in, &adv.res);
+	/* advice read live inside WSL is for WSL's kernel, not Windows' */
+	if (adv.in.live && adv.in.os == ADV_LINUX && tt_wsl(NULL))
+		ctl_warnx("note: %s", TT_WSL_NOTE);
 	if (a->config_set && to_stdout(a->config)) {
 		advise_plist(stdout, &adv);
 		return CTL_OK;

@@ -49,7 +49,7 @@
 #define ADV_MAX_SETS		16	/* --set options */
 #define ADV_MAX_KEYS		8	/* rows of advice */
 #define ADV_MAX_NOTES		12
-#define ADV_NOTE_MAX		640	/* one sentence of advise_words.c */
+#define ADV_NOTE_MAX		1280	/* one sentence of advise_words.c */
 #define ADV_TEXT_MAX		800	/* the verdict */
 
 enum adv_os {
@@ -135,11 +135,14 @@ enum adv_note_id {
 	NOTE_XNU_CEILING,
 	NOTE_XNU_HEADROOM,	/* up to macOS 14.3: 8/9 of maxsockbuf */
 	NOTE_XNU_WHOLE,		/* from 14.4: all of it; arg: release known */
+	NOTE_XNU_SHIPPED,	/* each difference from the shipped config */
 	NOTE_FREEBSD_HEADROOM,
 	NOTE_FREEBSD_VNET,
 	NOTE_WIN_LEVELS,	/* arg: current level, least that suffices
 				   (-1: none), recommended */
 	NOTE_WIN_REDUCED,	/* arg[0]: the level, below normal */
+	NOTE_WIN_EXPERIMENTAL,	/* netsh's warning; arg[0] 1: it is the
+				   level (read or --set), 0: not advised */
 	NOTE_WIN_SEND,		/* no send-side ceiling to manage */
 	NOTE_WIN_RSS_OFF,
 	NOTE_WIN_RSC_OFF,
@@ -207,6 +210,8 @@ struct adv_result {
 	int		 win_least;	/* the least that suffices, -1 none */
 	int		 win_rec;	/* the level recommended */
 	bool		 none_read;	/* live, yet nothing could be read */
+	bool		 live;		/* values read on this machine (a Mac
+					   only when running on one) */
 	struct adv_key	 keys[ADV_MAX_KEYS];
 	size_t		 nkeys;
 	struct adv_dir	 now_rcv, now_snd, rec_rcv, rec_snd;

@@ -189,7 +189,20 @@ adv_os_label(enum adv_os os)
 	return (unsigned)os < ADV_NOS ? os_labels[os] : "?";
 }
 
-/* "linux", "darwin" (or "macos"), "freebsd", "windows"; 0 or -1. */
+/* What people call the platforms, beside os_names (case ignored). */
+static const struct {
+	const char	*name;
+	enum adv_os	 os;
+} os_aliases[] = {
+	{ "macos", ADV_DARWIN }, { "mac", ADV_DARWIN }, { "osx", ADV_DARWIN },
+	{ "win", ADV_WINDOWS }, { "win10", ADV_WINDOWS },
+	{ "win11", ADV_WINDOWS },
+};
+
+/*
+ * "linux", "darwin" (or mac, macos, osx), "freebsd", "windows" (or win,
+ * win10, win11); 0 or -1.
+ */
 int
 adv_os_from_name(const char *name, enum adv_os *os)
 {
@@ -200,10 +213,11 @@ adv_os_from_name(const char *name, enum adv_os *os)
 			*os = (enum adv_os)i;
 			return 0;
 		}
-	if (adv_ieq(name, "macos")) {
-		*os = ADV_DARWIN;
-		return 0;
-	}
+	for (i = 0; i < (int)NITEMS(os_aliases); i++)
+		if (adv_ieq(name, os_aliases[i].name)) {
+			*os = os_aliases[i].os;
+			return 0;
+		}
 	return -1;
 }
 
@@ -938,6 +952,7 @@ darwin_notes(struct adv_result *r, const struct darwin_cur *c)
 		note(r, NOTE_XNU_WHOLE, c->release_known, 0, 0);
 	else
 		note(r, NOTE_XNU_HEADROOM, 0, 0, 0);
+	note(r, NOTE_XNU_SHIPPED, 0, 0, 0);
 }
 
 static void
@@ -957,12 +972,16 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	sbuf = raise_to(c.sbuf.v[0], r->window, INT_MAX);
 	sb = raise_to(c.sb.v[0], bsd_sb_target(rbuf, sbuf, &c.rbuf, &c.sbuf,
 	    r->window, r->sb_whole), UINT_MAX);
-	if (sb > c.high) {
-		/* sysctl_sb_max refuses more: buffers beyond it are moot */
+	/*
+	 * sysctl_sb_max refuses more than c.high.  The autotuning ceilings
+	 * still get what the path needs, as the shipped config and the
+	 * README's values do (32 MiB beside a 16 MiB maxsockbuf): xnu takes
+	 * any int there and holds each socket to the smaller of the two
+	 * (etc/tcptune.conf.darwin), so they cost nothing and serve in full
+	 * on a Mac whose pool allows more.
+	 */
+	if (sb > c.high)
 		sb = max_ll(c.sb.v[0], c.high);
-		rbuf = max_ll(c.rbuf.v[0], min_ll(rbuf, sb));
-		sbuf = max_ll(c.sbuf.v[0], min_ll(sbuf, sb));
-	}
 	darwin_rows(r, &c, sb, rbuf, sbuf);
 	if (c.autorcv.v[0] != 0)
 		bsd_dir(&r->now_rcv, r, c.rbuf.v[0], c.sb.v[0],
@@ -1100,18 +1119,19 @@ win_least_level(long long need)
 }
 
 /*
- * The level to recommend: the current one when it suffices and is not
- * below normal (never lower one); else normal, Microsoft's default, or
- * experimental when only that holds the window.
+ * The level to recommend: normal, Microsoft's default, whatever the path
+ * (a level below it is raised), or experimental when that is the level
+ * already (read, or asked for with --set): never lowered, never proposed.
+ * netsh's own help for "set global autotuninglevel" warns of experimental:
+ * "This can dramatically degrade performance in common scenarios and
+ * should only be used for research purposes" (netsh interface tcp set
+ * global /?, quoted at
+ * https://www.aip.im/2012/10/how-to-disable-receive-window-auto-tuning-level/).
  */
 static int
-win_recommend(int cur, int least)
+win_recommend(int cur)
 {
-	int	want = least < 0 ? adv_win_levels() - 1 : least;
-
-	if (want < WIN_NORMAL)
-		want = WIN_NORMAL;
-	return cur >= want ? cur : want;
+	return cur > WIN_NORMAL ? cur : WIN_NORMAL;
 }
 
 static void
@@ -1153,6 +1173,9 @@ windows_notes(struct adv_result *r, const struct win_cur *c)
 	note(r, NOTE_WIN_LEVELS, r->win_level, r->win_least, r->win_rec);
 	if (r->win_level < WIN_NORMAL)
 		note(r, NOTE_WIN_REDUCED, r->win_level, 0, 0);
+	if (r->win_rec > WIN_NORMAL || r->win_least > WIN_NORMAL ||
+	    r->win_least < 0)
+		note(r, NOTE_WIN_EXPERIMENTAL, r->win_rec > WIN_NORMAL, 0, 0);
 	note(r, NOTE_WIN_SEND, 0, 0, 0);
 	if (strcmp(c->rss.text, "disabled") == 0)
 		note(r, NOTE_WIN_RSS_OFF, 0, 0, 0);
@@ -1181,7 +1204,7 @@ windows_model(const struct adv_input *in, struct adv_result *r)
 	word_get(in, "tcp.timestamps", &c.ts);
 	r->win_level = win_level_of(c.level.text);
 	r->win_least = win_least_level(r->window);
-	r->win_rec = win_recommend(r->win_level, r->win_least);
+	r->win_rec = win_recommend(r->win_level);
 	windows_rows(r, &c);
 	dir_eval(&r->now_rcv, r, adv_win_level_window(r->win_level), 1.0,
 	    "tcp.autotuninglevel");
@@ -1255,6 +1278,7 @@ adv_model(const struct adv_input *in, struct adv_result *r)
 	r->os = in->os;
 	r->rate = in->rate;
 	r->rtt = in->rtt;
+	r->live = in->live;
 	r->bdp = in->rate / 8 * in->rtt;
 	r->window = min_ll(ceil_ll(r->bdp), ADV_MAX_WINDOW);
 	switch (in->os) {

@@ -41,6 +41,7 @@
 #include "config.h"
 #endif
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,16 +167,38 @@ text_head(FILE *f, const struct advice *a)
 		    "with --set\n", "Machine", r->kernel);
 }
 
+/* A row whose value is a word (a Windows level), not a byte count. */
+static bool
+key_is_word(const struct adv_key *k)
+{
+	long long	v[3];
+
+	return value_numbers(k->recommended, v, 3) <= 0;
+}
+
+/* A row held below what the path needs (the verdict says why). */
+static bool
+key_capped(const struct adv_key *k)
+{
+	long long	v[3];
+	int		n, i;
+
+	if (k->needed <= 0)
+		return false;
+	if ((n = value_numbers(k->recommended, v, 3)) > 0)
+		return v[n - 1] < k->needed;
+	for (i = 0; i < adv_win_levels(); i++)	/* a level: its window */
+		if (strcmp(k->recommended, adv_win_level_name(i)) == 0)
+			return adv_win_level_window(i) < k->needed;
+	return false;
+}
+
 static const char *
 change_word(const struct adv_key *k)
 {
-	long long	v[3];
-	int		n;
-
 	if (k->role == ROLE_INFO)
 		return "-";
-	if (k->needed > 0 && (n = value_numbers(k->recommended, v, 3)) > 0 &&
-	    v[n - 1] < k->needed)
+	if (key_capped(k))
 		return k->change ? "raise, capped" : "capped";
 	if (!k->change)
 		return "keep";
@@ -192,7 +215,8 @@ key_cells(const struct adv_key *k, char cell[KC_N][TT_VALUE_MAX + 2])
 	    k->current[0] ? k->current : "?", k->assumed ? "*" :
 	    k->given ? "=" : "");
 	snprintf(cell[KC_REC], sizeof(cell[0]), "%s", k->recommended);
-	if (k->needed > 0)
+	/* a level's need is a window in bytes: said under the table */
+	if (k->needed > 0 && !key_is_word(k))
 		snprintf(cell[KC_NEED], sizeof(cell[0]), "%lld", k->needed);
 	else
 		snprintf(cell[KC_NEED], sizeof(cell[0]), "-");
@@ -205,8 +229,49 @@ print_row(FILE *f, char cell[KC_N][TT_VALUE_MAX + 2], const int w[KC_N])
 	int	c;
 
 	for (c = 0; c < KC_N - 1; c++)
-		fprintf(f, "%-*s  ", w[c], cell[c]);
+		if (w[c] >= 0)		/* -1: a column left out */
+			fprintf(f, "%-*s  ", w[c], cell[c]);
 	fprintf(f, "%s\n", cell[KC_N - 1]);
+}
+
+/* Any row with a byte count: else no AT LEAST column (Windows). */
+static bool
+any_bytes(const struct adv_result *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nkeys; i++)
+		if (!key_is_word(&r->keys[i]))
+			return true;
+	return false;
+}
+
+/*
+ * What a cell cannot say: the window a level row's path needs (a byte
+ * count beside a word would read as a level), and why a row stays below
+ * its AT LEAST.
+ */
+static void
+key_footnote(FILE *f, const struct adv_result *r, const struct adv_key *k)
+{
+	char	line[400], need[32], got[32];
+
+	if (k->needed <= 0)
+		return;
+	adv_fmt_bytes((double)k->needed, need, sizeof(need));
+	if (key_is_word(k) && r->os == ADV_WINDOWS) {
+		adv_fmt_bytes((double)adv_win_level_window(r->win_rec), got,
+		    sizeof(got));
+		snprintf(line, sizeof(line), "%s: this path needs a receive "
+		    "window of %lld bytes (%s); %s lets it grow to %s.",
+		    k->name, k->needed, need, k->recommended, got);
+	} else if (key_capped(k))
+		snprintf(line, sizeof(line), "capped: %s stays below the %lld "
+		    "bytes (%s) this path needs: it cannot be set higher here; "
+		    "the verdict says why.", k->name, k->needed, need);
+	else
+		return;
+	wrap(f, "", "  ", line);
 }
 
 static void
@@ -228,6 +293,8 @@ text_keys(FILE *f, const struct adv_result *r)
 				w[c] = (int)strlen(cell[c]);
 		assumed |= r->keys[i].assumed;
 	}
+	if (!any_bytes(r))
+		w[KC_NEED] = -1;
 	for (c = 0; c < KC_N; c++)
 		snprintf(cell[c], sizeof(cell[c]), "%s", title[c]);
 	fputc('\n', f);
@@ -240,6 +307,8 @@ text_keys(FILE *f, const struct adv_result *r)
 		fprintf(f, "* stock default, not read from this machine\n");
 	if (given)
 		fprintf(f, "= given with --set, not read from this machine\n");
+	for (i = 0; i < r->nkeys; i++)
+		key_footnote(f, r, &r->keys[i]);
 }
 
 /* "895 Mbit/s, window 16 MiB, held by net.ipv4.tcp_rmem" */
@@ -278,7 +347,7 @@ static void
 text_notes(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
-	char			 text[ADV_TEXT_MAX];
+	char			 text[ADV_TEXT_MAX + ADV_NOTE_MAX];
 	size_t			 i;
 
 	fputc('\n', f);
@@ -286,7 +355,7 @@ text_notes(FILE *f, const struct advice *a)
 	wrap(f, "Verdict: ", "  ", text);
 	fprintf(f, "\nWhy:\n");
 	for (i = 0; i < r->nnotes; i++) {
-		adv_note_text(&a->in, r, &r->notes[i], text, ADV_NOTE_MAX);
+		adv_note_text(&a->in, r, &r->notes[i], text, sizeof(text));
 		wrap(f, "  - ", "    ", text);
 	}
 	if (a->config_path != NULL)
@@ -460,7 +529,7 @@ advise_json(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
 	struct json		 j;
-	char			 text[ADV_TEXT_MAX];
+	char			 text[ADV_TEXT_MAX + ADV_NOTE_MAX];
 	size_t			 i;
 
 	json_begin(&j, f);
@@ -482,7 +551,7 @@ advise_json(FILE *f, const struct advice *a)
 	json_int(&j, "streams", r->streams);
 	json_open(&j, "notes", '[');
 	for (i = 0; i < r->nnotes; i++) {
-		adv_note_text(&a->in, r, &r->notes[i], text, ADV_NOTE_MAX);
+		adv_note_text(&a->in, r, &r->notes[i], text, sizeof(text));
 		json_str(&j, NULL, text);
 	}
 	json_close(&j, ']');
@@ -507,9 +576,21 @@ comment_text(FILE *f, const char *ind, const char *text)
 	char	buf[2 * (ADV_TEXT_MAX + ADV_NOTE_MAX)];
 	size_t	n = 0;
 
-	for (; *text != '\0' && n + 2 < sizeof(buf); text++) {
+	for (; *text != '\0' && n + 8 < sizeof(buf); text++) {
+		/*
+		 * "--set" as the option's name ("option set", said in the
+		 * head); inside a word ("a--b", a host) the hyphens split.
+		 */
+		if (text[0] == '-' && text[1] == '-' && isalpha((unsigned char)
+		    text[2]) && (n == 0 || buf[n - 1] == ' ' ||
+		    buf[n - 1] == '(')) {
+			memcpy(buf + n, "option ", 7);
+			n += 7;
+			text++;
+			continue;
+		}
 		buf[n++] = *text;
-		if (text[0] == '-' && text[1] == '-')
+		if (text[0] == '-' && text[1] == '-')	/* no "--" at all */
 			buf[n++] = ' ';
 	}
 	buf[n] = '\0';
@@ -546,7 +627,7 @@ static void
 plist_head(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
-	char			 line[128], text[ADV_TEXT_MAX];
+	char			 line[128], text[ADV_TEXT_MAX + ADV_NOTE_MAX];
 	size_t			 i;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -556,13 +637,19 @@ plist_head(FILE *f, const struct advice *a)
 	    "tcptunectl advise.", adv_os_label(r->os));
 	comment_text(f, "\t", line);
 	fputc('\n', f);
+	/* XML forbids two hyphens in a row inside a comment */
+	comment_text(f, "\t", "An XML comment cannot hold two hyphens in a "
+	    "row, so the options of tcptunectl advise are named below as "
+	    "\"option set\", \"option platform\": type them with two "
+	    "leading hyphens.");
+	fputc('\n', f);
 	plist_path(f, a);
 	fputc('\n', f);
 	adv_verdict_text(r, text, sizeof(text));
 	comment_text(f, "\t", text);
 	for (i = 0; i < r->nnotes; i++) {
 		fputc('\n', f);
-		adv_note_text(&a->in, r, &r->notes[i], text, ADV_NOTE_MAX);
+		adv_note_text(&a->in, r, &r->notes[i], text, sizeof(text));
 		comment_text(f, "\t", text);
 	}
 	fputc('\n', f);
@@ -597,7 +684,9 @@ plist_key(FILE *f, const struct adv_result *r, const struct adv_key *k)
 		    k->needed);
 	adv_why_text(r, k, why, sizeof(why));
 	snprintf(line, sizeof(line), "%s: %s.%s%s%s%s", k->name, why,
-	    need, k->change ? " Now " : " Already enough, kept so it stays: ",
+	    need, key_capped(k) ? " It cannot be set higher here (the "
+	    "verdict above says why). Now " : k->change ? " Now " :
+	    " Already enough, kept so it stays: ",
 	    k->current[0] ? k->current : "unknown",
 	    k->assumed ? " (stock default, not read)." : ".");
 	fprintf(f, "\t\t<!--\n");

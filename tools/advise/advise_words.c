@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "advise.h"
@@ -88,8 +89,8 @@ adv_why_text(const struct adv_result *r, const struct adv_key *k, char *buf,
 	} else if (k->why == WHY_XNU_MAXSOCKBUF) {
 		adv_fmt_bytes((double)r->sb_cap, high, sizeof(high));
 		snprintf(buf, len, "every socket buffer's ceiling; a buffer may "
-		    "use %s of it; at most %s on this Mac", r->sb_whole ? "all" :
-		    "8/9", high);
+		    "use %s of it; at most %s on %s", r->sb_whole ? "all" :
+		    "8/9", high, r->live ? "this Mac" : "the Mac modelled");
 	} else if (k->why < WHY_COUNT && whys[k->why].text != NULL)
 		snprintf(buf, len, "%s", whys[k->why].text);
 	else
@@ -107,10 +108,12 @@ static const char *const note_names[NOTE_COUNT] = {
 	[NOTE_XNU_CEILING] = "macos-maxsockbuf-ceiling",
 	[NOTE_XNU_HEADROOM] = "macos-buffer-headroom",
 	[NOTE_XNU_WHOLE] = "macos-buffer-whole",
+	[NOTE_XNU_SHIPPED] = "macos-differences-from-shipped-config",
 	[NOTE_FREEBSD_HEADROOM] = "freebsd-buffer-headroom",
 	[NOTE_FREEBSD_VNET] = "freebsd-vnet-and-global-keys",
 	[NOTE_WIN_LEVELS] = "windows-autotuning-ceilings",
 	[NOTE_WIN_REDUCED] = "windows-autotuning-reduced",
+	[NOTE_WIN_EXPERIMENTAL] = "windows-experimental-warning",
 	[NOTE_WIN_SEND] = "windows-no-send-ceiling",
 	[NOTE_WIN_RSS_OFF] = "windows-rss-off",
 	[NOTE_WIN_RSC_OFF] = "windows-rsc-off",
@@ -269,10 +272,14 @@ win_levels_text(const struct adv_result *r, const struct adv_note *n,
 		snprintf(table + strlen(table), sizeof(table) - strlen(table),
 		    "%s%s %s", i ? ", " : "", adv_win_level_name(i),
 		    win_ceiling(i, c, sizeof(c)));
-	if (n->arg[1] >= 0)
+	if (n->arg[1] >= 0 && n->arg[1] <= n->arg[2])
 		snprintf(least, sizeof(least), "%s is the least level that "
 		    "holds the %lld bytes this path needs",
 		    adv_win_level_name((int)n->arg[1]), r->window);
+	else if (n->arg[1] >= 0)
+		snprintf(least, sizeof(least), "Only %s holds the %lld bytes "
+		    "this path needs", adv_win_level_name((int)n->arg[1]),
+		    r->window);
 	else
 		snprintf(least, sizeof(least), "no level holds the %lld bytes "
 		    "this path needs", r->window);
@@ -280,6 +287,110 @@ win_levels_text(const struct adv_result *r, const struct adv_note *n,
 	    "offered at the handshake, so the largest receive window: %s "
 	    "(Microsoft's table of autotuning levels: no scale, then scale "
 	    "factors 2, 4, 8 and 14). %s.", table, least);
+}
+
+/*
+ * tcptune's shipped macOS config (etc/tcptune.conf.darwin), the values
+ * the README gives: what advise says differs, each with its reason.
+ */
+static const struct {
+	const char	*name;
+	long long	 value;
+} shipped_darwin[] = {
+	{ "kern.ipc.maxsockbuf", 16777216 },
+	{ "net.inet.tcp.autorcvbufmax", 33554432 },
+	{ "net.inet.tcp.autosndbufmax", 33554432 },
+	{ "net.inet.tcp.recvspace", 262144 },
+	{ "net.inet.tcp.sendspace", 262144 },
+	{ "net.inet.tcp.autosndbufinc", 65536 },
+};
+
+static const struct adv_key *
+result_key(const struct adv_result *r, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < r->nkeys; i++)
+		if (strcmp(r->keys[i].name, name) == 0)
+			return &r->keys[i];
+	return NULL;
+}
+
+/* One difference, or nothing when advise says what the config says. */
+static void
+shipped_one(const struct adv_key *k, const char *name, long long ship,
+    char *buf, size_t len)
+{
+	long long	rec;
+
+	buf[0] = '\0';
+	if (k == NULL) {
+		snprintf(buf, len, "%s (%lld there) is left alone: it sets how "
+		    "fast send autotuning grows a buffer, not how far, so no "
+		    "path needs it", name, ship);
+		return;
+	}
+	rec = strtoll(k->recommended, NULL, 10);
+	if (rec == ship)
+		return;
+	if (k->role == ROLE_INFO)
+		snprintf(buf, len, "%s stays %lld (%lld there): only a new "
+		    "socket's first buffer, which autotuning grows (the window "
+		    "scale comes from autorcvbufmax, xnu tcp_set_max_rwinscale), "
+		    "so it holds no stream back", name, rec, ship);
+	else if (k->needed > rec)
+		snprintf(buf, len, "%s %lld (%lld there): the most it can be "
+		    "here", name, rec, ship);
+	else if (rec > ship)
+		snprintf(buf, len, "%s %lld (%lld there): this path needs %lld",
+		    name, rec, ship, k->needed);
+	else
+		snprintf(buf, len, "%s %lld (%lld there): enough for this path, "
+		    "which needs %lld; the config's value does no harm", name,
+		    rec, ship, k->needed);
+}
+
+static void
+shipped_text(const struct adv_result *r, char *buf, size_t len)
+{
+	char	one[240];
+	size_t	i, n = 0;
+
+	snprintf(buf, len, "Compared with tcptune's shipped macOS config (the "
+	    "README's values):");
+	for (i = 0; i < NITEMS(shipped_darwin); i++) {
+		shipped_one(result_key(r, shipped_darwin[i].name),
+		    shipped_darwin[i].name, shipped_darwin[i].value, one,
+		    sizeof(one));
+		if (one[0] != '\0')
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s %s",
+			    n++ ? ";" : "", one);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), ".");
+}
+
+/*
+ * experimental, in the words of netsh's own help ("netsh interface tcp
+ * set global /?"): the reason advise recommends normal at most.
+ */
+static void
+win_experimental_text(const struct adv_note *n, char *buf, size_t len)
+{
+	static const char	*warn = "netsh's own help says of it: "
+	    "\"WARNING: This can dramatically degrade performance in common "
+	    "scenarios and should only be used for research purposes.\"";
+
+	if (n->arg[0])
+		snprintf(buf, len, "experimental is kept because it is the "
+		    "level already, and advise never lowers one; %s normal, "
+		    "Microsoft's default, is what advise recommends otherwise.",
+		    warn);
+	else
+		snprintf(buf, len, "advise recommends normal, Microsoft's "
+		    "default, at most. The one level above it, experimental "
+		    "(up to 1 GiB), is not advised: %s To see what it would "
+		    "give, model it with --set tcp.autotuninglevel=experimental.",
+		    warn);
 }
 
 void
@@ -321,6 +432,12 @@ adv_note_text(const struct adv_input *in, const struct adv_result *r,
 		    "auto-tuning a fixed 65535-byte window \"limited the overall "
 		    "potential throughput\", and the default level is Normal.",
 		    adv_win_level_name((int)n->arg[0]), c);
+		return;
+	case NOTE_XNU_SHIPPED:
+		shipped_text(r, buf, len);
+		return;
+	case NOTE_WIN_EXPERIMENTAL:
+		win_experimental_text(n, buf, len);
 		return;
 	case NOTE_WIN_TIMESTAMPS_OFF:
 		snprintf(buf, len, "RFC 1323 timestamps are %s (Windows "
@@ -436,6 +553,8 @@ verdict_darwin(const struct adv_result *r, double best, char *buf,
 {
 	char	eff[32], cap[32], rtt[32], got[32], raw[32], want[32];
 	char	class[32], ram[96] = "", more[64] = "";
+	/* "This Mac" only when the values were read on one */
+	const char *mac = r->live ? "This Mac" : "A stock Mac (modelled)";
 
 	adv_fmt_bytes((double)(r->sb_whole ? r->sb_cap :
 	    bsd_sb_max_adj(r->sb_cap)), eff, sizeof(eff));
@@ -452,21 +571,49 @@ verdict_darwin(const struct adv_result *r, double best, char *buf,
 		snprintf(more, sizeof(more), ", or a Mac with %d GB of memory "
 		    "or more", r->ram_for_window);
 	if (r->sb_whole)
-		snprintf(buf, len, "This Mac cannot give one socket more than "
+		snprintf(buf, len, "%s cannot give one socket more than "
 		    "%s: kern.ipc.maxsockbuf can be raised to that at most "
 		    "here (1/16 of the mbuf cluster pool, which macOS sizes "
 		    "from memory%s). At %s that lets one stream reach about %s, "
-		    "not %s. Use %d or more parallel streams%s.", cap, ram,
-		    rtt, got, want, r->streams, more);
+		    "not %s. Use %d or more parallel streams%s.", mac, cap,
+		    ram, rtt, got, want, r->streams, more);
 	else
-		snprintf(buf, len, "This Mac cannot give one socket more than "
+		snprintf(buf, len, "%s cannot give one socket more than "
 		    "%s: kern.ipc.maxsockbuf can be raised to %s at most here "
 		    "(1/16 of the mbuf cluster pool, which macOS sizes from "
 		    "memory%s), and before macOS 14.4 a socket may use 8/9 of "
 		    "it. At %s that lets one stream reach about %s (%s / %s = "
 		    "%s before that overhead), not %s. Use %d or more parallel "
-		    "streams%s.", eff, cap, ram, rtt, got, cap, rtt, raw, want,
-		    r->streams, more);
+		    "streams%s.", mac, eff, cap, ram, rtt, got, cap, rtt, raw,
+		    want, r->streams, more);
+}
+
+/*
+ * Windows where normal does not hold the window: normal all the same
+ * (experimental is not advised, see win_experimental_text), and streams.
+ */
+static void
+verdict_windows_capped(const struct adv_result *r, char *buf, size_t len)
+{
+	char		 want[32], rtt[32], got[32], bdp[32], now[96] = "";
+	char		 crec[32], cnow[32], gnow[32];
+	const char	*rec = adv_win_level_name(r->win_rec);
+
+	adv_fmt_rate(r->rate, want, sizeof(want));
+	adv_fmt_time(r->rtt, rtt, sizeof(rtt));
+	adv_fmt_rate(r->rec_rcv.rate, got, sizeof(got));
+	adv_fmt_rate(r->now_rcv.rate, gnow, sizeof(gnow));
+	adv_fmt_bytes(r->bdp, bdp, sizeof(bdp));
+	win_ceiling(r->win_rec, crec, sizeof(crec));
+	win_ceiling(r->win_level, cnow, sizeof(cnow));
+	if (r->win_level != r->win_rec)
+		snprintf(now, sizeof(now), " (with %s now: %s, about %s)",
+		    adv_win_level_name(r->win_level), cnow, gnow);
+	snprintf(buf, len, "With auto-tuning level %s%s a receive window "
+	    "grows to %s%s: one stream receives about %s at %s, not the %s "
+	    "that needs %s in flight. Use %d or more parallel streams.",
+	    rec, strcmp(rec, "normal") == 0 ? ", Microsoft's default," : "",
+	    crec, now, got, rtt, want, bdp, r->streams);
 }
 
 static void
@@ -482,6 +629,10 @@ verdict_capped(const struct adv_result *r, char *buf, size_t len)
 	}
 	if (r->os == ADV_DARWIN) {
 		verdict_darwin(r, best, buf, len);
+		return;
+	}
+	if (r->os == ADV_WINDOWS) {
+		verdict_windows_capped(r, buf, len);
 		return;
 	}
 	adv_fmt_rate(best, got, sizeof(got));
@@ -517,8 +668,14 @@ verdict_windows(const struct adv_result *r, char *buf, size_t len)
 	if (r->verdict == VERDICT_OK)
 		snprintf(buf, len, "Auto-tuning level %s lets a receive window "
 		    "grow to %s, and the full %s at %s needs %s in flight: one "
-		    "stream can carry it, nothing needs to change.", now,
-		    cnow, want, rtt, bdp);
+		    "stream can carry it, nothing needs to change.%s", now,
+		    cnow, want, rtt, bdp, r->win_level > r->win_least &&
+		    strcmp(now, "experimental") == 0 ? " But netsh's own help "
+		    "warns that experimental \"can dramatically degrade "
+		    "performance in common scenarios\": normal would do here." :
+		    strcmp(now, "experimental") == 0 ? " But netsh's own help "
+		    "warns that experimental \"can dramatically degrade "
+		    "performance in common scenarios\" (below)." : "");
 	else if (r->now_rcv.limit == NULL)
 		snprintf(buf, len, "Auto-tuning level %s lets a receive window "
 		    "grow to %s, enough for the full %s at %s (%s in flight).%s"

@@ -124,6 +124,7 @@ struct mreport {
 	struct verdict	 verdict;
 };
 double	 median_of(double *, int);
+void	 fmt_rtt(uint32_t, char *, size_t);	/* "45 us", "0.85 ms" */
 void	 side_stats(const struct mround *, int, enum measure_side,
 	    struct side_stats *);
 void	 judge(const struct side_stats *, const struct side_stats *,

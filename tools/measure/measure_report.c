@@ -120,11 +120,29 @@ rounds_phrase(const struct side_stats *a, const struct side_stats *b,
 		snprintf(buf, len, "%d and %d rounds", b->n, a->n);
 }
 
+/*
+ * A round trip as read from TCP_INFO (microseconds): "45 us" below
+ * 0.1 ms (loopback, a LAN), "0.85 ms" below 10 ms, else "150.2 ms" -- so
+ * a short path never reads "0.0 ms".
+ */
+void
+fmt_rtt(uint32_t us, char *buf, size_t len)
+{
+	if (us == 0)
+		snprintf(buf, len, "-");
+	else if (us < 100)
+		snprintf(buf, len, "%u us", us);
+	else if (us < 10000)
+		snprintf(buf, len, "%.2f ms", us / 1000.0);
+	else
+		snprintf(buf, len, "%.1f ms", us / 1000.0);
+}
+
 static void
 judge_same(const struct side_stats *o, const struct side_stats *t,
     struct verdict *v)
 {
-	char	bdp[32], ob[32], tb[32];
+	char	bdp[32], ob[32], tb[32], rtt[32];
 	double	rtt_ms = o->rtt_us / 1000.0;
 
 	fmt_bytes((double)o->rcvbuf, ob, sizeof(ob));
@@ -147,11 +165,14 @@ judge_same(const struct side_stats *o, const struct side_stats *t,
 		return;
 	}
 	fmt_bytes(o->median * 1e6 / 8 * rtt_ms / 1000, bdp, sizeof(bdp));
-	snprintf(v->text, sizeof(v->text), "no difference: at %.*f ms the "
+	if (o->rtt_us >= 10000)		/* "at 12 ms", as before */
+		snprintf(rtt, sizeof(rtt), "%.0f ms", rtt_ms);
+	else
+		fmt_rtt(o->rtt_us, rtt, sizeof(rtt));
+	snprintf(v->text, sizeof(v->text), "no difference: at %s the "
 	    "original window already covers this path's bandwidth-delay "
-	    "product (%.0f Mbit/s x %.*f ms = %s; receive buffer %s original, "
-	    "%s tuned)", rtt_ms < 10 ? 1 : 0, rtt_ms, o->median,
-	    rtt_ms < 10 ? 1 : 0, rtt_ms, bdp, ob, tb);
+	    "product (%.0f Mbit/s x %s = %s; receive buffer %s original, "
+	    "%s tuned)", rtt, o->median, rtt, bdp, ob, tb);
 }
 
 /* The verdict on the original side o against the tuned side t. */
@@ -253,24 +274,36 @@ put_safe(FILE *f, const char *s)
 		free(buf);
 }
 
+/* Whether the kernel gave a receive window at all (not Linux's TCP_INFO). */
+static bool
+has_rcvwnd(const struct mreport *m)
+{
+	int	i;
+
+	for (i = 0; i < m->nrounds; i++)
+		if (m->rounds[i].rcvwnd != 0)
+			return true;
+	return false;
+}
+
 static void
-text_round(FILE *f, int i, const struct mround *r)
+text_round(FILE *f, int i, const struct mround *r, bool wnd_col)
 {
 	char	bytes[32], buf[32], rtt[32], wnd[32];
 
 	fmt_bytes((double)r->bytes, bytes, sizeof(bytes));
 	fmt_bytes((double)r->rcvbuf, buf, sizeof(buf));
-	if (r->rtt_us != 0)
-		snprintf(rtt, sizeof(rtt), "%.1f ms", r->rtt_us / 1000.0);
-	else
-		snprintf(rtt, sizeof(rtt), "-");
+	fmt_rtt(r->rtt_us, rtt, sizeof(rtt));
 	if (r->rcvwnd != 0)
 		fmt_bytes((double)r->rcvwnd, wnd, sizeof(wnd));
 	else
 		snprintf(wnd, sizeof(wnd), "-");
-	fprintf(f, "%5d  %-8s  %8.1f  %8.1f  %10s  %6.1f s  %9s  %9s  %9s%s\n",
-	    i + 1, side_name(r->side), r->mbps, r->mbps_steady, bytes, r->secs,
-	    rtt, buf, wnd, r->ended ? "  (body ended)" : "");
+	fprintf(f, "%5d  %-8s  %8.1f  %8.1f  %10s  %6.1f s  %9s  %9s", i + 1,
+	    side_name(r->side), r->mbps, r->mbps_steady, bytes, r->secs, rtt,
+	    buf);
+	if (wnd_col)
+		fprintf(f, "  %9s", wnd);
+	fprintf(f, "%s\n", r->ended ? "  (body ended)" : "");
 }
 
 static void
@@ -281,10 +314,7 @@ text_median(FILE *f, const struct side_stats *s, enum measure_side side)
 	if (s->n == 0)
 		return;
 	fmt_bytes((double)s->rcvbuf, buf, sizeof(buf));
-	if (s->rtt_us != 0)
-		snprintf(rtt, sizeof(rtt), "%.1f ms", s->rtt_us / 1000.0);
-	else
-		snprintf(rtt, sizeof(rtt), "-");
+	fmt_rtt(s->rtt_us, rtt, sizeof(rtt));
 	fprintf(f, "%-6s %-8s  %8.1f  %8.1f  %10s  %8s  %9s  %9s\n", "median",
 	    side_name(side), s->median_whole, s->median, "", "", rtt, buf);
 }
@@ -315,6 +345,7 @@ text_bars(FILE *f, const struct mreport *m)
 void
 mreport_text(FILE *f, const struct mreport *m, bool chart)
 {
+	bool	wnd_col = has_rcvwnd(m);
 	int	i;
 
 	fputs("measure ", f);
@@ -324,14 +355,18 @@ mreport_text(FILE *f, const struct mreport *m, bool chart)
 		fprintf(f, "original and tuned values in turn\n\n");
 	else
 		fprintf(f, "current settings only\n\n");
-	fprintf(f, "%5s  %-8s  %8s  %8s  %10s  %8s  %9s  %9s  %9s\n", "round",
-	    "side", "Mbit/s", "after 1s", "bytes", "time", "RTT", "rcvbuf",
-	    "rcvwnd");
+	fprintf(f, "%5s  %-8s  %8s  %8s  %10s  %8s  %9s  %9s", "round",
+	    "side", "Mbit/s", "after 1s", "bytes", "time", "RTT", "rcvbuf");
+	fprintf(f, wnd_col ? "  %9s\n" : "\n", "rcvwnd");
 	for (i = 0; i < m->nrounds; i++)
-		text_round(f, i, &m->rounds[i]);
+		text_round(f, i, &m->rounds[i], wnd_col);
 	text_median(f, &m->orig, SIDE_ORIGINAL);
 	text_median(f, &m->tuned, SIDE_TUNED);
 	text_median(f, &m->current, SIDE_CURRENT);
+	if (!wnd_col && m->nrounds > 0)
+		fprintf(f, "(no rcvwnd column: the kernel does not report the "
+		    "receive window here, as Linux's TCP_INFO does not;\n"
+		    " rcvbuf is the buffer autotuning grew, SO_RCVBUF)\n");
 	if (m->compared && m->verdict.ratio > 0)
 		fprintf(f, "ratio  tuned / original: %.2f (medians after the "
 		    "first second)\n", m->verdict.ratio);

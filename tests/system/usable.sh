@@ -1,0 +1,83 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers are called through wait_until
+# System test: tcptunectl as a person meets it.  --help fits a screen and
+# has examples; a mistyped command gets "did you mean"; status --short is
+# one line a key; on a terminal (script(1) gives one) states are coloured,
+# not with NO_COLOR nor into a pipe; help PAGE goes through $PAGER on a
+# terminal only.  The daemon runs inside `unshare -n`, where
+# net.core.rmem_max is refused (a global key), so a refused state shows.
+
+. "$(dirname "$0")/lib.sh"
+tt_init "$@"
+
+GLOBAL=net.core.rmem_max
+use_keys 1
+
+"$TCPTUNECTL" --help >"$T/help" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l <"$T/help")" -le 30 ] &&
+    grep -q '^Examples:' "$T/help" && grep -q -- '--help -v' "$T/help"
+report $? "--help: at most 30 lines, with examples and the way to the rest" \
+    "exit $rc, $(wc -l <"$T/help") lines"
+
+"$TCPTUNECTL" stauts >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 64 ] && grep -q '^tcptunectl: unknown command "stauts": did you mean status?$' "$T/err"
+report $? "a mistyped command: did you mean status? (exit 64)" "exit $rc" \
+    "$(cat "$T/err")"
+"$TCPTUNECTL" frobnicate >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 64 ] && grep -q 'unknown command "frobnicate"$' "$T/err"
+report $? "an unrelated word: no guess" "exit $rc" "$(cat "$T/err")"
+
+if global_key_readonly $GLOBAL; then
+	plist "$RMEM=${RV[0]}" "$GLOBAL=$(($(sysctl_get $GLOBAL) + 4096))" |
+	    write_config "$CONF"
+else
+	plist "$RMEM=${RV[0]}" | write_config "$CONF"
+fi
+start_ready main
+wait_until 3 sysctl_is $RMEM "${RV[0]}"
+
+"$TCPTUNECTL" -s "$SOCK" status --short >"$T/short" 2>&1
+nkeys=$(grep -c . "$T/short")
+grep -q "^$RMEM  *in force  *${RV[0]}$" "$T/short" && [ "$nkeys" -le 2 ] &&
+    ! grep -q 'tcptuned\|config' "$T/short"
+report $? "status --short: one line a key" "$(cat "$T/short")"
+"$TCPTUNECTL" -s "$SOCK" status --short --json >/dev/null 2>"$T/err"
+[ $? -eq 64 ] && grep -q -- '--short is text' "$T/err"
+report $? "status --short --json: a usage error" "$(cat "$T/err")"
+
+# on a terminal: script(1) runs the command on a pseudo-terminal
+if command -v script >/dev/null 2>&1; then
+	TERM=xterm script -qec "$TCPTUNECTL -s $SOCK status" /dev/null \
+	    >"$T/tty" 2>&1
+	esc=$(printf '\033')
+	grep -q "${esc}\[32min force${esc}\[0m" "$T/tty" &&
+	    { ! global_key_readonly $GLOBAL ||
+	      grep -q "${esc}\[31mrefused" "$T/tty"; }
+	report $? "status on a terminal: in force green, refused red" \
+	    "$(cat -v "$T/tty" | tail -5)"
+	NO_COLOR=1 TERM=xterm script -qec "$TCPTUNECTL -s $SOCK status" \
+	    /dev/null >"$T/tty" 2>&1
+	! grep -q "$esc\[" "$T/tty" && grep -q 'in force' "$T/tty"
+	report $? "NO_COLOR: no colour" "$(cat -v "$T/tty" | tail -3)"
+	PAGER="cat >$T/paged" TERM=xterm script -qec \
+	    "$TCPTUNECTL help tcptuned" /dev/null >/dev/null 2>&1
+	grep -q 'tcptuned' "$T/paged" 2>/dev/null
+	report $? "help PAGE on a terminal: through \$PAGER"
+else
+	skip "status on a terminal" "script(1) not installed"
+	skip "NO_COLOR" "script(1) not installed"
+	skip "help PAGE through \$PAGER" "script(1) not installed"
+fi
+TERM=xterm "$TCPTUNECTL" -s "$SOCK" status >"$T/pipe" 2>&1
+! grep -q "$(printf '\033')" "$T/pipe"
+report $? "status into a pipe: no colour"
+rm -f "$T/paged"
+PAGER="cat >$T/paged" "$TCPTUNECTL" help tcptuned >"$T/page" 2>&1
+[ ! -e "$T/paged" ] && grep -q 'tcptuned' "$T/page"
+report $? "help PAGE into a pipe: no pager"
+
+daemon_stop main
+tap_end
