@@ -129,7 +129,7 @@ tuned_target() {
 	    a = t >= 0.9 * l ? "met" : "NOT met"
 	    printf ">= 90 %% of link: %s", a
 	    if (f != "nan" && f > 0) {
-		printf "; %.1fx the 4 MiB row (>= 5x): %s", t / f, t >= 5 * f ? "met" : "NOT met" }
+		printf "; %.1fx the 4 MiB row (>= 5x): %s", t / f, (t >= 5 * f ? "met" : "NOT met") }
 	}'
 }
 
@@ -214,6 +214,16 @@ EOF
 	echo
 }
 
+# gp_num VALUE: VALUE for gnuplot -e, where a figure no run gave ("nan",
+# or nothing: no data connection in the ss sample of a run the busy
+# machine slowed) is gnuplot's own NaN, not an undefined variable.
+gp_num() {
+	case $1 in
+	''|nan) echo NaN ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # The sweep: medians per RTT beside two window/RTT ceilings per row: the
 # window B offered at the main RTT (ss snd_wnd, = tcp_rmem[2] x
 # scaling_ratio / 256) and advise's model window (half of each buffer).
@@ -229,7 +239,7 @@ section_sweep() {
 	done
 	awk '$3 == 1 && ($2 == "default" || $2 == "tuned") { print $1, ($2 == "tuned"), $5 }' \
 	    "$RAW/runs.dat" >"$RAW/sweep-runs.dat"
-	gnuplot -e "dat='$RAW/sweep.dat'; runs='$RAW/sweep-runs.dat'; out='$OUT/throughput-sweep.png'; link=$LINK_MBPS; wdef=$od; wtuned=$ot; adef=$wd; atuned=$wt" \
+	gnuplot -e "dat='$RAW/sweep.dat'; runs='$RAW/sweep-runs.dat'; out='$OUT/throughput-sweep.png'; link=$LINK_MBPS; wdef=$(gp_num "$od"); wtuned=$(gp_num "$ot"); adef=$(gp_num "$wd"); atuned=$(gp_num "$wt")" \
 	    "$here/sweep.gp" || return 1
 	echo "### Round-trip sweep"
 	echo
