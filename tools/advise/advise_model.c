@@ -113,10 +113,10 @@ static const char *const freebsd_keys[] = {
 	"net.inet.tcp.sendbuf_max", "net.inet.tcp.recvbuf_auto",
 	"net.inet.tcp.recvspace", NULL
 };
-/* backend_win.c's keys; offload.rsc and tcp.timestamps read only */
+/* backend_win.c's keys; all but the first two read only */
 static const char *const windows_keys[] = {
 	"tcp.autotuninglevel", "offload.rss", "offload.rsc", "tcp.timestamps",
-	NULL
+	"tcp.scalingheuristics", "qos.tcpautotuninglevel", NULL
 };
 
 /* The auto-tuning levels, in MSFT_NetTCPSetting's order (0 to 4). */
@@ -175,6 +175,8 @@ static const struct stock {
 	{ ADV_WINDOWS, "offload.rss", "enabled" },
 	{ ADV_WINDOWS, "offload.rsc", "enabled" },
 	{ ADV_WINDOWS, "tcp.timestamps", "disabled" },
+	{ ADV_WINDOWS, "tcp.scalingheuristics", "disabled" },
+	{ ADV_WINDOWS, "qos.tcpautotuninglevel", "notconfigured" },
 };
 
 const char *
@@ -239,7 +241,8 @@ static const char *const *
 key_word_table(const char *name)
 {
 	if (strcmp(name, "offload.rss") == 0 ||
-	    strcmp(name, "offload.rsc") == 0)
+	    strcmp(name, "offload.rsc") == 0 ||
+	    strcmp(name, "tcp.scalingheuristics") == 0)
 		return win_onoff;
 	if (strcmp(name, "tcp.timestamps") == 0)
 		return win_timestamps;
@@ -296,6 +299,7 @@ int
 adv_key_words(const char *name)
 {
 	if (strcmp(name, "kernel.osrelease") == 0 ||
+	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
 	    strcmp(name, "tcp.autotuninglevel") == 0 ||
 	    key_word_table(name) != NULL)
 		return 0;
@@ -1124,7 +1128,7 @@ key_word(struct adv_key *k, const char *rec, long long needed)
 }
 
 struct win_cur {
-	struct cur	level, rss, rsc, ts;
+	struct cur	level, rss, rsc, ts, heuristics, qos;
 };
 
 static void
@@ -1161,6 +1165,10 @@ windows_notes(struct adv_result *r, const struct win_cur *c)
 	if (strcmp(c->ts.text, "enabled") != 0)
 		note(r, NOTE_WIN_TIMESTAMPS_OFF,
 		    strcmp(c->ts.text, "allowed") == 0 ? 2 : 0, 0, 0);
+	if (strcmp(c->heuristics.text, "enabled") == 0)
+		note(r, NOTE_WIN_HEURISTICS_ON, 0, 0, 0);
+	if (c->qos.text[0] != '\0' && strcmp(c->qos.text, "notconfigured") != 0)
+		note(r, NOTE_WIN_QOS_POLICY, 0, 0, 0);
 }
 
 /*
@@ -1179,6 +1187,8 @@ windows_model(const struct adv_input *in, struct adv_result *r)
 	word_get(in, "offload.rss", &c.rss);
 	word_get(in, "offload.rsc", &c.rsc);
 	word_get(in, "tcp.timestamps", &c.ts);
+	word_get(in, "tcp.scalingheuristics", &c.heuristics);
+	word_get(in, "qos.tcpautotuninglevel", &c.qos);
 	r->win_level = win_level_of(c.level.text);
 	r->win_least = win_least_level(r->window);
 	r->win_rec = win_recommend(r->win_level, r->win_least);
