@@ -27,7 +27,10 @@
  *                        global netsh setting is; read from "Internet"
  *                        (the first template when there is none), as
  *                        the level in force (Group Policy's when it rules).
- *   offload.rss          enabled|disabled
+ *   offload.rss          enabled|disabled: Receive-Side Scaling spreads
+ *                        many connections over the processors; one
+ *                        connection stays on one ("RSS with a single
+ *                        hardware receive queue", Microsoft Learn)
  *   tcp.congestionprovider.<template>  read-only, for status: the
  *                        congestion provider of that template, lower case
  *                        (tcp.congestionprovider.internet).

@@ -596,12 +596,20 @@ key_vector(struct adv_key *k, const struct cur *c, long long rec,
 static void
 unread_note(const struct adv_input *in, struct adv_result *r)
 {
-	size_t	i, n = 0;
+	size_t	i, n = 0, tcp = 0, tcp_unread = 0;
 
-	for (i = 0; i < in->nvalues; i++)
+	for (i = 0; i < in->nvalues; i++) {
 		if (in->values[i].err != 0)
 			n++;
-	r->none_read = in->live && n > 0 && n == in->nvalues;
+		/* the QoS policy value is the registry's, there even under
+		 * Wine: "nothing read" speaks of the TCP settings */
+		if (strcmp(in->values[i].name, "qos.tcpautotuninglevel") == 0)
+			continue;
+		tcp++;
+		if (in->values[i].err != 0)
+			tcp_unread++;
+	}
+	r->none_read = in->live && tcp_unread > 0 && tcp_unread == tcp;
 	if (n > 0)
 		note(r, NOTE_UNREAD, (long long)n, 0, 0);
 }

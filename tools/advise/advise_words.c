@@ -153,6 +153,11 @@ static const char *const note_plain[NOTE_COUNT] = {
 	[NOTE_WIN_SEND] = "Sending: tcptune holds no send-side ceiling on "
 	    "Windows, so sending is shown at the window the path needs; what "
 	    "a download can carry is set by the receiving machine's window.",
+	/*
+	 * RSS spreads connections, not one stream: "processing for a given
+	 * connection can be bound to a given CPU" (Microsoft Learn, Windows
+	 * drivers, "RSS with a single hardware receive queue").
+	 */
 	[NOTE_WIN_RSS_OFF] = "Receive-Side Scaling is off: the receive "
 	    "processing of every connection is on one processor. RSS spreads "
 	    "many connections over the processors; one stream is still "
