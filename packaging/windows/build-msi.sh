@@ -62,6 +62,8 @@ for page in tcptuned.8 tcptunectl.8 tcptune.conf.5; do
 	    >"$stage/${page%.*}.txt" || die "mandoc $page failed"
 done
 crlf <"$top/README.md" >"$stage/README.txt"
+# The smoke test an administrator runs after installing (CR LF for Windows).
+crlf <"$top/packaging/windows/smoke.ps1" >"$stage/smoke.ps1"
 cp "$top/etc/tcptune.conf.windows" "$stage/"
 
 # sign FILE: signs FILE in place when a certificate is given.

@@ -170,11 +170,11 @@ files_ok() {
 	for f in "Daemon${TAB}tcptuned.exe" "Ctl${TAB}tcptunectl.exe" \
 	    "Docs${TAB}tcptuned.txt" "Docs${TAB}tcptunectl.txt" \
 	    "Docs${TAB}tcptune.conf.txt" "Docs${TAB}README.txt" \
-	    "Config${TAB}tcptune.conf"; do
+	    "Docs${TAB}smoke.ps1" "Config${TAB}tcptune.conf"; do
 		row File "^[^${TAB}]+${TAB}$f${TAB}" || { echo "no File row $f"; return 1; }
 	done
 }
-check "File: both programs, four text documents, the config" files_ok
+check "File: both programs, four text documents, smoke.ps1, the config" files_ok
 check "Component: programs and docs under INSTALLDIR/DOCDIR, 64-bit" eval \
     "row Component '^Daemon${TAB}\\{[^${TAB}]+\\}${TAB}INSTALLDIR${TAB}256${TAB}${TAB}tcptuned\\.exe\$' &&
      row Component '^Ctl${TAB}\\{[^${TAB}]+\\}${TAB}INSTALLDIR${TAB}256${TAB}${TAB}tcptunectl\\.exe\$' &&
@@ -277,11 +277,12 @@ installed_files() {
 	for f in tcptuned tcptunectl tcptune.conf README; do
 		test -s "$bin/doc/$f.txt" || { echo "no doc/$f.txt"; return 1; }
 	done
+	grep -q 'tcptune smoke test' "$bin/doc/smoke.ps1" || { echo "no doc/smoke.ps1"; return 1; }
 	# Windows text: CR LF, no backspace overstrikes left by mandoc.
 	grep -q "$(printf '\r')\$" "$bin/doc/tcptunectl.txt" &&
 	    ! grep -q "$(printf '\b')" "$bin/doc/tcptunectl.txt"
 }
-check "programs in Program Files\\tcptune, text manuals (CR LF) in its doc" installed_files
+check "programs in Program Files\\tcptune, text manuals (CR LF) and smoke.ps1 in its doc" installed_files
 check "config: ProgramData\\tcptune\\tcptune.conf is the shipped default" \
     cmp "$top_srcdir/etc/tcptune.conf.windows" "$conf"
 check "PATH (system) ends with C:\\Program Files\\tcptune" eval \
