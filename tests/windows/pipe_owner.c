@@ -9,6 +9,10 @@
  *	prints "ready" once the pipe exists.
  * A test tool only.
  */
+#ifdef HAVE_CONFIG_H		/* scripts/test-windows.sh: no configure */
+#include "config.h"
+#endif
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
