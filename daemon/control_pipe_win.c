@@ -7,8 +7,10 @@
  * (ImpersonateNamedPipeClient), and it needs no file in a directory whose
  * ACL would then matter; OpenVPN's interactive service does the same.
  *
- *   - The pipe's DACL: SYSTEM and Administrators full control; Everyone
- *     read and write, but not FILE_CREATE_PIPE_INSTANCE, so nobody else
+ *   - The pipe's owner: SYSTEM (Administrators when not run as the
+ *     service), which tcptunectl checks.  Its DACL: SYSTEM and
+ *     Administrators full control; Everyone read and write data only,
+ *     not FILE_CREATE_PIPE_INSTANCE, so nobody else
  *     can add an instance and answer in our name; network logons denied,
  *     and PIPE_REJECT_REMOTE_CLIENTS.  The first instance is made with
  *     FILE_FLAG_FIRST_PIPE_INSTANCE: if the name exists (another tcptuned,
@@ -43,11 +45,25 @@
 #define PIPE_INSTANCES	16	/* within the loop's 64 handles */
 #define PIPE_BUFSIZE	(64 * 1024)
 /*
+ * O:SY the owner, LocalSystem, set explicitly: tcptunectl refuses a pipe
+ * whose owner is not SYSTEM or Administrators (client_transport_win.c).
+ * A daemon run by an elevated Administrator rather than as the service
+ * may not name SYSTEM as owner (CreateNamedPipeW fails with
+ * ERROR_INVALID_OWNER: an owner must be the token's user or one of its
+ * groups with SE_GROUP_OWNER, "Ownership of Objects", Microsoft Learn);
+ * it then uses O:BA, the Administrators group its elevated token holds.
  * D:P protected; SY, BA: GENERIC_ALL; NU (network logons): denied; WD
- * (Everyone): FILE_GENERIC_READ | FILE_GENERIC_WRITE less
- * FILE_CREATE_PIPE_INSTANCE (0x4), i.e. 0x12019b.
+ * (Everyone): exactly what tcptunectl opens with, FILE_READ_DATA (0x1) |
+ * FILE_WRITE_DATA (0x2) | SYNCHRONIZE (0x100000) | READ_CONTROL
+ * (0x20000, to read the owner), i.e. 0x120003: not
+ * FILE_CREATE_PIPE_INSTANCE (0x4, FILE_APPEND_DATA's bit, which
+ * GENERIC_WRITE and FILE_GENERIC_WRITE include), nor the attribute, EA,
+ * WRITE_DAC and WRITE_OWNER rights ("Named Pipe Security and Access
+ * Rights").
  */
-#define PIPE_SDDL	L"D:P(D;;GA;;;NU)(A;;GA;;;SY)(A;;GA;;;BA)(A;;0x12019b;;;WD)"
+#define PIPE_DACL	L"D:P(D;;GA;;;NU)(A;;GA;;;SY)(A;;GA;;;BA)(A;;0x120003;;;WD)"
+#define PIPE_SDDL	L"O:SY" PIPE_DACL
+#define PIPE_SDDL_ADMIN	L"O:BA" PIPE_DACL
 
 enum inst_state {
 	IS_LISTENING,	/* ConnectNamedPipe in flight */
@@ -427,7 +443,19 @@ control_bind(const char *path, char *why, size_t len)
 	    SDDL_REVISION_1, &ctl->sd, NULL))
 		return bind_fail(ctl, why, len, "cannot build the pipe's "
 		    "security descriptor");
-	if ((ctl->first = make_instance(ctl, true)) == INVALID_HANDLE_VALUE) {
+	ctl->first = make_instance(ctl, true);
+	if (ctl->first == INVALID_HANDLE_VALUE &&
+	    GetLastError() == ERROR_INVALID_OWNER) {
+		/* not LocalSystem: owned by Administrators instead */
+		LocalFree(ctl->sd);
+		ctl->sd = NULL;
+		if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(
+		    PIPE_SDDL_ADMIN, SDDL_REVISION_1, &ctl->sd, NULL))
+			return bind_fail(ctl, why, len, "cannot build the "
+			    "pipe's security descriptor");
+		ctl->first = make_instance(ctl, true);
+	}
+	if (ctl->first == INVALID_HANDLE_VALUE) {
 		e = GetLastError();
 		win_strerror(e, err, sizeof(err));
 		snprintf(text, sizeof(text), "%s: %s", path,

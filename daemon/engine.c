@@ -208,7 +208,9 @@ enforce_key(struct engine *e, struct engine_key *k, const char *target)
 		k->state = in_force_state(k);
 		if (k->state == KS_IN_FORCE) {
 			k->err = 0;
-			k->note[0] = '\0';
+			/* how it was applied, when the backend says (netsh) */
+			if (!backend_note(e, k))
+				k->note[0] = '\0';
 		}
 		return 0;
 	}

@@ -27,7 +27,10 @@
  *                        global netsh setting is; read from "Internet"
  *                        (the first template when there is none), as
  *                        the level in force (Group Policy's when it rules).
- *   offload.rss          enabled|disabled
+ *   offload.rss          enabled|disabled: Receive-Side Scaling spreads
+ *                        many connections over the processors; one
+ *                        connection stays on one ("RSS with a single
+ *                        hardware receive queue", Microsoft Learn)
  *   tcp.congestionprovider.<template>  read-only, for status: the
  *                        congestion provider of that template, lower case
  *                        (tcp.congestionprovider.internet).
@@ -35,7 +38,48 @@
  *                        template the level is read from (for advise).
  *   offload.rsc          read-only: enabled|disabled, Receive Segment
  *                        Coalescing (for advise).
+ *   tcp.scalingheuristics read-only: disabled|enabled, Windows Scaling
+ *                        heuristics (ScalingHeuristics), which may lower
+ *                        the level on their own (for status and advise).
+ *   qos.tcpautotuninglevel read-only: the Policy-based QoS value "Tcp
+ *                        Autotuning Level" under QOS_KEY, as written
+ *                        there, lower case; notconfigured when absent.
  * Values are lower-case words, so a read-back compares equal to the file.
+ *
+ * Rules of a real Windows, each modelled in tests/fake_cim.c and tested in
+ * tests/unit/test_backend_win.c:
+ *   - The "Automatic" template has every tuning property empty: Microsoft's
+ *     sample Get-NetTCPSetting output ("Performance Tuning Network
+ *     Adapters", https://learn.microsoft.com/en-us/windows-server/
+ *     networking/technologies/network-subsystem/
+ *     net-sub-performance-tuning-nics) and a Windows 10 dump
+ *     (https://github.com/esnet/iperf/issues/1069) show AutoTuningLevelLocal
+ *     and the rest blank there.  A template without the property is never
+ *     written (test_automatic_never_written).
+ *   - Client editions refuse changes to the built-in templates: "Only the
+ *     custom templates InternetCustom and DatacenterCustom can be
+ *     modified", Windows System Error 87
+ *     (https://github.com/tohojo/bufferbloat-net/issues/35); the
+ *     Set-NetTCPSetting page says Windows 10 settings are read-only
+ *     (https://learn.microsoft.com/en-us/powershell/module/nettcpip/
+ *     set-nettcpsetting, and MicrosoftDocs/windows-powershell-docs#576).
+ *     Error 87 reaches IWbemServices as WBEM_E_INVALID_PARAMETER,
+ *     E_INVALIDARG (HRESULT_FROM_WIN32(87)) or a sibling (refused()); then
+ *     netsh interface tcp set global autotuninglevel=LEVEL (rss=... for
+ *     RSS), the command Microsoft documents for every edition (same page,
+ *     "Autotuning levels"), is run and the value read back through CIM
+ *     (test_client_edition_netsh_fallback and the tests after it).
+ *   - Windows Scaling heuristics can override the level: netsh says "The
+ *     above autotuninglevel setting is the result of Windows Scaling
+ *     heuristics overriding any local/policy configuration"; the property
+ *     is MSFT_NetTCPSetting.ScalingHeuristics (0 Disabled, 1 Enabled,
+ *     msft-nettcpsetting.md) (test_scaling_heuristics_reported).
+ *   - Policy-based QoS sets the "inbound TCP throughput level" (QoS Policy
+ *     events 16504 to 16509, https://learn.microsoft.com/en-us/
+ *     windows-server/networking/technologies/qos/qos-policy-errors); tweak
+ *     tools write it as the REG_SZ "Tcp Autotuning Level" under QOS_KEY.
+ *     Where Group Policy rules, the refusal names that value when it is
+ *     there (test_qos_policy_named).
  */
 #include "config.h"
 
@@ -51,17 +95,24 @@
 #define TCP_CLASS	"MSFT_NetTCPSetting"
 #define OFFLOAD_CLASS	"MSFT_NetOffloadGlobalSetting"
 #define CP_PREFIX	"tcp.congestionprovider."
-#define WHY_MAX		256
+#define WHY_MAX		1024	/* within a status note (TT_TEXT_MAX) */
 #define EFFECTIVE_GP	1	/* AutoTuningLevelEffective: Group Policy */
+#define QOS_KEY		"SOFTWARE\\Policies\\Microsoft\\Windows\\QoS"
+#define QOS_VALUE	"Tcp Autotuning Level"
 #define NOT_A_KEY	"not a Windows key: tcp.autotuninglevel, offload.rss " \
 			"and, read-only, tcp.congestionprovider.<template>, " \
-			"tcp.timestamps and offload.rsc are (tcptune.conf(5))"
+			"tcp.timestamps, tcp.scalingheuristics, " \
+			"qos.tcpautotuninglevel and offload.rsc are " \
+			"(tcptune.conf(5))"
 
 static const char *const levels[] = {
 	"disabled", "highlyrestricted", "restricted", "normal",
 	"experimental", NULL
 };
 static const char *const rss_values[] = { "disabled", "enabled", NULL };
+static const char *const heuristics_values[] = {
+	"disabled", "enabled", NULL
+};
 static const char *const ts_values[] = {
 	"disabled", "enabled", "allowed", NULL
 };
@@ -146,6 +197,31 @@ set_why(struct win_ctx *c, const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Forget why name was refused: a success leaves no stale reason. */
+static void
+forget_why(struct win_ctx *c, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nwhy; i++)
+		if (strcmp(c->why[i].name, name) == 0) {
+			c->why[i] = c->why[--c->nwhy];
+			return;
+		}
+}
+
+/* The reason kept for name, or "". */
+static const char *
+why_of(const struct win_ctx *c, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nwhy; i++)
+		if (strcmp(c->why[i].name, name) == 0)
+			return c->why[i].text;
+	return "";
+}
+
 const char *
 cim_strerror(int32_t hr)
 {
@@ -156,9 +232,37 @@ cim_strerror(int32_t hr)
 	case CIM_E_ACCESS_DENIED:	return "WBEM_E_ACCESS_DENIED";
 	case CIM_E_ACCESSDENIED:	return "E_ACCESSDENIED";
 	case CIM_E_NOT_SUPPORTED:	return "WBEM_E_NOT_SUPPORTED";
-	case CIM_E_READ_ONLY:		return "WBEM_E_ILLEGAL_OPERATION";
+	case CIM_E_ILLEGAL_OPERATION:	return "WBEM_E_ILLEGAL_OPERATION";
+	case CIM_E_READ_ONLY:		return "WBEM_E_READ_ONLY";
+	case CIM_E_NOT_CAPABLE:		return "WBEM_E_PROVIDER_NOT_CAPABLE";
+	case CIM_E_INVALID_PARAMETER:	return "WBEM_E_INVALID_PARAMETER";
+	case CIM_E_INVALID_METHOD_PARAMETERS:
+		return "WBEM_E_INVALID_METHOD_PARAMETERS";
+	case CIM_E_INVALIDARG:		return "E_INVALIDARG (Windows error 87)";
 	case CIM_E_FAILED:		return "WBEM_E_FAILED";
 	default:			return "HRESULT";
+	}
+}
+
+/*
+ * The provider refused this change (error 87 in its forms, or a
+ * read-only or unsupported property): what a client edition answers for
+ * a built-in template.  netsh is then tried.
+ */
+static bool
+refused(int32_t hr)
+{
+	switch (hr) {
+	case CIM_E_INVALID_PARAMETER:
+	case CIM_E_INVALIDARG:
+	case CIM_E_INVALID_METHOD_PARAMETERS:
+	case CIM_E_NOT_SUPPORTED:
+	case CIM_E_ILLEGAL_OPERATION:
+	case CIM_E_READ_ONLY:
+	case CIM_E_NOT_CAPABLE:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -182,10 +286,20 @@ cim_failed(struct win_ctx *c, const char *name, const char *cls,
 		set_why(c, name, "%s: %s denied (%s 0x%08X): the service must "
 		    "run as LocalSystem or an Administrator", cls, what, e, x);
 		return EACCES;
+	case CIM_E_INVALID_PARAMETER:
+	case CIM_E_INVALIDARG:
+	case CIM_E_INVALID_METHOD_PARAMETERS:
+		set_why(c, name, "%s: this Windows refuses the %s (%s 0x%08X; "
+		    "client editions let only the custom templates "
+		    "InternetCustom and DatacenterCustom be changed)", cls,
+		    what, e, x);
+		return EPERM;
 	case CIM_E_NOT_SUPPORTED:
+	case CIM_E_ILLEGAL_OPERATION:
 	case CIM_E_READ_ONLY:
-		set_why(c, name, "%s: this Windows refuses the %s (%s 0x%08X)",
-		    cls, what, e, x);
+	case CIM_E_NOT_CAPABLE:
+		set_why(c, name, "%s: this Windows refuses the %s: read-only "
+		    "or not supported here (%s 0x%08X)", cls, what, e, x);
 		return EPERM;
 	default:
 		set_why(c, name, "%s: %s failed (%s 0x%08X)", cls, what, e, x);
@@ -193,13 +307,81 @@ cim_failed(struct win_ctx *c, const char *name, const char *cls,
 	}
 }
 
+/* ---- netsh, when the provider refuses */
+
+/* The first line of netsh's output, printable, for a note. */
+static void
+first_line(char *s)
+{
+	char	*p, *start = s;
+
+	while (*start == '\r' || *start == '\n' || *start == ' ')
+		start++;
+	memmove(s, start, strlen(start) + 1);
+	for (p = s; *p != '\0'; p++)
+		if (*p == '\r' || *p == '\n') {
+			*p = '\0';
+			break;
+		} else if ((unsigned char)*p < ' ' || (unsigned char)*p > '~')
+			*p = '?';
+}
+
+static int	win_get(struct sysctl_backend *, const char *, char *, size_t);
+
+/*
+ * The provider refused the change (its reason already kept): run
+ * netsh interface tcp set global arg, then read name back through CIM;
+ * it must now be value.  0 with a note saying how it was applied, or an
+ * errno with both refusals named.
+ */
+static int
+netsh_fallback(struct sysctl_backend *be, const char *name, const char *arg,
+    const char *value)
+{
+	struct win_ctx	*c = be->ctx;
+	const char	*args[] = { "interface", "tcp", "set", "global", arg,
+			    NULL };
+	struct cim_run	 run;
+	char		 cim[WHY_MAX], now[32];
+	int		 err;
+
+	tt_strlcpy(cim, why_of(c, name), sizeof(cim));
+	if (c->cim->netsh == NULL)
+		return EPERM;
+	memset(&run, 0, sizeof(run));
+	if ((err = c->cim->netsh(c->cim, args, &run)) != 0) {
+		set_why(c, name, "%s; netsh.exe could not be run: %s", cim,
+		    strerror(err));
+		return err;
+	}
+	first_line(run.out);
+	if (run.exit_code != 0) {
+		set_why(c, name, "%s; netsh interface tcp set global %s "
+		    "failed too (exit %lu: %s)", cim, arg, run.exit_code,
+		    run.out);
+		return EPERM;
+	}
+	if ((err = win_get(be, name, now, sizeof(now))) != 0)
+		return err;
+	if (strcmp(now, value) != 0) {
+		set_why(c, name, "netsh interface tcp set global %s exited 0 "
+		    "(%s) but %s still reads %s; %s", arg, run.out, name, now,
+		    cim);
+		return EIO;
+	}
+	set_why(c, name, "applied with netsh interface tcp set global %s "
+	    "(CIM refused: %s)", arg, cim);
+	return 0;
+}
+
 /* ---- tcp.autotuninglevel */
 
-enum { P_LOCAL, P_GP, P_EFFECTIVE };
+enum { P_LOCAL, P_GP, P_EFFECTIVE, P_HEURISTICS };
 static const char *const tcp_props[] = {
 	"AutoTuningLevelLocal", "AutoTuningLevelGroupPolicy",
-	"AutoTuningLevelEffective"
+	"AutoTuningLevelEffective", "ScalingHeuristics"
 };
+#define NTCP_PROPS	4
 
 /* props of every template; at least one template, or ENOENT. */
 static int
@@ -219,14 +401,20 @@ tcp_rows(struct win_ctx *c, const char *name, const char *const *props,
 	return 0;
 }
 
-/* The template the level is read from: Internet, or the first. */
+/*
+ * The template a value is read from: Internet, else the first that has
+ * the property (Automatic has none on a real Windows), else the first.
+ */
 static const struct cim_row *
 main_row(const struct cim_row *rows, size_t n)
 {
 	size_t	i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(rows[i].setting, "Internet") == 0)
+		if (strcmp(rows[i].setting, "Internet") == 0 && rows[i].has[0])
+			return &rows[i];
+	for (i = 0; i < n; i++)
+		if (rows[i].has[0])
 			return &rows[i];
 	return &rows[0];
 }
@@ -246,7 +434,7 @@ autotuning_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 	unsigned		 v;
 	int			 err;
 
-	if ((err = tcp_rows(c, name, tcp_props, 3, rows, &n)) != 0)
+	if ((err = tcp_rows(c, name, tcp_props, NTCP_PROPS, rows, &n)) != 0)
 		return err;
 	r = main_row(rows, n);
 	v = group_policy_rules(r) && r->has[P_GP] ? r->value[P_GP] :
@@ -259,46 +447,167 @@ autotuning_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 	return put_word(levels, v, buf, len);
 }
 
+/* The QoS policy value, as " (QOS_KEY "Tcp Autotuning Level" = "x")". */
+static void
+qos_source(struct win_ctx *c, char *buf, size_t len)
+{
+	char	v[64];
+
+	buf[0] = '\0';
+	if (c->cim->reg_value != NULL && c->cim->reg_value(c->cim, QOS_KEY,
+	    QOS_VALUE, v, sizeof(v)) == 0)
+		snprintf(buf, len, "; from the QoS policy value HKLM\\%s "
+		    "\"%s\" = \"%s\" (Policy-based QoS; delete it or change "
+		    "the policy)", QOS_KEY, QOS_VALUE, v);
+}
+
+/* Group Policy in force on a template: refused, never fought. */
+static int
+group_policy_refusal(struct win_ctx *c, const char *name,
+    const struct cim_row *r)
+{
+	char	num[16], qos[WHY_MAX];
+
+	qos_source(c, qos, sizeof(qos));
+	set_why(c, name, "Group Policy sets the auto-tuning level (%s: "
+	    "AutoTuningLevelGroupPolicy %s, AutoTuningLevelEffective "
+	    "GroupPolicy)%s; tcptune does not override it", r->setting,
+	    r->has[P_GP] ? word_of(levels, r->value[P_GP], num, sizeof(num)) :
+	    "?", qos);
+	return EPERM;
+}
+
+/* Windows Scaling heuristics on: said in the note of a write. */
+static void
+heuristics_note(struct win_ctx *c, const char *name,
+    const struct cim_row *rows, size_t n)
+{
+	char	note[WHY_MAX];
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].has[P_HEURISTICS] && rows[i].value[P_HEURISTICS]) {
+			snprintf(note, sizeof(note), "%s%sWindows Scaling "
+			    "heuristics are enabled (%s): Windows may lower "
+			    "this level on its own", why_of(c, name),
+			    why_of(c, name)[0] != '\0' ? "; " : "",
+			    rows[i].setting);
+			set_why(c, name, "%s", note);
+			return;
+		}
+}
+
 /*
- * Group Policy in force on any template: refused, never fought.  The
- * value it sets is what status shows as current.
+ * AutoTuningLevelLocal on every template that has it; a template without
+ * it (Automatic) is never written.  0, the HRESULT of the first refusal in
+ * *hr, or another errno.
  */
 static int
-autotuning_set(struct win_ctx *c, const char *name, const char *value)
+autotuning_write(struct win_ctx *c, const char *name,
+    const struct cim_row *rows, size_t n, unsigned v, int32_t *hr)
 {
-	struct cim_row	rows[CIM_MAX_ROWS];
-	char		num[16];
-	size_t		n, i;
-	unsigned	v;
-	int32_t		hr;
-	int		err;
+	size_t	i, written = 0;
+
+	*hr = CIM_OK;
+	for (i = 0; i < n; i++) {
+		if (!rows[i].has[P_LOCAL])
+			continue;
+		written++;
+		if (rows[i].value[P_LOCAL] == v)
+			continue;
+		*hr = c->cim->update(c->cim, TCP_CLASS, rows[i].setting,
+		    tcp_props[P_LOCAL], v);
+		if (*hr != CIM_OK)
+			return cim_failed(c, name, TCP_CLASS, "change", *hr);
+	}
+	if (written == 0) {
+		set_why(c, name, "no %s template has AutoTuningLevelLocal",
+		    TCP_CLASS);
+		return ENOENT;
+	}
+	return 0;
+}
+
+static int
+autotuning_set(struct sysctl_backend *be, const char *name,
+    const char *value)
+{
+	struct win_ctx	*c = be->ctx;
+	struct cim_row	 rows[CIM_MAX_ROWS];
+	char		 arg[48];
+	size_t		 n, i;
+	unsigned	 v;
+	int32_t		 hr;
+	int		 err;
 
 	if (code_of(levels, value, &v) == -1) {
 		set_why(c, name, "not a level: disabled, highlyrestricted, "
 		    "restricted, normal or experimental");
 		return EINVAL;
 	}
-	if ((err = tcp_rows(c, name, tcp_props, 3, rows, &n)) != 0)
+	if ((err = tcp_rows(c, name, tcp_props, NTCP_PROPS, rows, &n)) != 0)
 		return err;
 	for (i = 0; i < n; i++)
-		if (group_policy_rules(&rows[i])) {
-			set_why(c, name, "Group Policy sets the auto-tuning "
-			    "level (%s: AutoTuningLevelGroupPolicy %s, "
-			    "AutoTuningLevelEffective GroupPolicy); tcptune "
-			    "does not override it", rows[i].setting,
-			    rows[i].has[P_GP] ? word_of(levels,
-			    rows[i].value[P_GP], num, sizeof(num)) : "?");
-			return EPERM;
-		}
-	for (i = 0; i < n; i++) {
-		if (rows[i].has[P_LOCAL] && rows[i].value[P_LOCAL] == v)
-			continue;
-		hr = c->cim->update(c->cim, TCP_CLASS, rows[i].setting,
-		    tcp_props[P_LOCAL], v);
-		if (hr != CIM_OK)
-			return cim_failed(c, name, TCP_CLASS, "change", hr);
+		if (group_policy_rules(&rows[i]))
+			return group_policy_refusal(c, name, &rows[i]);
+	err = autotuning_write(c, name, rows, n, v, &hr);
+	if (err != 0 && refused(hr)) {
+		snprintf(arg, sizeof(arg), "autotuninglevel=%s", value);
+		err = netsh_fallback(be, name, arg, value);
 	}
-	return 0;
+	if (err == 0)
+		heuristics_note(c, name, rows, n);
+	return err;
+}
+
+/* ---- tcp.scalingheuristics, read-only */
+
+static int
+heuristics_get(struct win_ctx *c, const char *name, char *buf, size_t len)
+{
+	static const char *const props[] = { "ScalingHeuristics" };
+	struct cim_row		 rows[CIM_MAX_ROWS];
+	const struct cim_row	*r;
+	size_t			 n;
+	int			 err;
+
+	if ((err = tcp_rows(c, name, props, 1, rows, &n)) != 0)
+		return err;
+	if (!(r = main_row(rows, n))->has[0]) {
+		set_why(c, name, "%s (%s) has no ScalingHeuristics", TCP_CLASS,
+		    r->setting);
+		return ENOENT;
+	}
+	return put_word(heuristics_values, r->value[0], buf, len);
+}
+
+/*
+ * ---- qos.tcpautotuninglevel, read-only: the registry value, lower case,
+ * or notconfigured
+ */
+
+static int
+qos_get(struct win_ctx *c, const char *name, char *buf, size_t len)
+{
+	char	*p;
+	int	 err;
+
+	if (c->cim->reg_value == NULL)
+		err = ENOENT;
+	else
+		err = c->cim->reg_value(c->cim, QOS_KEY, QOS_VALUE, buf, len);
+	/* absent is an answer, worded as Get-NetTCPSetting words Group
+	 * Policy that sets nothing */
+	if (err == ENOENT)
+		return tt_strlcpy(buf, "notconfigured", len) >= len ? ERANGE :
+		    0;
+	if (err != 0)
+		set_why(c, name, "HKLM\\%s \"%s\": %s", QOS_KEY, QOS_VALUE,
+		    strerror(err));
+	for (p = buf; err == 0 && *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return err;
 }
 
 /* ---- offload.rss */
@@ -326,18 +635,26 @@ offload_get(struct win_ctx *c, const char *name, const char *const *prop,
 }
 
 static int
-rss_set(struct win_ctx *c, const char *name, const char *value)
+rss_set(struct sysctl_backend *be, const char *name, const char *value)
 {
-	unsigned	v;
-	int32_t		hr;
+	struct win_ctx	*c = be->ctx;
+	char		 arg[32];
+	unsigned	 v;
+	int32_t		 hr;
+	int		 err;
 
 	if (code_of(rss_values, value, &v) == -1) {
 		set_why(c, name, "not a value: enabled or disabled");
 		return EINVAL;
 	}
 	hr = c->cim->update(c->cim, OFFLOAD_CLASS, NULL, rss_props[0], v);
-	return hr == CIM_OK ? 0 : cim_failed(c, name, OFFLOAD_CLASS,
-	    "change", hr);
+	if (hr == CIM_OK)
+		return 0;
+	err = cim_failed(c, name, OFFLOAD_CLASS, "change", hr);
+	if (!refused(hr))
+		return err;
+	snprintf(arg, sizeof(arg), "rss=%s", value);
+	return netsh_fallback(be, name, arg, value);
 }
 
 /* ---- tcp.timestamps, read-only */
@@ -413,6 +730,10 @@ win_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 		return offload_get(c, name, rsc_props, buf, len);
 	if (strcmp(name, "tcp.timestamps") == 0)
 		return timestamps_get(c, name, buf, len);
+	if (strcmp(name, "tcp.scalingheuristics") == 0)
+		return heuristics_get(c, name, buf, len);
+	if (strcmp(name, "qos.tcpautotuninglevel") == 0)
+		return qos_get(c, name, buf, len);
 	if (strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
 	    name[strlen(CP_PREFIX)] != '\0')
 		return provider_get(c, name, buf, len);
@@ -425,13 +746,16 @@ win_set(struct sysctl_backend *be, const char *name, const char *value)
 {
 	struct win_ctx	*c = be->ctx;
 
+	forget_why(c, name);	/* a success explains itself or not at all */
 	if (strcmp(name, "tcp.autotuninglevel") == 0)
-		return autotuning_set(c, name, value);
+		return autotuning_set(be, name, value);
 	if (strcmp(name, "offload.rss") == 0)
-		return rss_set(c, name, value);
+		return rss_set(be, name, value);
 	if ((strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
 	    name[strlen(CP_PREFIX)] != '\0') ||
 	    strcmp(name, "tcp.timestamps") == 0 ||
+	    strcmp(name, "tcp.scalingheuristics") == 0 ||
+	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
 	    strcmp(name, "offload.rsc") == 0) {
 		set_why(c, name, "read-only: shown for status, never written "
 		    "by tcptune");

@@ -11,6 +11,7 @@
 #define COBJMACROS
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,28 @@
 
 #include "tcptune.h"
 #include "cim.h"
+#include "win.h"
+
+/* cim.h's codes are the SDK's (a typo there would misname a refusal). */
+_Static_assert(CIM_E_INVALID_PARAMETER == (int32_t)WBEM_E_INVALID_PARAMETER,
+    "WBEM_E_INVALID_PARAMETER");
+_Static_assert(CIM_E_NOT_SUPPORTED == (int32_t)WBEM_E_NOT_SUPPORTED,
+    "WBEM_E_NOT_SUPPORTED");
+_Static_assert(CIM_E_ILLEGAL_OPERATION == (int32_t)WBEM_E_ILLEGAL_OPERATION,
+    "WBEM_E_ILLEGAL_OPERATION");
+_Static_assert(CIM_E_READ_ONLY == (int32_t)WBEM_E_READ_ONLY,
+    "WBEM_E_READ_ONLY");
+_Static_assert(CIM_E_NOT_CAPABLE == (int32_t)WBEM_E_PROVIDER_NOT_CAPABLE,
+    "WBEM_E_PROVIDER_NOT_CAPABLE");
+_Static_assert(CIM_E_INVALID_METHOD_PARAMETERS ==
+    (int32_t)WBEM_E_INVALID_METHOD_PARAMETERS, "WBEM_E_INVALID_METHOD_...");
+_Static_assert(CIM_E_INVALID_NAMESPACE == (int32_t)WBEM_E_INVALID_NAMESPACE,
+    "WBEM_E_INVALID_NAMESPACE");
+_Static_assert(CIM_E_INVALID_CLASS == (int32_t)WBEM_E_INVALID_CLASS,
+    "WBEM_E_INVALID_CLASS");
+_Static_assert(CIM_E_INVALIDARG == (int32_t)E_INVALIDARG, "E_INVALIDARG");
+_Static_assert(CIM_E_INVALIDARG ==
+    (int32_t)HRESULT_FROM_WIN32(ERROR_INVALID_PARAMETER), "error 87");
 
 #define CIM_NAMESPACE	L"ROOT\\StandardCimv2"
 #define CIM_TIMEOUT_MS	10000	/* per instance of a query */
@@ -255,6 +278,40 @@ wmi_update(struct cim *cim, const char *cls, const char *setting,
 	return (int32_t)u.hr;
 }
 
+static int
+wmi_netsh(struct cim *cim, const char *const *args, struct cim_run *run)
+{
+	(void)cim;
+	return netsh_run(args, run);
+}
+
+/* A policy value, read without following anything but HKLM's own key. */
+static int
+wmi_reg_value(struct cim *cim, const char *key, const char *name, char *buf,
+    size_t len)
+{
+	wchar_t	wkey[256], wname[128], wval[256];
+	DWORD	type, size = sizeof(wval) - sizeof(wchar_t), dw;
+	LSTATUS	rc;
+
+	(void)cim;
+	if (!widen(key, wkey, 256) || !widen(name, wname, 128))
+		return EINVAL;
+	rc = RegGetValueW(HKEY_LOCAL_MACHINE, wkey, wname, RRF_RT_REG_SZ |
+	    RRF_RT_REG_DWORD, &type, wval, &size);
+	if (rc == ERROR_FILE_NOT_FOUND || rc == ERROR_PATH_NOT_FOUND)
+		return ENOENT;
+	if (rc != ERROR_SUCCESS)
+		return win_errno((DWORD)rc);
+	if (type == REG_DWORD) {
+		memcpy(&dw, wval, sizeof(dw));
+		snprintf(buf, len, "%lu", (unsigned long)dw);
+	} else if (WideCharToMultiByte(CP_UTF8, 0, wval, -1, buf, (int)len,
+	    NULL, NULL) == 0)
+		return ERANGE;
+	return 0;
+}
+
 static void
 wmi_free(struct cim *cim)
 {
@@ -295,6 +352,8 @@ cim_wmi_new(void)
 		    (unsigned long)hr);
 	cim->query = wmi_query;
 	cim->update = wmi_update;
+	cim->netsh = wmi_netsh;
+	cim->reg_value = wmi_reg_value;
 	cim->free = wmi_free;
 	cim->ctx = w;
 	return cim;

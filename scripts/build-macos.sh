@@ -222,11 +222,35 @@ EOF
 	echo "build-macos.sh: $arch: $(echo "$progs" | wc -w) programs: $progs"
 }
 
+# FILE SYM: the linker's output says SYM is undefined, in the words of
+# zig 0.11 ("undefined reference to symbol '_accept4'") or of zig 0.14's
+# own linker ("undefined symbol: _accept4"); not a longer name.
+says_undefined() {
+	grep -qE -e "undefined reference to symbol '_$2'" \
+	    -e "undefined symbol: _$2([^A-Za-z0-9_]|\$)" "$1"
+}
+
+# says_undefined against both wordings, and what it must not match.
+says_undefined_checked() {
+	local f=$1/words
+	printf "ld.lld: error: undefined reference to symbol '_accept4'\n" >"$f"
+	says_undefined "$f" accept4 || return 1
+	printf 'error: undefined symbol: _accept4\n    note: referenced by main.o\n' >"$f"
+	says_undefined "$f" accept4 || return 1
+	printf 'error: undefined symbol: _accept4x\n' >"$f"
+	! says_undefined "$f" accept4 || return 1
+	! says_undefined "$f" pipe2
+}
+
 # canary: the link must refuse what macOS's libSystem lacks, whatever the
 # headers let through; if this links, the stage would prove nothing.
 canary() {
 	local d=$work/canary cc=$work/bin/aarch64-apple-darwin-cc sym
 	rm -rf "$d" && mkdir -p "$d" || return 1
+	says_undefined_checked "$d" || {
+		echo "build-macos.sh: the canary's pattern misreads the linker"
+		return 1
+	}
 	for sym in accept4 pipe2; do
 		printf 'int %s(void);\nint main(void) { return %s(); }\n' \
 		    "$sym" "$sym" >"$d/$sym.c"
@@ -234,7 +258,7 @@ canary() {
 			echo "build-macos.sh: a program calling $sym links for macOS"
 			return 1
 		fi
-		grep -q "undefined reference to symbol '_$sym'" "$d/$sym.out" || {
+		says_undefined "$d/$sym.out" "$sym" || {
 			cat "$d/$sym.out"
 			return 1
 		}

@@ -20,7 +20,7 @@ bin=$work/bin
 host=x86_64-w64-mingw32
 bash "$top/scripts/build-windows.sh" "$bin" || fail "the Windows build failed"
 build=${TT_WIN_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/tcptune-windows}
-for tool in set_acl pipe_abuse svc_control msgtable; do
+for tool in set_acl pipe_abuse svc_control msgtable pipe_owner; do
 	x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror \
 	    -D_WIN32_WINNT=0x0A00 -D__USE_MINGW_ANSI_STDIO=1 \
 	    -I"$top/lib" -I"$build/tcptune" -o "$bin/$tool.exe" \

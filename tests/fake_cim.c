@@ -1,9 +1,18 @@
 /*
  * The fake CIM of fake_cim.h.  Values are kept as the provider keeps
  * them, uint8 codes, so the backend's word tables are tested too.
+ * It is a real Windows 10/11 client as published dumps show it
+ * (lib/backend_win.c has the sources): the Automatic template with every
+ * tuning property empty, Group Policy not configured, the custom templates
+ * InternetCustom and DatacenterCustom present, Scaling heuristics
+ * disabled, no QoS policy value.  fake_cim_client_edition() makes the
+ * built-in templates refuse changes as client editions do; netsh.exe is
+ * a fake runner that changes every template, as the global setting does.
  */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,12 +40,30 @@ struct fake_cim {
 	unsigned	provider[NTEMPLATES];
 	int		gp;		/* level Group Policy sets, -1 none */
 	unsigned	timestamps[NTEMPLATES];
+	unsigned	heuristics[NTEMPLATES];
 	unsigned	rss;
 	unsigned	rsc;
 	struct fail	fails[4];
 	size_t		nfails;
 	unsigned	nupdates;
+	unsigned	automatic_writes;
+	int32_t		client_hr;	/* built-ins refuse with it; 0 no */
+	enum fake_netsh	netsh_mode;
+	unsigned long	netsh_exit;
+	char		netsh_out[128];
+	unsigned	netsh_calls;
+	char		netsh_args[256];
+	char		qos[64];	/* "" none */
 };
+
+/* Automatic: every tuning property empty on a real Windows. */
+#define AUTOMATIC	0
+static bool
+is_custom(size_t t)
+{
+	return strcmp(templates[t], "InternetCustom") == 0 ||
+	    strcmp(templates[t], "DatacenterCustom") == 0;
+}
 
 static int32_t
 failure(struct fake_cim *f, const char *cls, bool update)
@@ -53,6 +80,8 @@ failure(struct fake_cim *f, const char *cls, bool update)
 static bool
 prop_value(struct fake_cim *f, size_t t, const char *prop, unsigned *v)
 {
+	if (t == AUTOMATIC)
+		return false;
 	if (strcmp(prop, "AutoTuningLevelLocal") == 0)
 		*v = f->local[t];
 	else if (strcmp(prop, "AutoTuningLevelGroupPolicy") == 0)
@@ -63,6 +92,8 @@ prop_value(struct fake_cim *f, size_t t, const char *prop, unsigned *v)
 		*v = f->provider[t];
 	else if (strcmp(prop, "Timestamps") == 0)
 		*v = f->timestamps[t];
+	else if (strcmp(prop, "ScalingHeuristics") == 0)
+		*v = f->heuristics[t];
 	else
 		return false;
 	return true;
@@ -129,13 +160,86 @@ fake_update(struct cim *cim, const char *cls, const char *setting,
 		return CIM_E_READ_ONLY;	/* the rest is not ours to write */
 	if (value > 4)
 		return CIM_E_FAILED;
-	for (t = 0; t < NTEMPLATES; t++)
-		if (strcmp(templates[t], setting) == 0) {
-			f->local[t] = value;
-			f->nupdates++;
-			return CIM_OK;
+	for (t = 0; t < NTEMPLATES; t++) {
+		if (strcmp(templates[t], setting) != 0)
+			continue;
+		if (t == AUTOMATIC) {
+			/* not a property it has: the provider refuses */
+			f->automatic_writes++;
+			return CIM_E_INVALID_PARAMETER;
 		}
+		if (f->client_hr != 0 && !is_custom(t))
+			return f->client_hr;
+		f->local[t] = value;
+		f->nupdates++;
+		return CIM_OK;
+	}
 	return CIM_E_NOT_FOUND;
+}
+
+/* "interface tcp set global autotuninglevel=X" or "... rss=X": applied. */
+static int
+netsh_apply(struct fake_cim *f, const char *arg)
+{
+	static const char *const lv[] = { "disabled", "highlyrestricted",
+	    "restricted", "normal", "experimental" };
+	size_t	t, i;
+
+	if (strcmp(arg, "rss=enabled") == 0 || strcmp(arg, "rss=disabled") == 0) {
+		f->rss = strcmp(arg, "rss=enabled") == 0;
+		return 0;
+	}
+	if (strncmp(arg, "autotuninglevel=", 16) != 0)
+		return 1;
+	for (i = 0; i < 5; i++)
+		if (strcmp(arg + 16, lv[i]) == 0) {
+			for (t = 0; t < NTEMPLATES; t++)
+				if (t != AUTOMATIC)
+					f->local[t] = (unsigned)i;
+			return 0;
+		}
+	return 1;
+}
+
+static int
+fake_netsh(struct cim *cim, const char *const *args, struct cim_run *run)
+{
+	struct fake_cim	*f = cim->ctx;
+	size_t		 i, n = 0;
+
+	f->netsh_calls++;
+	f->netsh_args[0] = '\0';
+	for (i = 0; args[i] != NULL; i++) {
+		strncat(f->netsh_args, i > 0 ? " " : "",
+		    sizeof(f->netsh_args) - strlen(f->netsh_args) - 1);
+		strncat(f->netsh_args, args[i],
+		    sizeof(f->netsh_args) - strlen(f->netsh_args) - 1);
+		n = i;
+	}
+	if (f->netsh_mode == FAKE_NETSH_CANNOT_RUN)
+		return ENOENT;
+	if (f->netsh_mode == FAKE_NETSH_FAILS) {
+		run->exit_code = f->netsh_exit;
+		snprintf(run->out, sizeof(run->out), "%s", f->netsh_out);
+		return 0;
+	}
+	run->exit_code = f->netsh_mode == FAKE_NETSH_IGNORES ? 0 :
+	    (unsigned long)netsh_apply(f, args[n]);
+	snprintf(run->out, sizeof(run->out), "\r\nOk.\r\n\r\n");
+	return 0;
+}
+
+static int
+fake_reg_value(struct cim *cim, const char *key, const char *name,
+    char *buf, size_t len)
+{
+	struct fake_cim	*f = cim->ctx;
+
+	if (strcmp(key, "SOFTWARE\\Policies\\Microsoft\\Windows\\QoS") != 0 ||
+	    strcmp(name, "Tcp Autotuning Level") != 0 || f->qos[0] == '\0')
+		return ENOENT;
+	snprintf(buf, len, "%s", f->qos);
+	return 0;
 }
 
 static void
@@ -161,6 +265,8 @@ fake_cim_new(void)
 	f->rsc = 1;	/* timestamps 0: disabled, as Windows ships */
 	f->cim.query = fake_query;
 	f->cim.update = fake_update;
+	f->cim.netsh = fake_netsh;
+	f->cim.reg_value = fake_reg_value;
 	f->cim.free = fake_free;
 	f->cim.ctx = f;
 	return f;
@@ -260,4 +366,52 @@ unsigned
 fake_cim_nupdates(struct fake_cim *f)
 {
 	return f->nupdates;
+}
+
+void
+fake_cim_client_edition(struct fake_cim *f, int32_t hr)
+{
+	f->client_hr = hr;
+}
+
+void
+fake_cim_netsh(struct fake_cim *f, enum fake_netsh mode,
+    unsigned long exit_code, const char *out)
+{
+	f->netsh_mode = mode;
+	f->netsh_exit = exit_code;
+	snprintf(f->netsh_out, sizeof(f->netsh_out), "%s", out);
+}
+
+unsigned
+fake_cim_netsh_calls(struct fake_cim *f)
+{
+	return f->netsh_calls;
+}
+
+const char *
+fake_cim_netsh_args(struct fake_cim *f)
+{
+	return f->netsh_args;
+}
+
+unsigned
+fake_cim_automatic_writes(struct fake_cim *f)
+{
+	return f->automatic_writes;
+}
+
+void
+fake_cim_poke_heuristics(struct fake_cim *f, unsigned on)
+{
+	size_t	t;
+
+	for (t = 0; t < NTEMPLATES; t++)
+		f->heuristics[t] = on;
+}
+
+void
+fake_cim_qos_policy(struct fake_cim *f, const char *value)
+{
+	snprintf(f->qos, sizeof(f->qos), "%s", value == NULL ? "" : value);
 }

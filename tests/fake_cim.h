@@ -32,4 +32,20 @@ void		 fake_cim_fail_class(struct fake_cim *, const char *, int32_t);
 void		 fake_cim_fail_update(struct fake_cim *, const char *, int32_t);
 unsigned	 fake_cim_nupdates(struct fake_cim *);
 
+/* Client edition: changes to the built-in templates fail with hr. */
+void		 fake_cim_client_edition(struct fake_cim *, int32_t);
+enum fake_netsh {
+	FAKE_NETSH_APPLIES,	/* exit 0, every template changed */
+	FAKE_NETSH_FAILS,	/* the exit code and output given */
+	FAKE_NETSH_IGNORES,	/* exit 0, nothing changed */
+	FAKE_NETSH_CANNOT_RUN	/* not started: ENOENT */
+};
+void		 fake_cim_netsh(struct fake_cim *, enum fake_netsh,
+		    unsigned long, const char *);
+unsigned	 fake_cim_netsh_calls(struct fake_cim *);
+const char	*fake_cim_netsh_args(struct fake_cim *);
+unsigned	 fake_cim_automatic_writes(struct fake_cim *);
+void		 fake_cim_poke_heuristics(struct fake_cim *, unsigned);
+void		 fake_cim_qos_policy(struct fake_cim *, const char *);
+
 #endif /* TCPTUNE_FAKE_CIM_H */

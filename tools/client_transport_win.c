@@ -6,7 +6,9 @@
  * who we are (ImpersonateNamedPipeClient), but a program squatting on
  * the name cannot act as us (CreateFileW, "Impersonation Levels",
  * Microsoft Learn).  All instances busy: wait for one (WaitNamedPipeW),
- * as long as a reply may take.  And the console it prints to.
+ * as long as a reply may take.  The pipe is opened with only the rights
+ * the exchange needs and spoken to only when SYSTEM or Administrators own
+ * it.  And the console it prints to.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -21,6 +23,8 @@
 #include <string.h>
 
 #include <windows.h>
+#include <aclapi.h>
+#include <sddl.h>
 
 #include "tcptunectl.h"
 #include "win.h"
@@ -94,19 +98,66 @@ connect_error(const char *path, DWORD err)
 	return CTL_UNREACHABLE;
 }
 
+/*
+ * Exactly the rights the exchange needs, which the pipe grants Everyone
+ * (control_pipe_win.c, PIPE_DACL): read and write data, wait on the
+ * handle, read the owner.  Not GENERIC_WRITE: it includes
+ * FILE_CREATE_PIPE_INSTANCE, which the pipe refuses to non-admins
+ * ("Named Pipe Security and Access Rights", Microsoft Learn).
+ */
+#define PIPE_CLIENT_ACCESS	(FILE_READ_DATA | FILE_WRITE_DATA | \
+				 SYNCHRONIZE | READ_CONTROL)
+
 static HANDLE
 open_pipe(const wchar_t *wpath)
 {
-	return CreateFileW(wpath, GENERIC_READ | GENERIC_WRITE, 0, NULL,
+	return CreateFileW(wpath, PIPE_CLIENT_ACCESS, 0, NULL,
 	    OPEN_EXISTING, FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT |
 	    SECURITY_IDENTIFICATION, NULL);
 }
 
 /*
- * The pipe, within the request's deadline.  The server's identity is not
- * checked yet (the AF_UNIX side asks for its uid): the daemon takes the
- * name at start with FILE_FLAG_FIRST_PIPE_INSTANCE (control_pipe_win.c),
- * and a client that must trust it runs after the service starts.
+ * Whose pipe this is: tcptuned's is owned by SYSTEM (Administrators when
+ * an elevated Administrator runs it); anything else is another program
+ * holding the name, and is not spoken to.  GetSecurityInfo on the handle
+ * with OWNER_SECURITY_INFORMATION, as PuTTY's named-pipe client checks
+ * Pageant's pipe (windows/named-pipe-client.c, connect_to_named_pipe).
+ */
+static int
+check_owner(HANDLE h, const char *path)
+{
+	PSECURITY_DESCRIPTOR	 sd = NULL;
+	PSID			 owner = NULL;
+	char			 why[256], *sid = NULL;
+	DWORD			 e;
+	bool			 ours;
+
+	e = GetSecurityInfo(h, SE_KERNEL_OBJECT, OWNER_SECURITY_INFORMATION,
+	    &owner, NULL, NULL, NULL, &sd);
+	if (e != ERROR_SUCCESS) {
+		win_strerror(e, why, sizeof(why));
+		ctl_warnx("%s: cannot read the pipe's owner (%s): not speaking "
+		    "to a pipe whose owner is unknown", path, why);
+		return CTL_UNREACHABLE;
+	}
+	ours = owner != NULL && IsValidSid(owner) &&
+	    (IsWellKnownSid(owner, WinLocalSystemSid) ||
+	    IsWellKnownSid(owner, WinBuiltinAdministratorsSid));
+	if (!ours) {
+		if (owner == NULL || !ConvertSidToStringSidA(owner, &sid))
+			sid = NULL;
+		ctl_warnx("%s is owned by %s, not SYSTEM or Administrators: it "
+		    "is not tcptuned's pipe (another program holds the name); "
+		    "refusing to use it", path, sid != NULL ? sid : "nobody");
+		LocalFree(sid);
+	}
+	LocalFree(sd);
+	return ours ? CTL_OK : CTL_UNREACHABLE;
+}
+
+/*
+ * The pipe, within the request's deadline, served by SYSTEM or
+ * Administrators (check_owner); the AF_UNIX side asks for the uid.
  */
 int
 transport_connect(struct ctl_conn *c)
@@ -124,6 +175,10 @@ transport_connect(struct ctl_conn *c)
 		h = open_pipe(wpath);
 	if (h == INVALID_HANDLE_VALUE)
 		return connect_error(c->path, GetLastError());
+	if (check_owner(h, c->path) != CTL_OK) {
+		CloseHandle(h);
+		return CTL_UNREACHABLE;
+	}
 	if ((c->fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY)) == -1) {
 		CloseHandle(h);
 		ctl_warn("%s", c->path);

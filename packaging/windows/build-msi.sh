@@ -63,6 +63,8 @@ for page in tcptuned.8 tcptunectl.8 tcptune.conf.5; do
 done
 crlf <"$top/README.md" >"$stage/README.txt"
 crlf <"$top/LICENSE" >"$stage/LICENSE.txt"
+# The smoke test an administrator runs after installing (CR LF for Windows).
+crlf <"$top/packaging/windows/smoke.ps1" >"$stage/smoke.ps1"
 cp "$top/etc/tcptune.conf.windows" "$stage/"
 cp "$top/packaging/windows/tcptune.admx" "$top/packaging/windows/en-US/tcptune.adml" "$stage/"
 

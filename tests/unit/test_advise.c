@@ -1283,6 +1283,32 @@ test_windows_flags(void **arg)
 	assert_int_equal(r.win_level, 3);
 }
 
+/* Scaling heuristics on, a QoS policy value: each flagged, with the fix. */
+static void
+test_windows_heuristics_and_qos(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+
+	(void)arg;
+	windows(&in, 100e6, 0.01, "normal");
+	adv_model(&in, &r);
+	assert_false(has_note_id(&r, NOTE_WIN_HEURISTICS_ON));
+	assert_false(has_note_id(&r, NOTE_WIN_QOS_POLICY));
+	set(&in, "tcp.scalingheuristics", "Enabled");
+	set(&in, "qos.tcpautotuninglevel", "off");
+	adv_model(&in, &r);
+	assert_true(has_note_id(&r, NOTE_WIN_HEURISTICS_ON));
+	assert_true(has_note(&in, &r, "netsh interface tcp set heuristics "
+	    "disabled"));
+	assert_true(has_note_id(&r, NOTE_WIN_QOS_POLICY));
+	assert_true(has_note(&in, &r, "\"Tcp Autotuning Level\" = \"off\" "
+	    "under HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\QoS"));
+	set(&in, "qos.tcpautotuninglevel", "notconfigured");
+	adv_model(&in, &r);
+	assert_false(has_note_id(&r, NOTE_WIN_QOS_POLICY));
+}
+
 /* Read live on a Windows without the classes (Wine): why, once. */
 static void
 test_windows_unread(void **arg)
@@ -1319,6 +1345,10 @@ test_windows_unread(void **arg)
 	    false), 0);
 	assert_int_equal(adv_input_set(&in, "offload.rsc", NULL, ENOENT,
 	    false), 0);
+	assert_int_equal(adv_input_set(&in, "tcp.scalingheuristics", NULL,
+	    ENOENT, false), 0);
+	/* the registry answers even where CIM does not (Wine) */
+	set(&in, "qos.tcpautotuninglevel", "notconfigured");
 	adv_model(&in, &r);
 	assert_true(r.none_read);
 	assert_true(has_note_id(&r, NOTE_NONE_READ));
@@ -1528,6 +1558,7 @@ main(void)
 		cmocka_unit_test(test_windows_each_level_long_path),
 		cmocka_unit_test(test_windows_short_paths),
 		cmocka_unit_test(test_windows_flags),
+		cmocka_unit_test(test_windows_heuristics_and_qos),
 		cmocka_unit_test(test_windows_unread),
 		cmocka_unit_test(test_windows_outputs),
 		cmocka_unit_test(test_split_host),

@@ -3,7 +3,10 @@
  * a fake root/StandardCimv2 (tests/fake_cim.c): apply, drift, Group
  * Policy refused and never fought, a class this Windows lacks, the
  * namespace missing (Wine), read-only congestion providers, timestamps
- * and receive segment coalescing (read by advise), restore.
+ * and receive segment coalescing (read by advise), restore; the rules of
+ * a real Windows (backend_win.c's list): Automatic empty and never
+ * written, a client edition's refusal and the netsh fallback read back
+ * through CIM, Scaling heuristics, the QoS policy value.
  * Built natively: the rules are plain C, and Wine cannot fake the CIM
  * classes, so this is where their success paths are tested.
  */
@@ -285,6 +288,181 @@ test_timestamps_and_rsc_read_only(void **arg)
 	    "Windows"));
 }
 
+/*
+ * A real Windows: Automatic has every tuning property empty; it is never
+ * written, and the other templates are.
+ */
+static void
+test_automatic_never_written(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	assert_string_equal(read_key(f, "tcp.autotuninglevel"), "disabled");
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_automatic_writes(f->fc), 0);
+	assert_int_equal(fake_cim_level(f->fc, "InternetCustom"), 3);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 3);
+	assert_int_equal(fake_cim_netsh_calls(f->fc), 0);
+	assert_string_equal(key(f, "tcp.autotuninglevel")->note, "");
+}
+
+/* A client edition refuses the built-in templates: netsh applies it. */
+static void
+test_client_edition_netsh_fallback(void **arg)
+{
+	struct fixture		*f = *arg;
+	const struct engine_key	*k;
+
+	fake_cim_client_edition(f->fc, CIM_E_INVALID_PARAMETER);
+	engine_configure(&f->e, parse(windows_conf));
+	k = key(f, "tcp.autotuninglevel");
+	assert_int_equal(k->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_netsh_calls(f->fc), 1);
+	assert_string_equal(fake_cim_netsh_args(f->fc),
+	    "interface tcp set global autotuninglevel=normal");
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 3);
+	assert_int_equal(fake_cim_level(f->fc, "Compat"), 3);
+	assert_non_null(strstr(k->note, "applied with netsh interface tcp "
+	    "set global autotuninglevel=normal"));
+	assert_non_null(strstr(k->note, "WBEM_E_INVALID_PARAMETER"));
+	assert_non_null(strstr(k->note, "InternetCustom and DatacenterCustom"));
+	assert_string_equal(originals_get(&f->st, "tcp.autotuninglevel"),
+	    "disabled");
+	/* restore goes the same way */
+	assert_int_equal(engine_restore(&f->e, true), 0);
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+	assert_int_equal(fake_cim_netsh_calls(f->fc), 2);
+}
+
+/* Each form error 87 and its siblings take when they reach WMI. */
+static void
+test_every_refusal_form_falls_back(void **arg)
+{
+	static const int32_t forms[] = { CIM_E_INVALID_PARAMETER,
+	    CIM_E_INVALIDARG, CIM_E_INVALID_METHOD_PARAMETERS,
+	    CIM_E_NOT_SUPPORTED, CIM_E_ILLEGAL_OPERATION, CIM_E_READ_ONLY,
+	    CIM_E_NOT_CAPABLE };
+	struct fixture	*f = *arg;
+	char		 why[256];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		fake_cim_poke_level(f->fc, 0);
+		fake_cim_client_edition(f->fc, forms[i]);
+		assert_int_equal(f->be->set(f->be, "tcp.autotuninglevel",
+		    "restricted"), 0);
+		assert_int_equal(fake_cim_netsh_calls(f->fc), i + 1);
+		assert_int_equal(fake_cim_level(f->fc, "Datacenter"), 2);
+		assert_int_equal(f->be->explain(f->be, "tcp.autotuninglevel",
+		    why, sizeof(why)), 0);
+		assert_non_null(strstr(why, cim_strerror(forms[i])));
+	}
+	/* access denied is not a refusal netsh would get past */
+	fake_cim_fail_update(f->fc, "MSFT_NetTCPSetting", CIM_E_ACCESSDENIED);
+	assert_int_equal(f->be->set(f->be, "tcp.autotuninglevel", "normal"),
+	    EACCES);
+	assert_int_equal(fake_cim_netsh_calls(f->fc), i);
+}
+
+/* netsh refused too: both refusals named, the key refused. */
+static void
+test_netsh_fails_too(void **arg)
+{
+	struct fixture		*f = *arg;
+	const struct engine_key	*k;
+
+	fake_cim_client_edition(f->fc, CIM_E_INVALIDARG);
+	fake_cim_netsh(f->fc, FAKE_NETSH_FAILS, 1,
+	    "\r\nThe requested operation requires elevation.\r\n");
+	engine_configure(&f->e, parse(windows_conf));
+	k = key(f, "tcp.autotuninglevel");
+	assert_int_equal(k->state, KS_REFUSED);
+	assert_int_equal(k->err, EPERM);
+	assert_non_null(strstr(k->note, "E_INVALIDARG (Windows error 87) "
+	    "0x80070057"));
+	assert_non_null(strstr(k->note, "failed too (exit 1: The requested "
+	    "operation requires elevation.)"));
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+}
+
+/* netsh says Ok but the value did not change: the read-back catches it. */
+static void
+test_netsh_read_back(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 why[256];
+
+	fake_cim_client_edition(f->fc, CIM_E_INVALID_PARAMETER);
+	fake_cim_netsh(f->fc, FAKE_NETSH_IGNORES, 0, "");
+	assert_int_equal(f->be->set(f->be, "tcp.autotuninglevel", "normal"),
+	    EIO);
+	assert_int_equal(f->be->explain(f->be, "tcp.autotuninglevel", why,
+	    sizeof(why)), 0);
+	assert_non_null(strstr(why, "exited 0 (Ok.) but tcp.autotuninglevel "
+	    "still reads disabled"));
+	fake_cim_netsh(f->fc, FAKE_NETSH_CANNOT_RUN, 0, "");
+	assert_int_equal(f->be->set(f->be, "tcp.autotuninglevel", "normal"),
+	    ENOENT);
+	assert_int_equal(f->be->explain(f->be, "tcp.autotuninglevel", why,
+	    sizeof(why)), 0);
+	assert_non_null(strstr(why, "netsh.exe could not be run"));
+}
+
+static void
+test_rss_netsh_fallback(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	fake_cim_fail_update(f->fc, "MSFT_NetOffloadGlobalSetting",
+	    CIM_E_INVALID_PARAMETER);
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "offload.rss")->state, KS_IN_FORCE);
+	assert_int_equal(fake_cim_rss(f->fc), 1);
+	assert_string_equal(fake_cim_netsh_args(f->fc),
+	    "interface tcp set global rss=enabled");
+	assert_non_null(strstr(key(f, "offload.rss")->note, "applied with "
+	    "netsh interface tcp set global rss=enabled"));
+}
+
+static void
+test_scaling_heuristics_reported(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	assert_string_equal(read_key(f, "tcp.scalingheuristics"), "disabled");
+	fake_cim_poke_heuristics(f->fc, 1);
+	assert_string_equal(read_key(f, "tcp.scalingheuristics"), "enabled");
+	assert_int_equal(f->be->set(f->be, "tcp.scalingheuristics",
+	    "disabled"), EROFS);
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->state, KS_IN_FORCE);
+	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
+	    "Windows Scaling heuristics are enabled (InternetCustom)"));
+}
+
+/* The QoS policy value: read by its path, named where it rules. */
+static void
+test_qos_policy_named(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"),
+	    "notconfigured");
+	assert_int_equal(f->be->set(f->be, "qos.tcpautotuninglevel", "off"),
+	    EROFS);
+	fake_cim_qos_policy(f->fc, "Highly Restricted");
+	fake_cim_group_policy(f->fc, 1);
+	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"),
+	    "highly restricted");
+	engine_configure(&f->e, parse(windows_conf));
+	assert_int_equal(key(f, "tcp.autotuninglevel")->err, EPERM);
+	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
+	    "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\QoS "
+	    "\"Tcp Autotuning Level\" = \"Highly Restricted\""));
+	assert_int_equal(fake_cim_netsh_calls(f->fc), 0);
+}
+
 static void
 test_bad_values_and_keys(void **arg)
 {
@@ -324,6 +502,14 @@ main(void)
 		T(test_congestion_provider_read_only),
 		T(test_timestamps_and_rsc_read_only),
 		T(test_bad_values_and_keys),
+		T(test_automatic_never_written),
+		T(test_client_edition_netsh_fallback),
+		T(test_every_refusal_form_falls_back),
+		T(test_netsh_fails_too),
+		T(test_netsh_read_back),
+		T(test_rss_netsh_fallback),
+		T(test_scaling_heuristics_reported),
+		T(test_qos_policy_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,12 +173,12 @@ files_ok() {
 	for f in "Daemon${TAB}tcptuned.exe" "Ctl${TAB}tcptunectl.exe" \
 	    "Docs${TAB}tcptuned.txt" "Docs${TAB}tcptunectl.txt" \
 	    "Docs${TAB}tcptune.conf.txt" "Docs${TAB}README.txt" \
-	    "Docs${TAB}LICENSE.txt" "Config${TAB}tcptune.conf" "Admx${TAB}tcptune.admx" \
+	    "Docs${TAB}LICENSE.txt" "Docs${TAB}smoke.ps1" "Config${TAB}tcptune.conf" "Admx${TAB}tcptune.admx" \
 	    "Adml${TAB}tcptune.adml"; do
 		row File "^[^${TAB}]+${TAB}$f${TAB}" || { echo "no File row $f"; return 1; }
 	done
 }
-check "File: both programs, five text documents (the license too), the config, the ADMX and ADML" files_ok
+check "File: both programs, five text documents (the license too), smoke.ps1, the config, the ADMX and ADML" files_ok
 check "Component: the ADMX in PolicyDefinitions, the ADML in its en-US, 64-bit" eval \
     "row Component '^Admx${TAB}\\{[^${TAB}]+\\}${TAB}POLICYDEFS${TAB}256${TAB}${TAB}tcptune\\.admx\$' &&
      row Component '^Adml${TAB}\\{[^${TAB}]+\\}${TAB}POLICYDEFS_ENUS${TAB}256${TAB}${TAB}tcptune\\.adml\$'"
@@ -287,11 +287,12 @@ installed_files() {
 	# The license word for word, in CR LF.
 	tr -d '\r' <"$bin/doc/LICENSE.txt" | cmp -s - "$top_srcdir/LICENSE" ||
 	    { echo "doc/LICENSE.txt is not LICENSE"; return 1; }
+	grep -q 'tcptune smoke test' "$bin/doc/smoke.ps1" || { echo "no doc/smoke.ps1"; return 1; }
 	# Windows text: CR LF, no backspace overstrikes left by mandoc.
 	grep -q "$(printf '\r')\$" "$bin/doc/tcptunectl.txt" &&
 	    ! grep -q "$(printf '\b')" "$bin/doc/tcptunectl.txt"
 }
-check "programs in Program Files\\tcptune, text manuals and the license (CR LF) in its doc" installed_files
+check "programs in Program Files\\tcptune, text manuals, the license (CR LF) and smoke.ps1 in its doc" installed_files
 check "Group Policy template: %SystemRoot%\\PolicyDefinitions\\tcptune.admx and en-US\\tcptune.adml" eval \
     "cmp '$top_srcdir/packaging/windows/tcptune.admx' '$c/windows/PolicyDefinitions/tcptune.admx' &&
      cmp '$top_srcdir/packaging/windows/en-US/tcptune.adml' '$c/windows/PolicyDefinitions/en-US/tcptune.adml'"

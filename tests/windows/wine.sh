@@ -3,7 +3,7 @@
 # scripts/test-windows.sh, which builds them; or by hand:
 #   WINBIN=DIR-WITH-THE-EXES WINEPREFIX=PREFIX bash tests/windows/wine.sh
 # WINBIN holds tcptuned.exe, tcptunectl.exe and the test tools set_acl.exe,
-# pipe_abuse.exe, svc_control.exe;
+# pipe_abuse.exe, svc_control.exe, pipe_owner.exe;
 # WINEPREFIX is made once by the caller (the first boot is slow).
 #
 #   config    the good, bad and shipped corpus through tcptunectl.exe
@@ -21,7 +21,9 @@
 #             refused and names the first; once the first is gone a new one
 #             starts (kernel_lock_win.c)
 #   pipe      protocol abuse (pipe_abuse.exe): garbage, oversize, another
-#             version, many clients; the daemon still answers
+#             version, many clients; the daemon still answers.  Its owner
+#             is SYSTEM, and tcptunectl refuses a pipe someone else owns
+#             (pipe_owner.exe)
 #   service   sc create / start / query / stop, and PARAMCHANGE sent with
 #             svc_control.exe (Wine's sc.exe cannot send it)
 # What Wine cannot run is in docs/DESIGN.md §5 (what each platform is
@@ -365,6 +367,29 @@ while read -r line; do
 done <"$tmp/abuse"
 grep -q '^ok .*status still answers (after)' "$tmp/abuse" ||
     { cp "$tmp/abuse" "$tmp/out"; not_ok "pipe: pipe_abuse.exe ran to the end"; }
+
+# ---- pipe: whose it is (control_pipe_win.c's O:SY; tcptunectl checks it)
+
+wine "$WINBIN/pipe_owner.exe" owner "$pipe" 2>&1 | unix >"$tmp/out"
+if grep -qx 'S-1-5-18' "$tmp/out"
+then ok "pipe: owned by SYSTEM (O:SY), its owner read with tcptunectl's rights"
+else not_ok "pipe: owned by SYSTEM (O:SY), its owner read with tcptunectl's rights"; fi
+squat='\\.\pipe\tcptune-wine-squat'
+# A program holding a pipe name, owned by BUILTIN\Users (S-1-5-32-545).
+wine "$WINBIN/pipe_owner.exe" squat "$squat" 'O:BUD:(A;;GA;;;WD)' 120 \
+    >"$tmp/squat.log" 2>&1 &
+squatter=$!
+pids="$pids $squatter"
+squat_ready() { grep -q ready "$tmp/squat.log"; }
+wait_for 60 squat_ready
+wine "$ctl" -s "$squat" status >"$tmp/raw" 2>&1
+rc=$?
+unix <"$tmp/raw" >"$tmp/out"
+if [ "$rc" -eq 2 ] && grep -qF "$squat is owned by S-1-5-32-545, not SYSTEM or Administrators: it is not tcptuned's pipe (another program holds the name); refusing to use it" "$tmp/out"
+then ok "pipe: tcptunectl refuses a pipe another owner holds, and says why"
+else { cat "$tmp/squat.log"; echo "rc $rc"; } >>"$tmp/out"; not_ok "pipe: tcptunectl refuses a pipe another owner holds, and says why"; fi
+kill "$squatter" 2>/dev/null
+
 first_pids=$pids
 for p in $pids; do [ "$p" = "$keepalive" ] || kill "$p" 2>/dev/null; done
 pids=$keepalive

@@ -147,6 +147,8 @@ enum adv_note_id {
 	NOTE_WIN_RSS_OFF,
 	NOTE_WIN_RSC_OFF,
 	NOTE_WIN_TIMESTAMPS_OFF,	/* arg[0]: 0 disabled, 2 allowed */
+	NOTE_WIN_HEURISTICS_ON,	/* Windows Scaling heuristics enabled */
+	NOTE_WIN_QOS_POLICY,	/* the QoS "Tcp Autotuning Level" is set */
 	NOTE_CEILINGS,		/* ceilings, not allocations */
 	NOTE_NEW_CONNECTIONS,
 	NOTE_UNREAD,		/* the values with an err in the input */

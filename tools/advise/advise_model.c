@@ -113,10 +113,10 @@ static const char *const freebsd_keys[] = {
 	"net.inet.tcp.sendbuf_max", "net.inet.tcp.recvbuf_auto",
 	"net.inet.tcp.recvspace", NULL
 };
-/* backend_win.c's keys; offload.rsc and tcp.timestamps read only */
+/* backend_win.c's keys; all but the first two read only */
 static const char *const windows_keys[] = {
 	"tcp.autotuninglevel", "offload.rss", "offload.rsc", "tcp.timestamps",
-	NULL
+	"tcp.scalingheuristics", "qos.tcpautotuninglevel", NULL
 };
 
 /* The auto-tuning levels, in MSFT_NetTCPSetting's order (0 to 4). */
@@ -175,6 +175,8 @@ static const struct stock {
 	{ ADV_WINDOWS, "offload.rss", "enabled" },
 	{ ADV_WINDOWS, "offload.rsc", "enabled" },
 	{ ADV_WINDOWS, "tcp.timestamps", "disabled" },
+	{ ADV_WINDOWS, "tcp.scalingheuristics", "disabled" },
+	{ ADV_WINDOWS, "qos.tcpautotuninglevel", "notconfigured" },
 };
 
 const char *
@@ -253,7 +255,8 @@ static const char *const *
 key_word_table(const char *name)
 {
 	if (strcmp(name, "offload.rss") == 0 ||
-	    strcmp(name, "offload.rsc") == 0)
+	    strcmp(name, "offload.rsc") == 0 ||
+	    strcmp(name, "tcp.scalingheuristics") == 0)
 		return win_onoff;
 	if (strcmp(name, "tcp.timestamps") == 0)
 		return win_timestamps;
@@ -310,6 +313,7 @@ int
 adv_key_words(const char *name)
 {
 	if (strcmp(name, "kernel.osrelease") == 0 ||
+	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
 	    strcmp(name, "tcp.autotuninglevel") == 0 ||
 	    key_word_table(name) != NULL)
 		return 0;
@@ -606,12 +610,20 @@ key_vector(struct adv_key *k, const struct cur *c, long long rec,
 static void
 unread_note(const struct adv_input *in, struct adv_result *r)
 {
-	size_t	i, n = 0;
+	size_t	i, n = 0, tcp = 0, tcp_unread = 0;
 
-	for (i = 0; i < in->nvalues; i++)
+	for (i = 0; i < in->nvalues; i++) {
 		if (in->values[i].err != 0)
 			n++;
-	r->none_read = in->live && n > 0 && n == in->nvalues;
+		/* the QoS policy value is the registry's, there even under
+		 * Wine: "nothing read" speaks of the TCP settings */
+		if (strcmp(in->values[i].name, "qos.tcpautotuninglevel") == 0)
+			continue;
+		tcp++;
+		if (in->values[i].err != 0)
+			tcp_unread++;
+	}
+	r->none_read = in->live && tcp_unread > 0 && tcp_unread == tcp;
 	if (n > 0)
 		note(r, NOTE_UNREAD, (long long)n, 0, 0);
 }
@@ -1144,7 +1156,7 @@ key_word(struct adv_key *k, const char *rec, long long needed)
 }
 
 struct win_cur {
-	struct cur	level, rss, rsc, ts;
+	struct cur	level, rss, rsc, ts, heuristics, qos;
 };
 
 static void
@@ -1184,6 +1196,10 @@ windows_notes(struct adv_result *r, const struct win_cur *c)
 	if (strcmp(c->ts.text, "enabled") != 0)
 		note(r, NOTE_WIN_TIMESTAMPS_OFF,
 		    strcmp(c->ts.text, "allowed") == 0 ? 2 : 0, 0, 0);
+	if (strcmp(c->heuristics.text, "enabled") == 0)
+		note(r, NOTE_WIN_HEURISTICS_ON, 0, 0, 0);
+	if (c->qos.text[0] != '\0' && strcmp(c->qos.text, "notconfigured") != 0)
+		note(r, NOTE_WIN_QOS_POLICY, 0, 0, 0);
 }
 
 /*
@@ -1202,6 +1218,8 @@ windows_model(const struct adv_input *in, struct adv_result *r)
 	word_get(in, "offload.rss", &c.rss);
 	word_get(in, "offload.rsc", &c.rsc);
 	word_get(in, "tcp.timestamps", &c.ts);
+	word_get(in, "tcp.scalingheuristics", &c.heuristics);
+	word_get(in, "qos.tcpautotuninglevel", &c.qos);
 	r->win_level = win_level_of(c.level.text);
 	r->win_least = win_least_level(r->window);
 	r->win_rec = win_recommend(r->win_level);

@@ -58,8 +58,9 @@ static const struct {
 	    "reserved (sb_max_adj)" },
 	[WHY_WIN_AUTOTUNING] = { "windows-autotuning-level", NULL },
 	[WHY_WIN_RSS] = { "windows-receive-side-scaling",
-	    "Receive-Side Scaling spreads received packets over the "
-	    "processors; Microsoft's tuning guide advises offloads on" },
+	    "Receive-Side Scaling spreads the receive processing of many "
+	    "connections over the processors (one connection stays on one); "
+	    "Microsoft's tuning guide advises offloads on" },
 	[WHY_WIN_RSC] = { "windows-receive-segment-coalescing",
 	    "Receive Segment Coalescing hands TCP fewer, larger segments; "
 	    "read only here, not a tcptune.conf key" },
@@ -118,6 +119,8 @@ static const char *const note_names[NOTE_COUNT] = {
 	[NOTE_WIN_RSS_OFF] = "windows-rss-off",
 	[NOTE_WIN_RSC_OFF] = "windows-rsc-off",
 	[NOTE_WIN_TIMESTAMPS_OFF] = "windows-timestamps-off",
+	[NOTE_WIN_HEURISTICS_ON] = "windows-scaling-heuristics-on",
+	[NOTE_WIN_QOS_POLICY] = "windows-qos-autotuning-policy",
 	[NOTE_CEILINGS] = "ceilings-not-allocations",
 	[NOTE_NEW_CONNECTIONS] = "new-connections-only",
 	[NOTE_UNREAD] = "values-not-read",
@@ -153,8 +156,16 @@ static const char *const note_plain[NOTE_COUNT] = {
 	[NOTE_WIN_SEND] = "Sending: tcptune holds no send-side ceiling on "
 	    "Windows, so sending is shown at the window the path needs; what "
 	    "a download can carry is set by the receiving machine's window.",
-	[NOTE_WIN_RSS_OFF] = "Receive-Side Scaling is off: all received "
-	    "packets are handled on one processor. Microsoft's tuning guide: "
+	/*
+	 * RSS spreads connections, not one stream: "processing for a given
+	 * connection can be bound to a given CPU" (Microsoft Learn, Windows
+	 * drivers, "RSS with a single hardware receive queue").
+	 */
+	[NOTE_WIN_RSS_OFF] = "Receive-Side Scaling is off: the receive "
+	    "processing of every connection is on one processor. RSS spreads "
+	    "many connections over the processors; one stream is still "
+	    "handled by one processor, so RSS does not speed up a single "
+	    "transfer. Microsoft's tuning guide: "
 	    "\"Turning on network adapter offload features is usually "
 	    "beneficial\" (netsh interface tcp set global rss=enabled; "
 	    "offload.rss enabled in tcptune.conf).",
@@ -163,6 +174,12 @@ static const char *const note_plain[NOTE_COUNT] = {
 	    "processor time at high rates. tcptune does not manage it; "
 	    "Set-NetOffloadGlobalSetting -ReceiveSegmentCoalescing Enabled "
 	    "turns it back on.",
+	[NOTE_WIN_HEURISTICS_ON] = "Windows Scaling heuristics are enabled: "
+	    "Windows may lower the auto-tuning level on its own, whatever is "
+	    "set (netsh then says the level \"is the result of Windows "
+	    "Scaling heuristics overriding any local/policy configuration\"). "
+	    "netsh interface tcp set heuristics disabled turns them off; "
+	    "tcptune does not manage them.",
 	[NOTE_CEILINGS] = "These are ceilings, not allocations: autotuning "
 	    "grows a socket's buffers only as far as its connection needs.",
 	[NOTE_NEW_CONNECTIONS] = "Only connections opened after a change get "
@@ -447,6 +464,17 @@ adv_note_text(const struct adv_input *in, const struct adv_result *r,
 		    "section 5) on these connections. tcptune does not manage "
 		    "them.", n->arg[0] == 2 ? "only allowed (used when the "
 		    "other side asks)" : "off");
+		return;
+	case NOTE_WIN_QOS_POLICY:
+		snprintf(buf, len, "A Policy-based QoS value sets the inbound "
+		    "TCP throughput (auto-tuning) level: \"Tcp Autotuning "
+		    "Level\" = \"%s\" under HKLM\\SOFTWARE\\Policies\\"
+		    "Microsoft\\Windows\\QoS. Policy rules over the local "
+		    "level, so tcptune leaves the level alone; tweak tools write "
+		    "this value on unmanaged PCs: delete it (or change the "
+		    "policy) to let the level be set.",
+		    adv_input_get(in, "qos.tcpautotuninglevel") != NULL ?
+		    adv_input_get(in, "qos.tcpautotuninglevel") : "?");
 		return;
 	case NOTE_UNREAD:
 		unread_text(in, buf, len);

@@ -42,6 +42,7 @@
 
 #include "tcptunectl.h"
 #include "measure.h"
+#include "measure_curlopt.h"
 
 #define SAMPLE_SEC	0.1
 #define PROGRESS_SEC	0.25
@@ -298,6 +299,27 @@ on_header(char *data, size_t size, size_t n, void *arg)
 
 /* ---- one transfer */
 
+static CURLcode
+set_str(void *h, CURLoption opt, const char *v)
+{
+	return curl_easy_setopt((CURL *)h, opt, v);
+}
+
+static CURLcode
+set_num(void *h, CURLoption opt, long v)
+{
+	return curl_easy_setopt((CURL *)h, opt, v);
+}
+
+/* http and https only, redirects too, whatever libcurl runs: 0 or -1. */
+static int
+limit_protocols(CURL *h)
+{
+	static const struct curl_setter	setter = { set_str, set_num };
+
+	return measure_limit_protocols(h, &setter) == -1 ? -1 : 0;
+}
+
 static void
 set_options(CURL *h, struct xfer *x, char *errbuf)
 {
@@ -314,15 +336,6 @@ set_options(CURL *h, struct xfer *x, char *errbuf)
 	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)MEASURE_MAX_REDIRS);
-#if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85: the _STR forms */
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
-	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS,
-	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)MEASURE_CONNECT_SEC);
 	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, (long)RECV_BUFFER);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
@@ -506,6 +519,12 @@ mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 	if ((x.h = curl_easy_init()) == NULL)
 		return fault(f, CTL_FAIL, "libcurl: cannot start a transfer");
 	set_options(x.h, &x, errbuf);
+	if (limit_protocols(x.h) == -1) {
+		curl_easy_cleanup(x.h);
+		return fault(f, CTL_FAIL, "libcurl would not limit the "
+		    "transfer to http and https (CURLOPT_PROTOCOLS_STR and "
+		    "CURLOPT_PROTOCOLS both refused): not measuring");
+	}
 	x.t0 = now_sec();
 	rc = curl_easy_perform(x.h);
 	if (o->progress)
