@@ -18,6 +18,7 @@
 #include "advise/advise.h"
 #include "manual.h"
 #include "measure/measure.h"
+#include "diagnose/diagnose.h"
 
 #define HELP_INDENT	22	/* column where the help texts start */
 #define EXIT_INDENT	7	/* the same for the exit codes (130) */
@@ -32,6 +33,7 @@ enum cmd_id {
 	C_RESUME,
 	C_ADVISE,
 	C_MEASURE,
+	C_DIAGNOSE,
 	C_HELP,
 	C_VERSION
 };
@@ -56,7 +58,8 @@ enum opt_id {
 	OPT_PROMETHEUS,
 	OPT_TEXTFILE,
 	OPT_ROUNDS,
-	OPT_TIME
+	OPT_TIME,
+	OPT_ALL
 };
 
 struct params;
@@ -100,6 +103,7 @@ struct params {
 	struct advise_args	 adv;
 	const char		*rounds;	/* measure -n */
 	const char		*seconds;	/* measure -t */
+	bool			 all;		/* diagnose --all */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -109,6 +113,7 @@ static int	run_change(const struct params *);
 static int	run_check(const struct params *);
 static int	run_advise(const struct params *);
 static int	run_measure(const struct params *);
+static int	run_diagnose(const struct params *);
 static int	run_help(const struct params *);
 static int	run_version(const struct params *);
 static void	usage_error(struct params *, const char *, ...)
@@ -140,6 +145,12 @@ static const struct command commands[] = {
 	    "original and the tuned values in turn and the\n"
 	    "verdict says what the tuning is worth; else the\n"
 	    "current settings only, and why" },
+	{ C_DIAGNOSE, "diagnose", "[--all]", 0, MSG_DIAGNOSE, run_diagnose,
+	    "the connections of the last hour that moved real\n"
+	    "data over a real round trip, and what held each:\n"
+	    "this machine's receive or send buffer at its\n"
+	    "ceiling, the far end's window, the network or the\n"
+	    "program; without root, your own connections only" },
 	{ C_HELP, "help", "[PAGE]", 1, 0, run_help,
 	    "show this help, or the manual page PAGE:\n"
 	    "tcptunectl, tcptuned or tcptune.conf" },
@@ -206,6 +217,9 @@ static const struct ctl_option options[] = {
 	    "measure: seconds each download runs at most\n"
 	    "(" STRINGIFY(MEASURE_TIME_DEFAULT) ", from 2 to "
 	    STRINGIFY(MEASURE_TIME_MAX) ")" },
+	{ OPT_ALL, 0, "all", NULL, CMD(C_DIAGNOSE),
+	    "diagnose: also the connections too small or too\n"
+	    "near to tell" },
 };
 
 static const struct {
@@ -439,6 +453,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 		break;
 	case OPT_TIME:
 		p->seconds = arg;
+		break;
+	case OPT_ALL:
+		p->all = true;
 		break;
 	default:
 		advise_option(p, o, arg);
@@ -679,6 +696,18 @@ run_measure(const struct params *p)
 	a.socket = p->socket;
 	a.json = p->out == &json_output;
 	return measure_run(&a);
+}
+
+static int
+run_diagnose(const struct params *p)
+{
+	struct diagnose_args	a;
+
+	memset(&a, 0, sizeof(a));
+	a.socket = p->socket;
+	a.json = p->out == &json_output;
+	a.all = p->all;
+	return diagnose_run(&a);
 }
 
 /* help PAGE prints the page built in (tools/manual.c). */
