@@ -29,6 +29,7 @@
 #define FLOW_KNOWS_CWND		0x02	/* the congestion window */
 #define FLOW_KNOWS_UID		0x04	/* the owner */
 #define FLOW_KNOWS_RECEIVED	0x08	/* bytes received */
+#define FLOW_KNOWS_PEER_WND	0x10	/* the far end's window */
 
 /* One connection, in one pass, as the OS tells it. */
 struct flow_reading {
@@ -45,9 +46,11 @@ struct flow_reading {
 	uint64_t	rwnd_limited_us;	/* of busy_us */
 	uint64_t	sndbuf_limited_us;	/* of busy_us */
 	uint64_t	cwnd_bytes;	/* congestion window */
+	uint64_t	peer_wnd;	/* the far end's advertised window */
 	uint64_t	rcvbuf;		/* receive buffer, its limit now */
 	uint64_t	sndbuf;
 	uint64_t	rmem_alloc;	/* in the receive queue now */
+	bool		app_limited;	/* the last rate sample was */
 };
 
 /*
@@ -76,6 +79,7 @@ struct flow {
 	uint64_t		prev_bytes;	/* both directions, at prev_ms */
 	uint64_t		peak_bps;	/* fastest interval */
 	uint64_t		rcvbuf_max, sndbuf_max;
+	uint32_t		readings, app_limited;	/* how many were */
 	uint64_t		seen_pass;	/* the last pass it was in */
 	bool			open;		/* seen in the last pass */
 	bool			used;

@@ -16,7 +16,8 @@
  *
  * A kernel older than the fields we read sends a shorter tcp_info: what
  * it lacks reads as 0 and is not marked known (tcpi_busy_time and the
- * limited times came in 4.10, tcpi_bytes_received in 4.1).
+ * limited times came in 4.10, tcpi_bytes_received in 4.1, tcpi_snd_wnd
+ * in 6.2).
  */
 #include "config.h"
 
@@ -83,9 +84,14 @@ take_info(struct flow_reading *r, const void *data, size_t len)
 	r->cwnd_bytes = (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
 	r->known |= FLOW_KNOWS_CWND;
 	r->bytes_acked = ti.tcpi_bytes_acked;
+	r->app_limited = ti.tcpi_delivery_rate_app_limited;
 	if (HAS(len, tcpi_bytes_received)) {
 		r->bytes_received = ti.tcpi_bytes_received;
 		r->known |= FLOW_KNOWS_RECEIVED;
+	}
+	if (HAS(len, tcpi_snd_wnd)) {
+		r->peer_wnd = ti.tcpi_snd_wnd;
+		r->known |= FLOW_KNOWS_PEER_WND;
 	}
 	if (HAS(len, tcpi_sndbuf_limited)) {
 		r->busy_us = ti.tcpi_busy_time;

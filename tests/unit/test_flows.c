@@ -197,6 +197,9 @@ test_receive_application(void **arg)
 	free(h);
 }
 
+static bool	upload_paced;
+static uint64_t	upload_wnd, upload_cwnd = 732688, upload_bytes = 20 * MIB;
+
 /* An upload over a second with its busy and limited times (µs). */
 static void
 upload(uint64_t busy, uint64_t sndbuf_lim, uint64_t rwnd_lim, uint64_t sndbuf,
@@ -210,11 +213,15 @@ upload(uint64_t busy, uint64_t sndbuf_lim, uint64_t rwnd_lim, uint64_t sndbuf,
 	a.bytes_acked = 1 * MIB;
 	a.busy_us = 5000000;
 	b = a;
-	b.bytes_acked += 20 * MIB;
+	b.bytes_acked += upload_bytes;
 	b.busy_us += busy;
+	b.cwnd_bytes = upload_cwnd;
+	b.peer_wnd = upload_wnd;
+	b.known |= upload_wnd ? FLOW_KNOWS_PEER_WND : 0;
 	b.sndbuf_limited_us = sndbuf_lim;
 	b.rwnd_limited_us = rwnd_lim;
 	b.sndbuf = sndbuf;
+	a.app_limited = b.app_limited = upload_paced;
 	flows_classify(two_passes(h, &a, &b, &l), v);
 	free(h);
 }
@@ -247,8 +254,41 @@ test_peer_network_application(void **arg)
 	assert_null(v.ceiling);
 	upload(1000000, 100000, 100000, 4 * MIB, &v);
 	assert_int_equal(v.held, HELD_NETWORK);
+	upload(5000000, 0, 1792000, 4 * MIB, &v);	/* window unknown */
+	assert_int_equal(v.held, HELD_NETWORK);
 	upload(200000, 0, 0, 4 * MIB, &v);
 	assert_int_equal(v.held, HELD_APPLICATION);
+	/* recorded: iperf3 -b 20M, busy all along, no app-limited sample,
+	   a 2794640-byte congestion window at 125 ms (here 150 ms) */
+	upload_cwnd = 2794640;
+	upload_bytes = 2500000;		/* 20 Mbit/s */
+	upload(5004000, 0, 0, 2 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_cwnd = 400000;		/* 21 Mbit/s: the window binds */
+	upload(5004000, 0, 0, 2 * MIB, &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	upload_cwnd = 732688;
+	upload_bytes = 20 * MIB;
+	upload_paced = true;	/* busy all along, app-limited samples */
+	upload(1000000, 0, 0, 4 * MIB, &v);
+	upload_paced = false;
+	assert_int_equal(v.held, HELD_APPLICATION);
+	/* recorded: a far end's 512 KiB buffer, 36 % rwnd-limited, its
+	   window 326272 below the congestion window 732688, 25 Mbit/s */
+	upload_wnd = 326272;
+	upload_bytes = 1 * MIB;	/* 8.4 Mbit/s: under half of 17.4, and
+				   of the congestion window's 39 */
+	upload(5000000, 0, 1792000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_bytes = 3 * MIB;
+	upload(5000000, 0, 1792000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	upload_cwnd = 300000;	/* the congestion window the smaller */
+	upload(5000000, 0, 1792000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	upload_wnd = 0;
+	upload_cwnd = 732688;
+	upload_bytes = 20 * MIB;
 	/* exactly half limited is not "dominant" */
 	upload(1000000, 500000, 0, 4 * MIB, &v);
 	assert_int_equal(v.held, HELD_NETWORK);
