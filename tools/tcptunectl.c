@@ -59,7 +59,8 @@ enum opt_id {
 	OPT_TEXTFILE,
 	OPT_ROUNDS,
 	OPT_TIME,
-	OPT_ALL
+	OPT_ALL,
+	OPT_STREAMS
 };
 
 struct params;
@@ -104,6 +105,7 @@ struct params {
 	const char		*rounds;	/* measure -n */
 	const char		*seconds;	/* measure -t */
 	bool			 all;		/* diagnose --all */
+	const char		*streams;	/* measure --streams */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -138,7 +140,8 @@ static const struct command commands[] = {
 	    "what one TCP stream needs on a path, what this\n"
 	    "machine allows and the ceilings to set; reads\n"
 	    "only, no daemon or root needed (options below)" },
-	{ C_MEASURE, "measure", "[-n ROUNDS] [-t SECONDS] URL", 1, 0,
+	{ C_MEASURE, "measure", "[-n ROUNDS | --streams N] [-t SECONDS] URL", 1,
+	    0,
 	    run_measure,
 	    "download URL (http, https) on one TCP connection\n"
 	    "per round; as root with tcptuned, rounds take the\n"
@@ -217,6 +220,11 @@ static const struct ctl_option options[] = {
 	    "measure: seconds each download runs at most\n"
 	    "(" STRINGIFY(MEASURE_TIME_DEFAULT) ", from 2 to "
 	    STRINGIFY(MEASURE_TIME_MAX) ")" },
+	{ OPT_STREAMS, 0, "streams", "N", CMD(C_MEASURE),
+	    "measure: one stream, then N at once (2 to "
+	    STRINGIFY(MEASURE_STREAMS_MAX) "), on the\n"
+	    "settings in force; says whether one stream is held\n"
+	    "by a per-stream limit" },
 	{ OPT_ALL, 0, "all", NULL, CMD(C_DIAGNOSE),
 	    "diagnose: also the connections too small or too\n"
 	    "near to tell" },
@@ -456,6 +464,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 		break;
 	case OPT_ALL:
 		p->all = true;
+		break;
+	case OPT_STREAMS:
+		p->streams = arg;
 		break;
 	default:
 		advise_option(p, o, arg);
@@ -709,6 +720,7 @@ run_measure(const struct params *p)
 	a.rounds = p->rounds;
 	a.seconds = p->seconds;
 	a.socket = p->socket;
+	a.streams = p->streams;
 	a.json = p->out == &json_output;
 	return measure_run(&a);
 }

@@ -16,7 +16,12 @@
 #   - an upload to a far end whose receive buffer stops at 512 KiB is
 #     peer-window;
 #   - an upload paced at 20 Mbit/s by iperf3 is application;
-#   - a non-root user sees none of root's connections, only their count.
+#   - a non-root user sees none of root's connections, only their count;
+#   - measure --streams 4 (tests/system/measure_server.py in B): at the
+#     4 MiB ceiling one stream gets under 60 % of four ("a per-stream
+#     limit"); tuned, one stream's share is larger (printed, and only its
+#     direction asserted: the delay line and the Python server are user
+#     space, and load moves them).
 #
 # Every wait is on the daemon's state (diagnose's own answer), never a
 # sleep.  Writes sysctls only inside its own namespaces (tb_assert_ns).
@@ -138,13 +143,27 @@ tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" &&
     bail "namespace sysctls"
 in_b iperf3 -s -B "$TB_IP_B" >"$TB_TMP/iperf3-server.log" 2>&1 &
 PIDS="$PIDS $!"
+in_b python3 "$top_srcdir/tests/system/measure_server.py" "$TB_IP_B" 8080 \
+    >"$TB_TMP/http.out" 2>&1 &
+PIDS="$PIDS $!"
+URL=http://$TB_IP_B:8080/stream
+# streams NAME: measure --streams 4 into NAME.json, its table as diagnostics
+streams() {
+	ctl measure --streams 4 -t 5 --json "$URL" >"$TB_TMP/$1.json" \
+	    2>"$TB_TMP/$1.err" ||
+	    { diag_file "measure --streams" "$TB_TMP/$1.err"; return 1; }
+	ctl measure --streams 4 -t 5 "$URL" >"$TB_TMP/$1.txt" 2>&1
+	diag_file "measure --streams 4 ($1)" "$TB_TMP/$1.txt"
+}
+share() { jq -r .share "$TB_TMP/$1.json"; }
 tb_assert_ns "$TB_NS_A"
 # shellcheck disable=SC2086 # the wrapper is a command line
 in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
     -s "$SOCK" -S "$TB_TMP/state" 2>>"$TB_TMP/tcptuned.log" &
 PIDS="$PIDS $!"
 tb_wait $((20 * SCALE)) rmem_is "$TUNED_RMEM" &&
-    tb_wait 10 in_b sh -c "ss -ltn | grep -q ':5201'"
+    tb_wait 10 in_b sh -c "ss -ltn | grep -q ':5201'" &&
+    tb_wait 10 grep -q listening "$TB_TMP/http.out"
 report $? "$RTT ms path up ($TB_EMU), tcptuned enforcing in $TB_NS_A" ||
     { diag_file "daemon log" "$TB_TMP/tcptuned.log"; bail "no daemon"; }
 
@@ -167,6 +186,13 @@ grep -q "held by the 4 MiB receive ceiling (net.ipv4.tcp_rmem); see tcptunectl d
 report $? "status has the line about the held transfers" \
     "$(tail -3 "$TB_TMP/status.txt")"
 
+streams streams_before &&
+    jq -e '.streams[0].streams == 1 and .streams[1].streams == 4 and
+    .share < 0.6 and (.verdict | test("per-stream limit"))' \
+    "$TB_TMP/streams_before.json" >/dev/null
+report $? "measure --streams 4 at the 4 MiB ceiling: one stream under 60 % of four" \
+    "$(cat "$TB_TMP/streams_before.json" 2>/dev/null)"
+
 # ---- send-buffer: the original 1 MiB send ceiling, still paused
 transfer upload_small
 held_is upload_small send-buffer &&
@@ -181,6 +207,10 @@ transfer after -R
 report $? "after tuning a new download is not receive-buffer"
 ctl diagnose >"$TB_TMP/after.txt" 2>&1
 diag_file "diagnose after tuning" "$TB_TMP/after.txt"
+streams streams_after &&
+    awk -v a="$(share streams_after)" -v b="$(share streams_before)" \
+    'BEGIN { exit !(a > b) }'
+report $? "tuned, one stream's share of four is larger ($(share streams_before) -> $(share streams_after))"
 
 # ---- peer-window: the far end's receive buffer stops at 512 KiB
 tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "4096 131072 524288" || bail "B rmem"
