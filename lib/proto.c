@@ -171,6 +171,22 @@ proto_terminate_strings(uint32_t type, void *payload)
 	}
 }
 
+static const char *const held_by_names[HELD_COUNT] = {
+	[HELD_UNCLASSIFIED] = "unclassified",
+	[HELD_RECEIVE_BUFFER] = "receive-buffer",
+	[HELD_SEND_BUFFER] = "send-buffer",
+	[HELD_PEER_WINDOW] = "peer-window",
+	[HELD_NETWORK] = "network",
+	[HELD_APPLICATION] = "application",
+};
+
+/* The names diagnose --json and the Prometheus label use. */
+const char *
+held_by_name(uint32_t held)
+{
+	return held < HELD_COUNT ? held_by_names[held] : "unknown";
+}
+
 static const char *const key_state_names[KS_STATE_COUNT] = {
 	[KS_PENDING] = "pending",
 	[KS_IN_FORCE] = "in force",
@@ -197,20 +213,4 @@ result_code_name(uint32_t code)
 	case RESULT_BAD_REQUEST: return "bad request";
 	default:		return "unknown";
 	}
-}
-
-static const char *const held_by_names[HELD_COUNT] = {
-	[HELD_UNCLASSIFIED] = "unclassified",
-	[HELD_RECEIVE_BUFFER] = "receive-buffer",
-	[HELD_SEND_BUFFER] = "send-buffer",
-	[HELD_PEER_WINDOW] = "peer-window",
-	[HELD_NETWORK] = "network",
-	[HELD_APPLICATION] = "application",
-};
-
-/* The names diagnose --json and the Prometheus label use. */
-const char *
-held_by_name(uint32_t held)
-{
-	return held < HELD_COUNT ? held_by_names[held] : "unknown";
 }

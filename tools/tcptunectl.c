@@ -166,7 +166,8 @@ static const struct ctl_option options[] = {
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
 	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
 	    "print JSON (status, reload, restore, resume,\n"
-	    "advise, measure, version); nothing on stdout\n"
+	    "advise, measure, diagnose, version); nothing on\n"
+	    "stdout "
 	    "with exit status 2 or 4, nor from measure on\n"
 	    "any failure" },
 	{ OPT_VERBOSE, 'v', "verbose", NULL, CMD(C_CHECK),

@@ -136,6 +136,7 @@ chmod 0644 "$TB_TMP/tcptune.conf"
 
 tb_up "$RATE" "$RTT" "$((RATE * RTT / 8000 + 150000))" 1500 \
     2>"$TB_TMP/up.err" || { diag_file up "$TB_TMP/up.err"; bail "path"; }
+# shellcheck disable=SC2015 # any failure of the chain bails
 tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" &&
     tb_sysctl "$TB_NS_A" net.ipv4.tcp_wmem "$ORIG_WMEM" &&
     tb_sysctl "$TB_NS_B" net.ipv4.tcp_wmem "4096 16384 67108864" &&
