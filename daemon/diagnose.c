@@ -47,20 +47,16 @@ diagnose_free(struct diagnose *d)
 	free(d);
 }
 
-/* What the configuration wants for a ceiling's key: its last number. */
+/* What the configuration wants for a ceiling's key, in its bytes. */
 static void
 wanted(const struct engine *e, struct flow_ceiling *c)
 {
 	const struct engine_key	*k;
-	long long		 n[TT_VALUE_MAX_WORDS];
-	int			 count;
 
 	if (c->key == NULL || (k = engine_find_key(e, c->key)) == NULL)
 		return;
-	count = value_numbers(k->applied[0] ? k->applied : k->cfg.value, n,
-	    TT_VALUE_MAX_WORDS);
-	if (count > 0 && n[count - 1] > 0)
-		c->wanted = (uint64_t)n[count - 1];
+	c->wanted = flows_os_wanted(c, k->applied[0] ? k->applied :
+	    k->cfg.value);
 }
 
 static void
@@ -99,7 +95,7 @@ shown(const struct flow *f, const struct flow_verdict *v,
 {
 	if (!all && v->held == HELD_UNCLASSIFIED)
 		return false;
-	return peer->privileged || f->last.uid == peer->user;
+	return peer->privileged || flows_owned_by(f, peer->user);
 }
 
 /*

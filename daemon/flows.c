@@ -208,6 +208,16 @@ flows_end_pass(struct flow_history *h, uint64_t now_ms)
 
 /* ---- the classifier */
 
+static bool
+reached(const struct flow_ceiling *c, uint64_t buf)
+{
+	uint64_t	at = c->bytes * (c->factor > 0 ? c->factor : 1);
+
+	if (c->key == NULL || c->bytes == 0)
+		return false;
+	return c->exact ? buf == at : buf >= at;
+}
+
 /*
  * The ceiling buf reached, of the two a direction has; NULL none.  A
  * program's own buffer is exactly fixed_factor times its capped request,
@@ -217,10 +227,9 @@ static const struct flow_ceiling *
 ceiling_reached(const struct flow_ceiling *autotune,
     const struct flow_ceiling *fixed, uint64_t buf)
 {
-	if (autotune->key != NULL && autotune->bytes > 0 && buf >= autotune->bytes)
+	if (reached(autotune, buf))
 		return autotune;
-	if (fixed->key != NULL && fixed->bytes > 0 && fixed->fixed_factor > 0 &&
-	    buf == fixed->bytes * fixed->fixed_factor)
+	if (reached(fixed, buf))
 		return fixed;
 	return NULL;
 }
@@ -229,7 +238,7 @@ ceiling_reached(const struct flow_ceiling *autotune,
 static uint64_t
 ceiling_buffer(const struct flow_ceiling *c, uint64_t bytes)
 {
-	return c->fixed_factor > 1 ? bytes * c->fixed_factor : bytes;
+	return c->factor > 1 ? bytes * c->factor : bytes;
 }
 
 /* The ceiling's figures into v: what it allows, what the wanted one would. */
@@ -386,6 +395,13 @@ flows_to_msg(const struct flow *f, const struct flow_verdict *v,
 	m->open = f->open;
 }
 
+/* Whether uid owns f: never when the OS does not say (Windows). */
+bool
+flows_owned_by(const struct flow *f, unsigned long uid)
+{
+	return (f->last.known & FLOW_KNOWS_UID) && f->last.uid == uid;
+}
+
 /* The receive ceiling most of the history's receive-buffer flows hit. */
 static void
 summary_ceiling(const struct flow_verdict *v, struct msg_diag_summary *s)
@@ -434,7 +450,7 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 		flows_classify(f, &v);
 		s->held_recent[v.held]++;
 		summary_ceiling(&v, s);
-		if (!privileged && f->last.uid != uid &&
+		if (!privileged && !flows_owned_by(f, uid) &&
 		    v.held != HELD_UNCLASSIFIED)
 			s->nhidden++;
 	}

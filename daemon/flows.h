@@ -61,10 +61,14 @@ struct flow_reading {
  */
 struct flow_ceiling {
 	const char	*key;		/* static; NULL none known */
-	uint64_t	bytes;
-	uint64_t	wanted;
-	uint32_t	fixed_factor;	/* a fixed buffer's size per byte
-					   of this key (Linux 2) */
+	uint64_t	bytes;		/* what the key allows */
+	uint64_t	wanted;		/* what the config wants; 0 none */
+	uint32_t	factor;		/* buffer bytes per byte of the key:
+					   Linux SO_RCVBUF 2, a Windows window
+					   2 (readings count twice the window
+					   as buffer, half being window) */
+	bool		exact;		/* reached only at exactly that size
+					   (a program's own buffer) */
 };
 struct flow_limits {
 	struct flow_ceiling	rcv_auto, rcv_fixed, snd_auto, snd_fixed;
@@ -106,6 +110,27 @@ struct flow_verdict {
 	uint64_t	 possible_bps;	/* at the wanted ceiling; 0 unknown */
 };
 
+/*
+ * flows_estats.c: what Windows's extended TCP statistics say of one
+ * connection (tcpestats.h, the documented ROD structures; flows_win.c
+ * copies them in), into a reading; and an auto-tuning level's window.
+ * Portable, so tests/unit/test_flows.c checks it with recorded values.
+ */
+struct estats_record {
+	uint64_t	id;
+	char		local[TT_ADDR_MAX], remote[TT_ADDR_MAX];
+	uint64_t	DataBytesOut, DataBytesIn;	/* DATA_ROD */
+	uint32_t	SmoothedRtt;			/* PATH_ROD, ms */
+	uint32_t	SndLimTimeRwin, SndLimTimeCwnd,	/* SND_CONG_ROD, ms */
+			SndLimTimeSnd, CurCwnd;
+	uint32_t	CurRwinSent, MaxRwinSent;	/* REC_ROD */
+	uint32_t	CurRwinRcvd;			/* OBS_REC_ROD */
+};
+void	 flows_estats_reading(const struct estats_record *,
+	    struct flow_reading *);
+uint64_t flows_estats_level_window(const char *);
+void	 flows_estats_limits(const char *, struct flow_limits *);
+
 /* flows.c */
 void	 flows_init(struct flow_history *);
 void	 flows_begin_pass(struct flow_history *, uint64_t);
@@ -115,6 +140,7 @@ void	 flows_end_pass(struct flow_history *, uint64_t);
 void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 	    struct msg_flow *);
+bool	 flows_owned_by(const struct flow *, unsigned long);
 void	 flows_summary(const struct flow_history *, unsigned long, bool,
 	    struct msg_diag_summary *);
 uint64_t flows_window_rate(uint64_t, uint32_t);
@@ -128,6 +154,7 @@ struct sysctl_backend;
 int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
 	    void *, char *, size_t);
 void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
+uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
 extern const char *const flows_os_name;
 extern const char *const flows_os_cannot_tell;
 

@@ -253,7 +253,8 @@ ceiling(struct sysctl_backend *be, struct flow_ceiling *c, const char *key,
 {
 	c->key = key;
 	c->bytes = read_last(be, key);
-	c->fixed_factor = factor;
+	c->factor = factor;
+	c->exact = factor > 1;	/* a program's buffer: twice its request */
 }
 
 void
@@ -264,4 +265,16 @@ flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
 	ceiling(be, &lim->rcv_fixed, "net.core.rmem_max", 2);
 	ceiling(be, &lim->snd_auto, "net.ipv4.tcp_wmem", 1);
 	ceiling(be, &lim->snd_fixed, "net.core.wmem_max", 2);
+}
+
+/* The bytes a configured value gives a ceiling: its last number. */
+uint64_t
+flows_os_wanted(const struct flow_ceiling *c, const char *value)
+{
+	long long	n[TT_VALUE_MAX_WORDS];
+	int		count;
+
+	(void)c;
+	count = value_numbers(value, n, TT_VALUE_MAX_WORDS);
+	return count > 0 && n[count - 1] > 0 ? (uint64_t)n[count - 1] : 0;
 }

@@ -31,3 +31,11 @@ flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
 	(void)be;
 	memset(lim, 0, sizeof(*lim));
 }
+
+uint64_t
+flows_os_wanted(const struct flow_ceiling *c, const char *value)
+{
+	(void)c;
+	(void)value;
+	return 0;
+}

@@ -35,13 +35,13 @@ linux_limits(uint64_t rmem, uint64_t wmem, uint64_t wanted)
 
 	memset(&l, 0, sizeof(l));
 	l.rcv_auto = (struct flow_ceiling){ "net.ipv4.tcp_rmem", rmem,
-	    wanted, 1 };
+	    wanted, 1, false };
 	l.rcv_fixed = (struct flow_ceiling){ "net.core.rmem_max", 212992,
-	    0, 2 };
+	    0, 2, true };
 	l.snd_auto = (struct flow_ceiling){ "net.ipv4.tcp_wmem", wmem,
-	    wanted, 1 };
+	    wanted, 1, false };
 	l.snd_fixed = (struct flow_ceiling){ "net.core.wmem_max", 212992,
-	    0, 2 };
+	    0, 2, true };
 	return l;
 }
 
@@ -462,6 +462,119 @@ test_sentence(void **arg)
 	free(h);
 }
 
+/* Windows: ESTATS values in their documented units (ms, bytes). */
+static const struct flow *
+estats_two(struct flow_history *h, const struct estats_record *a,
+    const struct estats_record *b, const char *level, const char *wanted)
+{
+	struct flow_reading	ra, rb;
+	struct flow_limits	l;
+
+	flows_estats_limits(level, &l);
+	l.rcv_auto.wanted = flows_estats_level_window(wanted);
+	flows_estats_reading(a, &ra);
+	flows_estats_reading(b, &rb);
+	return two_passes(h, &ra, &rb, &l);
+}
+
+static struct estats_record
+estats(uint64_t id)
+{
+	struct estats_record	e;
+
+	memset(&e, 0, sizeof(e));
+	e.id = id;
+	tt_strlcpy(e.local, "192.0.2.10:50100", sizeof(e.local));
+	tt_strlcpy(e.remote, "203.0.113.7:443", sizeof(e.remote));
+	e.SmoothedRtt = 150;
+	e.CurCwnd = 4 * MIB;
+	return e;
+}
+
+static void
+test_estats_levels(void **arg)
+{
+	(void)arg;
+	/* 65535 << 0, 2, 4, 8, 14 (docs/DESIGN.md §3 Windows) */
+	assert_int_equal(flows_estats_level_window("disabled"), 65535);
+	assert_int_equal(flows_estats_level_window("highlyrestricted"), 262140);
+	assert_int_equal(flows_estats_level_window("restricted"), 1048560);
+	assert_int_equal(flows_estats_level_window("normal"), 16776960);
+	assert_int_equal(flows_estats_level_window("experimental"),
+	    1073725440);
+	assert_int_equal(flows_estats_level_window("enabled"), 0);
+}
+
+/* A download at "restricted": its window at 1 MiB, 52 Mbit/s at 150 ms. */
+static void
+test_estats_receive(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct estats_record	 a = estats(1), b;
+	struct flow_verdict	 v;
+	struct msg_diag_summary	 s;
+
+	(void)arg;
+	flows_init(h);
+	a.DataBytesIn = 2 * MIB;
+	a.MaxRwinSent = 524280;
+	b = a;
+	b.DataBytesIn += 6500000;
+	b.MaxRwinSent = 1048560;
+	flows_classify(estats_two(h, &a, &b, "restricted", "normal"), &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_string_equal(v.ceiling->key, "tcp.autotuninglevel");
+	assert_int_equal(v.ceiling_bytes, 1048560);
+	/* one window per round trip: 1048560 * 8 / 0.15 */
+	assert_int_equal(v.allowed_bps, 1048560ULL * 8000000 / 150000);
+	assert_int_equal(v.possible_bps, 16776960ULL * 8000000 / 150000);
+	/* at "normal" the same window is far below the ceiling */
+	flows_init(h);
+	flows_classify(estats_two(h, &a, &b, "normal", "normal"), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	/* no owner: a user who is not an administrator sees a count, even
+	   one whose identity happens to be the reading's uid */
+	flows_summary(h, 0, false, &s);
+	assert_int_equal(s.nhidden, 1);
+	flows_summary(h, UINT32_MAX, false, &s);
+	assert_int_equal(s.nhidden, 1);
+	free(h);
+}
+
+/* Uploads: "Receiver Limited" and "Sender Limited" times (ms). */
+static void
+test_estats_send(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct estats_record	 a = estats(2), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.DataBytesOut = 2 * MIB;
+	b = a;
+	b.DataBytesOut += 3 * MIB;
+	b.SndLimTimeRwin = 800;
+	b.SndLimTimeCwnd = 150;
+	b.CurRwinRcvd = 512 * 1024;
+	flows_classify(estats_two(h, &a, &b, "normal", ""), &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	flows_init(h);
+	b.SndLimTimeRwin = 0;
+	b.SndLimTimeCwnd = 200;
+	b.SndLimTimeSnd = 800;
+	b.CurRwinRcvd = 8 * MIB;	/* a far end with room */
+	flows_classify(estats_two(h, &a, &b, "normal", ""), &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	flows_init(h);
+	b.SndLimTimeCwnd = 950;
+	b.SndLimTimeSnd = 50;
+	b.CurCwnd = 400000;	/* 21 Mbit/s at 150 ms: the window binds */
+	flows_classify(estats_two(h, &a, &b, "normal", ""), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
 int
 main(void)
 {
@@ -478,6 +591,9 @@ main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
+		cmocka_unit_test(test_estats_levels),
+		cmocka_unit_test(test_estats_receive),
+		cmocka_unit_test(test_estats_send),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
