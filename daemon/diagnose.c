@@ -27,12 +27,13 @@ diagnose_new(struct engine *e, struct sysctl_backend *be)
 {
 	struct diagnose	*d;
 
+	/* calloc, not malloc and memset: the history's pages stay shared
+	   zero pages until flows fill them (resident size, BENCHMARKS.md). */
 	if ((d = calloc(1, sizeof(*d))) == NULL ||
-	    (d->hist = malloc(sizeof(*d->hist))) == NULL) {
+	    (d->hist = calloc(1, sizeof(*d->hist))) == NULL) {
 		free(d);
 		return NULL;
 	}
-	flows_init(d->hist);
 	d->engine = e;
 	d->be = be;
 	return d;
