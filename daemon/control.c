@@ -309,6 +309,29 @@ do_lease(struct ctl_client *c, uint32_t seq)
 	queue_answer(c, seq, (uint32_t)code, msg);
 }
 
+/* Anyone may ask: the daemon shows a non-root peer only its own flows. */
+static void
+do_diagnose(struct ctl_client *c, uint32_t seq)
+{
+	const struct control_ops	*ops = &c->srv->ops;
+	struct msg_diagnose		 req;
+	struct msg_diag_summary		 sum;
+	struct msg_flow			*flows;
+	size_t				 i, n;
+
+	if (ops->diagnose == NULL) {
+		queue_answer(c, seq, RESULT_BAD_REQUEST, "no flows sampled");
+		return;
+	}
+	memcpy(&req, c->in + sizeof(struct msg_hdr), sizeof(req));
+	flows = ops->diagnose(ops->arg, &c->peer, req.all != 0, &sum, &n);
+	queue(c, MSG_DIAG_SUMMARY, seq, &sum, sizeof(sum));
+	for (i = 0; i < n; i++)
+		queue(c, MSG_FLOW, seq, &flows[i], sizeof(flows[i]));
+	queue_end(c, seq, (uint32_t)n);
+	free(flows);
+}
+
 static const struct request {
 	uint32_t	 type;
 	bool		 privileged;	/* changes something */
@@ -319,6 +342,7 @@ static const struct request {
 	{ MSG_RESTORE,	true,	do_restore },
 	{ MSG_RESUME,	true,	do_resume },
 	{ MSG_LEASE,	true,	do_lease },
+	{ MSG_DIAGNOSE,	false,	do_diagnose },
 };
 
 static const struct request *

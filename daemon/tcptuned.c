@@ -54,6 +54,7 @@ struct daemon {
 	unsigned long		 refreshed_turn;	/* 0: values stale */
 	int			 lock_fd;
 	struct kernel_lock	*kernel_lock;	/* one daemon per sysctls */
+	struct diagnose		*diagnose;	/* the flows, sampled */
 };
 
 static void	watch_managed(struct daemon *);
@@ -493,6 +494,14 @@ op_holds_lease(void *arg, const void *holder)
 	return daemon_lease_held_by(arg, holder);
 }
 
+static struct msg_flow *
+op_diagnose(void *arg, const struct ctl_peer *peer, bool all,
+    struct msg_diag_summary *sum, size_t *n)
+{
+	return diagnose_reply(((struct daemon *)arg)->diagnose, peer, all, sum,
+	    n);
+}
+
 static void
 on_check(void *arg)
 {
@@ -500,6 +509,7 @@ on_check(void *arg)
 
 	d->refreshed_turn = 0;
 	engine_check(&d->engine);
+	diagnose_pass(d->diagnose);
 	originals_retry(&d->originals);
 	watch_managed(d);
 }
@@ -755,6 +765,7 @@ shutdown_daemon(struct daemon *d)
 	ev_timer_free(d->debounce_timer);
 	ev_timer_free(d->lease_timer);
 	ev_free(d->loop);
+	diagnose_free(d->diagnose);
 	engine_free(&d->engine);
 	originals_close(&d->originals);
 	backend_free(d->be);
@@ -772,7 +783,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	char		 msg[TT_TEXT_MAX];
 	struct control_ops ops = { op_status, op_key_status, op_reload,
 			    op_restore, op_resume, op_lease, op_client_gone,
-			    op_holds_lease, NULL };
+			    op_holds_lease, NULL, op_diagnose };
 
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;
@@ -790,6 +801,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	d.started = time(NULL);
 	engine_init(&d.engine, d.be, &d.originals);
 	engine_configure(&d.engine, cfg);
+	if ((d.diagnose = diagnose_new(&d.engine, d.be)) == NULL)
+		fatal("diagnose");
 	summarize(&d, msg, sizeof(msg), "started with");
 	log_notice("%s", msg);
 	if (tt_wsl(NULL))

@@ -184,6 +184,10 @@ struct control_ops {
 	void	(*client_gone)(void *, const void *);	/* ends its lease */
 	bool	(*holds_lease)(void *, const void *);	/* never idle then */
 	void	 *arg;
+	/* MSG_DIAGNOSE: the summary, and the flows peer may see (malloc'd,
+	   *n of them; NULL none) */
+	struct msg_flow *(*diagnose)(void *, const struct ctl_peer *, bool,
+		    struct msg_diag_summary *, size_t *);
 };
 /* What the server asks of the transport, for one connection. */
 struct ctl_io {
@@ -277,6 +281,14 @@ struct policy_watch;
 struct policy_watch *policy_watch_new(struct evloop *, void (*)(void *),
 	    void *);
 void	 policy_watch_free(struct policy_watch *);
+
+/* diagnose.c: the flow history's sampling and its replies (flows.h). */
+struct diagnose;
+struct diagnose	*diagnose_new(struct engine *, struct sysctl_backend *);
+void		 diagnose_free(struct diagnose *);
+void		 diagnose_pass(struct diagnose *);
+struct msg_flow	*diagnose_reply(struct diagnose *, const struct ctl_peer *, bool,
+		    struct msg_diag_summary *, size_t *);
 
 /* tcptuned.c */
 int	 tcptuned_main(int, char **, const struct supervisor *);

@@ -21,12 +21,15 @@ static const struct msg_rule msg_rules[] = {
 	{ MSG_RESTORE,		"restore",	0 },
 	{ MSG_RESUME,		"resume",	0 },
 	{ MSG_LEASE,		"lease",	sizeof(struct msg_lease) },
+	{ MSG_DIAGNOSE,		"diagnose",	sizeof(struct msg_diagnose) },
 	{ MSG_DAEMON_INFO,	"daemon-info",	sizeof(struct msg_daemon_info) },
 	{ MSG_KEY_STATUS,	"key-status",	sizeof(struct msg_key_status) },
 	{ MSG_CONFIG_ERROR,	"config-error",	sizeof(struct msg_config_error) },
 	{ MSG_RESULT,		"result",	sizeof(struct msg_result) },
 	{ MSG_VERSION,		"version",	sizeof(struct msg_version) },
 	{ MSG_END,		"end",		sizeof(struct msg_end) },
+	{ MSG_DIAG_SUMMARY,	"diag-summary",	sizeof(struct msg_diag_summary) },
+	{ MSG_FLOW,		"flow",		sizeof(struct msg_flow) },
 };
 
 static const struct msg_rule *
@@ -124,6 +127,8 @@ proto_terminate_strings(uint32_t type, void *payload)
 	struct msg_key_status	*ks = payload;
 	struct msg_config_error	*ce = payload;
 	struct msg_result	*rs = payload;
+	struct msg_diag_summary	*ds = payload;
+	struct msg_flow		*fl = payload;
 
 	switch (type) {
 	case MSG_DAEMON_INFO:
@@ -150,9 +155,36 @@ proto_terminate_strings(uint32_t type, void *payload)
 	case MSG_RESULT:
 		TERMINATE(rs->text);
 		break;
+	case MSG_DIAG_SUMMARY:
+		TERMINATE(ds->rcv_ceiling_key);
+		TERMINATE(ds->sampler);
+		TERMINATE(ds->cannot_tell);
+		TERMINATE(ds->problem);
+		break;
+	case MSG_FLOW:
+		TERMINATE(fl->local);
+		TERMINATE(fl->remote);
+		TERMINATE(fl->ceiling_key);
+		break;
 	default:
 		break;
 	}
+}
+
+static const char *const held_by_names[HELD_COUNT] = {
+	[HELD_UNCLASSIFIED] = "unclassified",
+	[HELD_RECEIVE_BUFFER] = "receive-buffer",
+	[HELD_SEND_BUFFER] = "send-buffer",
+	[HELD_PEER_WINDOW] = "peer-window",
+	[HELD_NETWORK] = "network",
+	[HELD_APPLICATION] = "application",
+};
+
+/* The names diagnose --json and the Prometheus label use. */
+const char *
+held_by_name(uint32_t held)
+{
+	return held < HELD_COUNT ? held_by_names[held] : "unknown";
 }
 
 static const char *const key_state_names[KS_STATE_COUNT] = {

@@ -15,6 +15,7 @@
  *   restore  -> MSG_RESULT, MSG_END(0)
  *   resume   -> MSG_RESULT, MSG_END(0)
  *   lease    -> MSG_RESULT, MSG_END(0)
+ *   diagnose -> MSG_DIAG_SUMMARY, MSG_FLOW x n, MSG_END(n)
  *   a request with another version -> MSG_VERSION, then the daemon closes
  *
  * Version history (bump TT_PROTO_VERSION when any payload changes):
@@ -27,6 +28,10 @@
  *      fields of struct msg_daemon_info.
  *   3  msg_daemon_info.damaged_copies and .ndamaged: the damaged originals
  *      files the state directory keeps, paths one a line, oldest first.
+ *   4  MSG_DIAGNOSE (struct msg_diagnose), answered by MSG_DIAG_SUMMARY
+ *      and MSG_FLOW: the connections the daemon samples and what held
+ *      them (daemon/flows.c).  Anyone may ask; a non-root client gets
+ *      its own uid's connections in full and the others as counts.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -36,9 +41,10 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	3
+#define TT_PROTO_VERSION	4
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
+#define TT_ADDR_MAX		64	/* "[v6 address]:port" with the NUL */
 
 struct msg_hdr {
 	uint32_t	type;
@@ -55,13 +61,16 @@ enum msg_type {
 	MSG_RESTORE,
 	MSG_RESUME,
 	MSG_LEASE,		/* payload struct msg_lease */
+	MSG_DIAGNOSE,		/* payload struct msg_diagnose (v4) */
 	/* replies */
 	MSG_DAEMON_INFO = 100,
 	MSG_KEY_STATUS,
 	MSG_CONFIG_ERROR,
 	MSG_RESULT,
 	MSG_VERSION,
-	MSG_END
+	MSG_END,
+	MSG_DIAG_SUMMARY,	/* v4 */
+	MSG_FLOW		/* v4 */
 };
 
 /* What the engine knows of one key; also the status line for it. */
@@ -135,6 +144,61 @@ struct msg_key_status {
 	uint32_t	has_original;
 };
 
+/* What held a connection back (daemon/flows.c classifies). */
+enum held_by {
+	HELD_UNCLASSIFIED = 0,	/* too little data, or no real RTT */
+	HELD_RECEIVE_BUFFER,	/* this machine's receive buffer ceiling */
+	HELD_SEND_BUFFER,	/* this machine's send buffer ceiling */
+	HELD_PEER_WINDOW,	/* the far end's receive window */
+	HELD_NETWORK,		/* congestion window, loss, the path */
+	HELD_APPLICATION,	/* nothing full: the program asked no more */
+	HELD_COUNT
+};
+
+struct msg_diagnose {
+	uint32_t	all;		/* 1: the unclassified ones too */
+	uint32_t	pad;
+};
+
+/* The head of a diagnose reply: the whole history, as counts. */
+struct msg_diag_summary {
+	int64_t		now;		/* wall clock, seconds */
+	int64_t		last_pass;	/* wall clock; 0 none yet */
+	uint64_t	pass_ms;	/* the last pass's cost */
+	uint64_t	held_total[HELD_COUNT];	/* since start, all users */
+	uint32_t	held_recent[HELD_COUNT];	/* in the history */
+	uint32_t	nflows;		/* MSG_FLOW that follow */
+	uint32_t	nhidden;	/* other users': counted, not shown */
+	uint32_t	ntracked;	/* in the history, all users */
+	uint32_t	history_sec;	/* how far back it goes, at most */
+	uint64_t	rcv_ceiling_bytes;	/* the receive-buffer flows' */
+	uint32_t	rcv_ceiling_flows;	/* how many held by it */
+	uint32_t	pad;
+	char		rcv_ceiling_key[TT_NAME_MAX];
+	char		sampler[32];	/* "sock_diag", "pcblist_n", ... */
+	char		cannot_tell[TT_TEXT_MAX];	/* what this OS hides */
+	char		problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
+};
+
+/* One connection and its verdict. */
+struct msg_flow {
+	char		local[TT_ADDR_MAX];
+	char		remote[TT_ADDR_MAX];
+	char		ceiling_key[TT_NAME_MAX];	/* "" none */
+	uint64_t	ceiling_bytes;
+	uint64_t	rate_bps;	/* its fastest check interval */
+	uint64_t	allowed_bps;	/* what the ceiling allows at rtt */
+	uint64_t	possible_bps;	/* at the configured ceiling; 0 ? */
+	uint64_t	bytes;		/* moved while watched */
+	int64_t		last_seen;	/* wall clock */
+	uint32_t	rtt_us;
+	uint32_t	held_by;	/* enum held_by */
+	uint32_t	uid;
+	uint32_t	receiving;	/* 1 download, 0 upload */
+	uint32_t	open;		/* 1 still open at the last pass */
+	uint32_t	pad;
+};
+
 struct msg_config_error {
 	char		text[TT_TEXT_MAX];
 };
@@ -175,6 +239,9 @@ _Static_assert(sizeof(struct msg_key_status) == 3496, "key_status v2");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");
 _Static_assert(sizeof(struct msg_end) == 8, "end v1");
+_Static_assert(sizeof(struct msg_diagnose) == 8, "diagnose v4");
+_Static_assert(sizeof(struct msg_diag_summary) == 2848, "diag_summary v4");
+_Static_assert(sizeof(struct msg_flow) == 328, "flow v4");
 _Static_assert(sizeof(struct msg_daemon_info) <= TT_PROTO_MAX_PAYLOAD,
     "daemon info too large");
 _Static_assert(sizeof(struct msg_key_status) <= TT_PROTO_MAX_PAYLOAD,
@@ -189,5 +256,6 @@ size_t		 proto_encode(void *, size_t, uint32_t, uint32_t, const void *,
 void		 proto_terminate_strings(uint32_t, void *);
 const char	*key_state_name(uint32_t);
 const char	*result_code_name(uint32_t);
+const char	*held_by_name(uint32_t);
 
 #endif /* TCPTUNE_PROTO_H */

@@ -42,6 +42,7 @@ static const struct grammar grammars[] = {
 	{ MSG_RESTORE,	0,		 0,			MSG_RESULT },
 	{ MSG_RESUME,	0,		 0,			MSG_RESULT },
 	{ MSG_LEASE,	0,		 0,			MSG_RESULT },
+	{ MSG_DIAGNOSE,	MSG_DIAG_SUMMARY, MSG_FLOW,		0 },
 };
 
 enum phase {
@@ -98,6 +99,9 @@ check_payload(uint32_t type, const union reply_payload *p)
 	if (type == MSG_KEY_STATUS && p->ks.on_reject > REJECT_CLAMP)
 		return bad_reply("key %s with unknown on-reject %u",
 		    p->ks.name, p->ks.on_reject);
+	if (type == MSG_FLOW && p->fl.held_by >= HELD_COUNT)
+		return bad_reply("flow %s held by unknown %u", p->fl.remote,
+		    p->fl.held_by);
 	if (type == MSG_RESULT && p->rs.code > RESULT_BAD_REQUEST)
 		return bad_reply("unknown result code %u", p->rs.code);
 	return CTL_OK;
@@ -140,9 +144,26 @@ take_error(struct reply *r, const struct msg_config_error *ce)
 }
 
 static int
+take_flow(struct reply *r, const struct msg_flow *fl)
+{
+	struct msg_flow	*flows;
+
+	if (r->nflows == CTL_MAX_FLOWS)
+		return bad_reply("more than %d flows", CTL_MAX_FLOWS);
+	flows = realloc(r->flows, (r->nflows + 1) * sizeof(*flows));
+	if (flows == NULL) {
+		ctl_warn("%s", __func__);
+		return CTL_FAIL;
+	}
+	r->flows = flows;
+	r->flows[r->nflows++] = *fl;
+	return CTL_OK;
+}
+
+static int
 take_end(struct reply_session *s, const struct msg_end *end)
 {
-	size_t	n = s->r->nkeys + s->r->nerrors;
+	size_t	n = s->r->nkeys + s->r->nerrors + s->r->nflows;
 
 	if (end->count != n)
 		return bad_reply("the end message counts %u %s messages, "
@@ -169,6 +190,11 @@ take(struct reply_session *s, uint32_t type, const union reply_payload *p)
 		return take_key(r, &p->ks);
 	else if (type == MSG_CONFIG_ERROR)
 		return take_error(r, &p->ce);
+	else if (type == MSG_DIAG_SUMMARY) {
+		r->diag = p->ds;
+		s->phase = PH_ITEMS;
+	} else if (type == MSG_FLOW)
+		return take_flow(r, &p->fl);
 	else if (type == MSG_RESULT) {
 		r->result = p->rs;
 		s->phase = PH_END;
@@ -439,13 +465,21 @@ exchange(struct ctl_conn *c, uint32_t request, const void *payload, size_t len,
 int
 client_request(const char *path, uint32_t request, struct reply *r)
 {
+	return client_request_with(path, request, NULL, 0, r);
+}
+
+/* The same with a payload (diagnose). */
+int
+client_request_with(const char *path, uint32_t request, const void *payload,
+    size_t len, struct reply *r)
+{
 	struct ctl_conn	c = { .path = path, .fd = -1 };
 	int		rv;
 
 	memset(r, 0, sizeof(*r));
 	if ((rv = open_checked(&c)) != CTL_OK)
 		return rv;
-	rv = exchange(&c, request, NULL, 0, r);
+	rv = exchange(&c, request, payload, len, r);
 	transport_close(&c);
 	return rv;
 }
@@ -484,9 +518,11 @@ reply_free(struct reply *r)
 {
 	free(r->keys);
 	free(r->errors);
+	free(r->flows);
 	r->keys = NULL;
 	r->errors = NULL;
-	r->nkeys = r->nerrors = 0;
+	r->flows = NULL;
+	r->nkeys = r->nerrors = r->nflows = 0;
 }
 
 /* Every key in force and enforcement not paused: status exits 0. */

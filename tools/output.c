@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tcptunectl.h"
+#include "diagnose/diagnose.h"
 #include "json.h"
 
 #define TERM_COLUMNS	80	/* when stdout is not a terminal */
@@ -631,6 +632,19 @@ text_daemon(const struct text_info *ti)
 	text_damaged(di);
 }
 
+/* The transfers held by this machine's receive ceiling, when there were. */
+static void
+text_flows_line(const struct reply *r)
+{
+	char	line[512];
+
+	if (!r->has_diag)
+		return;
+	diagnose_status_line(&r->diag, line, sizeof(line));
+	if (line[0] != '\0')
+		printf("%-12s %s\n", "connections", line);
+}
+
 static int
 text_status(const struct reply *r)
 {
@@ -644,6 +658,7 @@ text_status(const struct reply *r)
 	for (i = 0; i < r->nkeys; i++)
 		safe_key(&keys[i], &r->keys[i]);
 	text_key_summary(r->keys, r->nkeys);
+	text_flows_line(r);
 	if (r->nkeys > 0) {
 		putchar('\n');
 		text_table(keys, r->nkeys, r->info.now, r->info.config_path);

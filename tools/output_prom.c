@@ -204,6 +204,23 @@ write_keys(FILE *f, const struct reply *r)
 	}
 }
 
+/* Closed connections by what held them, since the daemon started. */
+static void
+write_flows(FILE *f, const struct reply *r)
+{
+	uint32_t	i;
+
+	if (!r->has_diag)
+		return;
+	family(f, "tcptune_flows_held_total", "counter", "Closed TCP "
+	    "connections that moved real data over a real round trip, by "
+	    "what held them (tcptunectl diagnose).");
+	for (i = HELD_UNCLASSIFIED + 1; i < HELD_COUNT; i++)
+		fprintf(f, "tcptune_flows_held_total{held_by=\"%s\"} %llu\n",
+		    held_by_name(i),
+		    (unsigned long long)r->diag.held_total[i]);
+}
+
 /* The metrics of r, or only tcptune_up 0 when r is NULL (no daemon). */
 void
 prom_write(FILE *f, const struct reply *r)
@@ -215,6 +232,7 @@ prom_write(FILE *f, const struct reply *r)
 		return;
 	write_daemon(f, &r->info);
 	write_keys(f, r);
+	write_flows(f, r);
 }
 
 /*

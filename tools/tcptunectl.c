@@ -18,6 +18,7 @@
 #include "advise/advise.h"
 #include "manual.h"
 #include "measure/measure.h"
+#include "diagnose/diagnose.h"
 
 #define HELP_INDENT	22	/* column where the help texts start */
 #define EXIT_INDENT	7	/* the same for the exit codes (130) */
@@ -32,6 +33,7 @@ enum cmd_id {
 	C_RESUME,
 	C_ADVISE,
 	C_MEASURE,
+	C_DIAGNOSE,
 	C_HELP,
 	C_VERSION
 };
@@ -57,7 +59,9 @@ enum opt_id {
 	OPT_PROMETHEUS,
 	OPT_TEXTFILE,
 	OPT_ROUNDS,
-	OPT_TIME
+	OPT_TIME,
+	OPT_ALL,
+	OPT_STREAMS
 };
 
 struct params;
@@ -101,6 +105,8 @@ struct params {
 	struct advise_args	 adv;
 	const char		*rounds;	/* measure -n */
 	const char		*seconds;	/* measure -t */
+	bool			 all;		/* diagnose --all */
+	const char		*streams;	/* measure --streams */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -110,6 +116,7 @@ static int	run_change(const struct params *);
 static int	run_check(const struct params *);
 static int	run_advise(const struct params *);
 static int	run_measure(const struct params *);
+static int	run_diagnose(const struct params *);
 static int	run_help(const struct params *);
 static int	run_version(const struct params *);
 static void	usage_error(struct params *, const char *, ...)
@@ -134,13 +141,20 @@ static const struct command commands[] = {
 	    "what one TCP stream needs on a path, what this\n"
 	    "machine allows and the ceilings to set; reads\n"
 	    "only, no daemon or root needed (options below)" },
-	{ C_MEASURE, "measure", "[-n ROUNDS] [-t SECONDS] URL", 1, 0,
+	{ C_MEASURE, "measure", "[-n ROUNDS | --streams N] [-t SECONDS] URL", 1,
+	    0,
 	    run_measure,
 	    "download URL (http, https) on one TCP connection\n"
 	    "per round; as root with tcptuned, rounds take the\n"
 	    "original and the tuned values in turn and the\n"
 	    "verdict says what the tuning is worth; else the\n"
 	    "current settings only, and why" },
+	{ C_DIAGNOSE, "diagnose", "[--all]", 0, MSG_DIAGNOSE, run_diagnose,
+	    "the connections of the last hour that moved real\n"
+	    "data over a real round trip, and what held each:\n"
+	    "this machine's receive or send buffer at its\n"
+	    "ceiling, the far end's window, the network or the\n"
+	    "program; without root, your own connections only" },
 	{ C_HELP, "help", "[PAGE]", 1, 0, run_help,
 	    "show this help, or the manual page PAGE:\n"
 	    "tcptunectl, tcptuned or tcptune.conf" },
@@ -153,7 +167,8 @@ static const struct ctl_option options[] = {
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
 	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
 	    "print JSON (status, reload, restore, resume,\n"
-	    "advise, measure, version); nothing on stdout\n"
+	    "advise, measure, diagnose, version); nothing on\n"
+	    "stdout "
 	    "with exit status 2 or 4, nor from measure on\n"
 	    "any failure" },
 	{ OPT_VERBOSE, 'v', "verbose", NULL, CMD(C_CHECK),
@@ -209,6 +224,14 @@ static const struct ctl_option options[] = {
 	    "measure: seconds each download runs at most\n"
 	    "(" STRINGIFY(MEASURE_TIME_DEFAULT) ", from 2 to "
 	    STRINGIFY(MEASURE_TIME_MAX) ")" },
+	{ OPT_STREAMS, 0, "streams", "N", CMD(C_MEASURE),
+	    "measure: one stream, then N at once (2 to "
+	    STRINGIFY(MEASURE_STREAMS_MAX) "), on the\n"
+	    "settings in force; says whether one stream is held\n"
+	    "by a per-stream limit" },
+	{ OPT_ALL, 0, "all", NULL, CMD(C_DIAGNOSE),
+	    "diagnose: also the connections too small or too\n"
+	    "near to tell" },
 };
 
 static const struct {
@@ -501,6 +524,12 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_TIME:
 		p->seconds = arg;
 		break;
+	case OPT_ALL:
+		p->all = true;
+		break;
+	case OPT_STREAMS:
+		p->streams = arg;
+		break;
 	default:
 		advise_option(p, o, arg);
 		break;
@@ -666,6 +695,19 @@ parse_args(int argc, char *argv[], struct params *p)
 
 /* ---- commands */
 
+/* The flows' counts for status's line and metrics (diagnose's summary). */
+static void
+status_diag(const char *socket, struct reply *r)
+{
+	struct reply	d;
+
+	if (diagnose_fetch(socket, false, &d) != CTL_OK)
+		return;
+	r->diag = d.diag;
+	r->has_diag = true;
+	reply_free(&d);
+}
+
 static int
 run_status(const struct params *p)
 {
@@ -677,6 +719,8 @@ run_status(const struct params *p)
 	rv = client_request(p->socket, MSG_STATUS, &r);
 	if (rv != CTL_OK && !p->out->tells_unreachable)
 		return rv;
+	if (rv == CTL_OK)
+		status_diag(p->socket, &r);
 	wrv = p->out->status(rv == CTL_OK ? &r : NULL);
 	if (rv == CTL_OK) {
 		rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;
@@ -747,8 +791,21 @@ run_measure(const struct params *p)
 	a.rounds = p->rounds;
 	a.seconds = p->seconds;
 	a.socket = p->socket;
+	a.streams = p->streams;
 	a.json = p->out == &json_output;
 	return measure_run(&a);
+}
+
+static int
+run_diagnose(const struct params *p)
+{
+	struct diagnose_args	a;
+
+	memset(&a, 0, sizeof(a));
+	a.socket = p->socket;
+	a.json = p->out == &json_output;
+	a.all = p->all;
+	return diagnose_run(&a);
 }
 
 /* help PAGE prints the page built in (tools/manual.c). */

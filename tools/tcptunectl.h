@@ -37,6 +37,7 @@ enum ctl_exit {
 /* Bounds on what a reply may hold, so a broken daemon cannot exhaust us. */
 #define CTL_MAX_KEYS		TT_MAX_KEYS
 #define CTL_MAX_ERRORS		10000
+#define CTL_MAX_FLOWS		4096
 
 /* One complete, validated reply stream. */
 struct reply {
@@ -47,6 +48,10 @@ struct reply {
 	struct msg_config_error	*errors;	/* reload */
 	size_t			 nerrors;
 	struct msg_result	 result;	/* reload, restore, resume */
+	struct msg_diag_summary	 diag;		/* diagnose */
+	struct msg_flow		*flows;		/* diagnose */
+	size_t			 nflows;
+	bool			 has_diag;	/* status: diag is filled */
 };
 
 #define CTL_NAME	"tcptunectl"
@@ -109,6 +114,8 @@ int	 ctl_timed_out(const struct ctl_conn *, const char *);
  * tests/unit/test_client.c and fuzz/fuzz_reply.c.
  */
 int	 client_request(const char *, uint32_t, struct reply *);
+int	 client_request_with(const char *, uint32_t, const void *, size_t,
+	    struct reply *);
 int	 client_open(const char *, int *);
 int	 client_exchange(int, const char *, uint32_t, const void *, size_t,
 	    struct reply *);
@@ -129,6 +136,8 @@ union reply_payload {
 	struct msg_result	rs;
 	struct msg_version	vs;
 	struct msg_end		end;
+	struct msg_diag_summary	ds;
+	struct msg_flow		fl;
 };
 
 struct grammar;

@@ -224,6 +224,19 @@ so that no key is corrected 3 times within 5 minutes and becomes
 *contested*, which would slow its corrections on purpose.  The latency is
 the wait for the next tick of the check timer (uniform over the
 interval) plus the check itself.
+
+### Diagnose: one sampling pass
+
+What each check cycle adds for \`tcptunectl diagnose\` (one sock_diag dump
+of every TCP socket with tcp_info and skmem, into the bounded history),
+with 10 000 sockets open over loopback, $((256 + 44)) of them having moved
+128 KiB so that the history is full and evicting:
+
+    $(get flows)
+
+Command: \`bench/flows/run.sh 10000\` (\`flowbench\` in \`unshare -n\`).  The
+CPU time is the process's, the kernel's dump included; the wall time also
+holds the waits for a CPU on a loaded machine.
 EOF
 echo
 if [ -s "$OUT/tuned.md" ]; then

@@ -383,6 +383,15 @@ bench_drift() {
 	bd_stop drift
 }
 
+# One diagnose sampling pass with 10 000 sockets open (bench/flows/run.sh,
+# its own namespace).
+bench_flows() {
+	local line
+	line=$(top_builddir=$top_builddir bash "$top_srcdir/bench/flows/run.sh" \
+	    10000) || bail "flowbench failed: $line"
+	fig flows "$line"
+}
+
 plots() {
 	command -v gnuplot >/dev/null 2>&1 || { fig plots no; return 0; }
 	gnuplot -e "out='$OUT'" "$top_srcdir/bench/daemon/plot.gp" \
@@ -392,7 +401,7 @@ plots() {
 
 diag "quick=$QUICK cycles=$CYCLES out=$OUT"
 # BENCH_SECTIONS: a subset, for work on one of them (cpu needs memory).
-for section in ${BENCH_SECTIONS:-memory cpu wakeups status drift}; do
+for section in ${BENCH_SECTIONS:-memory cpu wakeups status drift flows}; do
 	diag "$(date +%T) $section"
 	"bench_$section"
 done

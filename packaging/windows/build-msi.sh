@@ -38,7 +38,7 @@ build=${TT_WIN_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/tcptune-windows}
 
 # libxml2 is linked in statically: the programs may import only DLLs that
 # every Windows 10 has.  Anything else would be missing on the target.
-system_dlls=" ADVAPI32.dll KERNEL32.dll msvcrt.dll ole32.dll OLEAUT32.dll SHELL32.dll USER32.dll WS2_32.dll "
+system_dlls=" ADVAPI32.dll IPHLPAPI.DLL KERNEL32.dll msvcrt.dll ole32.dll OLEAUT32.dll SHELL32.dll USER32.dll WS2_32.dll "
 for exe in tcptuned.exe tcptunectl.exe; do
 	for dll in $(x86_64-w64-mingw32-objdump -p "$stage/$exe" |
 	    awk '/DLL Name:/ { print $3 }'); do

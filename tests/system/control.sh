@@ -122,7 +122,7 @@ d = drain(s)
 if len(d) < 16 or struct.unpack("=IIIHH", d[:16])[0] != 104:
     print("wrong version: no MSG_VERSION reply:", d[:32].hex()); sys.exit(1)
 s = conn()                                      # oversized length
-s.sendall(struct.pack("=IIIHH", 1, 1 << 30, 8, 3, 0))
+s.sendall(struct.pack("=IIIHH", 1, 1 << 30, 8, 4, 0))
 drain(s)
 s = conn()                                      # garbage
 s.sendall(b"\xff" * 100)

@@ -250,7 +250,7 @@ cat >"$TB_TMP/lease.py" <<'EOF'
 import socket, struct, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
-s.sendall(struct.pack("=IIIHH", 5, 8, 1, 3, 0) + struct.pack("=II", int(sys.argv[2]), 0))
+s.sendall(struct.pack("=IIIHH", 5, 8, 1, 4, 0) + struct.pack("=II", int(sys.argv[2]), 0))
 d = b""
 while len(d) < 16 + 1288 + 16 + 8:
     b = s.recv(65536)

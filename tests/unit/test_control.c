@@ -99,6 +99,26 @@ fake_holds_lease(void *arg, const void *holder)
 	return holder != NULL && holder == lease_holder;
 }
 
+/* Two flows, the second the asker's only when it is uid 1000. */
+static const struct ctl_peer	*diag_peer;
+static bool			 diag_all;
+
+static struct msg_flow *
+fake_diagnose(void *arg, const struct ctl_peer *peer, bool all,
+    struct msg_diag_summary *sum, size_t *n)
+{
+	struct msg_flow	*f = calloc(2, sizeof(*f));
+
+	(void)arg;
+	assert_non_null(f);
+	diag_peer = peer;
+	diag_all = all;
+	memset(sum, 0, sizeof(*sum));
+	*n = peer->privileged ? 2 : peer->user == 1000;
+	sum->nflows = (uint32_t)*n;
+	return f;
+}
+
 static void
 fake_kick(void *conn)
 {
@@ -119,7 +139,7 @@ server(int max_clients)
 					    fake_reload, fake_restore,
 					    fake_resume, fake_lease,
 					    fake_client_gone, fake_holds_lease,
-					    &fd_state };
+					    &fd_state, fake_diagnose };
 	struct ctl_server		*s;
 
 	memset(&fd_state, 0, sizeof(fd_state));
@@ -406,6 +426,44 @@ test_lease_dispatch(void **arg)
 	ctl_server_free(s);
 }
 
+/* Diagnose: anyone may ask; the daemon gets who asks and --all. */
+static void
+test_diagnose_dispatch(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*user = client(s, 1000, &k);
+	struct ctl_client	*other = client(s, 1001, &k);
+	struct msg_hdr		 h;
+	struct msg_diagnose	 d;
+	char			 msg[sizeof(h) + sizeof(d)];
+	uint32_t		 types[8];
+
+	(void)arg;
+	memset(&h, 0, sizeof(h));
+	memset(&d, 0, sizeof(d));
+	h.type = MSG_DIAGNOSE;
+	h.len = sizeof(d);
+	h.version = TT_PROTO_VERSION;
+	d.all = 1;
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &d, sizeof(d));
+	ctl_client_input(user, msg, sizeof(msg));
+	assert_int_equal(diag_peer->user, 1000);
+	assert_false(diag_peer->privileged);
+	assert_true(diag_all);
+	assert_int_equal(output_types(user, types, 8), 3);
+	assert_int_equal(types[0], MSG_DIAG_SUMMARY);
+	assert_int_equal(types[1], MSG_FLOW);
+	assert_int_equal(types[2], MSG_END);
+	ctl_client_input(other, msg, sizeof(msg));
+	assert_int_equal(output_types(other, types, 8), 2);
+	assert_int_equal(types[1], MSG_END);
+	ctl_client_free(user);
+	ctl_client_free(other);
+	ctl_server_free(s);
+}
+
 /* A change whose sender has hung up is not carried out. */
 static void
 test_gone_sender(void **arg)
@@ -630,6 +688,7 @@ main(void)
 		cmocka_unit_test(test_changes_need_privilege),
 		cmocka_unit_test(test_gone_sender),
 		cmocka_unit_test(test_lease_dispatch),
+		cmocka_unit_test(test_diagnose_dispatch),
 		cmocka_unit_test(test_output_budget),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_reply_over_bound),

@@ -470,6 +470,45 @@ test_rtt_and_window(void **arg)
 	assert_null(strstr(g.m.verdict.text, "0.0 ms"));
 }
 
+/* --streams: the three verdicts at their thresholds, and the JSON. */
+static void
+test_streams_verdict(void **arg)
+{
+	struct mstreams	 one = { 1, 0, 200e6 }, many = { 4, 0, 830e6 };
+	char		 v[256], *doc = NULL;
+	size_t		 len = 0;
+	FILE		*f;
+
+	(void)arg;
+	mstreams_verdict(&one, &many, v, sizeof(v));
+	assert_string_equal(v, "one stream gets 24 % of four: a per-stream "
+	    "limit, which buffer tuning addresses");
+	many.rate_bps = 250e6;	/* 80 % */
+	mstreams_verdict(&one, &many, v, sizeof(v));
+	assert_string_equal(v, "one stream is as fast as four: not a window "
+	    "limit; bigger buffers will not make one stream faster");
+	many.rate_bps = 300e6;	/* 67 % */
+	mstreams_verdict(&one, &many, v, sizeof(v));
+	assert_string_equal(v, "one stream gets 67 % of four: partly a "
+	    "per-stream limit");
+	many.rate_bps = 0;	/* nothing came: not a claim of a limit */
+	mstreams_verdict(&one, &many, v, sizeof(v));
+	assert_non_null(strstr(v, "as fast as"));
+	many.rate_bps = 800e6;
+	many.streams = 20;
+	mstreams_verdict(&one, &many, v, sizeof(v));
+	assert_non_null(strstr(v, "of 20:"));
+	many.streams = 4;
+	f = open_memstream(&doc, &len);
+	assert_non_null(f);
+	mstreams_json(f, "http://h/x", &one, &many);
+	fclose(f);
+	assert_non_null(strstr(doc, "\"streams\": 1,"));
+	assert_non_null(strstr(doc, "\"streams\": 4,"));
+	assert_non_null(strstr(doc, "\"rate_bps\": 200000000"));
+	free(doc);
+}
+
 int
 main(void)
 {
@@ -489,6 +528,7 @@ main(void)
 		cmocka_unit_test(test_redact_cut),
 		cmocka_unit_test(test_hostile_report),
 		cmocka_unit_test(test_rtt_and_window),
+		cmocka_unit_test(test_streams_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,7 +77,7 @@ imports_ok() {
 		*libxml2*|*lib*.dll*) return 1 ;;
 		esac
 		echo "$dlls" | tr ' ' '\n' | grep -v '^$' |
-		    grep -Eqvx 'ADVAPI32.dll|KERNEL32.dll|msvcrt.dll|ole32.dll|OLEAUT32.dll|SHELL32.dll|USER32.dll|WS2_32.dll' &&
+		    grep -Eqvx 'ADVAPI32.dll|IPHLPAPI.DLL|KERNEL32.dll|msvcrt.dll|ole32.dll|OLEAUT32.dll|SHELL32.dll|USER32.dll|WS2_32.dll' &&
 		    return 1
 	done
 	return 0

@@ -207,6 +207,7 @@ struct run {
 	struct mreport			*m;
 	unsigned			 seconds;
 	int				 rounds;
+	int				 streams;	/* --streams N */
 	bool				 tty;
 };
 
@@ -294,6 +295,19 @@ check_args(const struct measure_args *a, struct run *run)
 		}
 		run->seconds = (unsigned)v;
 	}
+	if (a->streams != NULL) {
+		if ((v = parse_count(a->streams, 2, MEASURE_STREAMS_MAX)) < 0) {
+			ctl_warnx("--streams %s: streams must be a whole number "
+			    "from 2 to %d", a->streams, MEASURE_STREAMS_MAX);
+			return CTL_USAGE;
+		}
+		if (a->rounds != NULL) {
+			ctl_warnx("--streams and -n: --streams runs one round "
+			    "of each");
+			return CTL_USAGE;
+		}
+		run->streams = (int)v;
+	}
 	if (mnet_check_url(a->url, run->shown, &f) == -1) {
 		ctl_warnx("%s", f.text);
 		return f.code;
@@ -319,6 +333,40 @@ shown_url(const char *url)
 	return shown;
 }
 
+/* One stream, then n at once, on the settings in force: no lease. */
+static int
+run_streams(const struct measure_args *a, struct run *run, int n)
+{
+	struct mstreams	 one, many;
+	struct mnet_opts o;
+	struct mfault	 f;
+	int		 rv = 0;
+
+	memset(&o, 0, sizeof(o));
+	o.url = a->url;
+	o.shown = run->shown;
+	o.seconds = run->seconds;
+	o.interrupted = &interrupted;
+	if (mnet_init(&f) == -1) {
+		ctl_warnx("%s", f.text);
+		return f.code;
+	}
+	catch_signals();
+	if (mstreams_transfer(&o, 1, &one, &f) == -1 ||
+	    mstreams_transfer(&o, n, &many, &f) == -1)
+		rv = -1;
+	mnet_cleanup();
+	if (rv == -1) {
+		ctl_warnx("%s", f.text);
+		return f.code;
+	}
+	if (a->json)
+		mstreams_json(stdout, run->shown, &one, &many);
+	else
+		mstreams_text(stdout, run->shown, &one, &many);
+	return CTL_OK;
+}
+
 /* The checks, the rounds and the report, run->shown in every line. */
 static int
 run_measure(const struct measure_args *a, struct run *run)
@@ -332,6 +380,8 @@ run_measure(const struct measure_args *a, struct run *run)
 	run->m = &m;
 	if ((rv = check_args(a, run)) != CTL_OK)
 		return rv;
+	if (a->streams != NULL)
+		return run_streams(a, run, run->streams);
 	run->tty = isatty(STDOUT_FILENO);
 	m.url = run->shown;
 	m.seconds = run->seconds;

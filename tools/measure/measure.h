@@ -19,6 +19,11 @@
 #define MEASURE_STALL_SEC	5	/* no byte for this long: stalled */
 #define MEASURE_CONNECT_SEC	10	/* name lookup, connect, TLS */
 #define MEASURE_MAX_REDIRS	5
+#define MEASURE_STREAMS_MAX	16	/* --streams N, N from 2 */
+#define MEASURE_STREAMS_HELD	0.6	/* one stream under this share of N:
+					   a per-stream limit */
+#define MEASURE_STREAMS_SAME	0.8	/* at least this share: no window
+					   limit */
 /* A lease outlives its round by the connect and stall allowances. */
 #define MEASURE_LEASE_SLACK	(MEASURE_CONNECT_SEC + MEASURE_STALL_SEC + 15)
 
@@ -64,6 +69,7 @@ struct measure_args {
 	const char	*rounds;	/* -n; NULL default */
 	const char	*seconds;	/* -t; NULL default */
 	const char	*socket;
+	const char	*streams;	/* --streams N; NULL: rounds */
 	bool		 json;
 };
 int	 measure_run(const struct measure_args *);
@@ -82,6 +88,21 @@ void	 mnet_cleanup(void);
 int	 mnet_check_url(const char *, const char *, struct mfault *);
 int	 mnet_transfer(const struct mnet_opts *, struct mround *,
 	    struct mfault *);
+
+/* measure_streams.c, measure_streams_report.c: --streams N */
+struct mstreams {
+	int		 streams;
+	uint64_t	 bytes;
+	double		 rate_bps;	/* after the first second */
+};
+int	 mstreams_transfer(const struct mnet_opts *, int, struct mstreams *,
+	    struct mfault *);
+void	 mstreams_verdict(const struct mstreams *, const struct mstreams *,
+	    char *, size_t);
+void	 mstreams_text(FILE *, const char *, const struct mstreams *,
+	    const struct mstreams *);
+void	 mstreams_json(FILE *, const char *, const struct mstreams *,
+	    const struct mstreams *);
 
 /* measure_url.c */
 size_t	 murl_redact(char *, size_t, const char *);

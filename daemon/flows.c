@@ -1,0 +1,457 @@
+/*
+ * The history of the machine's own TCP connections and the classifier
+ * that says what held each back, the same on every OS (flows.h).  The
+ * per-OS file hands in readings (flow_reading); nothing here reads the
+ * kernel, so tests/unit/test_flows.c drives it with recorded samples.
+ *
+ * The rules, for a connection that moved FLOW_MIN_BYTES over a round
+ * trip of at least FLOW_MIN_RTT_US (below, it is a LAN or loopback and
+ * buffers are not its limit), over its fastest check interval:
+ *
+ *  - receiving (more bytes in than acknowledged out): receive-buffer
+ *    when its receive buffer grew to a ceiling (the autotuning one, or
+ *    fixed_factor times the one on a buffer a program set) and the rate
+ *    was at least half of what that buffer allows at this round trip;
+ *    else application when the receive queue holds half the buffer (the
+ *    program did not read); else network (the sender's side, which this
+ *    end cannot see: not this machine's buffers);
+ *  - sending: where the OS says how long the connection was limited and
+ *    by what (Linux tcp_info, include/uapi/linux/tcp.h: tcpi_busy_time is
+ *    the total of the busy, rwnd-limited and sndbuf-limited times,
+ *    net/ipv4/tcp.c tcp_get_info_chrono_stats), send-buffer or
+ *    peer-window when that time is over half of the busy time; also
+ *    peer-window when the far end's window (tcpi_snd_wnd) is below the
+ *    congestion window and the rate is what it allows;
+ *    application when the connection was busy less than half of the
+ *    time, or most of its rate samples were application-limited
+ *    (tcpi_delivery_rate_app_limited), or its congestion window allowed
+ *    over twice its rate (a paced sender keeps data in flight all the
+ *    time, so busy alone does not show it); else network.  Where the OS does not say, send-buffer
+ *    when the send buffer reached its ceiling at the rate it allows,
+ *    else network.
+ *
+ * "What a buffer allows": a TCP advertises about half of its receive
+ * buffer as window (the rest is kernel overhead: Linux tcp_adv_win_scale
+ * 1 before 6.6, scaling_ratio since, Documentation/networking/ip-sysctl.rst;
+ * macOS and Windows count the buffer as window, so half is the cautious
+ * side), and one window goes per round trip.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "tcptuned.h"
+#include "flows.h"
+
+#define FLOW_TRACK_BYTES	(64 * 1024)	/* less is not worth a slot */
+
+void
+flows_init(struct flow_history *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+/* Bits per second one round trip of half of buf allows. */
+uint64_t
+flows_window_rate(uint64_t buf, uint32_t rtt_us)
+{
+	if (rtt_us == 0)
+		return 0;
+	return buf * 4000000ULL / rtt_us;
+}
+
+static uint64_t
+moved(const struct flow_reading *r)
+{
+	return r->bytes_acked + r->bytes_received;
+}
+
+static struct flow *
+find(struct flow_history *h, const struct flow_reading *r)
+{
+	size_t	i;
+
+	for (i = 0; i < FLOWS_MAX; i++)
+		if (h->flows[i].used && h->flows[i].last.id == r->id &&
+		    strcmp(h->flows[i].last.remote, r->remote) == 0)
+			return &h->flows[i];
+	return NULL;
+}
+
+/* A free slot, else the one seen longest ago (a gone one first). */
+static struct flow *
+slot(struct flow_history *h)
+{
+	struct flow	*best = NULL, *f;
+	size_t		 i;
+
+	for (i = 0; i < FLOWS_MAX; i++) {
+		f = &h->flows[i];
+		if (!f->used)
+			return f;
+		if (best == NULL || (best->open && !f->open) ||
+		    (best->open == f->open && f->last_ms < best->last_ms))
+			best = f;
+	}
+	return best;
+}
+
+static void
+start(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
+{
+	memset(f, 0, sizeof(*f));
+	f->used = true;
+	f->first = *r;
+	f->first_ms = f->prev_ms = now_ms;
+	f->prev_bytes = moved(r);
+}
+
+/* The rate of the interval since the last reading; the peak is kept. */
+static void
+update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
+{
+	uint64_t	bytes = moved(r), bps;
+
+	if (now_ms > f->prev_ms && bytes >= f->prev_bytes) {
+		bps = (bytes - f->prev_bytes) * 8000 / (now_ms - f->prev_ms);
+		if (bps > f->peak_bps)
+			f->peak_bps = bps;
+	}
+	f->prev_ms = now_ms;
+	f->prev_bytes = bytes;
+}
+
+void
+flows_begin_pass(struct flow_history *h, uint64_t now_ms)
+{
+	h->passes++;
+	h->last_pass_ms = now_ms;
+	h->problem[0] = '\0';
+}
+
+/* One reading of a pass: its history entry is made or brought up to date. */
+void
+flows_take(struct flow_history *h, const struct flow_reading *r,
+    const struct flow_limits *lim, uint64_t now_ms)
+{
+	struct flow	*f;
+
+	if (moved(r) < FLOW_TRACK_BYTES)
+		return;
+	if ((f = find(h, r)) == NULL) {
+		f = slot(h);
+		start(f, r, now_ms);
+	} else
+		update(f, r, now_ms);
+	f->last = *r;
+	f->last_ms = now_ms;
+	f->limits = *lim;
+	f->seen_pass = h->passes;
+	f->open = true;
+	f->readings++;
+	f->app_limited += r->app_limited;
+	if (r->rcvbuf > f->rcvbuf_max)
+		f->rcvbuf_max = r->rcvbuf;
+	if (r->sndbuf > f->sndbuf_max)
+		f->sndbuf_max = r->sndbuf;
+}
+
+/* What the verdict of a closed connection rests on, for -d. */
+static void
+log_closed(const struct flow *f, const struct flow_verdict *v)
+{
+	log_debug("flow %s -> %s closed: %s, %llu bit/s, rtt %u us, busy "
+	    "%llu us, rwnd-limited %llu, sndbuf-limited %llu over %llu ms, "
+	    "app-limited %u of %u readings, rcvbuf %llu, sndbuf %llu, "
+	    "cwnd %llu, peer window %llu",
+	    f->last.local, f->last.remote, held_by_name(v->held),
+	    (unsigned long long)v->rate_bps, f->last.rtt_us,
+	    (unsigned long long)(f->last.busy_us - f->first.busy_us),
+	    (unsigned long long)(f->last.rwnd_limited_us -
+	    f->first.rwnd_limited_us),
+	    (unsigned long long)(f->last.sndbuf_limited_us -
+	    f->first.sndbuf_limited_us),
+	    (unsigned long long)(f->last_ms - f->first_ms), f->app_limited,
+	    f->readings, (unsigned long long)f->rcvbuf_max,
+	    (unsigned long long)f->sndbuf_max,
+	    (unsigned long long)f->last.cwnd_bytes,
+	    (unsigned long long)f->last.peer_wnd);
+}
+
+/*
+ * A connection not in this pass has closed: its verdict is final and
+ * counted (held_total); one older than FLOWS_MAX_AGE is forgotten.
+ */
+void
+flows_end_pass(struct flow_history *h, uint64_t now_ms)
+{
+	struct flow_verdict	 v;
+	struct flow		*f;
+	size_t			 i;
+
+	for (i = 0; i < FLOWS_MAX; i++) {
+		f = &h->flows[i];
+		if (!f->used)
+			continue;
+		if (f->open && f->seen_pass != h->passes) {
+			f->open = false;
+			flows_classify(f, &v);
+			log_closed(f, &v);
+			if (v.held != HELD_UNCLASSIFIED)
+				h->held_total[v.held]++;
+		}
+		if (!f->open && now_ms - f->last_ms > FLOWS_MAX_AGE * 1000ULL)
+			f->used = false;
+	}
+}
+
+/* ---- the classifier */
+
+static bool
+reached(const struct flow_ceiling *c, uint64_t buf)
+{
+	uint64_t	at = c->bytes * (c->factor > 0 ? c->factor : 1);
+
+	if (c->key == NULL || c->bytes == 0)
+		return false;
+	return c->exact ? buf == at : buf >= at;
+}
+
+/*
+ * The ceiling buf reached, of the two a direction has; NULL none.  A
+ * program's own buffer is exactly fixed_factor times its capped request,
+ * so only that size names the fixed ceiling: autotuning passes it by.
+ */
+static const struct flow_ceiling *
+ceiling_reached(const struct flow_ceiling *autotune,
+    const struct flow_ceiling *fixed, uint64_t buf)
+{
+	if (reached(autotune, buf))
+		return autotune;
+	if (reached(fixed, buf))
+		return fixed;
+	return NULL;
+}
+
+/* The buffer a ceiling gives one socket, in the buffer's own bytes. */
+static uint64_t
+ceiling_buffer(const struct flow_ceiling *c, uint64_t bytes)
+{
+	return c->factor > 1 ? bytes * c->factor : bytes;
+}
+
+/* The ceiling's figures into v: what it allows, what the wanted one would. */
+static void
+held_by_ceiling(struct flow_verdict *v, enum held_by held,
+    const struct flow_ceiling *c, uint64_t buf, uint32_t rtt_us)
+{
+	v->held = held;
+	v->ceiling = c;
+	v->allowed_bps = flows_window_rate(buf, rtt_us);
+	if (c == NULL)
+		return;
+	v->ceiling_bytes = c->bytes;
+	if (c->wanted > c->bytes)
+		v->possible_bps = flows_window_rate(ceiling_buffer(c,
+		    c->wanted), rtt_us);
+}
+
+static void
+classify_receiving(const struct flow *f, struct flow_verdict *v)
+{
+	const struct flow_ceiling	*c;
+	uint64_t			 buf = f->rcvbuf_max;
+
+	c = ceiling_reached(&f->limits.rcv_auto, &f->limits.rcv_fixed, buf);
+	if (c != NULL && v->rate_bps * 2 >= flows_window_rate(buf,
+	    f->last.rtt_us)) {
+		held_by_ceiling(v, HELD_RECEIVE_BUFFER, c, buf, f->last.rtt_us);
+		return;
+	}
+	if (f->last.rcvbuf > 0 && f->last.rmem_alloc * 2 >= f->last.rcvbuf)
+		v->held = HELD_APPLICATION;
+	else
+		v->held = HELD_NETWORK;
+}
+
+/*
+ * The far end's window smaller than the congestion window, and the rate
+ * what that window gives per round trip: the window binds, even when the
+ * kernel's rwnd-limited time stays under half (it counts only the moments
+ * a segment waited on the window: 36 % of a transfer held at 320 KiB by
+ * a far end's 512 KiB buffer, in tests/system/diagnose.sh).
+ */
+static bool
+peer_window_binds(const struct flow_reading *r, uint64_t rate_bps)
+{
+	if (!(r->known & FLOW_KNOWS_PEER_WND) || r->peer_wnd == 0 ||
+	    r->rtt_us == 0 || r->peer_wnd >= r->cwnd_bytes)
+		return false;
+	return rate_bps * 2 >= r->peer_wnd * 8000000 / r->rtt_us;
+}
+
+/*
+ * The congestion window allowed over twice the rate: neither the network
+ * nor a window held the flow, the program wrote no faster (a sender
+ * paced at 20 Mbit/s kept a 2.7 MB window at 125 ms, 178 Mbit/s).
+ */
+static bool
+cwnd_spare(const struct flow_reading *r, uint64_t rate_bps)
+{
+	if (!(r->known & FLOW_KNOWS_CWND) || r->rtt_us == 0)
+		return false;
+	return rate_bps * 2 < r->cwnd_bytes * 8000000 / r->rtt_us;
+}
+
+/* Sending, where the OS keeps the limited times. */
+static void
+classify_sending_timed(const struct flow *f, struct flow_verdict *v)
+{
+	uint64_t	busy = f->last.busy_us - f->first.busy_us;
+	uint64_t	snd = f->last.sndbuf_limited_us -
+			    f->first.sndbuf_limited_us;
+	uint64_t	rwnd = f->last.rwnd_limited_us -
+			    f->first.rwnd_limited_us;
+	uint64_t	wall_us = (f->last_ms - f->first_ms) * 1000;
+
+	if (busy > 0 && snd * 2 > busy)
+		held_by_ceiling(v, HELD_SEND_BUFFER, ceiling_reached(
+		    &f->limits.snd_auto, &f->limits.snd_fixed, f->sndbuf_max),
+		    f->sndbuf_max, f->last.rtt_us);
+	else if ((busy > 0 && rwnd * 2 > busy) ||
+	    peer_window_binds(&f->last, v->rate_bps))
+		v->held = HELD_PEER_WINDOW;
+	else if (busy * 2 < wall_us || f->app_limited * 2 > f->readings ||
+	    cwnd_spare(&f->last, v->rate_bps))
+		v->held = HELD_APPLICATION;
+	else
+		v->held = HELD_NETWORK;
+}
+
+static void
+classify_sending(const struct flow *f, struct flow_verdict *v)
+{
+	const struct flow_ceiling	*c;
+	uint64_t			 buf = f->sndbuf_max;
+
+	if (f->last.known & FLOW_KNOWS_LIMITED) {
+		classify_sending_timed(f, v);
+		return;
+	}
+	c = ceiling_reached(&f->limits.snd_auto, &f->limits.snd_fixed, buf);
+	if (c != NULL && v->rate_bps * 2 >= flows_window_rate(buf,
+	    f->last.rtt_us))
+		held_by_ceiling(v, HELD_SEND_BUFFER, c, buf, f->last.rtt_us);
+	else
+		v->held = HELD_NETWORK;
+}
+
+void
+flows_classify(const struct flow *f, struct flow_verdict *v)
+{
+	uint64_t	in = f->last.bytes_received - f->first.bytes_received;
+	uint64_t	out = f->last.bytes_acked - f->first.bytes_acked;
+
+	memset(v, 0, sizeof(*v));
+	v->receiving = in > out;
+	v->bytes = in > out ? in : out;
+	v->rate_bps = f->peak_bps;
+	if (v->bytes < FLOW_MIN_BYTES || f->last.rtt_us < FLOW_MIN_RTT_US ||
+	    f->last_ms <= f->first_ms)
+		return;		/* HELD_UNCLASSIFIED */
+	if (v->receiving)
+		classify_receiving(f, v);
+	else
+		classify_sending(f, v);
+}
+
+/* ---- to the wire */
+
+void
+flows_to_msg(const struct flow *f, const struct flow_verdict *v,
+    struct msg_flow *m)
+{
+	uint64_t	age_s = 0, now_ms = tt_mono_ms();
+
+	memset(m, 0, sizeof(*m));
+	tt_strlcpy(m->local, f->last.local, sizeof(m->local));
+	tt_strlcpy(m->remote, f->last.remote, sizeof(m->remote));
+	if (v->ceiling != NULL && v->ceiling->key != NULL)
+		tt_strlcpy(m->ceiling_key, v->ceiling->key,
+		    sizeof(m->ceiling_key));
+	m->ceiling_bytes = v->ceiling_bytes;
+	m->rate_bps = v->rate_bps;
+	m->allowed_bps = v->allowed_bps;
+	m->possible_bps = v->possible_bps;
+	m->bytes = v->bytes;
+	if (now_ms > f->last_ms)
+		age_s = (now_ms - f->last_ms) / 1000;
+	m->last_seen = (int64_t)time(NULL) - (int64_t)age_s;
+	m->rtt_us = f->last.rtt_us;
+	m->held_by = v->held;
+	m->uid = f->last.uid;
+	m->receiving = v->receiving;
+	m->open = f->open;
+}
+
+/* Whether uid owns f: never when the OS does not say (Windows). */
+bool
+flows_owned_by(const struct flow *f, unsigned long uid)
+{
+	return (f->last.known & FLOW_KNOWS_UID) && f->last.uid == uid;
+}
+
+/* The receive ceiling most of the history's receive-buffer flows hit. */
+static void
+summary_ceiling(const struct flow_verdict *v, struct msg_diag_summary *s)
+{
+	if (v->held != HELD_RECEIVE_BUFFER || v->ceiling == NULL ||
+	    v->ceiling->key == NULL)
+		return;
+	s->rcv_ceiling_flows++;
+	if (s->rcv_ceiling_bytes == 0 || v->ceiling_bytes <
+	    s->rcv_ceiling_bytes) {
+		s->rcv_ceiling_bytes = v->ceiling_bytes;
+		tt_strlcpy(s->rcv_ceiling_key, v->ceiling->key,
+		    sizeof(s->rcv_ceiling_key));
+	}
+}
+
+/*
+ * The counts of the whole history, every user's; nhidden counts the
+ * classified flows a client that is not privileged does not see (not
+ * its uid's).
+ */
+void
+flows_summary(const struct flow_history *h, unsigned long uid,
+    bool privileged, struct msg_diag_summary *s)
+{
+	struct flow_verdict	 v;
+	const struct flow	*f;
+	size_t			 i;
+
+	memset(s, 0, sizeof(*s));
+	s->now = (int64_t)time(NULL);
+	if (h->passes > 0)
+		s->last_pass = s->now - (int64_t)((tt_mono_ms() -
+		    h->last_pass_ms) / 1000);
+	s->pass_ms = h->last_pass_ms_cost;
+	s->history_sec = FLOWS_MAX_AGE;
+	memcpy(s->held_total, h->held_total, sizeof(s->held_total));
+	tt_strlcpy(s->sampler, flows_os_name, sizeof(s->sampler));
+	tt_strlcpy(s->cannot_tell, flows_os_cannot_tell,
+	    sizeof(s->cannot_tell));
+	tt_strlcpy(s->problem, h->problem, sizeof(s->problem));
+	for (i = 0; i < FLOWS_MAX; i++) {
+		if (!(f = &h->flows[i])->used)
+			continue;
+		s->ntracked++;
+		flows_classify(f, &v);
+		s->held_recent[v.held]++;
+		summary_ceiling(&v, s);
+		if (!privileged && !flows_owned_by(f, uid) &&
+		    v.held != HELD_UNCLASSIFIED)
+			s->nhidden++;
+	}
+}

@@ -1,0 +1,161 @@
+/*
+ * flows: the machine's own TCP connections, read once per check cycle,
+ * kept in a short history bounded in entries and age (memory only, never
+ * on disk), and classified by what held each one back: this machine's
+ * receive or send buffer at its ceiling, the far end's window, the
+ * network, or the application.
+ *
+ * flows.c is the same on every OS: the history and the classifier.  The
+ * readings come from one per-OS file behind flows_os_sample():
+ * flows_linux.c (NETLINK_SOCK_DIAG), flows_darwin.c (pcblist_n),
+ * flows_win.c (GetPerTcpConnectionEStats), flows_null.c (none).
+ */
+#ifndef TCPTUNE_FLOWS_H
+#define TCPTUNE_FLOWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "proto.h"
+
+#define FLOWS_MAX		256	/* connections in the history */
+#define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
+#define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */
+#define FLOW_MIN_RTT_US		2000	/* below: a LAN or loopback */
+
+/* What an OS can tell of a connection (flow_reading.known). */
+#define FLOW_KNOWS_LIMITED	0x01	/* rwnd/sndbuf-limited times */
+#define FLOW_KNOWS_CWND		0x02	/* the congestion window */
+#define FLOW_KNOWS_UID		0x04	/* the owner */
+#define FLOW_KNOWS_RECEIVED	0x08	/* bytes received */
+#define FLOW_KNOWS_PEER_WND	0x10	/* the far end's window */
+
+/* One connection, in one pass, as the OS tells it. */
+struct flow_reading {
+	uint64_t	id;		/* the OS's own, stable for its life */
+	char		local[TT_ADDR_MAX];	/* "addr:port", [v6]:port */
+	char		remote[TT_ADDR_MAX];
+	uint32_t	uid;
+	uint32_t	known;		/* FLOW_KNOWS_* */
+	uint32_t	rtt_us;		/* smoothed */
+	uint32_t	retrans;	/* segments retransmitted, all life */
+	uint64_t	bytes_acked;	/* sent and acknowledged */
+	uint64_t	bytes_received;
+	uint64_t	busy_us;	/* with data to send, all kinds */
+	uint64_t	rwnd_limited_us;	/* of busy_us */
+	uint64_t	sndbuf_limited_us;	/* of busy_us */
+	uint64_t	cwnd_bytes;	/* congestion window */
+	uint64_t	peer_wnd;	/* the far end's advertised window */
+	uint64_t	rcvbuf;		/* receive buffer, its limit now */
+	uint64_t	sndbuf;
+	uint64_t	rmem_alloc;	/* in the receive queue now */
+	bool		app_limited;	/* the last rate sample was */
+};
+
+/*
+ * The ceilings in force for one direction: the autotuning one (Linux
+ * tcp_rmem[2]; macOS autorcvbufmax) and the one on a buffer a program
+ * sets itself (rmem_max; maxsockbuf); with what tcptune's configuration
+ * wants for each (0: not configured), for the rate tuning would allow.
+ */
+struct flow_ceiling {
+	const char	*key;		/* static; NULL none known */
+	uint64_t	bytes;		/* what the key allows */
+	uint64_t	wanted;		/* what the config wants; 0 none */
+	uint32_t	factor;		/* buffer bytes per byte of the key:
+					   Linux SO_RCVBUF 2, a Windows window
+					   2 (readings count twice the window
+					   as buffer, half being window) */
+	bool		exact;		/* reached only at exactly that size
+					   (a program's own buffer) */
+};
+struct flow_limits {
+	struct flow_ceiling	rcv_auto, rcv_fixed, snd_auto, snd_fixed;
+};
+
+/* One connection in the history. */
+struct flow {
+	struct flow_reading	first, last;
+	struct flow_limits	limits;		/* at the last reading */
+	uint64_t		first_ms, last_ms;	/* tt_mono_ms() */
+	uint64_t		prev_ms;
+	uint64_t		prev_bytes;	/* both directions, at prev_ms */
+	uint64_t		peak_bps;	/* fastest interval */
+	uint64_t		rcvbuf_max, sndbuf_max;
+	uint32_t		readings, app_limited;	/* how many were */
+	uint64_t		seen_pass;	/* the last pass it was in */
+	bool			open;		/* seen in the last pass */
+	bool			used;
+};
+
+struct flow_history {
+	struct flow	 flows[FLOWS_MAX];
+	uint64_t	 passes;
+	uint64_t	 last_pass_ms;
+	uint64_t	 last_pass_ms_cost;	/* how long the last pass took */
+	uint64_t	 held_total[HELD_COUNT];	/* since start */
+	char		 problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
+};
+
+/* What held a flow, and what it could do without that. */
+struct flow_verdict {
+	enum held_by	 held;
+	bool		 receiving;	/* a download, from this side */
+	uint64_t	 rate_bps;
+	uint64_t	 bytes;		/* moved while in the history */
+	const struct flow_ceiling *ceiling;	/* buffer kinds; else NULL */
+	uint64_t	 ceiling_bytes;
+	uint64_t	 allowed_bps;	/* what the ceiling allows at this RTT */
+	uint64_t	 possible_bps;	/* at the wanted ceiling; 0 unknown */
+};
+
+/*
+ * flows_estats.c: what Windows's extended TCP statistics say of one
+ * connection (tcpestats.h, the documented ROD structures; flows_win.c
+ * copies them in), into a reading; and an auto-tuning level's window.
+ * Portable, so tests/unit/test_flows.c checks it with recorded values.
+ */
+struct estats_record {
+	uint64_t	id;
+	char		local[TT_ADDR_MAX], remote[TT_ADDR_MAX];
+	uint64_t	DataBytesOut, DataBytesIn;	/* DATA_ROD */
+	uint32_t	SmoothedRtt;			/* PATH_ROD, ms */
+	uint32_t	SndLimTimeRwin, SndLimTimeCwnd,	/* SND_CONG_ROD, ms */
+			SndLimTimeSnd, CurCwnd;
+	uint32_t	CurRwinSent, MaxRwinSent;	/* REC_ROD */
+	uint32_t	CurRwinRcvd;			/* OBS_REC_ROD */
+};
+void	 flows_estats_reading(const struct estats_record *,
+	    struct flow_reading *);
+uint64_t flows_estats_level_window(const char *);
+void	 flows_estats_limits(const char *, struct flow_limits *);
+
+/* flows.c */
+void	 flows_init(struct flow_history *);
+void	 flows_begin_pass(struct flow_history *, uint64_t);
+void	 flows_take(struct flow_history *, const struct flow_reading *,
+	    const struct flow_limits *, uint64_t);
+void	 flows_end_pass(struct flow_history *, uint64_t);
+void	 flows_classify(const struct flow *, struct flow_verdict *);
+void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
+	    struct msg_flow *);
+bool	 flows_owned_by(const struct flow *, unsigned long);
+void	 flows_summary(const struct flow_history *, unsigned long, bool,
+	    struct msg_diag_summary *);
+uint64_t flows_window_rate(uint64_t, uint32_t);
+
+/*
+ * flows_linux.c | flows_darwin.c | flows_win.c | flows_null.c: one pass
+ * over the OS's connections, each handed to take(arg, reading); 0, or -1
+ * with why.  limits fills the ceilings through the sysctl backend.
+ */
+struct sysctl_backend;
+int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
+	    void *, char *, size_t);
+void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
+uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
+extern const char *const flows_os_name;
+extern const char *const flows_os_cannot_tell;
+
+#endif /* TCPTUNE_FLOWS_H */

@@ -1,0 +1,280 @@
+/*
+ * Linux: the machine's TCP connections through NETLINK_SOCK_DIAG, the
+ * interface ss(8) reads (sock_diag(7); include/uapi/linux/sock_diag.h,
+ * include/uapi/linux/inet_diag.h).  One SOCK_DIAG_BY_FAMILY dump per
+ * address family asks for INET_DIAG_INFO (struct tcp_info,
+ * include/uapi/linux/tcp.h) and INET_DIAG_SKMEMINFO (the SK_MEMINFO_*
+ * array: sk_rcvbuf, sk_sndbuf, the receive queue); the owner is
+ * inet_diag_msg.idiag_uid, the connection's identity idiag_cookie.
+ *
+ * The ceilings (flows_os_limits): autotuning grows sk_rcvbuf up to
+ * tcp_rmem[2] and sk_sndbuf up to tcp_wmem[2] (net/ipv4/tcp_input.c
+ * tcp_rcv_space_adjust, tcp_sndbuf_expand); a program's SO_RCVBUF or
+ * SO_SNDBUF gives twice its value, the value capped at rmem_max or
+ * wmem_max (net/core/sock.c __sock_set_rcvbuf, sock_setsockopt), hence
+ * fixed_factor 2.
+ *
+ * A kernel older than the fields we read sends a shorter tcp_info: what
+ * it lacks reads as 0 and is not marked known (tcpi_busy_time and the
+ * limited times came in 4.10, tcpi_bytes_received in 4.1, tcpi_snd_wnd
+ * in 6.2).
+ */
+#include "config.h"
+
+#include <sys/socket.h>
+#include <arpa/inet.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/tcp.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tcptuned.h"
+#include "flows.h"
+
+const char *const flows_os_name = "sock_diag";
+const char *const flows_os_cannot_tell = "";
+
+#define DIAG_BUF	(32 * 1024)
+
+/*
+ * Connections that carry data: established, or closing with data left.
+ * The kernel's state numbers (include/net/tcp_states.h; glibc's
+ * <netinet/tcp.h> has them too, but also an older struct tcp_info that
+ * clashes with <linux/tcp.h>'s).
+ */
+#define ST_ESTABLISHED	1
+#define ST_FIN_WAIT1	4
+#define ST_CLOSE_WAIT	8
+#define DIAG_STATES	((1u << ST_ESTABLISHED) | (1u << ST_FIN_WAIT1) | \
+			    (1u << ST_CLOSE_WAIT))
+
+static void
+format_addr(int family, const __be32 *addr, __be16 port, char *buf,
+    size_t len)
+{
+	char	a[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(family, addr, a, sizeof(a)) == NULL)
+		tt_strlcpy(a, "?", sizeof(a));
+	if (family == AF_INET6)
+		snprintf(buf, len, "[%s]:%u", a, ntohs(port));
+	else
+		snprintf(buf, len, "%s:%u", a, ntohs(port));
+}
+
+#define HAS(len, field)	((len) >= offsetof(struct tcp_info, field) + \
+			    sizeof(((struct tcp_info *)0)->field))
+
+static void
+take_info(struct flow_reading *r, const void *data, size_t len)
+{
+	struct tcp_info	ti;
+
+	memset(&ti, 0, sizeof(ti));
+	memcpy(&ti, data, len < sizeof(ti) ? len : sizeof(ti));
+	r->rtt_us = ti.tcpi_rtt;
+	r->retrans = ti.tcpi_total_retrans;
+	r->cwnd_bytes = (uint64_t)ti.tcpi_snd_cwnd * ti.tcpi_snd_mss;
+	r->known |= FLOW_KNOWS_CWND;
+	r->bytes_acked = ti.tcpi_bytes_acked;
+	r->app_limited = ti.tcpi_delivery_rate_app_limited;
+	if (HAS(len, tcpi_bytes_received)) {
+		r->bytes_received = ti.tcpi_bytes_received;
+		r->known |= FLOW_KNOWS_RECEIVED;
+	}
+	if (HAS(len, tcpi_snd_wnd)) {
+		r->peer_wnd = ti.tcpi_snd_wnd;
+		r->known |= FLOW_KNOWS_PEER_WND;
+	}
+	if (HAS(len, tcpi_sndbuf_limited)) {
+		r->busy_us = ti.tcpi_busy_time;
+		r->rwnd_limited_us = ti.tcpi_rwnd_limited;
+		r->sndbuf_limited_us = ti.tcpi_sndbuf_limited;
+		r->known |= FLOW_KNOWS_LIMITED;
+	}
+}
+
+static void
+take_meminfo(struct flow_reading *r, const void *data, size_t len)
+{
+	uint32_t	mem[SK_MEMINFO_VARS];
+
+	memset(mem, 0, sizeof(mem));
+	memcpy(mem, data, len < sizeof(mem) ? len : sizeof(mem));
+	r->rcvbuf = mem[SK_MEMINFO_RCVBUF];
+	r->sndbuf = mem[SK_MEMINFO_SNDBUF];
+	r->rmem_alloc = mem[SK_MEMINFO_RMEM_ALLOC];
+}
+
+/* One inet_diag_msg and its attributes into a reading. */
+static int
+parse_msg(const struct nlmsghdr *nh, struct flow_reading *r)
+{
+	const struct inet_diag_msg	*m = NLMSG_DATA(nh);
+	const struct rtattr		*a;
+	int				 len;
+
+	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->id = (uint64_t)m->id.idiag_cookie[0] |
+	    (uint64_t)m->id.idiag_cookie[1] << 32;
+	r->uid = m->idiag_uid;
+	r->known = FLOW_KNOWS_UID;
+	format_addr(m->idiag_family, m->id.idiag_src, m->id.idiag_sport,
+	    r->local, sizeof(r->local));
+	format_addr(m->idiag_family, m->id.idiag_dst, m->id.idiag_dport,
+	    r->remote, sizeof(r->remote));
+	len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*m)));
+	for (a = (const struct rtattr *)(m + 1); RTA_OK(a, len);
+	    a = RTA_NEXT(a, len)) {
+		if (a->rta_type == INET_DIAG_INFO)
+			take_info(r, RTA_DATA(a), RTA_PAYLOAD(a));
+		else if (a->rta_type == INET_DIAG_SKMEMINFO)
+			take_meminfo(r, RTA_DATA(a), RTA_PAYLOAD(a));
+	}
+	return 0;
+}
+
+static int
+send_dump(int fd, int family)
+{
+	struct {
+		struct nlmsghdr		nh;
+		struct inet_diag_req_v2	r;
+	} req;
+	struct sockaddr_nl	sa;
+
+	memset(&req, 0, sizeof(req));
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	req.nh.nlmsg_len = sizeof(req);
+	req.nh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	req.nh.nlmsg_seq = 1;
+	req.r.sdiag_family = (uint8_t)family;
+	req.r.sdiag_protocol = IPPROTO_TCP;
+	req.r.idiag_states = DIAG_STATES;
+	req.r.idiag_ext = (1u << (INET_DIAG_INFO - 1)) |
+	    (1u << (INET_DIAG_SKMEMINFO - 1));
+	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa,
+	    sizeof(sa)) == -1)
+		return -1;
+	return 0;
+}
+
+/* 1 when the dump is done, 0 for more, -1 with errno. */
+static int
+read_batch(int fd, char *buf, void (*take)(void *,
+    const struct flow_reading *), void *arg)
+{
+	struct flow_reading	 r;
+	const struct nlmsghdr	*nh;
+	ssize_t			 n;
+	int			 len;
+
+	if ((n = recv(fd, buf, DIAG_BUF, 0)) == -1)
+		return errno == EINTR ? 0 : -1;
+	len = (int)n;
+	for (nh = (const struct nlmsghdr *)buf; NLMSG_OK(nh, len);
+	    nh = NLMSG_NEXT(nh, len)) {
+		if (nh->nlmsg_type == NLMSG_DONE)
+			return 1;
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = NLMSG_DATA(nh);
+
+			errno = e->error < 0 ? -e->error : EPROTO;
+			return -1;
+		}
+		if (parse_msg(nh, &r) == 0)
+			take(arg, &r);
+	}
+	return 0;
+}
+
+static int
+dump_family(int fd, int family, void (*take)(void *,
+    const struct flow_reading *), void *arg)
+{
+	static char	buf[DIAG_BUF] __attribute__((aligned(8)));
+	int		rv;
+
+	if (send_dump(fd, family) == -1)
+		return -1;
+	while ((rv = read_batch(fd, buf, take, arg)) == 0)
+		;
+	return rv == 1 ? 0 : -1;
+}
+
+int
+flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
+    char *why, size_t len)
+{
+	int	fd, rv = 0;
+
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd == -1) {
+		snprintf(why, len, "NETLINK_SOCK_DIAG: %s", strerror(errno));
+		return -1;
+	}
+	if (dump_family(fd, AF_INET, take, arg) == -1 ||
+	    dump_family(fd, AF_INET6, take, arg) == -1) {
+		snprintf(why, len, "sock_diag dump: %s", strerror(errno));
+		rv = -1;
+	}
+	close(fd);
+	return rv;
+}
+
+/* The last number of a sysctl's value (tcp_rmem's max); 0 unknown. */
+static uint64_t
+read_last(struct sysctl_backend *be, const char *key)
+{
+	char		value[TT_VALUE_MAX];
+	long long	n[TT_VALUE_MAX_WORDS];
+	int		count;
+
+	if (be->get(be, key, value, sizeof(value)) != 0)
+		return 0;
+	count = value_numbers(value, n, TT_VALUE_MAX_WORDS);
+	return count > 0 && n[count - 1] > 0 ? (uint64_t)n[count - 1] : 0;
+}
+
+static void
+ceiling(struct sysctl_backend *be, struct flow_ceiling *c, const char *key,
+    uint32_t factor)
+{
+	c->key = key;
+	c->bytes = read_last(be, key);
+	c->factor = factor;
+	c->exact = factor > 1;	/* a program's buffer: twice its request */
+}
+
+void
+flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
+{
+	memset(lim, 0, sizeof(*lim));
+	ceiling(be, &lim->rcv_auto, "net.ipv4.tcp_rmem", 1);
+	ceiling(be, &lim->rcv_fixed, "net.core.rmem_max", 2);
+	ceiling(be, &lim->snd_auto, "net.ipv4.tcp_wmem", 1);
+	ceiling(be, &lim->snd_fixed, "net.core.wmem_max", 2);
+}
+
+/* The bytes a configured value gives a ceiling: its last number. */
+uint64_t
+flows_os_wanted(const struct flow_ceiling *c, const char *value)
+{
+	long long	n[TT_VALUE_MAX_WORDS];
+	int		count;
+
+	(void)c;
+	count = value_numbers(value, n, TT_VALUE_MAX_WORDS);
+	return count > 0 && n[count - 1] > 0 ? (uint64_t)n[count - 1] : 0;
+}

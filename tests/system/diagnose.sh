@@ -1,0 +1,242 @@
+#!/bin/bash
+#
+# tcptunectl diagnose end to end (TAP), in two private network namespaces
+# joined by the delay line of bench/throughput (lib.sh there): near (A)
+# runs tcptuned (CheckInterval 1, the shipped Linux ceilings) and iperf3
+# clients, far (B) an iperf3 server.  A 100 ms path (150 ms made each
+# transfer longer, not the verdicts different):
+#
+#   - a download into A with its original 4 MiB receive ceiling (the
+#     daemon paused by restore) is receive-buffer, net.ipv4.tcp_rmem
+#     named at 4 MiB, the possible rate (at the configured 64 MiB) above
+#     the measured one;
+#   - after resume (64 MiB in force) a new download is not receive-buffer;
+#   - an upload from A with a 1 MiB tcp_wmem (the original, paused) is
+#     send-buffer;
+#   - an upload to a far end whose receive buffer stops at 512 KiB is
+#     peer-window;
+#   - an upload paced at 20 Mbit/s by iperf3 is application;
+#   - a non-root user sees none of root's connections, only their count;
+#   - measure --streams 4 (tests/system/measure_server.py in B): at the
+#     4 MiB ceiling one stream gets under 60 % of four ("a per-stream
+#     limit"); tuned, one stream's share is larger (printed, and only its
+#     direction asserted: the delay line and the Python server are user
+#     space, and load moves them).
+#
+# Every wait is on the daemon's state (diagnose's own answer), never a
+# sleep.  Writes sysctls only inside its own namespaces (tb_assert_ns).
+# The reports are printed as diagnostics:
+#   make check TESTS=tests/system/diagnose.sh; see tests/system/diagnose.log
+
+set -u
+export LC_ALL=C
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${top_srcdir:=$(cd "$here/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/tap.sh
+. "$top_srcdir/tests/tap.sh"
+
+[ "$(uname -s)" = Linux ] || skip_all "Linux only (sock_diag, namespaces)"
+[ "$(id -u)" -eq 0 ] || skip_all "needs root for network namespaces"
+[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
+for t in ip jq iperf3 setpriv; do
+	command -v "$t" >/dev/null 2>&1 || skip_all "no $t"
+done
+ip netns list >/dev/null 2>&1 || skip_all "ip netns does not work here"
+
+TB_DELAYLINE=$top_builddir/bench/throughput/delayline
+TCPTUNED=$top_builddir/tcptuned
+TCPTUNECTL=$top_builddir/tcptunectl
+for b in "$TB_DELAYLINE" "$TCPTUNED" "$TCPTUNECTL"; do
+	[ -x "$b" ] || bail "$b not built"
+done
+
+TB_TMP=$(mktemp -d /tmp/tt-diagnose.XXXXXX) || bail "mktemp"
+chmod 0755 "$TB_TMP"
+# shellcheck source=bench/throughput/lib.sh
+. "$top_srcdir/bench/throughput/lib.sh"
+export TB_FORCE_DELAYLINE=1
+SOCK=$TB_TMP/tcptuned.sock
+PIDS=
+# shellcheck disable=SC2317 # called by the EXIT trap
+cleanup() {
+	local p
+	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
+	for p in $PIDS; do wait "$p" 2>/dev/null; done
+	tb_down
+	rm -rf "$TB_TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+SCALE=${TT_TIME_SCALE:-1}
+case $SCALE in *[!0-9]*|'') SCALE=1 ;; esac
+RTT=100
+RATE=1000000000
+ORIG_RMEM="4096 131072 4194304"
+ORIG_WMEM="4096 16384 1048576"
+TUNED_RMEM="4096 131072 67108864"
+
+in_a() { ip netns exec "$TB_NS_A" "$@"; }
+in_b() { ip netns exec "$TB_NS_B" "$@"; }
+ctl() { in_a "$TCPTUNECTL" -s "$SOCK" "$@"; }
+rmem_is() {
+	[ "$(in_a cat /proc/sys/net/ipv4/tcp_rmem | tr -s '\t ' ' ')" = "$1" ]
+}
+paused_is() {
+	ctl status --json 2>/dev/null | jq -e ".daemon.paused == $1" >/dev/null
+}
+
+# The daemon's view: the flow of iperf3's data connection from local port
+# PORT, once it has closed (its verdict is final).
+flow_of() {
+	ctl diagnose --json --all 2>/dev/null |
+	    jq -e --arg l "$TB_IP_A:$1" \
+	    '.flows[] | select(.local == $l and .open == false)'
+}
+# shellcheck disable=SC2317 # called through tb_wait
+flow_closed() { flow_of "$1" >/dev/null; }
+
+# transfer NAME ARGS...: one iperf3 run from A (its data connection's
+# local port fixed, so the flow can be found), then wait for the daemon to
+# see it closed; the flow's JSON in $TB_TMP/NAME.json.
+PORT=50000
+transfer() {
+	local name=$1
+	shift
+	PORT=$((PORT + 1))
+	in_a iperf3 -c "$TB_IP_B" --cport "$PORT" -P 1 -t 6 -J "$@" \
+	    >"$TB_TMP/$name.iperf" 2>&1 ||
+	    { diag_file "iperf3 $name" "$TB_TMP/$name.iperf"; return 1; }
+	tb_wait $((60 * SCALE)) flow_closed "$PORT" ||
+	    { diag "no closed flow from port $PORT"; return 1; }
+	flow_of "$PORT" >"$TB_TMP/$name.json"
+	diag "$name: $(jq -c '{held_by, rate_bps, rtt_ms, ceiling, possible_bps}' "$TB_TMP/$name.json")"
+}
+held_is() { jq -e --arg h "$2" '.held_by == $h' "$TB_TMP/$1.json" >/dev/null; }
+
+cat >"$TB_TMP/tcptune.conf" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+	<key>CheckInterval</key>
+	<integer>1</integer>
+	<key>Sysctls</key>
+	<dict>
+		<key>net.ipv4.tcp_rmem</key>
+		<string>$TUNED_RMEM</string>
+		<key>net.ipv4.tcp_wmem</key>
+		<string>4096 16384 67108864</string>
+	</dict>
+</dict>
+</plist>
+EOF
+chmod 0644 "$TB_TMP/tcptune.conf"
+
+tb_up "$RATE" "$RTT" "$((RATE * RTT / 8000 + 150000))" 1500 \
+    2>"$TB_TMP/up.err" || { diag_file up "$TB_TMP/up.err"; bail "path"; }
+# shellcheck disable=SC2015 # any failure of the chain bails
+tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" &&
+    tb_sysctl "$TB_NS_A" net.ipv4.tcp_wmem "$ORIG_WMEM" &&
+    tb_sysctl "$TB_NS_B" net.ipv4.tcp_wmem "4096 16384 67108864" &&
+    tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "4096 131072 67108864" ||
+    bail "namespace sysctls"
+in_b iperf3 -s -B "$TB_IP_B" >"$TB_TMP/iperf3-server.log" 2>&1 &
+PIDS="$PIDS $!"
+in_b python3 "$top_srcdir/tests/system/measure_server.py" "$TB_IP_B" 8080 \
+    >"$TB_TMP/http.out" 2>&1 &
+PIDS="$PIDS $!"
+URL=http://$TB_IP_B:8080/stream
+# streams NAME: measure --streams 4 into NAME.json, its table as diagnostics
+streams() {
+	ctl measure --streams 4 -t 5 --json "$URL" >"$TB_TMP/$1.json" \
+	    2>"$TB_TMP/$1.err" ||
+	    { diag_file "measure --streams" "$TB_TMP/$1.err"; return 1; }
+	ctl measure --streams 4 -t 5 "$URL" >"$TB_TMP/$1.txt" 2>&1
+	diag_file "measure --streams 4 ($1)" "$TB_TMP/$1.txt"
+}
+share() { jq -r .share "$TB_TMP/$1.json"; }
+tb_assert_ns "$TB_NS_A"
+# shellcheck disable=SC2086 # the wrapper is a command line
+in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
+    -s "$SOCK" -S "$TB_TMP/state" 2>>"$TB_TMP/tcptuned.log" &
+PIDS="$PIDS $!"
+tb_wait $((20 * SCALE)) rmem_is "$TUNED_RMEM" &&
+    tb_wait 10 in_b sh -c "ss -ltn | grep -q ':5201'" &&
+    tb_wait 10 grep -q listening "$TB_TMP/http.out"
+report $? "$RTT ms path up ($TB_EMU), tcptuned enforcing in $TB_NS_A" ||
+    { diag_file "daemon log" "$TB_TMP/tcptuned.log"; bail "no daemon"; }
+
+# ---- receive-buffer: the original 4 MiB ceiling
+ctl restore >/dev/null 2>&1 && tb_wait 10 rmem_is "$ORIG_RMEM"
+report $? "restore puts the 4 MiB receive ceiling back"
+transfer before -R
+held_is before receive-buffer &&
+    jq -e '.ceiling.key == "net.ipv4.tcp_rmem" and .ceiling.bytes == 4194304
+    and .direction == "receive" and .possible_bps > .rate_bps' \
+    "$TB_TMP/before.json" >/dev/null
+report $? "a download at the 4 MiB ceiling is receive-buffer, tcp_rmem named, possible above measured" \
+    "$(cat "$TB_TMP/before.json" 2>/dev/null)"
+ctl diagnose >"$TB_TMP/before.txt" 2>&1
+grep -q "receive buffer stops at 4 MiB (net.ipv4.tcp_rmem)" "$TB_TMP/before.txt"
+report $? "the text report says so in a sentence"
+diag_file "diagnose before tuning" "$TB_TMP/before.txt"
+ctl status >"$TB_TMP/status.txt" 2>&1
+grep -q "held by the 4 MiB receive ceiling (net.ipv4.tcp_rmem); see tcptunectl diagnose" "$TB_TMP/status.txt"
+report $? "status has the line about the held transfers" \
+    "$(tail -3 "$TB_TMP/status.txt")"
+
+streams streams_before &&
+    jq -e '.streams[0].streams == 1 and .streams[1].streams == 4 and
+    .share < 0.6 and (.verdict | test("per-stream limit"))' \
+    "$TB_TMP/streams_before.json" >/dev/null
+report $? "measure --streams 4 at the 4 MiB ceiling: one stream under 60 % of four" \
+    "$(cat "$TB_TMP/streams_before.json" 2>/dev/null)"
+
+# ---- send-buffer: the original 1 MiB send ceiling, still paused
+transfer upload_small
+held_is upload_small send-buffer &&
+    jq -e '.ceiling.key == "net.ipv4.tcp_wmem"' "$TB_TMP/upload_small.json" >/dev/null
+report $? "an upload with a 1 MiB tcp_wmem is send-buffer"
+
+# ---- after tuning
+ctl resume >/dev/null 2>&1 && tb_wait 10 rmem_is "$TUNED_RMEM"
+report $? "resume puts the 64 MiB ceiling in force"
+transfer after -R
+! held_is after receive-buffer
+report $? "after tuning a new download is not receive-buffer"
+ctl diagnose >"$TB_TMP/after.txt" 2>&1
+diag_file "diagnose after tuning" "$TB_TMP/after.txt"
+streams streams_after &&
+    awk -v a="$(share streams_after)" -v b="$(share streams_before)" \
+    'BEGIN { exit !(a > b) }'
+report $? "tuned, one stream's share of four is larger ($(share streams_before) -> $(share streams_after))"
+
+# ---- peer-window: the far end's receive buffer stops at 512 KiB
+tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "4096 131072 524288" || bail "B rmem"
+transfer peer
+held_is peer peer-window
+report $? "an upload to a far end with a small receive buffer is peer-window" \
+    "$(grep "flow.*closed" "$TB_TMP/tcptuned.log" | tail -1)"
+tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "4096 131072 67108864" || bail "B rmem"
+
+# ---- application: iperf3 paces itself at 20 Mbit/s
+transfer paced -b 20M
+held_is paced application
+report $? "a rate-limited sender is application" \
+    "$(grep "flow.*closed" "$TB_TMP/tcptuned.log" | tail -1)"
+
+# ---- privacy: nobody sees root's connections only as a count
+out=$(in_a setpriv --reuid=nobody --regid=nogroup --clear-groups \
+    "$TCPTUNECTL" -s "$SOCK" diagnose --json 2>&1)
+printf '%s' "$out" | jq -e '(.flows | length) == 0 and .hidden >= 4' >/dev/null
+report $? "a non-root user sees root's connections as a count only" "$out"
+
+# ---- Prometheus: a counter per held_by
+ctl status --prometheus >"$TB_TMP/prom.txt" 2>&1
+grep -q '^tcptune_flows_held_total{held_by="receive-buffer"} [1-9]' "$TB_TMP/prom.txt"
+report $? "Prometheus counts the flows held by each" \
+    "$(grep flows_held "$TB_TMP/prom.txt")"
+
+tap_end

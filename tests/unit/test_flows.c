@@ -1,0 +1,600 @@
+/*
+ * daemon/flows.c: the history and the classifier, on recorded samples
+ * (readings as flows_linux.c makes them from sock_diag: tcp_info and
+ * skmem figures of transfers over a 150 ms path), and on the bounds of
+ * the history (entries, age), the counts of closed flows, and what a
+ * non-root client is shown; tools/diagnose/diagnose_words.c's sentences
+ * and the status line from the same flows.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tcptuned.h"
+#include "flows.h"
+#include "tcptunectl.h"
+#include "diagnose/diagnose.h"
+
+/* flows.c's per-OS names, as a sampler with nothing hidden. */
+const char *const flows_os_name = "test";
+const char *const flows_os_cannot_tell = "";
+
+#define MIB		(1024ULL * 1024)
+#define RTT_150MS	150000
+
+static struct flow_limits
+linux_limits(uint64_t rmem, uint64_t wmem, uint64_t wanted)
+{
+	struct flow_limits	l;
+
+	memset(&l, 0, sizeof(l));
+	l.rcv_auto = (struct flow_ceiling){ "net.ipv4.tcp_rmem", rmem,
+	    wanted, 1, false };
+	l.rcv_fixed = (struct flow_ceiling){ "net.core.rmem_max", 212992,
+	    0, 2, true };
+	l.snd_auto = (struct flow_ceiling){ "net.ipv4.tcp_wmem", wmem,
+	    wanted, 1, false };
+	l.snd_fixed = (struct flow_ceiling){ "net.core.wmem_max", 212992,
+	    0, 2, true };
+	return l;
+}
+
+static struct flow_reading
+reading(uint64_t id, uint32_t rtt)
+{
+	struct flow_reading	r;
+
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	r.uid = 1000;
+	r.rtt_us = rtt;
+	r.known = FLOW_KNOWS_LIMITED | FLOW_KNOWS_CWND | FLOW_KNOWS_UID |
+	    FLOW_KNOWS_RECEIVED;
+	snprintf(r.local, sizeof(r.local), "10.77.0.1:%u", 40000 + (unsigned)id);
+	snprintf(r.remote, sizeof(r.remote), "203.0.113.7:443");
+	return r;
+}
+
+/* Two passes a second apart: the flow's first and second reading. */
+static const struct flow *
+two_passes(struct flow_history *h, const struct flow_reading *a,
+    const struct flow_reading *b, const struct flow_limits *l)
+{
+	flows_begin_pass(h, 1000);
+	flows_take(h, a, l, 1000);
+	flows_end_pass(h, 1000);
+	flows_begin_pass(h, 2000);
+	flows_take(h, b, l, 2000);
+	flows_end_pass(h, 2000);
+	for (size_t i = 0; i < FLOWS_MAX; i++)
+		if (h->flows[i].used && h->flows[i].last.id == b->id)
+			return &h->flows[i];
+	return NULL;
+}
+
+/* A download that moved bytes in a second with its buffer at rcvbuf. */
+static const struct flow *
+download(struct flow_history *h, uint64_t bytes, uint64_t rcvbuf,
+    const struct flow_limits *l)
+{
+	struct flow_reading	a = reading(1, RTT_150MS), b;
+
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = rcvbuf / 2;
+	b = a;
+	b.bytes_received += bytes;
+	b.rcvbuf = rcvbuf;
+	return two_passes(h, &a, &b, l);
+}
+
+/* Recorded: 4 MiB tcp_rmem[2], 150 ms; 19 MB in a second (152 Mbit/s). */
+static void
+test_receive_buffer(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_verdict	 v;
+	const struct flow	*f;
+
+	(void)arg;
+	flows_init(h);
+	f = download(h, 19 * 1000 * 1000, 4 * MIB, &l);
+	assert_non_null(f);
+	flows_classify(f, &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_true(v.receiving);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_rmem");
+	assert_int_equal(v.ceiling_bytes, 4 * MIB);
+	assert_int_equal(v.rate_bps, 152000000);
+	/* half of 4 MiB per 150 ms */
+	assert_int_equal(v.allowed_bps, flows_window_rate(4 * MIB, RTT_150MS));
+	assert_true(v.allowed_bps > 111000000 && v.allowed_bps < 112000000);
+	/* the configured 64 MiB: 16 times as much */
+	assert_int_equal(v.possible_bps, flows_window_rate(64 * MIB, RTT_150MS));
+	assert_true(v.possible_bps > v.rate_bps);
+	free(h);
+}
+
+/* After tuning: 64 MiB ceiling, the buffer at 12 MiB: not this end. */
+static void
+test_receive_tuned(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(download(h, 100 * 1000 * 1000, 12 * MIB, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_null(v.ceiling);
+	assert_int_equal(v.possible_bps, 0);
+	free(h);
+}
+
+/* At the ceiling but far slower than it allows: not the buffer. */
+static void
+test_receive_at_ceiling_slow(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(download(h, 3 * MIB, 4 * MIB, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
+/* A program's SO_RCVBUF, capped at rmem_max: twice rmem_max. */
+static void
+test_receive_fixed(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+	struct flow_reading	 a = reading(2, 20000), b;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = 2 * 212992;
+	b = a;
+	b.bytes_received += 12 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_string_equal(v.ceiling->key, "net.core.rmem_max");
+	assert_int_equal(v.ceiling_bytes, 212992);
+	assert_int_equal(v.possible_bps, 0);	/* not configured */
+	free(h);
+}
+
+/* The receive queue full: the program did not read. */
+static void
+test_receive_application(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+	struct flow_reading	 a = reading(3, RTT_150MS), b;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = 6 * MIB;
+	b = a;
+	b.bytes_received += 2 * MIB;
+	b.rmem_alloc = 5 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	free(h);
+}
+
+static bool	upload_paced;
+static uint64_t	upload_wnd, upload_cwnd = 732688, upload_bytes = 20 * MIB;
+
+/* An upload over a second with its busy and limited times (µs). */
+static void
+upload(uint64_t busy, uint64_t sndbuf_lim, uint64_t rwnd_lim, uint64_t sndbuf,
+    struct flow_verdict *v)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(6 * MIB, 4 * MIB, 32 * MIB);
+	struct flow_reading	 a = reading(4, RTT_150MS), b;
+
+	flows_init(h);
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 5000000;
+	b = a;
+	b.bytes_acked += upload_bytes;
+	b.busy_us += busy;
+	b.cwnd_bytes = upload_cwnd;
+	b.peer_wnd = upload_wnd;
+	b.known |= upload_wnd ? FLOW_KNOWS_PEER_WND : 0;
+	b.sndbuf_limited_us = sndbuf_lim;
+	b.rwnd_limited_us = rwnd_lim;
+	b.sndbuf = sndbuf;
+	a.app_limited = b.app_limited = upload_paced;
+	flows_classify(two_passes(h, &a, &b, &l), v);
+	free(h);
+}
+
+static void
+test_send_buffer(void **arg)
+{
+	struct flow_verdict	v;
+
+	(void)arg;
+	upload(1000000, 800000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_false(v.receiving);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
+	assert_int_equal(v.possible_bps, flows_window_rate(32 * MIB, RTT_150MS));
+	/* a program's small SO_SNDBUF: send-buffer, but no sysctl to name */
+	upload(1000000, 800000, 0, 64 * 1024, &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_null(v.ceiling);
+}
+
+static void
+test_peer_network_application(void **arg)
+{
+	struct flow_verdict	v;
+
+	(void)arg;
+	upload(1000000, 0, 900000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	assert_null(v.ceiling);
+	upload(1000000, 100000, 100000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	upload(5000000, 0, 1792000, 4 * MIB, &v);	/* window unknown */
+	assert_int_equal(v.held, HELD_NETWORK);
+	upload(200000, 0, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	/* recorded: iperf3 -b 20M, busy all along, no app-limited sample,
+	   a 2794640-byte congestion window at 125 ms (here 150 ms) */
+	upload_cwnd = 2794640;
+	upload_bytes = 2500000;		/* 20 Mbit/s */
+	upload(5004000, 0, 0, 2 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_cwnd = 400000;		/* 21 Mbit/s: the window binds */
+	upload(5004000, 0, 0, 2 * MIB, &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	upload_cwnd = 732688;
+	upload_bytes = 20 * MIB;
+	upload_paced = true;	/* busy all along, app-limited samples */
+	upload(1000000, 0, 0, 4 * MIB, &v);
+	upload_paced = false;
+	assert_int_equal(v.held, HELD_APPLICATION);
+	/* recorded: a far end's 512 KiB buffer, 36 % rwnd-limited, its
+	   window 326272 below the congestion window 732688, 25 Mbit/s */
+	upload_wnd = 326272;
+	upload_bytes = 1 * MIB;	/* 8.4 Mbit/s: under half of 17.4, and
+				   of the congestion window's 39 */
+	upload(5000000, 0, 1792000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_bytes = 3 * MIB;
+	upload(5000000, 0, 1792000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	upload_cwnd = 300000;	/* the congestion window the smaller */
+	upload(5000000, 0, 1792000, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	upload_wnd = 0;
+	upload_cwnd = 732688;
+	upload_bytes = 20 * MIB;
+	/* exactly half limited is not "dominant" */
+	upload(1000000, 500000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+}
+
+/* An OS without limited times (macOS): the send buffer at its ceiling. */
+static void
+test_send_without_times(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(6 * MIB, 1 * MIB, 0);
+	struct flow_verdict	 v;
+	struct flow_reading	 a = reading(5, 50000), b;
+
+	(void)arg;
+	flows_init(h);
+	a.known = FLOW_KNOWS_UID;
+	a.bytes_acked = 1 * MIB;
+	b = a;
+	b.bytes_acked += 10 * MIB;
+	b.sndbuf = 1 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
+	b.sndbuf = 512 * 1024;
+	b.id = 6;
+	a.id = 6;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
+/* Loopback, too little data, one reading only: unclassified. */
+static void
+test_unclassified(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+	struct flow_reading	 a = reading(7, 40), b;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = 4 * MIB;
+	b = a;
+	b.bytes_received += 100 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_UNCLASSIFIED);	/* 40 us */
+	a = reading(8, RTT_150MS);
+	a.bytes_received = 100 * 1024;
+	b = a;
+	b.bytes_received += 500 * 1024;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_UNCLASSIFIED);	/* 500 KiB */
+	/* under 64 KiB in all: never takes a slot */
+	a = reading(9, RTT_150MS);
+	a.bytes_received = 1000;
+	flows_begin_pass(h, 3000);
+	flows_take(h, &a, &l, 3000);
+	flows_end_pass(h, 3000);
+	for (size_t i = 0; i < FLOWS_MAX; i++)
+		assert_false(h->flows[i].used && h->flows[i].last.id == 9);
+	free(h);
+}
+
+static size_t
+used(const struct flow_history *h)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < FLOWS_MAX; i++)
+		n += h->flows[i].used;
+	return n;
+}
+
+/* More flows than slots: bounded, the oldest gone; then aged out. */
+static void
+test_bounds(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_reading	 r;
+	uint64_t		 id;
+
+	(void)arg;
+	flows_init(h);
+	for (id = 1; id <= FLOWS_MAX + 10; id++) {
+		flows_begin_pass(h, id * 1000);
+		r = reading(id, RTT_150MS);
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, id * 1000);
+		flows_end_pass(h, id * 1000);
+	}
+	assert_int_equal(used(h), FLOWS_MAX);
+	for (size_t i = 0; i < FLOWS_MAX; i++)
+		assert_true(h->flows[i].last.id > 10);
+	flows_begin_pass(h, (FLOWS_MAX + 10) * 1000ULL + FLOWS_MAX_AGE * 1000);
+	flows_end_pass(h, (FLOWS_MAX + 10) * 1000ULL + FLOWS_MAX_AGE * 1000);
+	assert_int_equal(used(h), 1);	/* the last, seen within the hour */
+	flows_begin_pass(h, (FLOWS_MAX + 11) * 1000ULL + FLOWS_MAX_AGE * 1000);
+	flows_end_pass(h, (FLOWS_MAX + 11) * 1000ULL + FLOWS_MAX_AGE * 1000);
+	assert_int_equal(used(h), 0);
+	free(h);
+}
+
+/* A flow that closes is counted once by its verdict; privacy counts. */
+static void
+test_counts_and_privacy(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct msg_diag_summary	 s;
+	char			 line[256];
+
+	(void)arg;
+	flows_init(h);
+	download(h, 19 * 1000 * 1000, 4 * MIB, &l);
+	flows_begin_pass(h, 3000);
+	flows_end_pass(h, 3000);
+	flows_begin_pass(h, 4000);
+	flows_end_pass(h, 4000);
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 1);
+	flows_summary(h, 1000, false, &s);
+	assert_int_equal(s.ntracked, 1);
+	assert_int_equal(s.nhidden, 0);
+	assert_int_equal(s.held_recent[HELD_RECEIVE_BUFFER], 1);
+	assert_int_equal(s.rcv_ceiling_flows, 1);
+	assert_int_equal(s.rcv_ceiling_bytes, 4 * MIB);
+	flows_summary(h, 1001, false, &s);
+	assert_int_equal(s.nhidden, 1);
+	flows_summary(h, 1001, true, &s);
+	assert_int_equal(s.nhidden, 0);
+	diagnose_status_line(&s, line, sizeof(line));
+	assert_string_equal(line, "1 transfer in the last hour was held by "
+	    "the 4 MiB receive ceiling (net.ipv4.tcp_rmem); see tcptunectl "
+	    "diagnose");
+	free(h);
+}
+
+/* The sentence a person reads. */
+static void
+test_sentence(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	const struct flow	*f;
+	char			 line[1024];
+
+	(void)arg;
+	flows_init(h);
+	f = download(h, 26875000, 4 * MIB, &l);	/* 215 Mbit/s */
+	flows_classify(f, &v);
+	flows_to_msg(f, &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_string_equal(line, "your download from 203.0.113.7 ran at "
+	    "215 Mbit/s because this machine's receive buffer stops at "
+	    "4 MiB (net.ipv4.tcp_rmem); at 150 ms that is the most one "
+	    "stream can do; at the ceiling tcptune.conf sets it could reach "
+	    "1.79 Gbit/s, where the path allows");
+	m.held_by = HELD_PEER_WINDOW;
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_non_null(strstr(line, "far end's receive window"));
+	/* an address with a terminal escape in it is shown escaped */
+	tt_strlcpy(m.remote, "[2001:db8::\x1b]:443", sizeof(m.remote));
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_null(strchr(line, '\x1b'));
+	assert_non_null(strstr(line, "2001:db8::"));
+	free(h);
+}
+
+/* Windows: ESTATS values in their documented units (ms, bytes). */
+static const struct flow *
+estats_two(struct flow_history *h, const struct estats_record *a,
+    const struct estats_record *b, const char *level, const char *wanted)
+{
+	struct flow_reading	ra, rb;
+	struct flow_limits	l;
+
+	flows_estats_limits(level, &l);
+	l.rcv_auto.wanted = flows_estats_level_window(wanted);
+	flows_estats_reading(a, &ra);
+	flows_estats_reading(b, &rb);
+	return two_passes(h, &ra, &rb, &l);
+}
+
+static struct estats_record
+estats(uint64_t id)
+{
+	struct estats_record	e;
+
+	memset(&e, 0, sizeof(e));
+	e.id = id;
+	tt_strlcpy(e.local, "192.0.2.10:50100", sizeof(e.local));
+	tt_strlcpy(e.remote, "203.0.113.7:443", sizeof(e.remote));
+	e.SmoothedRtt = 150;
+	e.CurCwnd = 4 * MIB;
+	return e;
+}
+
+static void
+test_estats_levels(void **arg)
+{
+	(void)arg;
+	/* 65535 << 0, 2, 4, 8, 14 (docs/DESIGN.md §3 Windows) */
+	assert_int_equal(flows_estats_level_window("disabled"), 65535);
+	assert_int_equal(flows_estats_level_window("highlyrestricted"), 262140);
+	assert_int_equal(flows_estats_level_window("restricted"), 1048560);
+	assert_int_equal(flows_estats_level_window("normal"), 16776960);
+	assert_int_equal(flows_estats_level_window("experimental"),
+	    1073725440);
+	assert_int_equal(flows_estats_level_window("enabled"), 0);
+}
+
+/* A download at "restricted": its window at 1 MiB, 52 Mbit/s at 150 ms. */
+static void
+test_estats_receive(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct estats_record	 a = estats(1), b;
+	struct flow_verdict	 v;
+	struct msg_diag_summary	 s;
+
+	(void)arg;
+	flows_init(h);
+	a.DataBytesIn = 2 * MIB;
+	a.MaxRwinSent = 524280;
+	b = a;
+	b.DataBytesIn += 6500000;
+	b.MaxRwinSent = 1048560;
+	flows_classify(estats_two(h, &a, &b, "restricted", "normal"), &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_string_equal(v.ceiling->key, "tcp.autotuninglevel");
+	assert_int_equal(v.ceiling_bytes, 1048560);
+	/* one window per round trip: 1048560 * 8 / 0.15 */
+	assert_int_equal(v.allowed_bps, 1048560ULL * 8000000 / 150000);
+	assert_int_equal(v.possible_bps, 16776960ULL * 8000000 / 150000);
+	/* at "normal" the same window is far below the ceiling */
+	flows_init(h);
+	flows_classify(estats_two(h, &a, &b, "normal", "normal"), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	/* no owner: a user who is not an administrator sees a count, even
+	   one whose identity happens to be the reading's uid */
+	flows_summary(h, 0, false, &s);
+	assert_int_equal(s.nhidden, 1);
+	flows_summary(h, UINT32_MAX, false, &s);
+	assert_int_equal(s.nhidden, 1);
+	free(h);
+}
+
+/* Uploads: "Receiver Limited" and "Sender Limited" times (ms). */
+static void
+test_estats_send(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct estats_record	 a = estats(2), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.DataBytesOut = 2 * MIB;
+	b = a;
+	b.DataBytesOut += 3 * MIB;
+	b.SndLimTimeRwin = 800;
+	b.SndLimTimeCwnd = 150;
+	b.CurRwinRcvd = 512 * 1024;
+	flows_classify(estats_two(h, &a, &b, "normal", ""), &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	flows_init(h);
+	b.SndLimTimeRwin = 0;
+	b.SndLimTimeCwnd = 200;
+	b.SndLimTimeSnd = 800;
+	b.CurRwinRcvd = 8 * MIB;	/* a far end with room */
+	flows_classify(estats_two(h, &a, &b, "normal", ""), &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	flows_init(h);
+	b.SndLimTimeCwnd = 950;
+	b.SndLimTimeSnd = 50;
+	b.CurCwnd = 400000;	/* 21 Mbit/s at 150 ms: the window binds */
+	flows_classify(estats_two(h, &a, &b, "normal", ""), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_receive_buffer),
+		cmocka_unit_test(test_receive_tuned),
+		cmocka_unit_test(test_receive_at_ceiling_slow),
+		cmocka_unit_test(test_receive_fixed),
+		cmocka_unit_test(test_receive_application),
+		cmocka_unit_test(test_send_buffer),
+		cmocka_unit_test(test_peer_network_application),
+		cmocka_unit_test(test_send_without_times),
+		cmocka_unit_test(test_unclassified),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_counts_and_privacy),
+		cmocka_unit_test(test_sentence),
+		cmocka_unit_test(test_estats_levels),
+		cmocka_unit_test(test_estats_receive),
+		cmocka_unit_test(test_estats_send),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,31 @@
+/*
+ * tcptunectl diagnose: the connections tcptuned sampled and what held
+ * each back (daemon/flows.c classifies), told in sentences or as JSON.
+ * diagnose.c asks the daemon; diagnose_words.c writes, from a reply
+ * alone, so tests/unit/test_diagnose.c checks every sentence.
+ */
+#ifndef TCPTUNECTL_DIAGNOSE_H
+#define TCPTUNECTL_DIAGNOSE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct reply;
+
+struct diagnose_args {
+	const char	*socket;
+	bool		 json;
+	bool		 all;		/* the unclassified ones too */
+};
+
+/* diagnose.c */
+int	 diagnose_run(const struct diagnose_args *);
+int	 diagnose_fetch(const char *, bool, struct reply *);
+
+/* diagnose_words.c */
+void	 diagnose_sentence(const struct msg_flow *, char *, size_t);
+void	 diagnose_text(FILE *, const struct reply *);
+void	 diagnose_json(FILE *, const struct reply *);
+void	 diagnose_status_line(const struct msg_diag_summary *, char *, size_t);
+
+#endif /* TCPTUNECTL_DIAGNOSE_H */

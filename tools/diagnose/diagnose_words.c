@@ -1,0 +1,236 @@
+/*
+ * What diagnose says, from a reply alone: one sentence per connection a
+ * person can act on ("your download from 203.0.113.7 ran at 215 Mbit/s
+ * because this machine's receive buffer stops at 4 MiB
+ * (net.ipv4.tcp_rmem); at 150 ms that is the most one stream can do"),
+ * the JSON of the same, and the line status adds.  Every string the
+ * daemon sent is escaped before it reaches the terminal.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tcptunectl.h"
+#include "json.h"
+#include "advise/advise.h"
+#include "diagnose/diagnose.h"
+
+struct words {
+	char	host[TT_ESCAPE_SIZE(TT_ADDR_MAX)];
+	char	key[TT_ESCAPE_SIZE(TT_NAME_MAX)];
+	char	rate[32], allowed[32], possible[32], rtt[32], ceiling[32];
+	char	moved[32];
+};
+
+/* The address without its port: "203.0.113.7", "2001:db8::1". */
+static void
+host_of(const char *addr, char *buf, size_t len)
+{
+	char	raw[TT_ADDR_MAX];
+	char	*colon;
+
+	tt_strlcpy(raw, addr[0] == '[' ? addr + 1 : addr, sizeof(raw));
+	if ((colon = strrchr(raw, addr[0] == '[' ? ']' : ':')) != NULL)
+		*colon = '\0';
+	tt_escape(buf, len, raw);
+}
+
+static void
+words_of(const struct msg_flow *f, struct words *w)
+{
+	host_of(f->remote, w->host, sizeof(w->host));
+	tt_escape(w->key, sizeof(w->key), f->ceiling_key);
+	adv_fmt_rate((double)f->rate_bps, w->rate, sizeof(w->rate));
+	adv_fmt_rate((double)f->allowed_bps, w->allowed, sizeof(w->allowed));
+	adv_fmt_rate((double)f->possible_bps, w->possible,
+	    sizeof(w->possible));
+	adv_fmt_time(f->rtt_us / 1e6, w->rtt, sizeof(w->rtt));
+	adv_fmt_bytes((double)f->ceiling_bytes, w->ceiling,
+	    sizeof(w->ceiling));
+	adv_fmt_bytes((double)f->bytes, w->moved, sizeof(w->moved));
+}
+
+static const char *
+transfer(const struct msg_flow *f)
+{
+	return f->receiving ? "download from" : "upload to";
+}
+
+/* receive-buffer and send-buffer: the ceiling, and what tuning gives. */
+static void
+buffer_sentence(const struct msg_flow *f, const struct words *w, char *buf,
+    size_t len)
+{
+	const char	*side = f->held_by == HELD_RECEIVE_BUFFER ? "receive" :
+			    "send";
+	int		 n;
+
+	if (f->ceiling_key[0] == '\0')
+		n = snprintf(buf, len, "your %s %s ran at %s because the "
+		    "program's own %s buffer was full (it set its size "
+		    "itself); at %s that buffer allows %s", transfer(f),
+		    w->host, w->rate, side, w->rtt, w->allowed);
+	else
+		n = snprintf(buf, len, "your %s %s ran at %s because this "
+		    "machine's %s buffer stops at %s (%s); at %s that is the "
+		    "most one stream can do", transfer(f), w->host, w->rate,
+		    side, w->ceiling, w->key, w->rtt);
+	if (n < 0 || (size_t)n >= len || f->possible_bps <= f->rate_bps)
+		return;
+	snprintf(buf + n, len - (size_t)n, "; at the ceiling tcptune.conf "
+	    "sets it could reach %s, where the path allows", w->possible);
+}
+
+void
+diagnose_sentence(const struct msg_flow *f, char *buf, size_t len)
+{
+	struct words	w;
+
+	words_of(f, &w);
+	switch (f->held_by) {
+	case HELD_RECEIVE_BUFFER:
+	case HELD_SEND_BUFFER:
+		buffer_sentence(f, &w, buf, len);
+		break;
+	case HELD_PEER_WINDOW:
+		snprintf(buf, len, "your upload to %s ran at %s, held by the "
+		    "far end's receive window: its limit, not this "
+		    "machine's buffers", w.host, w.rate);
+		break;
+	case HELD_NETWORK:
+		snprintf(buf, len, "your %s %s ran at %s over %s, held by the "
+		    "network or the far end (congestion, loss), not by this "
+		    "machine's buffers", transfer(&f[0]), w.host, w.rate,
+		    w.rtt);
+		break;
+	case HELD_APPLICATION:
+		snprintf(buf, len, "your %s %s ran at %s: nothing was full, "
+		    "the program %s no faster", transfer(f), w.host, w.rate,
+		    f->receiving ? "read" : "wrote");
+		break;
+	default:
+		snprintf(buf, len, "a connection with %s moved %s over %s: "
+		    "too little data or too short a round trip to tell",
+		    w.host, w.moved, w.rtt);
+		break;
+	}
+}
+
+/* "3 transfers in the last hour were held by the 4 MiB receive ceiling" */
+void
+diagnose_status_line(const struct msg_diag_summary *s, char *buf, size_t len)
+{
+	char	bytes[32], key[TT_ESCAPE_SIZE(TT_NAME_MAX)];
+
+	buf[0] = '\0';
+	if (s->rcv_ceiling_flows == 0)
+		return;
+	adv_fmt_bytes((double)s->rcv_ceiling_bytes, bytes, sizeof(bytes));
+	tt_escape(key, sizeof(key), s->rcv_ceiling_key);
+	snprintf(buf, len, "%u transfer%s in the last hour %s held by the %s "
+	    "receive ceiling (%s); see tcptunectl diagnose",
+	    s->rcv_ceiling_flows, s->rcv_ceiling_flows == 1 ? "" : "s",
+	    s->rcv_ceiling_flows == 1 ? "was" : "were", bytes, key);
+}
+
+static void
+text_summary(FILE *out, const struct reply *r)
+{
+	const struct msg_diag_summary	*s = &r->diag;
+	char				 t[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+
+	if (s->cannot_tell[0] != '\0') {
+		tt_escape(t, sizeof(t), s->cannot_tell);
+		fprintf(out, "note: %s\n", t);
+	}
+	if (s->problem[0] != '\0') {
+		tt_escape(t, sizeof(t), s->problem);
+		fprintf(out, "the last sampling failed: %s\n", t);
+	}
+	if (s->last_pass == 0)
+		fprintf(out, "tcptuned has not sampled the connections yet "
+		    "(it does at each check)\n");
+	if (r->nflows == 0 && s->last_pass != 0)
+		fprintf(out, "no connection in the last hour moved enough "
+		    "data over a long enough round trip to tell what held "
+		    "it\n");
+	if (s->nhidden > 0)
+		fprintf(out, "%u connection%s of other users not shown (root "
+		    "sees them)\n", s->nhidden, s->nhidden == 1 ? "" : "s");
+}
+
+void
+diagnose_text(FILE *out, const struct reply *r)
+{
+	char	line[1024], local[TT_ESCAPE_SIZE(TT_ADDR_MAX)];
+	char	remote[TT_ESCAPE_SIZE(TT_ADDR_MAX)];
+	size_t	i;
+
+	for (i = 0; i < r->nflows; i++) {
+		const struct msg_flow *f = &r->flows[i];
+
+		diagnose_sentence(f, line, sizeof(line));
+		tt_escape(local, sizeof(local), f->local);
+		tt_escape(remote, sizeof(remote), f->remote);
+		fprintf(out, "%s -> %s  %s%s\n  %s\n", local, remote,
+		    held_by_name(f->held_by), f->open ? "" : " (closed)", line);
+	}
+	text_summary(out, r);
+}
+
+static void
+json_flow(struct json *j, const struct msg_flow *f)
+{
+	json_open(j, NULL, '{');
+	json_str(j, "local", f->local);
+	json_str(j, "remote", f->remote);
+	json_str(j, "direction", f->receiving ? "receive" : "send");
+	json_num(j, "rtt_ms", f->rtt_us / 1000.0);
+	json_uint(j, "rate_bps", f->rate_bps);
+	json_str(j, "held_by", held_by_name(f->held_by));
+	if (f->ceiling_key[0] != '\0') {
+		json_open(j, "ceiling", '{');
+		json_str(j, "key", f->ceiling_key);
+		json_uint(j, "bytes", f->ceiling_bytes);
+		json_close(j, '}');
+	} else
+		json_null(j, "ceiling");
+	if (f->allowed_bps > 0)
+		json_uint(j, "allowed_bps", f->allowed_bps);
+	else
+		json_null(j, "allowed_bps");
+	if (f->possible_bps > 0)
+		json_uint(j, "possible_bps", f->possible_bps);
+	else
+		json_null(j, "possible_bps");
+	json_uint(j, "bytes", f->bytes);
+	json_uint(j, "uid", f->uid);
+	json_bool(j, "open", f->open != 0);
+	json_int(j, "last_seen", f->last_seen);
+	json_close(j, '}');
+}
+
+void
+diagnose_json(FILE *out, const struct reply *r)
+{
+	const struct msg_diag_summary	*s = &r->diag;
+	struct json			 j;
+	size_t				 i;
+
+	json_begin(&j, out);
+	json_open(&j, NULL, '{');
+	json_str(&j, "sampler", s->sampler);
+	json_int(&j, "last_pass", s->last_pass);
+	json_str(&j, "cannot_tell", s->cannot_tell);
+	json_str(&j, "problem", s->problem);
+	json_uint(&j, "hidden", s->nhidden);
+	json_open(&j, "flows", '[');
+	for (i = 0; i < r->nflows; i++)
+		json_flow(&j, &r->flows[i]);
+	json_close(&j, ']');
+	json_close(&j, '}');
+	fputc('\n', out);
+}
