@@ -5,7 +5,8 @@
  *	with tcptunectl's rights), exit 0; exit 1 when it cannot.
  *   pipe_owner.exe squat PIPE SDDL SECONDS
  *	holds PIPE with that security descriptor, as a program squatting on
- *	tcptuned's name would, accepting and dropping clients, for SECONDS;
+ *	tcptuned's name would, holding each client until it hangs up, for
+ *	SECONDS;
  *	prints "ready" once the pipe exists.
  * A test tool only.
  */
@@ -48,6 +49,22 @@ owner(const char *pipe)
 	return 0;
 }
 
+/*
+ * Keep a client connected until it hangs up, as a squatter that wants the
+ * client's requests would: dropping it at once raced the client's owner
+ * check (Wine then answers "Pipe not connected" to GetSecurityInfo, and
+ * the test saw that refusal instead of the one naming the owner).
+ */
+static void
+hold_client(HANDLE h)
+{
+	char	buf[512];
+	DWORD	n;
+
+	while (ReadFile(h, buf, sizeof(buf), &n, NULL))
+		;
+}
+
 static int
 squat(const char *pipe, const char *sddl, int seconds)
 {
@@ -74,9 +91,10 @@ squat(const char *pipe, const char *sddl, int seconds)
 	fflush(stdout);
 	while ((int)(end - GetTickCount()) > 0) {
 		if (ConnectNamedPipe(h, NULL) ||
-		    GetLastError() == ERROR_PIPE_CONNECTED)
+		    GetLastError() == ERROR_PIPE_CONNECTED) {
+			hold_client(h);
 			DisconnectNamedPipe(h);
-		else
+		} else
 			Sleep(100);
 	}
 	CloseHandle(h);
