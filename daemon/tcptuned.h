@@ -267,6 +267,17 @@ struct supervisor {
 	void	(*stopping)(void);
 };
 
+/*
+ * parse_posix.c | parse_win.c: the config and the managed file, read by
+ * the parse helper tcptune-parse (parse_helper.c) on Unix, in-process on
+ * Windows.  helper: the program's path, checked by parse_helper_check.
+ */
+struct config	*parse_config(const char *, const char *, const char *,
+		    struct errlist *);
+int		 parse_report(const char *, const char *, const char *,
+		    FILE *);
+int		 parse_helper_check(const char *, char *, size_t);
+
 /* tcptuned.c */
 int	 tcptuned_main(int, char **, const struct supervisor *);
 

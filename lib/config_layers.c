@@ -28,13 +28,6 @@
 
 #include "tcptune.h"
 
-const char *
-config_key_source(const struct config *cfg, const struct config_key *k)
-{
-	return k->managed && cfg->managed_path[0] != '\0' ?
-	    cfg->managed_path : cfg->path;
-}
-
 static const struct config_key *
 find_in(const struct config *cfg, const char *name)
 {
