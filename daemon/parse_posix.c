@@ -216,8 +216,11 @@ run_helper(const char *helper, int cfd, int mfd, const char *path,
 	pid_t		 pid;
 
 	memset(&a, 0, sizeof(a));
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
+	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
 		return tt_why(why, len, "socketpair: %s", strerror(errno));
+	(void)fcntl(sp[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(sp[1], F_SETFD, FD_CLOEXEC);
 	if ((pid = fork()) == -1) {
 		close(sp[0]);
 		close(sp[1]);

@@ -68,36 +68,11 @@ enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_N };
 static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
 enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };
 
-static const char *const mode_names[] = {
-	[MODE_ENFORCE] = "enforce",
-	[MODE_ONCE] = "once",
-	[MODE_AT_LEAST] = "at-least",
-};
-static const char *const reject_names[] = {
-	[REJECT_FAIL] = "fail",
-	[REJECT_CLAMP] = "clamp",
-};
 
 static void	problem(struct parse *, long, const char *, ...)
 		    TT_PRINTF(3, 4);
 static void	nproblem(struct parse *, const xmlNode *, const char *, ...)
 		    TT_PRINTF(3, 4);
-
-const char *
-key_mode_name(enum key_mode m)
-{
-	if ((size_t)m >= NITEMS(mode_names))
-		return "?";
-	return mode_names[m];
-}
-
-const char *
-on_reject_name(enum on_reject r)
-{
-	if ((size_t)r >= NITEMS(reject_names))
-		return "?";
-	return reject_names[r];
-}
 
 /*
  * User text for a message: control and non-ASCII bytes as \xNN so that one
@@ -889,14 +864,15 @@ key_dict(struct parse *p, xmlNode *dict, const char *owner,
 	else
 		value_ok = scalar_value(p, f.val[KEY_VALUE], owner, k, true);
 	if (f.val[KEY_MODE] != NULL && choice_of(p, f.val[KEY_MODE], owner,
-	    "Mode", mode_names, NITEMS(mode_names), &c)) {
+	    "Mode", config_mode_names, NITEMS(config_mode_names), &c)) {
 		k->mode = (enum key_mode)c;
 		if (value_ok && !k->numeric && k->mode == MODE_AT_LEAST)
 			nproblem(p, f.val[KEY_MODE], "%sMode at-least needs "
 			    "a numeric value, not \"%s\"", owner, k->value);
 	}
 	if (f.val[KEY_REJECT] != NULL && choice_of(p, f.val[KEY_REJECT],
-	    owner, "OnReject", reject_names, NITEMS(reject_names), &c)) {
+	    owner, "OnReject", config_reject_names,
+	    NITEMS(config_reject_names), &c)) {
 		k->on_reject = (enum on_reject)c;
 		if (value_ok && !k->numeric && k->on_reject == REJECT_CLAMP)
 			nproblem(p, f.val[KEY_REJECT], "%sOnReject clamp "

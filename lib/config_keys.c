@@ -26,6 +26,33 @@ static const char *const managed_prefixes[] = {
 	"tcp.", "offload."	/* Windows: backend_win.c's keys */
 };
 
+/* The words of Mode and OnReject, for the parser and for status. */
+const char *const config_mode_names[MODE_AT_LEAST + 1] = {
+	[MODE_ENFORCE] = "enforce",
+	[MODE_ONCE] = "once",
+	[MODE_AT_LEAST] = "at-least",
+};
+const char *const config_reject_names[REJECT_CLAMP + 1] = {
+	[REJECT_FAIL] = "fail",
+	[REJECT_CLAMP] = "clamp",
+};
+
+const char *
+key_mode_name(enum key_mode m)
+{
+	if ((size_t)m >= NITEMS(config_mode_names))
+		return "?";
+	return config_mode_names[m];
+}
+
+const char *
+on_reject_name(enum on_reject r)
+{
+	if ((size_t)r >= NITEMS(config_reject_names))
+		return "?";
+	return config_reject_names[r];
+}
+
 static bool
 name_char(int c)
 {

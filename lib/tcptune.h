@@ -110,7 +110,9 @@ void		 config_free(struct config *);
 const struct config_key *config_find(const struct config *, const char *);
 const char	*key_mode_name(enum key_mode);
 const char	*on_reject_name(enum on_reject);
-/* config_keys.c: the parts tcptuned uses without the parser. */
+/* config_keys.c: the parts tcptuned and tcptunectl use without the parser. */
+extern const char *const config_mode_names[MODE_AT_LEAST + 1];
+extern const char *const config_reject_names[REJECT_CLAMP + 1];
 bool		 sysctl_name_valid(const char *);
 bool		 sysctl_name_managed(const char *);
 const char	*config_name_problem(const char *, char *, size_t);

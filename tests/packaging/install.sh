@@ -80,9 +80,10 @@ conf=$D$sysconfdir/tcptune.conf
 check "make install DESTDIR" mk install DESTDIR="$D" || bail "install failed"
 
 # The parse helper lives in libexecdir on Unix (Windows parses in the
-# service itself).
+# service itself), and on Linux the full tcptunectl beside it.
 helpers=
 [ "$platform" = windows ] || helpers=$pkglibexecdir/tcptune-parse
+[ "$platform" = linux ] && helpers="$helpers $pkglibexecdir/tcptunectl-full"
 for f in "$sbindir/tcptuned" "$bindir/tcptunectl" $helpers; do
 	if [ -f "$D$f" ] && [ -x "$D$f" ] && [ "$(mode "$D$f")" = 755 ]; then
 		ok "$f installed, mode 0755"
