@@ -1,10 +1,11 @@
 /*
- * The quick tcptunectl hands every command not marked quick in
- * tcptunectl.c's table to the full program, as git runs its commands
- * from its exec path: tcptunectl-full beside this program when there is
- * one (a build tree), else the one installed in libexecdir (TT_CTL_FULL).
- * Beside means in the directory /proc/self/exe names, which whoever can
- * write that directory controls anyway, as they control tcptunectl.
+ * The quick tcptunectl hands every command not in tcptunectl.c's
+ * quick_commands to the full program, as git runs its commands from its
+ * exec path: tcptunectl-full beside this program (a build tree), else at
+ * ../libexec/tcptune from its directory (an install, DESTDIR or not, in
+ * the usual layout: git's RUNTIME_PREFIX), else the one configure named
+ * (TT_CTL_FULL).  Relative to the directory /proc/self/exe names: whoever
+ * can write there controls tcptunectl itself anyway.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -18,9 +19,9 @@
 
 #define FULL_NAME	"tcptunectl-full"
 
-/* tcptunectl-full in this program's own directory, if it is there. */
+/* rel (a path from this program's directory), if it is executable. */
 static int
-beside_self(char *buf, size_t len)
+from_self(const char *rel, char *buf, size_t len)
 {
 	ssize_t	 n;
 	char	*slash;
@@ -29,9 +30,9 @@ beside_self(char *buf, size_t len)
 		return -1;
 	buf[n] = '\0';
 	if ((slash = strrchr(buf, '/')) == NULL ||
-	    (size_t)(slash + 1 - buf) + sizeof(FULL_NAME) > len)
+	    (size_t)(slash + 1 - buf) + strlen(rel) + 1 > len)
 		return -1;
-	memcpy(slash + 1, FULL_NAME, sizeof(FULL_NAME));
+	memcpy(slash + 1, rel, strlen(rel) + 1);
 	return access(buf, X_OK);
 }
 
@@ -40,7 +41,8 @@ ctl_exec_full(char *argv[])
 {
 	char	path[4096];
 
-	if (beside_self(path, sizeof(path)) == -1)
+	if (from_self(FULL_NAME, path, sizeof(path)) == -1 &&
+	    from_self("../libexec/tcptune/" FULL_NAME, path, sizeof(path)) == -1)
 		tt_strlcpy(path, TT_CTL_FULL, sizeof(path));
 	argv[0] = path;
 	execv(path, argv);
