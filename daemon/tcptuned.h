@@ -99,6 +99,8 @@ struct engine_key {
 	time_t			 recent[CONTEST_CORRECTIONS];	/* mono */
 	unsigned		 backoff;		/* level, 0 none */
 	time_t			 next_attempt;		/* mono */
+	unsigned		 refusals;	/* in a row, of a refused key */
+	uint64_t		 retry_check;	/* engine->checks to try at */
 };
 struct engine {
 	struct sysctl_backend	*be;
