@@ -6,6 +6,8 @@
  *
  *   libcloop INTERVAL PATH=VALUE...
  */
+#include "config.h"
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
