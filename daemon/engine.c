@@ -516,6 +516,35 @@ correct_key(struct engine *e, struct engine_key *k, const char *target,
 		back_off(e, k, now);
 }
 
+/*
+ * A refused key is tried again at the next check, then after 2, 4, 8...
+ * checks, at most CONTEST_BACKOFF_MAX seconds apart: a key the kernel
+ * will not take (EPERM in a container, a missing module) costs a write
+ * and a log line an hour, not one each check.  Counted in checks, not
+ * seconds, so a slow check never pushes it further.  Taken: back to 0.
+ */
+static void
+refusal_back_off(struct engine *e, struct engine_key *k)
+{
+	uint64_t	skip, most;
+
+	if (k->state != KS_REFUSED) {
+		if (k->refusals > 1)
+			log_info("%s: taken after %u refused tries",
+			    k->cfg.name, k->refusals);
+		k->refusals = 0;
+		k->retry_check = 0;
+		return;
+	}
+	k->refusals++;
+	most = CONTEST_BACKOFF_MAX / (e->cfg->check_interval ?
+	    e->cfg->check_interval : 1);
+	skip = k->refusals > 20 ? most : 1ULL << (k->refusals - 1);
+	if (skip > most)
+		skip = most > 0 ? most : 1;
+	k->retry_check = e->checks + skip;
+}
+
 static void
 check_key(struct engine *e, struct engine_key *k, time_t now)
 {
@@ -528,9 +557,12 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 		return;
 	}
 	if (k->state == KS_REFUSED) {
-		/* Retried each tick (apply_key reads first): the obstacle
-		 * may have gone. */
-		apply_key(e, k);
+		/* Retried (apply_key reads first), for the obstacle may
+		 * have gone, but backing off as a contested key does. */
+		if (e->checks >= k->retry_check) {
+			apply_key(e, k);
+			refusal_back_off(e, k);
+		}
 		return;
 	}
 	if (read_key(e, k) != 0)
@@ -704,6 +736,9 @@ engine_key_status(const struct engine *e, const struct engine_key *k,
 	ks->last_change = k->last_change;
 	if (k->state == KS_CONTESTED)
 		ks->next_attempt = time(NULL) + (k->next_attempt - mono);
+	if (k->state == KS_REFUSED && k->retry_check > e->checks + 1)
+		ks->next_attempt = e->last_check + (time_t)((k->retry_check -
+		    e->checks) * e->cfg->check_interval);
 	ks->state = k->state;
 	ks->mode = k->cfg.mode;
 	ks->on_reject = k->cfg.on_reject;

@@ -26,6 +26,7 @@ struct options {
 	const char	*socket_path;
 	const char	*state_dir;
 	const char	*sysctl_root;
+	const char	*parse_helper;	/* tcptune-parse */
 	bool		 debug;
 	bool		 check_only;
 };
@@ -64,8 +65,8 @@ usage(FILE *out)
 {
 	fprintf(out,
 	    "usage: tcptuned [-dnhV] [-f config] [-m managed] "
-	    "[-r sysctl-root]\n"
-	    "                [-S state-dir] [-s socket]\n"
+	    "[-P parse-helper]\n"
+	    "                [-r sysctl-root] [-S state-dir] [-s socket]\n"
 	    "  -d            debug: log to stderr, verbosely\n"
 	    "  -f config     configuration file (default %s)\n"
 	    "  -m managed    managed preferences file, read when present; "
@@ -74,6 +75,9 @@ usage(FILE *out)
 	    "  -n            check the configuration (its owner and mode "
 	    "too),\n"
 	    "                print every error, and exit 0 or 1\n"
+	    "  -P program    the parse helper (default %s); root's\n"
+	    "                and writable by nobody else, all the way "
+	    "from /\n"
 	    "  -r directory  read and write sysctls as files under this "
 	    "directory\n"
 	    "                (Linux layout; default " TT_SYSCTL_SOURCE ")\n"
@@ -83,7 +87,7 @@ usage(FILE *out)
 	    "  -h, --help    this help\n"
 	    "  -V, --version print the version\n",
 	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
-	    "none", TT_STATE_DIR, TT_SOCKET_PATH);
+	    "none", TT_PARSE_HELPER, TT_STATE_DIR, TT_SOCKET_PATH);
 }
 
 static void
@@ -104,12 +108,14 @@ parse_options(int argc, char **argv, struct options *opt)
 		printf("tcptuned %s (%s)\n", PACKAGE_VERSION, TT_PLATFORM);
 		exit(0);
 	}
-	while ((ch = getopt(argc, argv, "df:hm:nr:S:s:V")) != -1) {
+	opt->parse_helper = TT_PARSE_HELPER;
+	while ((ch = getopt(argc, argv, "df:hm:nP:r:S:s:V")) != -1) {
 		switch (ch) {
 		case 'd': opt->debug = true; break;
 		case 'f': opt->config_path = optarg; break;
 		case 'm': opt->managed_path = optarg; break;
 		case 'n': opt->check_only = true; break;
+		case 'P': opt->parse_helper = optarg; break;
 		case 'r': opt->sysctl_root = optarg; break;
 		case 'S': opt->state_dir = optarg; break;
 		case 's': opt->socket_path = optarg; break;
@@ -133,12 +139,15 @@ parse_options(int argc, char **argv, struct options *opt)
 	}
 }
 
-/* The config with the managed preferences over it (config_layers.c). */
+/*
+ * The config with the managed preferences over it (config_layers.c),
+ * read by the parse helper (parse_posix.c).
+ */
 static struct config *
 load_config(const struct daemon *d, struct errlist *errs)
 {
-	return config_load_layers(d->opt.config_path, d->opt.managed_path,
-	    CONFIG_CHECK_OWNER, errs);
+	return parse_config(d->opt.parse_helper, d->opt.config_path,
+	    d->opt.managed_path, errs);
 }
 
 static bool
@@ -790,8 +799,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
-		return config_report_layers(d.opt.config_path,
-		    d.opt.managed_path, CONFIG_CHECK_OWNER, stdout);
+		return parse_report(d.opt.parse_helper, d.opt.config_path,
+		    d.opt.managed_path, stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	/* by hand: a start-up failure is said where the user looks */
 	log_echo_errors(sup->by_hand());

@@ -99,6 +99,8 @@ struct engine_key {
 	time_t			 recent[CONTEST_CORRECTIONS];	/* mono */
 	unsigned		 backoff;		/* level, 0 none */
 	time_t			 next_attempt;		/* mono */
+	unsigned		 refusals;	/* in a row, of a refused key */
+	uint64_t		 retry_check;	/* engine->checks to try at */
 };
 struct engine {
 	struct sysctl_backend	*be;
@@ -289,6 +291,17 @@ void		 diagnose_free(struct diagnose *);
 void		 diagnose_pass(struct diagnose *);
 struct msg_flow	*diagnose_reply(struct diagnose *, const struct ctl_peer *, bool,
 		    struct msg_diag_summary *, size_t *);
+
+/*
+ * parse_posix.c | parse_win.c: the config and the managed file, read by
+ * the parse helper tcptune-parse (parse_helper.c) on Unix, in-process on
+ * Windows.  helper: the program's path, checked by parse_helper_check.
+ */
+struct config	*parse_config(const char *, const char *, const char *,
+		    struct errlist *);
+int		 parse_report(const char *, const char *, const char *,
+		    FILE *);
+int		 parse_helper_check(const char *, char *, size_t);
 
 /* tcptuned.c */
 int	 tcptuned_main(int, char **, const struct supervisor *);

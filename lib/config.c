@@ -65,117 +65,14 @@ static const char *const top_fields[] = {
 };
 enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_N };
 
-/*
- * What tcptune manages unless the config says AllowAnySysctl: the network
- * and socket-buffer sysctls (Linux net.*; macOS and FreeBSD net.inet.*
- * and kern.ipc.*; Windows tcp.* and offload.*, the auto-tuning level and
- * RSS).  A root daemon that writes whatever its file names is
- * one mistake (or one injected line) away from kernel.core_pattern or
- * kern.securelevel; the opt-in makes that a decision, in the file.
- */
-static const char *const managed_prefixes[] = {
-	"net.", "kern.ipc.",
-	"tcp.", "offload."	/* Windows: backend_win.c's keys */
-};
 static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
 enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };
 
-static const char *const mode_names[] = {
-	[MODE_ENFORCE] = "enforce",
-	[MODE_ONCE] = "once",
-	[MODE_AT_LEAST] = "at-least",
-};
-static const char *const reject_names[] = {
-	[REJECT_FAIL] = "fail",
-	[REJECT_CLAMP] = "clamp",
-};
 
 static void	problem(struct parse *, long, const char *, ...)
 		    TT_PRINTF(3, 4);
 static void	nproblem(struct parse *, const xmlNode *, const char *, ...)
 		    TT_PRINTF(3, 4);
-
-const char *
-key_mode_name(enum key_mode m)
-{
-	if ((size_t)m >= NITEMS(mode_names))
-		return "?";
-	return mode_names[m];
-}
-
-const char *
-on_reject_name(enum on_reject r)
-{
-	if ((size_t)r >= NITEMS(reject_names))
-		return "?";
-	return reject_names[r];
-}
-
-static bool
-name_char(int c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
-
-/*
- * Why name is not a sysctl name, or NULL when it is one: dot-separated
- * parts of [A-Za-z0-9_-], none empty and none starting with '-', at least
- * two of them.  Nothing else can appear, so a name can never become "..",
- * "/" or an option when a backend maps it to a path.
- */
-static const char *
-name_problem(const char *name, char *buf, size_t size)
-{
-	size_t	i, len, part = 0, nparts = 1;
-
-	if ((len = strlen(name)) == 0)
-		return "it is empty";
-	if (len >= TT_NAME_MAX) {
-		snprintf(buf, size, "it is longer than %d characters",
-		    TT_NAME_MAX - 1);
-		return buf;
-	}
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		if (c == '.') {
-			if (part == 0)
-				return "it has an empty part (a leading, "
-				    "trailing or doubled dot)";
-			part = 0;
-			nparts++;
-			continue;
-		}
-		if (!name_char(c)) {
-			if (c == ' ')
-				tt_strlcpy(buf, "a space is not allowed", size);
-			else
-				snprintf(buf, size, c > 0x20 && c < 0x7f ?
-				    "'%c' is not allowed" :
-				    "byte \\x%02x is not allowed", c);
-			strncat(buf, " (only letters, digits, '_', '-' and "
-			    "dots)", size - strlen(buf) - 1);
-			return buf;
-		}
-		if (part++ == 0 && c == '-')
-			return "a part starts with '-'";
-	}
-	if (part == 0)
-		return "it has an empty part (a leading, trailing or doubled "
-		    "dot)";
-	if (nparts < 2)
-		return "it needs at least two dot-separated parts";
-	return NULL;
-}
-
-bool
-sysctl_name_valid(const char *name)
-{
-	char	buf[128];
-
-	return name_problem(name, buf, sizeof(buf)) == NULL;
-}
 
 /*
  * User text for a message: control and non-ASCII bytes as \xNN so that one
@@ -797,18 +694,6 @@ parse_bool(struct parse *p, xmlNode *v, const char *what, bool *out)
 	return true;
 }
 
-bool
-sysctl_name_managed(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < NITEMS(managed_prefixes); i++)
-		if (strncmp(name, managed_prefixes[i],
-		    strlen(managed_prefixes[i])) == 0)
-			return true;
-	return false;
-}
-
 /* After the whole file: AllowAnySysctl may come after Sysctls. */
 static void
 check_managed(struct parse *p)
@@ -979,14 +864,15 @@ key_dict(struct parse *p, xmlNode *dict, const char *owner,
 	else
 		value_ok = scalar_value(p, f.val[KEY_VALUE], owner, k, true);
 	if (f.val[KEY_MODE] != NULL && choice_of(p, f.val[KEY_MODE], owner,
-	    "Mode", mode_names, NITEMS(mode_names), &c)) {
+	    "Mode", config_mode_names, NITEMS(config_mode_names), &c)) {
 		k->mode = (enum key_mode)c;
 		if (value_ok && !k->numeric && k->mode == MODE_AT_LEAST)
 			nproblem(p, f.val[KEY_MODE], "%sMode at-least needs "
 			    "a numeric value, not \"%s\"", owner, k->value);
 	}
 	if (f.val[KEY_REJECT] != NULL && choice_of(p, f.val[KEY_REJECT],
-	    owner, "OnReject", reject_names, NITEMS(reject_names), &c)) {
+	    owner, "OnReject", config_reject_names,
+	    NITEMS(config_reject_names), &c)) {
 		k->on_reject = (enum on_reject)c;
 		if (value_ok && !k->numeric && k->on_reject == REJECT_CLAMP)
 			nproblem(p, f.val[KEY_REJECT], "%sOnReject clamp "
@@ -1022,7 +908,7 @@ sysctl_pair(struct parse *p, xmlNode *kn, const char *name, xmlNode *v,
 	(void)arg;
 	memset(&k, 0, sizeof(k));
 	k.line = (int)xmlGetLineNo(kn);
-	why = name_problem(name, wbuf, sizeof(wbuf));
+	why = config_name_problem(name, wbuf, sizeof(wbuf));
 	/* Messages about its value start with the name, shown safely. */
 	snprintf(owner, sizeof(owner), "%s: ", why == NULL ? name :
 	    show(name, buf, sizeof(buf)));
@@ -1215,20 +1101,6 @@ config_parse(const char *buf, size_t len, const char *label,
 }
 
 /*
- * Why path could not be read: err from the system, or EFBIG for a file
- * past TT_CONFIG_MAX_BYTES.  One wording on every OS.
- */
-static void
-file_error(struct errlist *errs, const char *path, int err)
-{
-	if (err == EFBIG)
-		errlist_add(errs, "%s: larger than %d bytes: refusing to read "
-		    "it", path, TT_CONFIG_MAX_BYTES);
-	else
-		errlist_add(errs, "%s: %s", path, strerror(err));
-}
-
-/*
  * Read path (config_file_read: with the owner checks of this system) and
  * parse it.  flags: CONFIG_CHECK_OWNER.
  */
@@ -1242,32 +1114,12 @@ config_load(const char *path, int flags, struct errlist *errs)
 
 	if ((rv = config_file_read(path, flags, &buf, &len, errs)) != 0) {
 		if (rv > 0)
-			file_error(errs, path, rv);
+			config_file_error(errs, path, rv);
 		return NULL;
 	}
 	cfg = config_parse(buf, len, path, errs);
 	free(buf);
 	return cfg;
-}
-
-void
-config_free(struct config *cfg)
-{
-	if (cfg == NULL)
-		return;
-	free(cfg->keys);
-	free(cfg);
-}
-
-const struct config_key *
-config_find(const struct config *cfg, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < cfg->nkeys; i++)
-		if (strcmp(cfg->keys[i].name, name) == 0)
-			return &cfg->keys[i];
-	return NULL;
 }
 
 /* ---- config_report: the output of tcptuned -n and tcptunectl check */

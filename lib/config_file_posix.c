@@ -83,6 +83,25 @@ open_config(const char *path, int flags, struct errlist *errs, int *err)
 }
 
 /*
+ * The file opened and checked (file_usable), not read: tcptuned hands the
+ * descriptor to its parse helper, which cannot open root's files once it
+ * has given up root.  The descriptor, or -1 and *err as below.
+ */
+int
+config_file_open(const char *path, int flags, struct errlist *errs, int *err)
+{
+	int	fd;
+
+	if ((fd = open_config(path, flags, errs, err)) == -1)
+		return -1;
+	if ((*err = file_usable(path, fd, flags, errs)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * The whole file, checked first (file_usable).  O_NONBLOCK so that a FIFO
  * put in its place cannot hang the daemon in open(2); fstat then refuses
  * anything but a regular file.  0 and *bufp (NUL-terminated, to free),
@@ -94,12 +113,11 @@ config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
 {
 	int	fd, rv;
 
-	if ((fd = open_config(path, flags, errs, &rv)) == -1)
+	if ((fd = config_file_open(path, flags, errs, &rv)) == -1)
 		return rv;
-	if ((rv = file_usable(path, fd, flags, errs)) == 0 &&
-	    read_file_bounded(fd, bufp, lenp, TT_CONFIG_MAX_BYTES) == -1)
+	rv = 0;
+	if (read_file_bounded(fd, bufp, lenp, TT_CONFIG_MAX_BYTES) == -1)
 		rv = errno;
 	close(fd);
 	return rv;
 }
-

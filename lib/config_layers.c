@@ -34,24 +34,6 @@
 
 #include "tcptune.h"
 
-const char *
-config_key_source(const struct config *cfg, const struct config_key *k)
-{
-	if (k->policy && cfg->policy_path[0] != '\0')
-		return cfg->policy_path;
-	return k->managed && cfg->managed_path[0] != '\0' ?
-	    cfg->managed_path : cfg->path;
-}
-
-/* The layers over the config, for status: "" when none. */
-size_t
-config_layer_names(const struct config *cfg, char *buf, size_t size)
-{
-	return (size_t)snprintf(buf, size, "%s%s%s", cfg->managed_path,
-	    cfg->managed_path[0] != '\0' && cfg->policy_path[0] != '\0' ?
-	    ", then " : "", cfg->policy_path);
-}
-
 static void
 mark(struct config_key *k, bool policy)
 {

@@ -113,8 +113,13 @@ void		 config_free(struct config *);
 const struct config_key *config_find(const struct config *, const char *);
 const char	*key_mode_name(enum key_mode);
 const char	*on_reject_name(enum on_reject);
+/* config_keys.c: the parts tcptuned and tcptunectl use without the parser. */
+extern const char *const config_mode_names[MODE_AT_LEAST + 1];
+extern const char *const config_reject_names[REJECT_CLAMP + 1];
 bool		 sysctl_name_valid(const char *);
 bool		 sysctl_name_managed(const char *);
+const char	*config_name_problem(const char *, char *, size_t);
+void		 config_file_error(struct errlist *, const char *, int);
 /* Check a config file: every error, or "configuration OK"; 0 or 1. */
 int		 config_report(const char *, int, bool, FILE *);
 /*
@@ -125,6 +130,8 @@ int		 config_report(const char *, int, bool, FILE *);
  */
 int		 config_file_read(const char *, int, char **, size_t *,
 		    struct errlist *);
+/* config_file_posix.c: the checked descriptor; -1 and *err as above. */
+int		 config_file_open(const char *, int, struct errlist *, int *);
 
 /* bplist.c: a binary plist as XML, for config_parse. */
 int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,

@@ -4,6 +4,13 @@
  * The command line is read against two tables, commands and options (as
  * bgpctl's parser.c); options may come before or after the command, and
  * the help is printed from the same tables so that it cannot drift.
+ *
+ * Built twice on Linux (docs/DESIGN.md §4, "A quick client"): the full
+ * program, tcptunectl-full in libexecdir, and with TT_CTL_QUICK the
+ * tcptunectl users run, without libcurl and libxml2, which carries out
+ * the commands marked quick in the table and execs the full program with
+ * the same arguments for every other (ctl_exec.c): a command added to
+ * the table runs in the full program unless it is marked quick.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -77,6 +84,25 @@ struct command {
 };
 
 /*
+ * The commands the quick tcptunectl (TT_CTL_QUICK) carries out itself:
+ * what talks to the daemon and prints, nothing that needs libcurl or
+ * libxml2.  Any other, a command added later too, is run by the full
+ * program (ctl_exec.c).
+ */
+#ifdef TT_CTL_QUICK
+static const enum cmd_id quick_commands[] = {
+	C_STATUS, C_RELOAD, C_RESTORE, C_RESUME, C_VERSION
+};
+#endif
+
+/* The run of a command that needs libcurl or libxml2: not in the quick one. */
+#ifdef TT_CTL_QUICK
+#define FULL_ONLY(fn)	NULL
+#else
+#define FULL_ONLY(fn)	fn
+#endif
+
+/*
  * An option with letter 0 has only its long form.  An argument written
  * "[ARG]" is optional: --name=ARG, or the next word when that is neither
  * an option nor, before the command, a command's name.
@@ -113,10 +139,13 @@ struct params {
 
 static int	run_status(const struct params *);
 static int	run_change(const struct params *);
+#ifndef TT_CTL_QUICK
 static int	run_check(const struct params *);
 static int	run_advise(const struct params *);
 static int	run_measure(const struct params *);
 static int	run_diagnose(const struct params *);
+static int	run_help_page(const struct params *);
+#endif
 static int	run_help(const struct params *);
 static int	run_version(const struct params *);
 static void	usage_error(struct params *, const char *, ...)
@@ -127,7 +156,7 @@ static const struct command commands[] = {
 	    "show the daemon and the state of every key" },
 	{ C_RELOAD, "reload", "", 0, MSG_RELOAD, run_change,
 	    "re-read the configuration (needs root)" },
-	{ C_CHECK, "check", "[-v] [FILE]", 1, 0, run_check,
+	{ C_CHECK, "check", "[-v] [FILE]", 1, 0, FULL_ONLY(run_check),
 	    "check a configuration offline, without the daemon\n"
 	    "or root; -v also prints the plan.  FILE defaults to\n"
 	    TT_CONFIG_PATH },
@@ -137,25 +166,26 @@ static const struct command commands[] = {
 	{ C_RESUME, "resume", "", 0, MSG_RESUME, run_change,
 	    "enforce the configuration again (needs root)" },
 	{ C_ADVISE, "advise", "--rate RATE (--rtt TIME | --host HOST)", 0, 0,
-	    run_advise,
+	    FULL_ONLY(run_advise),
 	    "what one TCP stream needs on a path, what this\n"
 	    "machine allows and the ceilings to set; reads\n"
 	    "only, no daemon or root needed (options below)" },
 	{ C_MEASURE, "measure", "[-n ROUNDS | --streams N] [-t SECONDS] URL", 1,
 	    0,
-	    run_measure,
+	    FULL_ONLY(run_measure),
 	    "download URL (http, https) on one TCP connection\n"
 	    "per round; as root with tcptuned, rounds take the\n"
 	    "original and the tuned values in turn and the\n"
 	    "verdict says what the tuning is worth; else the\n"
 	    "current settings only, and why" },
-	{ C_DIAGNOSE, "diagnose", "[--all]", 0, MSG_DIAGNOSE, run_diagnose,
+	{ C_DIAGNOSE, "diagnose", "[--all]", 0, MSG_DIAGNOSE,
+	    FULL_ONLY(run_diagnose),
 	    "the connections of the last hour that moved real\n"
 	    "data over a real round trip, and what held each:\n"
 	    "this machine's receive or send buffer at its\n"
 	    "ceiling, the far end's window, the network or the\n"
 	    "program; without root, your own connections only" },
-	{ C_HELP, "help", "[PAGE]", 1, 0, run_help,
+	{ C_HELP, "help", "[PAGE]", 1, 0, FULL_ONLY(run_help_page),
 	    "show this help, or the manual page PAGE:\n"
 	    "tcptunectl, tcptuned or tcptune.conf" },
 	{ C_VERSION, "version", "", 0, 0, run_version,
@@ -764,6 +794,7 @@ run_change(const struct params *p)
 	return rv;
 }
 
+#ifndef TT_CTL_QUICK
 static int
 run_check(const struct params *p)
 {
@@ -810,7 +841,7 @@ run_diagnose(const struct params *p)
 
 /* help PAGE prints the page built in (tools/manual.c). */
 static int
-run_help(const struct params *p)
+run_help_page(const struct params *p)
 {
 	const struct manual_page	*m;
 	char				 names[128];
@@ -818,14 +849,8 @@ run_help(const struct params *p)
 	FILE				*f;
 	int				 rv;
 
-	if (p->help && p->verbose) {
-		print_help(stdout);
-		return CTL_OK;
-	}
-	if (p->cmd == NULL || p->cmd->id != C_HELP || p->file == NULL) {
-		print_help_short(stdout);
-		return CTL_OK;
-	}
+	if (p->file == NULL)
+		return run_help(p);
 	if ((m = manual_find(p->file)) == NULL) {
 		manual_names(names, sizeof(names));
 		ctl_warnx("no manual page \"%s\"; there are %s", p->file,
@@ -839,6 +864,21 @@ run_help(const struct params *p)
 		rv = 0;		/* the reader quit the pager early */
 	return rv == 0 ? CTL_OK : CTL_FAIL;
 }
+#endif
+
+/*
+ * -h, --help and plain "help": one screen with examples; with -v the
+ * whole reference from the tables.
+ */
+static int
+run_help(const struct params *p)
+{
+	if (p->help && p->verbose)
+		print_help(stdout);
+	else
+		print_help_short(stdout);
+	return CTL_OK;
+}
 
 static int
 run_version(const struct params *p)
@@ -848,6 +888,19 @@ run_version(const struct params *p)
 }
 
 /* ---- main */
+
+#ifdef TT_CTL_QUICK
+static bool
+is_quick(const struct command *c)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(quick_commands); i++)
+		if (quick_commands[i] == c->id)
+			return true;
+	return false;
+}
+#endif
 
 /* Output that never reached stdout (a full disk) is a failure too. */
 static int
@@ -879,5 +932,9 @@ main(int argc, char *argv[])
 		usage_synopsis(stderr);
 		return CTL_USAGE;
 	}
+#ifdef TT_CTL_QUICK
+	if (!is_quick(p.cmd))
+		return ctl_exec_full(argv);
+#endif
 	return finish(p.cmd->run(&p));
 }

@@ -65,6 +65,13 @@ size_t	 ctl_edit_distance(const char *, const char *);
 const char *ctl_nearest(const char *, const char *const *, size_t);
 
 /*
+ * ctl_exec.c (the quick tcptunectl, Linux): run the command in the full
+ * program, tcptunectl-full, with the same arguments; returns only on
+ * failure, with the exit status.
+ */
+int	 ctl_exec_full(char *[]);
+
+/*
  * client_transport_posix.c | client_transport_win.c: the connection to
  * the daemon for one request at a time, each within the deadline; every
  * function reports its own failure and returns the exit status (CTL_OK).

@@ -36,7 +36,7 @@ bd_start() {
 	assert_private_netns
 	mkdir -p "$T/$id.state"
 	env ${envs[@]+"${envs[@]}"} ${wrap[@]+"${wrap[@]}"} "$TCPTUNED" -d \
-	    -f "$conf" -s "$T/$id.sock" -S "$T/$id.state" \
+	    -P "$top_builddir/tcptune-parse" -f "$conf" -s "$T/$id.sock" -S "$T/$id.state" \
 	    ${args[@]+"${args[@]}"} >"$T/d.$id.log" 2>&1 </dev/null &
 	DPID=$!
 	echo "$DPID" >>"$T/pids"

@@ -165,7 +165,7 @@ start_daemons() {
 	install -m 0644 "$TUNED_CONF" "$TB_TMP/tcptune.conf" || return 1
 	for ns in "$TB_NS_A" "$TB_NS_B"; do
 		tb_assert_ns "$ns"
-		ip netns exec "$ns" "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
+		ip netns exec "$ns" "$TCPTUNED" -d -P "$top_builddir/tcptune-parse" -f "$TB_TMP/tcptune.conf" \
 		    -s "$TB_TMP/$ns.sock" -S "$TB_TMP/$ns.state" \
 		    2>>"$RAW/tcptuned-$ns.log" &
 		DAEMON_PIDS="$DAEMON_PIDS $!"

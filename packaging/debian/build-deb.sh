@@ -85,7 +85,11 @@ echo "make install DESTDIR=..."
 run make install DESTDIR="$root" systemdsystemunitdir=/lib/systemd/system
 # Stripped as dh_strip does it.
 run strip --remove-section=.comment --remove-section=.note --strip-unneeded \
-    "$root/usr/sbin/tcptuned" "$root/usr/bin/tcptunectl"
+    "$root/usr/sbin/tcptuned" "$root/usr/bin/tcptunectl" \
+    "$root/usr/libexec/tcptune/tcptune-parse" \
+    "$root/usr/libexec/tcptune/tcptunectl-full"
+[ -x "$root/usr/libexec/tcptune/tcptune-parse" ] ||
+    die "make install left no /usr/libexec/tcptune/tcptune-parse"
 [ -f "$root/etc/tcptune.conf" ] || die "make install left no /etc/tcptune.conf"
 [ ! -e "$root/etc/tcptune.conf.default" ] ||
     die "make install put a tcptune.conf.default into an empty root"
@@ -115,7 +119,9 @@ if command -v dpkg-shlibdeps >/dev/null 2>&1; then
 	printf 'Source: tcptune\n\nPackage: tcptune\nArchitecture: any\n' \
 	    >"$work/shlibs/debian/control"
 	depends=$(cd "$work/shlibs" && dpkg-shlibdeps -O \
-	    "$root/usr/sbin/tcptuned" "$root/usr/bin/tcptunectl" 2>>"$log" |
+	    "$root/usr/sbin/tcptuned" "$root/usr/bin/tcptunectl" \
+	    "$root/usr/libexec/tcptune/tcptune-parse" \
+	    "$root/usr/libexec/tcptune/tcptunectl-full" 2>>"$log" |
 	    sed -n 's/^shlibs:Depends=//p')
 	[ -n "$depends" ] || { tail -n 20 "$log" >&2; die "dpkg-shlibdeps gave no Depends"; }
 fi

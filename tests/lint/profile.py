@@ -52,7 +52,7 @@ def tap(ok, desc, *diag):
 
 def c_array(text, name):
     """The strings of `... name[] = { "a", [X] = "b", ... };` in C source."""
-    m = re.search(r"\b%s\[\][^=]*=\s*\{(.*?)\};" % re.escape(name), text, re.S)
+    m = re.search(r"\b%s\[[A-Z_ +0-9]*\][^=]*=\s*\{(.*?)\};" % re.escape(name), text, re.S)
     return re.findall(r'"([^"]*)"', m.group(1)) if m else None
 
 
@@ -187,12 +187,15 @@ def test_manifest(payload):
 
     with open(os.path.join(SRC, "lib", "config.c")) as f:
         config_c = f.read()
+    # The Mode and OnReject words: config_keys.c, which tcptunectl shares.
+    with open(os.path.join(SRC, "lib", "config_keys.c")) as f:
+        config_c += f.read()
     with open(os.path.join(SRC, "lib", "tcptune.h")) as f:
         tcptune_h = f.read()
     top_fields = c_array(config_c, "top_fields")
     key_fields = c_array(config_c, "key_fields")
-    modes = c_array(config_c, "mode_names")
-    rejects = c_array(config_c, "reject_names")
+    modes = c_array(config_c, "config_mode_names")
+    rejects = c_array(config_c, "config_reject_names")
     if not tap(all((top_fields, key_fields, modes, rejects)),
                "lib/config.c's key tables found"):
         return

@@ -304,6 +304,7 @@ if ! pkg_gone >/dev/null; then
 	skip_rest "$PKG is installed here ($(pkg_status)); not touching it"
 fi
 for f in /usr/sbin/tcptuned /usr/bin/tcptunectl \
+    /usr/libexec/tcptune/tcptune-parse /usr/libexec/tcptune/tcptunectl-full \
     /lib/systemd/system/tcptuned.service; do
 	if [ -e "$f" ]; then
 		skip_rest "$f is here, not from a package (make install" \
@@ -344,6 +345,7 @@ fi
 dpkg -L "$PKG" >"$T/list" 2>&1
 missing=
 for f in /usr/sbin/tcptuned /usr/bin/tcptunectl /etc/tcptune.conf \
+    /usr/libexec/tcptune/tcptune-parse /usr/libexec/tcptune/tcptunectl-full \
     /lib/systemd/system/tcptuned.service /usr/share/doc/tcptune/copyright \
     /usr/share/doc/tcptune/changelog.Debian.gz; do
 	grep -qx "$f" "$T/list" && [ -e "$f" ] || missing="$missing $f"
@@ -415,7 +417,8 @@ fi
 check "dpkg -r removes it" dpkg_retry -r "$PKG"
 check "dpkg says config files remain" [ "$(pkg_status)" = rc ]
 check "/usr/sbin/tcptuned and /usr/bin/tcptunectl are gone" \
-    absent /usr/sbin/tcptuned /usr/bin/tcptunectl
+    absent /usr/sbin/tcptuned /usr/bin/tcptunectl \
+    /usr/libexec/tcptune/tcptune-parse /usr/libexec/tcptune/tcptunectl-full
 check "/etc/tcptune.conf stays after dpkg -r" [ -f /etc/tcptune.conf ]
 if [ -n "$DPID" ]; then
 	check "prerm put the original $key back ($orig)" \

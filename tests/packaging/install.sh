@@ -65,8 +65,9 @@ files_under() {
 	read -r mandir
 	read -r service
 	read -r service_mode
+	read -r pkglibexecdir
 } < <(mkvar tt_platform sbindir bindir sysconfdir mandir tt_service \
-    tt_service_mode)
+    tt_service_mode pkglibexecdir)
 if [ -z "$platform" ] || [ -z "$service" ]; then
 	bail "cannot read the build's install paths from $top_builddir/Makefile"
 fi
@@ -78,7 +79,12 @@ conf=$D$sysconfdir/tcptune.conf
 # ---- first install, into an empty DESTDIR
 check "make install DESTDIR" mk install DESTDIR="$D" || bail "install failed"
 
-for f in "$sbindir/tcptuned" "$bindir/tcptunectl"; do
+# The parse helper lives in libexecdir on Unix (Windows parses in the
+# service itself), and on Linux the full tcptunectl beside it.
+helpers=
+[ "$platform" = windows ] || helpers=$pkglibexecdir/tcptune-parse
+[ "$platform" = linux ] && helpers="$helpers $pkglibexecdir/tcptunectl-full"
+for f in "$sbindir/tcptuned" "$bindir/tcptunectl" $helpers; do
 	if [ -f "$D$f" ] && [ -x "$D$f" ] && [ "$(mode "$D$f")" = 755 ]; then
 		ok "$f installed, mode 0755"
 	else

@@ -21,7 +21,7 @@ reset_values() {
 # ---- tcptuned -n
 
 plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
-"$TCPTUNED" -n -f "$CONF" >"$T/n.out" 2>&1
+"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" >"$T/n.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && grep -q "configuration OK" "$T/n.out"
 report $? "tcptuned -n: a good config gives 'configuration OK', exit 0" \
@@ -29,7 +29,7 @@ report $? "tcptuned -n: a good config gives 'configuration OK', exit 0" \
 
 BAD=$T/etc/bad.conf
 bad_config "$BAD"
-"$TCPTUNED" -n -f "$BAD" >"$T/n.out" 2>&1
+"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$BAD" >"$T/n.out" 2>&1
 rc=$?
 check_eq "tcptuned -n: a bad config exits 1" 1 "$rc" ||
     diag_file "tcptuned -n output" "$T/n.out"

@@ -42,7 +42,7 @@ ctl check -v "$CONF"
 report $? "tcptunectl check -v: lists the plan with every key"
 
 setpriv --reuid=65534 --regid=65534 --clear-groups \
-    "$TCPTUNED" -n -f "$CONF" >"$T/ctl.out" 2>&1
+    "$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" >"$T/ctl.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && output_has "configuration OK"
 report $? "tcptuned -n as uid 65534: configuration OK, exit 0" "exit $rc" \

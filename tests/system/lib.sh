@@ -103,6 +103,9 @@ tt_init() {
 	: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 	TCPTUNED=$top_builddir/tcptuned
 	TCPTUNECTL=$top_builddir/tcptunectl
+	# The parse helper of this build: tcptuned -P (the default is the
+	# installed one in libexecdir).
+	PARSE_HELPER=$top_builddir/tcptune-parse
 	[ -x "$TCPTUNED" ] || bail "$TCPTUNED not built"
 	[ -x "$TCPTUNECTL" ] || bail "$TCPTUNECTL not built"
 	unset NOTIFY_SOCKET
@@ -372,6 +375,7 @@ daemon_start() {
 	local id=$1
 	shift
 	[ $# -gt 0 ] || set -- -f "$CONF" -s "$SOCK" -S "$STATE"
+	case " $* " in *" -P "*) ;; *) set -- -P "$PARSE_HELPER" "$@" ;; esac
 	assert_private_netns
 	rm -f "$T/d.$id.pid" "$T/d.$id.exit"
 	echo "=== $(date +%T.%3N) start: tcptuned -d $*" >>"$T/d.$id.log"

@@ -25,13 +25,13 @@ plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" | write_config "$CONF"
 
 mkdir "$MDIR"
 plist "$RMEM=${RV[1]}@sometimes" | write_config "$MANAGED"
-"$TCPTUNED" -n -f "$CONF" -m "$MANAGED" >"$T/n.out" 2>&1
+"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" -m "$MANAGED" >"$T/n.out" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] && grep -qF "$MANAGED:" "$T/n.out"
 report $? "tcptuned -n -m: a bad managed file is an error, named file:line (exit $rc)" \
     "$(cat "$T/n.out")"
 plist "$RMEM=${RV[1]}" | write_config "$MANAGED"
-"$TCPTUNED" -n -f "$CONF" -m "$MANAGED" >"$T/n.out" 2>&1
+"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" -m "$MANAGED" >"$T/n.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && grep -qF "managed preferences: $MANAGED" "$T/n.out"
 report $? "tcptuned -n -m: both good, the managed file is named (exit $rc)" \

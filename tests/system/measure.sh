@@ -142,7 +142,7 @@ path_up() {
 	    "$TB_TMP/tcptune.conf" || return 1
 	tb_assert_ns "$TB_NS_A"
 	# shellcheck disable=SC2086 # the wrapper is a command line
-	in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
+	in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -P "$top_builddir/tcptune-parse" -f "$TB_TMP/tcptune.conf" \
 	    -s "$SOCK" -S "$TB_TMP/state-$rtt" 2>>"$TB_TMP/tcptuned.log" &
 	DAEMON=$!
 	PIDS="$PIDS $DAEMON"

@@ -863,6 +863,58 @@ test_transient_faults_recover(void **arg)
 	assert_true(healthy_in_force(f));
 }
 
+/* Checks until n, one each 10 s of the fake clock. */
+static void
+checks_until(struct fixture *f, uint64_t n)
+{
+	while (f->e.checks < n) {
+		fake_now += 10;
+		engine_check(&f->e);
+	}
+}
+
+/*
+ * A refused key backs off as a contested one does: tried again at the
+ * next check, then after 2, 4, 8 checks, not each check; its status says
+ * when; once taken, a new refusal starts again at the next check.  The
+ * kernel refuses tcp_rmem's first five writes: the start, checks 1, 2,
+ * 4 and 8; check 16 takes it (each check before would have, before).
+ */
+static void
+test_refused_key_backs_off(void **arg)
+{
+	struct fixture		*f = *arg;
+	struct msg_key_status	 ks;
+
+	fake_kernel_fail_set_n(f->fk, "net.ipv4.tcp_rmem", EPERM, 5);
+	assert_int_equal(engine_configure(&f->e, parse(healthy_conf)), -1);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_REFUSED);
+	checks_until(f, 9);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->refusals, 4);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->retry_check, 16);
+	engine_key_status(&f->e, key(f, "net.ipv4.tcp_rmem"), &ks);
+	assert_int_equal(ks.state, KS_REFUSED);
+	assert_int_equal(ks.err, EPERM);
+	assert_true(ks.next_attempt > f->e.last_check);
+	checks_until(f, 15);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_REFUSED);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    "4096 131072 6291456");
+	checks_until(f, 16);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_IN_FORCE);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->refusals, 0);
+	assert_string_equal(fake_kernel_peek(f->fk, "net.ipv4.tcp_rmem"),
+	    HEALTHY_RMEM);
+	/* drift, one refused correction: tried again at the next check */
+	fake_kernel_poke(f->fk, "net.ipv4.tcp_rmem", "1 2 3");
+	fake_kernel_fail_set_n(f->fk, "net.ipv4.tcp_rmem", EPERM, 1);
+	checks_until(f, 17);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_REFUSED);
+	checks_until(f, 18);
+	assert_int_equal(key(f, "net.ipv4.tcp_rmem")->state, KS_IN_FORCE);
+	assert_true(healthy_in_force(f));
+}
+
 /*
  * A restore that meets a failed read still restores; one whose write fails
  * says so and does the others; the next restore finishes the job.
@@ -1354,6 +1406,7 @@ main(void)
 		T(test_error_mix_healthy_keys_enforced, setup_linux_mix),
 		T(test_error_mix_recovery_and_restore, setup_linux_mix),
 		T(test_transient_faults_recover, setup_linux_mix),
+		T(test_refused_key_backs_off, setup_linux_mix),
 		T(test_restore_through_faults, setup_linux_mix),
 		T(test_sysctl_dir_backend_error_mix, setup_sysctl_dir_root),
 	};

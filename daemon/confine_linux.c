@@ -1,0 +1,79 @@
+/*
+ * Linux: the parse helper, already without root, allows itself only the
+ * system calls that reading two descriptors, parsing in memory and
+ * writing the answer take, by a seccomp filter (seccomp(2); the kernel's
+ * Documentation/userspace-api/seccomp_filter.rst): no open, no socket, no
+ * exec.  Anything else fails with EPERM rather than killing the helper,
+ * so a libc or libxml2 that probes a call gets an error it handles (an
+ * encoding that iconv would load a module for is then an unknown one),
+ * and a helper that misbehaves is still killed by the daemon's deadline.
+ * PR_SET_NO_NEW_PRIVS first, as the kernel requires of a process without
+ * CAP_SYS_ADMIN, and so no exec could gain privileges either.  Landlock
+ * would only restrict paths, which no allowed call takes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "tcptune.h"
+#include "confine.h"
+
+#if defined(__x86_64__)
+#define TT_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define TT_AUDIT_ARCH	AUDIT_ARCH_AARCH64
+#elif defined(__i386__)
+#define TT_AUDIT_ARCH	AUDIT_ARCH_I386
+#endif
+
+#define ALLOW(nr)	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), \
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+
+#ifdef TT_AUDIT_ARCH
+static struct sock_filter filter[] = {
+	/* Another ABI's numbers mean other calls: refused outright. */
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TT_AUDIT_ARCH, 1, 0),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+	ALLOW(SYS_read), ALLOW(SYS_write), ALLOW(SYS_writev),
+	ALLOW(SYS_close), ALLOW(SYS_fstat), ALLOW(SYS_lseek),
+#ifdef SYS_newfstatat
+	ALLOW(SYS_newfstatat),
+#endif
+	ALLOW(SYS_mmap), ALLOW(SYS_munmap), ALLOW(SYS_mremap),
+	ALLOW(SYS_mprotect), ALLOW(SYS_brk), ALLOW(SYS_madvise),
+	ALLOW(SYS_futex), ALLOW(SYS_getrandom), ALLOW(SYS_clock_gettime),
+	ALLOW(SYS_rt_sigreturn), ALLOW(SYS_rt_sigprocmask),
+	/* abort(3) and exit */
+	ALLOW(SYS_getpid), ALLOW(SYS_gettid), ALLOW(SYS_tgkill),
+	ALLOW(SYS_exit), ALLOW(SYS_exit_group),
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+};
+#endif
+
+int
+confine_enter(char *why, size_t len, const char **what)
+{
+#ifdef TT_AUDIT_ARCH
+	struct sock_fprog	prog = { (unsigned short)NITEMS(filter), filter };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return tt_why(why, len, "no_new_privs: %s", strerror(errno));
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == -1)
+		return tt_why(why, len, "seccomp: %s", strerror(errno));
+	*what = "seccomp filter (no open, socket or exec)";
+#else
+	(void)why;
+	(void)len;
+	*what = "no seccomp filter for this architecture";
+#endif
+	return 0;
+}

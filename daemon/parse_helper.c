@@ -1,0 +1,91 @@
+/*
+ * tcptune-parse: reads the config (and the managed preferences file) for
+ * tcptuned, in a process of its own, so that libxml2, a large parser of a
+ * file format, never runs as root nor stays mapped in the resident daemon
+ * (docs/SECURITY.md, "Privilege separation").  The daemon opens the files
+ * (as root, by the trust rule) and starts this with:
+ *
+ *   fd 3  its end of a socketpair, for the answer (parse_wire.h)
+ *   fd 4  the config, fd 5 the managed file when a second name is given
+ *   argv  tcptune-parse config-name [managed-name]: the names for messages
+ *
+ * It gives up root (confine_drop), confines itself (confine_enter), reads
+ * and parses, lays the managed file over the config as config_layers.c
+ * does, writes one answer and exits.  Its own failures go to stderr (the
+ * daemon's log on systemd and launchd); the daemon sees no answer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tcptune.h"
+#include "parse_wire.h"
+#include "confine.h"
+
+/* One file, from its descriptor: a config, or NULL and errs. */
+static struct config *
+parse_fd(int fd, const char *name, struct errlist *errs)
+{
+	struct config	*cfg;
+	char		*buf;
+	size_t		 len;
+
+	if (read_file_bounded(fd, &buf, &len, TT_CONFIG_MAX_BYTES) == -1) {
+		config_file_error(errs, name, errno);
+		return NULL;
+	}
+	close(fd);
+	cfg = config_parse(buf, len, name, errs);
+	free(buf);
+	return cfg;
+}
+
+/* Both files, every error of both listed, as config_load_layers. */
+static struct config *
+parse_layers(const char *name, const char *managed, struct errlist *errs)
+{
+	struct config	*local, *over = NULL;
+
+	local = parse_fd(PARSE_FD_CONFIG, name, errs);
+	if (managed != NULL)
+		over = parse_fd(PARSE_FD_MANAGED, managed, errs);
+	if (local == NULL || (managed != NULL && over == NULL)) {
+		config_free(local);
+		config_free(over);
+		return NULL;
+	}
+	return config_merge(local, over, errs);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	const char	*what = "";
+	char		 why[256], *buf;
+	size_t		 len;
+
+	log_init(1, 0, "tcptune-parse");
+	if (argc < 2 || argc > 3)
+		fatalx("usage: tcptune-parse config-name [managed-name] "
+		    "(started by tcptuned)");
+	if (confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
+		fatalx("giving up root: %s", why);
+	if (confine_enter(why, sizeof(why), &what) == -1)
+		fatalx("confining: %s", why);
+	errlist_init(&errs);
+	cfg = parse_layers(argv[1], argc == 3 ? argv[2] : NULL, &errs);
+	if (parse_wire_encode(cfg, &errs, &buf, &len) == -1)
+		fatalx("cannot encode the answer");
+	if (write_all(PARSE_FD_ANSWER, buf, len) == -1)
+		fatal("writing the answer");
+	free(buf);
+	config_free(cfg);
+	errlist_clear(&errs);
+	return 0;
+}

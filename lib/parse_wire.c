@@ -1,0 +1,246 @@
+/*
+ * The parse helper's answer (parse_wire.h): written by the helper after
+ * it has given up root, read by tcptuned, which believes nothing in it
+ * that it has not checked here again: sizes, counts, every string ended
+ * and zero-filled, every name a sysctl name (and one tcptune manages
+ * unless AllowAnySysctl), every value normalized text, modes in range,
+ * no name twice.  An answer that breaks any rule is garbage as a whole.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcptune.h"
+#include "parse_wire.h"
+
+static void
+put_key(struct pw_key *w, const struct config_key *k)
+{
+	tt_strlcpy(w->name, k->name, sizeof(w->name));
+	tt_strlcpy(w->value, k->value, sizeof(w->value));
+	w->numeric = k->numeric;
+	w->mode = (uint32_t)k->mode;
+	w->on_reject = (uint32_t)k->on_reject;
+	w->managed = k->managed;
+	w->line = k->line;
+}
+
+static void
+put_config(struct pw_head *h, struct pw_key *keys, const struct config *cfg)
+{
+	size_t	i;
+
+	h->ok = 1;
+	h->nkeys = (uint32_t)cfg->nkeys;
+	h->check_interval = cfg->check_interval;
+	h->set = cfg->set;
+	h->flags = (cfg->restore_on_exit ? PW_RESTORE : 0) |
+	    (cfg->allow_any_sysctl ? PW_ALLOW_ANY : 0);
+	h->digest = cfg->digest;
+	tt_strlcpy(h->managed_path, cfg->managed_path,
+	    sizeof(h->managed_path));
+	for (i = 0; i < cfg->nkeys; i++)
+		put_key(&keys[i], &cfg->keys[i]);
+}
+
+/*
+ * The answer for cfg, or for errs when cfg is NULL: 0 and *bufp (to
+ * free), *lenp; -1 when cfg has more keys than the daemon keeps.
+ */
+int
+parse_wire_encode(const struct config *cfg, const struct errlist *errs,
+    char **bufp, size_t *lenp)
+{
+	struct pw_head	*h;
+	struct pw_error	*e;
+	size_t		 i, nerrs = 0, nkeys = 0;
+
+	if (cfg != NULL && (nkeys = cfg->nkeys) > TT_MAX_KEYS)
+		return -1;
+	if (cfg == NULL)
+		nerrs = errs->n == 0 ? 1 : errs->n > PW_MAX_ERRORS ?
+		    PW_MAX_ERRORS : errs->n;
+	*lenp = sizeof(*h) + nerrs * sizeof(*e) + nkeys *
+	    sizeof(struct pw_key);
+	if ((*bufp = calloc(1, *lenp)) == NULL)
+		return -1;
+	h = (struct pw_head *)(void *)*bufp;
+	h->magic = PW_MAGIC;
+	h->version = PW_VERSION;
+	e = (struct pw_error *)(void *)(h + 1);
+	if (cfg != NULL) {
+		put_config(h, (struct pw_key *)(void *)e, cfg);
+		return 0;
+	}
+	h->nerrs = (uint32_t)nerrs;
+	for (i = 0; i < nerrs; i++)
+		tt_strlcpy(e[i].text, errs->n == 0 ? "cannot be used" :
+		    errs->msg[i], sizeof(e[i].text));
+	return 0;
+}
+
+/* A NUL inside the field, nothing but NULs after it, no control byte. */
+static bool
+field_ok(const char *s, size_t size)
+{
+	const char	*nul = memchr(s, '\0', size);
+	size_t		 i;
+
+	if (nul == NULL)
+		return false;
+	for (i = (size_t)(nul - s); i < size; i++)
+		if (s[i] != '\0')
+			return false;
+	for (i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+static int
+bad(char *why, size_t len, const char *what)
+{
+	tt_strlcpy(why, what, len);
+	return -1;
+}
+
+static int
+check_head(const struct pw_head *h, size_t len, const char *managed,
+    char *why, size_t wlen)
+{
+	if (h->magic != PW_MAGIC || h->version != PW_VERSION)
+		return bad(why, wlen, "not a tcptune-parse answer (magic or "
+		    "version)");
+	if (h->ok > 1 || h->nerrs > PW_MAX_ERRORS || h->nkeys > TT_MAX_KEYS)
+		return bad(why, wlen, "a count out of range");
+	if (len != sizeof(*h) + h->nerrs * sizeof(struct pw_error) +
+	    h->nkeys * sizeof(struct pw_key))
+		return bad(why, wlen, "its length does not match its counts");
+	if (h->ok ? h->nerrs != 0 : h->nerrs == 0 || h->nkeys != 0)
+		return bad(why, wlen, "a result that is neither a config nor "
+		    "errors");
+	if (!h->ok)
+		return 0;
+	if (h->check_interval < TT_CHECK_MIN ||
+	    h->check_interval > TT_CHECK_MAX ||
+	    (h->set & ~(unsigned)(CONFIG_SET_INTERVAL | CONFIG_SET_RESTORE)) ||
+	    (h->flags & ~(unsigned)(PW_RESTORE | PW_ALLOW_ANY)))
+		return bad(why, wlen, "a setting out of range");
+	if (!field_ok(h->managed_path, sizeof(h->managed_path)) ||
+	    (h->managed_path[0] != '\0' && (managed == NULL ||
+	    strcmp(h->managed_path, managed) != 0)))
+		return bad(why, wlen, "a managed file the daemon did not give");
+	return 0;
+}
+
+static int
+check_key(const struct pw_key *w, bool allow_any, bool have_managed,
+    char *why, size_t wlen)
+{
+	char		norm[TT_VALUE_MAX];
+	long long	nums[TT_VALUE_MAX_WORDS];
+
+	if (!field_ok(w->name, sizeof(w->name)) ||
+	    !sysctl_name_valid(w->name) ||
+	    (!allow_any && !sysctl_name_managed(w->name)))
+		return bad(why, wlen, "a key name the config may not hold");
+	if (!field_ok(w->value, sizeof(w->value)) ||
+	    value_normalize(w->value, norm, sizeof(norm)) == -1 ||
+	    strcmp(norm, w->value) != 0)
+		return bad(why, wlen, "a value that is not normalized text");
+	if (w->numeric > 1 || w->mode > MODE_AT_LEAST ||
+	    w->on_reject > REJECT_CLAMP || w->managed > 1 || w->line < 0 ||
+	    w->pad != 0 || (w->managed && !have_managed))
+		return bad(why, wlen, "a key field out of range");
+	if (w->numeric && value_numbers(w->value, nums, (int)NITEMS(nums)) < 1)
+		return bad(why, wlen, "a numeric value that is not numbers");
+	return 0;
+}
+
+static void
+take_key(struct config_key *k, const struct pw_key *w)
+{
+	tt_strlcpy(k->name, w->name, sizeof(k->name));
+	tt_strlcpy(k->value, w->value, sizeof(k->value));
+	k->numeric = w->numeric;
+	k->mode = (enum key_mode)w->mode;
+	k->on_reject = (enum on_reject)w->on_reject;
+	k->managed = w->managed;
+	k->line = w->line;
+}
+
+static struct config *
+take_config(const struct pw_head *h, const char *path)
+{
+	struct config	*cfg;
+
+	if ((cfg = calloc(1, sizeof(*cfg))) == NULL ||
+	    (cfg->keys = calloc(h->nkeys + 1, sizeof(*cfg->keys))) == NULL)
+		fatal("%s", __func__);
+	tt_strlcpy(cfg->path, path, sizeof(cfg->path));
+	tt_strlcpy(cfg->managed_path, h->managed_path,
+	    sizeof(cfg->managed_path));
+	cfg->check_interval = h->check_interval;
+	cfg->restore_on_exit = (h->flags & PW_RESTORE) != 0;
+	cfg->allow_any_sysctl = (h->flags & PW_ALLOW_ANY) != 0;
+	cfg->set = h->set;
+	cfg->digest = h->digest;
+	return cfg;
+}
+
+/* Every key checked, and none twice, into a new config. */
+static struct config *
+decode_keys(const struct pw_head *h, const struct pw_key *w,
+    const char *path, char *why, size_t wlen)
+{
+	struct config	*cfg = take_config(h, path);
+	size_t		 i;
+
+	for (i = 0; i < h->nkeys; i++) {
+		if (check_key(&w[i], cfg->allow_any_sysctl,
+		    cfg->managed_path[0] != '\0', why, wlen) == -1 ||
+		    (config_find(cfg, w[i].name) != NULL &&
+		    bad(why, wlen, "a key named twice") == -1)) {
+			config_free(cfg);
+			return NULL;
+		}
+		take_key(&cfg->keys[cfg->nkeys++], &w[i]);
+	}
+	return cfg;
+}
+
+/*
+ * Read an answer for path (and managed, NULL when none was given).
+ * 0 and *cfgp, or 0 with *cfgp NULL and the helper's errors added to
+ * errs; -1 when the answer is garbage, why says how.
+ */
+int
+parse_wire_decode(const char *buf, size_t len, const char *path,
+    const char *managed, struct config **cfgp, struct errlist *errs,
+    char *why, size_t wlen)
+{
+	struct pw_head		 h;
+	const struct pw_error	*e;
+	uint32_t		 i;
+
+	*cfgp = NULL;
+	if (len < sizeof(h))
+		return bad(why, wlen, len == 0 ? "no answer" : "a short "
+		    "answer");
+	memcpy(&h, buf, sizeof(h));
+	if (check_head(&h, len, managed, why, wlen) == -1)
+		return -1;
+	e = (const struct pw_error *)(const void *)(buf + sizeof(h));
+	for (i = 0; i < h.nerrs; i++)
+		if (!field_ok(e[i].text, sizeof(e[i].text)) ||
+		    e[i].text[0] == '\0')
+			return bad(why, wlen, "an error text that is not one "
+			    "line");
+	if (h.ok)
+		return (*cfgp = decode_keys(&h, (const struct pw_key *)
+		    (const void *)e, path, why, wlen)) == NULL ? -1 : 0;
+	for (i = 0; i < h.nerrs; i++)
+		errlist_add(errs, "%s", e[i].text);
+	return 0;
+}

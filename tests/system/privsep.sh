@@ -1,0 +1,127 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers are called through wait_until
+# System test: the config is parsed by the helper tcptune-parse, never by
+# the resident daemon (docs/SECURITY.md, "Privilege separation"): no
+# libxml2 in tcptuned's maps after start and after reloads; file:line
+# errors come through the helper; a helper that crashes, hangs, exits
+# without an answer or answers garbage is a failed reload that keeps the
+# running configuration and says what happened; -P refuses a helper
+# others could replace.  The helper's user and confinement are
+# tests/unit/test_confine.c's.  Runs inside `unshare -n`.
+
+. "$(dirname "$0")/lib.sh"
+tt_init "$@"
+
+use_keys 2
+
+# A helper that does what $HDIR/mode says, else runs the real one.  The
+# daemon gives it an empty environment: builtins and full paths only.
+HDIR=$T/helper
+mkdir -m 0755 "$HDIR"
+FAKE=$HDIR/tcptune-parse
+cat >"$FAKE" <<EOF2
+#!/bin/sh
+read -r mode <"$HDIR/mode"
+case \$mode in
+crash) kill -SEGV \$\$ ;;
+hang) exec /bin/sleep 999.25 ;;
+garbage) printf 'garbage' >&3; exit 0 ;;
+silent) exit 3 ;;
+esac
+exec "$PARSE_HELPER" "\$@"
+EOF2
+chmod 0755 "$FAKE"
+mode() { echo "$1" >"$HDIR/mode"; }
+settled_past() {
+	[ "$(count_in "$T/d.main.log" "settled or changed")" -gt "$1" ]
+}
+mode real
+
+no_libxml2() {
+	! grep -q libxml2 "/proc/$DPID/maps"
+}
+
+plist -i 1 "$RMEM=${RV[0]}" | write_config "$CONF"
+start_ready main -P "$FAKE" -f "$CONF" -s "$SOCK" -S "$STATE"
+wait_until 3 all_in_force
+report $? "started through the helper: all in force"
+grep -q 'libc[.-]' "/proc/$DPID/maps"
+report $? "the daemon's maps are readable (libc is there)"
+no_libxml2
+report $? "no libxml2 in the resident daemon after start" \
+    "$(grep libxml2 "/proc/$DPID/maps")"
+
+# ---- reloads, good and bad
+
+plist -i 1 "$RMEM=${RV[1]}" | replace_config "$CONF"
+ctl reload && wait_until 3 sysctl_is $RMEM "${RV[1]}"
+report $? "a reload through the helper applies the new value" "$(cat "$T/ctl.out")"
+kill -HUP "$DPID"
+wait_until 3 log_has main "SIGHUP: reloading"
+bad_config "$CONF"
+ctl reload
+[ "$CTL_RC" -ne 0 ] && has_all_errors "$CONF" "$T/ctl.out"
+report $? "file:line errors come through the helper (lines $BAD_LINES)" \
+    "$(cat "$T/ctl.out")"
+no_libxml2
+report $? "no libxml2 in the resident daemon after reloads and SIGHUP"
+# The file watch reads the change too: that reading is over before the
+# helper is made to fail below.
+settled=$(count_in "$T/d.main.log" "settled or changed")
+plist -i 1 "$RMEM=${RV[1]}" | replace_config "$CONF"
+wait_until 5 settled_past "$settled"
+report $? "the watch read the good file again"
+ctl reload
+report $? "good again: reloaded" "$(cat "$T/ctl.out")"
+
+# ---- a helper that fails: a failed reload, the running config kept
+
+helper_fails() {
+	local m=$1 words=$2
+	mode "$m"
+	ctl reload
+	[ "$CTL_RC" -ne 0 ] && output_has "$words" &&
+	    output_has "keeping the running configuration"
+	report $? "helper $m: a failed reload that says \"$words\"" \
+	    "$(cat "$T/ctl.out")"
+	log_has main "$words"
+	report $? "helper $m: the log says it too"
+	all_in_force && sysctl_is $RMEM "${RV[1]}" &&
+	    [ "$(json_get .daemon.last_reload_ok)" = false ]
+	report $? "helper $m: the running configuration stays in force" \
+	    "$(cat "$T/ctl.out")"
+	daemon_alive main
+	report $? "helper $m: the daemon lives on"
+	mode real
+}
+helper_fails crash "killed by signal 11"
+helper_fails garbage "a short answer"
+helper_fails silent "exited with status 3"
+helper_fails hang "did not answer within"
+pgrep -fx "/bin/sleep 999.25" >/dev/null
+report $((!$?)) "the hung helper was killed, not left behind"
+ctl reload
+report $? "the real helper again: reloaded" "$(cat "$T/ctl.out")"
+no_libxml2
+report $? "no libxml2 in the resident daemon after the failures"
+
+# ---- -P: only a helper nobody but root can replace
+
+mkdir -m 0775 "$T/gw"
+cp "$PARSE_HELPER" "$T/gw/tcptune-parse"
+"$TCPTUNED" -P "$T/gw/tcptune-parse" -n -f "$CONF" >"$T/n.out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -qF "cannot use the parse helper" "$T/n.out"
+report $? "-P: a helper in a group-writable directory is refused (exit $rc)" \
+    "$(cat "$T/n.out")"
+chmod 0755 "$T/gw"
+chmod 0757 "$T/gw/tcptune-parse"
+"$TCPTUNED" -P "$T/gw/tcptune-parse" -n -f "$CONF" >"$T/n.out" 2>&1
+[ $? -eq 1 ] && grep -qF "writable by nobody else" "$T/n.out"
+report $? "-P: a world-writable helper is refused" "$(cat "$T/n.out")"
+"$TCPTUNED" -P tcptune-parse -n -f "$CONF" >"$T/n.out" 2>&1
+[ $? -eq 1 ] && grep -qF "not an absolute path" "$T/n.out"
+report $? "-P: a relative path is refused" "$(cat "$T/n.out")"
+
+daemon_stop main
+tap_end

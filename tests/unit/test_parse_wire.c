@@ -1,0 +1,281 @@
+/*
+ * The parse helper's answer (lib/parse_wire.c): a config and a list of
+ * file:line errors come through unchanged, and every kind of answer a
+ * broken or hostile helper could send is refused as a whole, with a
+ * reason: short, long, wrong magic, counts out of range, a string not
+ * ended or not zero-filled, a name or value the config reader would not
+ * have let through, a key twice, a managed file the daemon did not give.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tcptune.h"
+#include "parse_wire.h"
+
+#define GOOD \
+	"<plist version=\"1.0\"><dict>\n" \
+	"<key>CheckInterval</key><integer>30</integer>\n" \
+	"<key>Sysctls</key><dict>\n" \
+	"<key>net.core.rmem_max</key><integer>4194304</integer>\n" \
+	"<key>net.ipv4.tcp_rmem</key><dict><key>Value</key>" \
+	"<string>4096 131072 6291456</string><key>Mode</key>" \
+	"<string>at-least</string></dict>\n" \
+	"</dict></dict></plist>\n"
+
+static struct config *
+parse(const char *xml)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	errlist_init(&errs);
+	cfg = config_parse(xml, strlen(xml), "t.conf", &errs);
+	assert_non_null(cfg);
+	errlist_clear(&errs);
+	return cfg;
+}
+
+/* GOOD as an answer, to spoil. */
+static char *
+good_answer(size_t *len)
+{
+	struct config	*cfg = parse(GOOD);
+	char		*buf;
+
+	assert_int_equal(parse_wire_encode(cfg, NULL, &buf, len), 0);
+	config_free(cfg);
+	return buf;
+}
+
+/* A field as the helper must send it: the string, then zeros. */
+static void
+set(char *field, size_t size, const char *s)
+{
+	memset(field, 0, size);
+	strcpy(field, s);
+}
+
+static struct pw_key *
+key_of(char *buf, size_t i)
+{
+	return (struct pw_key *)(void *)(buf + sizeof(struct pw_head)) + i;
+}
+
+static void
+expect_garbage(const char *buf, size_t len, const char *why_part)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	char		 why[256];
+
+	errlist_init(&errs);
+	why[0] = '\0';
+	assert_int_equal(parse_wire_decode(buf, len, "t.conf", NULL, &cfg,
+	    &errs, why, sizeof(why)), -1);
+	assert_null(cfg);
+	assert_int_equal(errs.n, 0);
+	if (strstr(why, why_part) == NULL)
+		fail_msg("why \"%s\" lacks \"%s\"", why, why_part);
+}
+
+static void
+test_config_through(void **state)
+{
+	struct config	*cfg = parse(GOOD), *got;
+	struct errlist	 errs;
+	char		*buf, why[256];
+	size_t		 len, i;
+
+	(void)state;
+	assert_int_equal(parse_wire_encode(cfg, NULL, &buf, &len), 0);
+	errlist_init(&errs);
+	assert_int_equal(parse_wire_decode(buf, len, "t.conf", NULL, &got,
+	    &errs, why, sizeof(why)), 0);
+	assert_non_null(got);
+	assert_int_equal(got->nkeys, cfg->nkeys);
+	assert_int_equal(got->check_interval, 30);
+	assert_int_equal(got->digest, cfg->digest);
+	assert_int_equal(got->set, cfg->set);
+	for (i = 0; i < cfg->nkeys; i++) {
+		assert_string_equal(got->keys[i].name, cfg->keys[i].name);
+		assert_string_equal(got->keys[i].value, cfg->keys[i].value);
+		assert_int_equal(got->keys[i].mode, cfg->keys[i].mode);
+		assert_int_equal(got->keys[i].line, cfg->keys[i].line);
+		assert_int_equal(got->keys[i].numeric, cfg->keys[i].numeric);
+	}
+	assert_int_equal(got->keys[1].mode, MODE_AT_LEAST);
+	config_free(cfg);
+	config_free(got);
+	free(buf);
+}
+
+/* The errors, file:line and all, in their order. */
+static void
+test_errors_through(void **state)
+{
+	const char	*bad = "<plist version=\"1.0\"><dict>\n"
+	    "<key>Sysctls</key><dict>\n<key>net..x</key><integer>1</integer>\n"
+	    "<key>net.core.rmem_max</key><integer>x</integer>\n"
+	    "</dict></dict></plist>\n";
+	struct errlist	 errs, back;
+	struct config	*got;
+	char		*buf, why[256];
+	size_t		 len, i;
+
+	(void)state;
+	errlist_init(&errs);
+	assert_null(config_parse(bad, strlen(bad), "/etc/t.conf", &errs));
+	assert_true(errs.n >= 2);
+	assert_int_equal(parse_wire_encode(NULL, &errs, &buf, &len), 0);
+	errlist_init(&back);
+	assert_int_equal(parse_wire_decode(buf, len, "/etc/t.conf", NULL, &got,
+	    &back, why, sizeof(why)), 0);
+	assert_null(got);
+	assert_int_equal(back.n, errs.n);
+	for (i = 0; i < errs.n; i++)
+		assert_string_equal(back.msg[i], errs.msg[i]);
+	assert_non_null(strstr(back.msg[0], "/etc/t.conf:3: "));
+	errlist_clear(&errs);
+	errlist_clear(&back);
+	free(buf);
+}
+
+static void
+test_short_and_long(void **state)
+{
+	size_t	 len;
+	char	*buf = good_answer(&len), *longer;
+
+	(void)state;
+	expect_garbage(buf, 0, "no answer");
+	expect_garbage(buf, sizeof(struct pw_head) - 1, "short");
+	expect_garbage(buf, len - 1, "length");
+	longer = calloc(1, len + 1);
+	memcpy(longer, buf, len);
+	expect_garbage(longer, len + 1, "length");
+	free(longer);
+	free(buf);
+}
+
+static void
+test_head_fields(void **state)
+{
+	size_t		 len;
+	char		*buf = good_answer(&len);
+	struct pw_head	*h = (struct pw_head *)(void *)buf;
+
+	(void)state;
+	h->magic ^= 1;
+	expect_garbage(buf, len, "magic");
+	h->magic ^= 1;
+	h->version = 2;
+	expect_garbage(buf, len, "magic");
+	h->version = PW_VERSION;
+	h->nkeys = TT_MAX_KEYS + 1;
+	expect_garbage(buf, len, "count");
+	h->nkeys = 2;
+	h->ok = 0;
+	expect_garbage(buf, len, "neither");
+	h->ok = 1;
+	h->check_interval = 0;
+	expect_garbage(buf, len, "setting");
+	h->check_interval = TT_CHECK_MAX + 1;
+	expect_garbage(buf, len, "setting");
+	h->check_interval = 30;
+	h->flags = 0x80;
+	expect_garbage(buf, len, "setting");
+	h->flags = 0;
+	set(h->managed_path, sizeof(h->managed_path), "/etc/other.plist");
+	expect_garbage(buf, len, "managed");
+	free(buf);
+}
+
+static void
+test_key_fields(void **state)
+{
+	size_t		 len;
+	char		*buf = good_answer(&len);
+	struct pw_key	 saved, *k = key_of(buf, 0);
+
+	(void)state;
+	saved = *k;
+	memset(k->name, 'a', sizeof(k->name));	/* not ended */
+	expect_garbage(buf, len, "name");
+	*k = saved;
+	k->name[sizeof(k->name) - 1] = 'x';	/* not zero-filled */
+	expect_garbage(buf, len, "name");
+	*k = saved;
+	set(k->name, sizeof(k->name), "net../x");
+	expect_garbage(buf, len, "name");
+	*k = saved;
+	set(k->name, sizeof(k->name), "kernel.core_pattern");	/* no AllowAnySysctl */
+	expect_garbage(buf, len, "name");
+	*k = saved;
+	set(k->value, sizeof(k->value), " 1  2");
+	expect_garbage(buf, len, "normalized");
+	*k = saved;
+	set(k->value, sizeof(k->value), "a\tb");
+	expect_garbage(buf, len, "normalized");
+	*k = saved;
+	set(k->value, sizeof(k->value), "abc");		/* numeric, not a number */
+	expect_garbage(buf, len, "numeric");
+	*k = saved;
+	k->mode = 3;
+	expect_garbage(buf, len, "range");
+	*k = saved;
+	k->managed = 1;			/* no managed file given */
+	expect_garbage(buf, len, "range");
+	*k = saved;
+	k->line = -1;
+	expect_garbage(buf, len, "range");
+	*k = saved;
+	*key_of(buf, 1) = saved;
+	expect_garbage(buf, len, "twice");
+	free(buf);
+}
+
+static void
+test_error_text(void **state)
+{
+	struct errlist	 errs;
+	char		*buf;
+	size_t		 len;
+	struct pw_error	*e;
+
+	(void)state;
+	errlist_init(&errs);
+	errlist_add(&errs, "t.conf:1: fine");
+	assert_int_equal(parse_wire_encode(NULL, &errs, &buf, &len), 0);
+	e = (struct pw_error *)(void *)(buf + sizeof(struct pw_head));
+	e->text[4] = '\n';
+	expect_garbage(buf, len, "one line");
+	e->text[4] = 'f';
+	e->text[0] = '\0';
+	expect_garbage(buf, len, "one line");
+	errlist_clear(&errs);
+	free(buf);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_through),
+		cmocka_unit_test(test_errors_through),
+		cmocka_unit_test(test_short_and_long),
+		cmocka_unit_test(test_head_fields),
+		cmocka_unit_test(test_key_fields),
+		cmocka_unit_test(test_error_text),
+	};
+
+	log_init(1, 0, "test_parse_wire");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
