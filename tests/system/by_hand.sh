@@ -35,19 +35,19 @@ by_hand bad --frobnicate
 [ "$rc" -eq 64 ] && grep -q '^usage: tcptuned' "$T/bad.err"
 report $? "an unknown option: usage on stderr, exit 64" "exit $rc"
 
-by_hand noconf -f "$T/etc/missing.conf" -s "$SOCK" -S "$STATE"
+by_hand noconf -P "$PARSE_HELPER" -f "$T/etc/missing.conf" -s "$SOCK" -S "$STATE"
 [ "$rc" -eq 1 ] &&
     grep -q "^tcptuned: $T/etc/missing.conf: No such file or directory" \
     "$T/noconf.err" && grep -q 'not starting' "$T/noconf.err"
 report $? "a missing config: the reason on stderr, exit 1" "exit $rc" \
     "$(cat "$T/noconf.err")"
 
-NOTIFY_SOCKET=$T/nobody.sock by_hand quiet -f "$T/etc/missing.conf" \
+NOTIFY_SOCKET=$T/nobody.sock by_hand quiet -P "$PARSE_HELPER" -f "$T/etc/missing.conf" \
     -s "$SOCK" -S "$STATE"
 [ "$rc" -eq 1 ] && [ ! -s "$T/quiet.err" ]
 report $? "under systemd (NOTIFY_SOCKET): stderr left to the log" \
     "exit $rc" "$(cat "$T/quiet.err")"
-INVOCATION_ID=0123456789abcdef by_hand quiet2 -f "$T/etc/missing.conf" \
+INVOCATION_ID=0123456789abcdef by_hand quiet2 -P "$PARSE_HELPER" -f "$T/etc/missing.conf" \
     -s "$SOCK" -S "$STATE"
 [ "$rc" -eq 1 ] && [ ! -s "$T/quiet2.err" ]
 report $? "in a systemd unit (INVOCATION_ID): stderr left to the log" \
@@ -55,7 +55,7 @@ report $? "in a systemd unit (INVOCATION_ID): stderr left to the log" \
 
 mkdir -m 1777 "$T/open"
 chmod 1777 "$T/open"
-by_hand opendir -f "$CONF" -s "$T/open/tcptuned.sock" -S "$STATE"
+by_hand opendir -P "$PARSE_HELPER" -f "$CONF" -s "$T/open/tcptuned.sock" -S "$STATE"
 [ "$rc" -eq 1 ] && grep -q "^tcptuned: socket directory: $T/open is writable by group or others" \
     "$T/opendir.err"
 report $? "an unsafe socket directory: the reason on stderr, exit 1" \
@@ -65,7 +65,7 @@ WSL_DISTRO_NAME=Ubuntu start_ready main -f "$CONF" -s "$SOCK" -S "$STATE"
 grep -q "this is WSL: these sysctls change WSL's own Linux network stack" \
     "$T/d.main.log"
 report $? "inside WSL: logged at start" "$(tail -5 "$T/d.main.log")"
-by_hand second -f "$CONF" -s "$SOCK" -S "$STATE"
+by_hand second -P "$PARSE_HELPER" -f "$CONF" -s "$SOCK" -S "$STATE"
 [ "$rc" -eq 1 ] && grep -q '^tcptuned: .*running' "$T/second.err" &&
     daemon_alive main
 report $? "a second instance: the reason on stderr, exit 1, the first runs on" \

@@ -159,7 +159,7 @@ streams() {
 share() { jq -r .share "$TB_TMP/$1.json"; }
 tb_assert_ns "$TB_NS_A"
 # shellcheck disable=SC2086 # the wrapper is a command line
-in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -f "$TB_TMP/tcptune.conf" \
+in_a ${TT_DAEMON_WRAPPER:-} "$TCPTUNED" -d -P "$top_builddir/tcptune-parse" -f "$TB_TMP/tcptune.conf" \
     -s "$SOCK" -S "$TB_TMP/state" 2>>"$TB_TMP/tcptuned.log" &
 PIDS="$PIDS $!"
 tb_wait $((20 * SCALE)) rmem_is "$TUNED_RMEM" &&
