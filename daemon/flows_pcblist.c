@@ -289,13 +289,38 @@ flows_pcblist_parse(const void *data, size_t len,
 	    take, arg, why, wlen);
 }
 
+#define TCP_MAXWIN		65535
+#define TCP_MAX_WINSHIFT	14
+#define TCP_WIN_SCALE		3	/* net.inet.tcp.win_scale_factor */
+
+/*
+ * The receive buffer autotuning reaches under autorcvbufmax: the window
+ * scale is chosen from autorcvbufmax at connect, the least from
+ * tcp_win_scale up with (TCP_MAXWIN + 1) << scale >= it
+ * (tcp_set_max_rwinscale, bsd/netinet/tcp_subr.c), and the buffer never
+ * grows past TCP_MAXWIN << scale (tcp_sbrcv_reserve,
+ * bsd/netinet/tcp_input.c): a 4 MiB autorcvbufmax stops sb_hiwat at
+ * 4194240, 64 bytes short of it.
+ */
+uint64_t
+flows_pcblist_rcv_reach(uint64_t autorcv)
+{
+	unsigned	scale = TCP_WIN_SCALE;
+
+	while (scale < TCP_MAX_WINSHIFT &&
+	    ((uint64_t)TCP_MAXWIN + 1) << scale < autorcv)
+		scale++;
+	return autorcv < (uint64_t)TCP_MAXWIN << scale ? autorcv :
+	    (uint64_t)TCP_MAXWIN << scale;
+}
+
 /*
  * The ceilings (docs/DESIGN.md §3 macOS): autotuning grows sb_hiwat up
- * to autorcvbufmax and autosndbufmax (bsd/netinet/tcp_input.c
- * tcp_sbrcv_grow, bsd/netinet/tcp_output.c); a program's own SO_RCVBUF
- * or SO_SNDBUF is sb_hiwat as asked, never past kern.ipc.maxsockbuf
- * (sbreserve, bsd/kern/uipc_socket2.c).  The buffer is the window's
- * bytes: factor 1.
+ * to autorcvbufmax (as far as the window scale lets it: rcv_reach) and
+ * autosndbufmax (bsd/netinet/tcp_input.c tcp_sbrcv_grow,
+ * bsd/netinet/tcp_output.c); a program's own SO_RCVBUF or SO_SNDBUF is
+ * sb_hiwat as asked, never past kern.ipc.maxsockbuf (sbreserve,
+ * bsd/kern/uipc_socket2.c).  The buffer is the window's bytes: factor 1.
  */
 void
 flows_pcblist_limits(uint64_t autorcv, uint64_t autosnd, uint64_t maxsockbuf,
@@ -303,7 +328,7 @@ flows_pcblist_limits(uint64_t autorcv, uint64_t autosnd, uint64_t maxsockbuf,
 {
 	memset(lim, 0, sizeof(*lim));
 	lim->rcv_auto = (struct flow_ceiling){ "net.inet.tcp.autorcvbufmax",
-	    autorcv, 0, 1, false };
+	    flows_pcblist_rcv_reach(autorcv), 0, 1, false };
 	lim->rcv_fixed = (struct flow_ceiling){ "kern.ipc.maxsockbuf",
 	    maxsockbuf, 0, 1, false };
 	lim->snd_auto = (struct flow_ceiling){ "net.inet.tcp.autosndbufmax",

@@ -894,22 +894,39 @@ test_pcblist_receive(void **arg)
 	struct flow_reading	 a, b;
 	struct flow_verdict	 v;
 	struct pcb_conn		 c = pcb_download(1 * MIB, 2 * MIB);
+	const struct flow	*f;
+	struct msg_flow		 m;
+	char			 line[1024];
 
 	(void)arg;
+	/* the window scale caps: 4 MiB at scale 6, 64 KiB - 1 << 3 */
+	assert_int_equal(flows_pcblist_rcv_reach(4 * MIB), 4194240);
+	assert_int_equal(flows_pcblist_rcv_reach(16 * MIB), 16776960);
+	assert_int_equal(flows_pcblist_rcv_reach(300000), 300000);
+	assert_int_equal(flows_pcblist_rcv_reach(1ULL << 32), 65535ULL << 14);
 	flows_pcblist_limits(4 * MIB, 4 * MIB, 8 * MIB, &l);
 	l.rcv_auto.wanted = 16 * MIB;
 	assert_int_equal(pcb_parse(pcb_list(&c, 1)), 1);
 	a = pcb_got[0];
-	c = pcb_download(1 * MIB + 26875000, 4 * MIB);	/* 215 Mbit/s */
+	/* sb_hiwat stops at 65535 << 6, the window scale 4 MiB chose */
+	c = pcb_download(1 * MIB + 26875000, 65535 << 6);	/* 215 Mbit/s */
 	assert_int_equal(pcb_parse(pcb_list(&c, 1)), 1);
 	b = pcb_got[0];
 	flows_init(h);
-	flows_classify(two_passes(h, &a, &b, &l), &v);
+	f = two_passes(h, &a, &b, &l);
+	flows_classify(f, &v);
 	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
 	assert_string_equal(v.ceiling->key, "net.inet.tcp.autorcvbufmax");
-	assert_int_equal(v.ceiling_bytes, 4 * MIB);
+	assert_int_equal(v.ceiling_bytes, 4194240);
 	assert_int_equal(v.possible_bps, flows_window_rate(16 * MIB,
 	    RTT_150MS));
+	flows_to_msg(f, &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_string_equal(line, "your download from 203.0.113.7 ran at "
+	    "215 Mbit/s because this machine's receive buffer stops at "
+	    "4 MiB (net.inet.tcp.autorcvbufmax); at 150 ms that is the most "
+	    "one stream can do; at the ceiling tcptune.conf sets it could "
+	    "reach 447 Mbit/s, where the path allows");
 	flows_pcblist_limits(16 * MIB, 4 * MIB, 32 * MIB, &l);
 	flows_init(h);
 	flows_classify(two_passes(h, &a, &b, &l), &v);
