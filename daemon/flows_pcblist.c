@@ -12,6 +12,11 @@
  *     xinpcb_n, xsocket_n, xsockbuf_n (receive), xsockbuf_n (send),
  *     xsockstat_n, xtcpcb_n; then a trailing xinpgen.  Every record
  *     starts with its length and an XSO_* kind (bsd/sys/socketvar.h).
+ *     An item starts with its xinpcb_n: one that comes before the last
+ *     item was whole starts a new one, so records of two connections
+ *     are never mixed.  Skywalk's user-space flows come as items too
+ *     (bsd/net/ntstat.c nstat_userland_list_snapshot) with no sequence
+ *     numbers in their xtcpcb_n: they read as having moved nothing.
  *   bsd/netinet/in_pcb.h struct xinpgen, struct xinpcb_n; inp_vflag
  *     INP_IPV4 0x1, INP_IPV6 0x2; ports in network byte order.
  *   bsd/sys/socketvar.h struct xsocket_n (so_uid), struct xsockbuf_n
@@ -250,8 +255,10 @@ walk(const unsigned char *buf, size_t len, size_t off, uint64_t gen,
 			    "at %zu runs past the %zu", rlen, off, len);
 			return -1;
 		}
-		if ((i = kind_index(u32(buf, off + 4), &need)) >= 0 &&
-		    !(it.which & (1u << i))) {
+		i = kind_index(u32(buf, off + 4), &need);
+		if (i >= 0 && (1u << i) == XSO_INPCB && it.which != 0)
+			memset(&it, 0, sizeof(it));	/* the last was short */
+		if (i >= 0 && !(it.which & (1u << i))) {
 			if (rlen < need) {
 				snprintf(why, wlen, "pcblist_n: a record of "
 				    "kind %#x is %u bytes, under %zu",

@@ -788,6 +788,7 @@ test_pcblist_reading(void **arg)
 {
 	struct pcb_conn		c[2];
 	const struct flow_reading *r = &pcb_got[0];
+	uint32_t		v;
 
 	(void)arg;
 	c[0] = pcb_download(5 * MIB, 4 * MIB);
@@ -810,6 +811,18 @@ test_pcblist_reading(void **arg)
 	assert_int_equal(r->cwnd_bytes, 14480);
 	assert_true(r->known & FLOW_KNOWS_UID);
 	assert_false(r->known & FLOW_KNOWS_LIMITED);
+	/* an item whose TCPCB is of a kind not read (XSO_KCREG): the next
+	   item's records are that item's, not mixed with the short one */
+	c[1] = c[0];
+	c[1].state = 4;
+	c[1].lport = 50999;
+	c[1].gen = 8;
+	(void)pcb_list(c, 2);
+	v = 0x40;
+	memcpy(pcb_buf + 24 + PCB_ITEM - 208 + 4, &v, 4);
+	assert_int_equal(pcb_parse(24 + 2 * PCB_ITEM + 24), 1);
+	assert_string_equal(r->local, "192.0.2.10:50999");
+	assert_int_equal(r->id, 8);
 	/* no connections at all: the two xinpgens */
 	assert_int_equal(pcb_parse(pcb_list(c, 0)), 0);
 }
