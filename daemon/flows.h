@@ -14,6 +14,7 @@
 #define TCPTUNE_FLOWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -130,6 +131,21 @@ void	 flows_estats_reading(const struct estats_record *,
 	    struct flow_reading *);
 uint64_t flows_estats_level_window(const char *);
 void	 flows_estats_limits(const char *, struct flow_limits *);
+
+/*
+ * flows_pcblist.c: macOS's net.inet.tcp.pcblist_n records into readings,
+ * each handed to take(arg, reading): the number taken, or -1 with why
+ * for a buffer that does not hold together (nothing past len is read);
+ * and the macOS ceilings from autorcvbufmax, autosndbufmax, maxsockbuf,
+ * the receive one as far as the window scale lets a buffer grow.
+ * Portable, so tests/unit/test_flows.c checks it with built buffers.
+ */
+int	 flows_pcblist_parse(const void *, size_t,
+	    void (*)(void *, const struct flow_reading *), void *, char *,
+	    size_t);
+void	 flows_pcblist_limits(uint64_t, uint64_t, uint64_t,
+	    struct flow_limits *);
+uint64_t flows_pcblist_rcv_reach(uint64_t);
 
 /* flows.c */
 void	 flows_init(struct flow_history *);

@@ -1,6 +1,6 @@
 /*
- * An OS whose connections tcptuned does not read (yet): diagnose answers
- * with an empty history and says why.
+ * An OS whose connections tcptuned does not read (yet): FreeBSD.
+ * diagnose answers with an empty history and says why.
  */
 #include "config.h"
 

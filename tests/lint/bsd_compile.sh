@@ -48,6 +48,10 @@ compiles "lib/backend_bsd.c as macOS" -D__APPLE__ \
     "$top_srcdir/lib/backend_bsd.c"
 compiles "lib/backend_bsd.c as FreeBSD" \
     "$top_srcdir/lib/backend_bsd.c"
+# diagnose's pcblist_n sampler (the parser is unit-tested on Linux)
+# (config.h from this build: the file needs no macOS answer from it)
+compiles "daemon/flows_darwin.c as macOS" -D__APPLE__ \
+    -I"${top_builddir:-$top_srcdir}" "$top_srcdir/daemon/flows_darwin.c"
 # measure's TCP_CONNECTION_INFO branch (shim: tests/shim/netinet/tcp.h)
 compiles "tools/measure/measure_net.c as macOS" -D__APPLE__ \
     -DPACKAGE_VERSION='"0"' -I"$top_srcdir/tools" \

@@ -576,6 +576,378 @@ test_estats_send(void **arg)
 	free(h);
 }
 
+/*
+ * macOS: net.inet.tcp.pcblist_n buffers built from the test's own copies
+ * of xnu's structures (apple-oss-distributions/xnu bsd/netinet/in_pcb.h
+ * xinpgen, xinpcb_n; bsd/sys/socketvar.h xsocket_n, xsockbuf_n,
+ * xsockstat_n; bsd/netinet/tcp_var.h xtcpcb_n; all under #pragma
+ * pack(4)), laid out as bsd/netinet/in_pcblist.c get_pcblist_n writes
+ * them: the parser reads them by its own offsets, so a wrong one fails
+ * here.  Fields the parser does not read are kept, to keep the offsets.
+ */
+#pragma pack(4)
+struct t_xinpgen {
+	uint32_t	xig_len, xig_count;
+	uint64_t	xig_gen, xig_sogen;
+};
+struct t_xinpcb_n {
+	uint32_t	xi_len, xi_kind;
+	uint64_t	xi_inpp;
+	uint16_t	inp_fport, inp_lport;
+	uint64_t	inp_ppcb, inp_gencnt;
+	int32_t		inp_flags;
+	uint32_t	inp_flow;
+	uint8_t		inp_vflag, inp_ip_ttl, inp_ip_p;
+	union { uint32_t pad[4]; uint8_t a[16]; } faddr, laddr;
+	struct { uint8_t tos; } d4;
+	struct { uint8_t hlim; int32_t cksum; uint16_t ifindex;
+		int16_t hops; } d6;
+	uint32_t	inp_flowhash, inp_flags2;
+};
+struct t_xsocket_n {
+	uint32_t	xso_len, xso_kind;
+	uint64_t	xso_so;
+	int16_t		so_type;
+	uint32_t	so_options;
+	int16_t		so_linger, so_state;
+	uint64_t	so_pcb;
+	int32_t		xso_protocol, xso_family;
+	int16_t		so_qlen, so_incqlen, so_qlimit, so_timeo;
+	uint16_t	so_error;
+	int32_t		so_pgid;
+	uint32_t	so_oobmark, so_uid;
+	int32_t		so_last_pid, so_e_pid;
+	uint64_t	so_gencnt;
+	uint32_t	so_flags, so_flags1;
+	int32_t		so_usecount, so_retaincnt;
+	uint32_t	xso_filter_flags;
+};
+struct t_xsockbuf_n {
+	uint32_t	xsb_len, xsb_kind, sb_cc, sb_hiwat, sb_mbcnt,
+			sb_mbmax;
+	int32_t		sb_lowat;
+	int16_t		sb_flags, sb_timeo;
+};
+struct t_xsockstat_n {
+	uint32_t	xst_len, xst_kind;
+	uint64_t	stats[4][4];	/* rx/tx packets and bytes */
+};
+struct t_xtcpcb_n {
+	uint32_t	xt_len, xt_kind;
+	uint64_t	t_segq;
+	int32_t		t_dupacks, t_timer[4], t_state;
+	uint32_t	t_flags;
+	int32_t		t_force;
+	uint32_t	snd_una, snd_max, snd_nxt, snd_up, snd_wl1, snd_wl2,
+			iss, irs, rcv_nxt, rcv_adv, rcv_wnd, rcv_up, snd_wnd,
+			snd_cwnd, snd_ssthresh, t_maxopd, t_rcvtime,
+			t_starttime;
+	int32_t		t_rtttime;
+	uint32_t	t_rtseq;
+	int32_t		t_rxtcur;
+	uint32_t	t_maxseg;
+	int32_t		t_srtt, t_rttvar, t_rxtshift;
+	uint32_t	t_rttmin, t_rttupdated, max_sndwnd;
+	int32_t		t_softerror;
+	char		t_oobflags, t_iobc;
+	uint8_t		snd_scale, rcv_scale, request_r_scale,
+			requested_s_scale;
+	uint32_t	ts_recent, ts_recent_age, last_ack_sent, cc_send,
+			cc_recv, snd_recover, snd_cwnd_prev,
+			snd_ssthresh_prev;
+};
+#pragma pack()
+
+/* The packed offsets of the xnu headers, counted by hand. */
+_Static_assert(sizeof(struct t_xinpgen) == 24, "xinpgen");
+_Static_assert(sizeof(struct t_xinpcb_n) == 104, "xinpcb_n");
+_Static_assert(offsetof(struct t_xinpcb_n, inp_gencnt) == 28, "gencnt");
+_Static_assert(offsetof(struct t_xinpcb_n, faddr) == 48, "faddr");
+_Static_assert(sizeof(struct t_xsocket_n) == 104, "xsocket_n");
+_Static_assert(offsetof(struct t_xsocket_n, so_uid) == 64, "so_uid");
+_Static_assert(sizeof(struct t_xsockbuf_n) == 32, "xsockbuf_n");
+_Static_assert(sizeof(struct t_xsockstat_n) == 136, "xsockstat_n");
+_Static_assert(sizeof(struct t_xtcpcb_n) == 204, "xtcpcb_n");
+_Static_assert(offsetof(struct t_xtcpcb_n, t_srtt) == 136, "t_srtt");
+
+#define PCB_ITEM	(104 + 104 + 32 + 32 + 136 + 208)	/* ROUNDUP64 */
+
+/* One connection as a test describes it. */
+struct pcb_conn {
+	int		v6;
+	uint8_t		laddr[16], faddr[16];
+	uint16_t	lport, fport;
+	uint32_t	uid, state, srtt_ms, rcv_hiwat, rcv_cc, snd_hiwat;
+	uint32_t	iss, irs, acked, received, snd_wnd, snd_cwnd;
+	uint64_t	gen;
+};
+
+static unsigned char	pcb_buf[24 + 8 * PCB_ITEM + 24];
+
+static size_t
+pcb_put(size_t off, const void *rec, size_t len)
+{
+	memcpy(pcb_buf + off, rec, len);
+	return off + ((len + 7) & ~(size_t)7);
+}
+
+static size_t
+pcb_item(size_t off, const struct pcb_conn *c)
+{
+	struct t_xinpcb_n	inp = { .xi_len = 104, .xi_kind = 0x10 };
+	struct t_xsocket_n	so = { .xso_len = 104, .xso_kind = 0x01 };
+	struct t_xsockbuf_n	rcv = { .xsb_len = 32, .xsb_kind = 0x02 },
+				snd = { .xsb_len = 32, .xsb_kind = 0x04 };
+	struct t_xsockstat_n	st = { .xst_len = 136, .xst_kind = 0x08 };
+	struct t_xtcpcb_n	tp = { .xt_len = 204, .xt_kind = 0x20 };
+
+	inp.inp_fport = (uint16_t)(c->fport >> 8 | c->fport << 8);
+	inp.inp_lport = (uint16_t)(c->lport >> 8 | c->lport << 8);
+	inp.inp_gencnt = c->gen;
+	inp.inp_vflag = c->v6 ? 0x2 : 0x1;
+	memcpy(c->v6 ? inp.faddr.a : inp.faddr.a + 12, c->faddr,
+	    c->v6 ? 16 : 4);
+	memcpy(c->v6 ? inp.laddr.a : inp.laddr.a + 12, c->laddr,
+	    c->v6 ? 16 : 4);
+	so.xso_protocol = 6;
+	so.xso_family = c->v6 ? 30 : 2;
+	so.so_uid = c->uid;
+	rcv.sb_hiwat = c->rcv_hiwat;
+	rcv.sb_cc = c->rcv_cc;
+	snd.sb_hiwat = c->snd_hiwat;
+	st.stats[0][1] = 3ULL * c->received;	/* not what is read */
+	tp.t_state = (int32_t)c->state;
+	tp.t_srtt = (int32_t)(c->srtt_ms << 5);	/* TCP_RTT_SHIFT */
+	tp.iss = c->iss;
+	tp.snd_una = c->iss + 1 + c->acked;
+	tp.irs = c->irs;
+	tp.rcv_nxt = c->irs + 1 + c->received;
+	tp.snd_wnd = c->snd_wnd;
+	tp.snd_cwnd = c->snd_cwnd;
+	off = pcb_put(off, &inp, sizeof(inp));
+	off = pcb_put(off, &so, sizeof(so));
+	off = pcb_put(off, &rcv, sizeof(rcv));
+	off = pcb_put(off, &snd, sizeof(snd));
+	off = pcb_put(off, &st, sizeof(st));
+	return pcb_put(off, &tp, sizeof(tp));
+}
+
+/* A whole buffer: the xinpgen, the items, the trailing xinpgen. */
+static size_t
+pcb_list(const struct pcb_conn *c, size_t n)
+{
+	struct t_xinpgen	g = { .xig_len = 24, .xig_gen = 1000 };
+	size_t			off, i;
+
+	memset(pcb_buf, 0, sizeof(pcb_buf));
+	g.xig_count = (uint32_t)n;
+	off = pcb_put(0, &g, sizeof(g));
+	for (i = 0; i < n; i++)
+		off = pcb_item(off, &c[i]);
+	return pcb_put(off, &g, sizeof(g));
+}
+
+static struct flow_reading	pcb_got[8];
+static size_t			pcb_ngot;
+
+static void
+pcb_take(void *arg, const struct flow_reading *r)
+{
+	(void)arg;
+	if (pcb_ngot < NITEMS(pcb_got))
+		pcb_got[pcb_ngot++] = *r;
+}
+
+static int
+pcb_parse(size_t len)
+{
+	char	why[256];
+
+	pcb_ngot = 0;
+	return flows_pcblist_parse(pcb_buf, len, pcb_take, NULL, why,
+	    sizeof(why));
+}
+
+static struct pcb_conn
+pcb_download(uint32_t received, uint32_t hiwat)
+{
+	struct pcb_conn	c = { .lport = 50123, .fport = 443, .uid = 501,
+			    .state = 4, .srtt_ms = 150, .snd_hiwat = 131072,
+			    .iss = 0xfffff000, .irs = 77, .acked = 900,
+			    .snd_wnd = 131072, .snd_cwnd = 14480, .gen = 7 };
+
+	memcpy(c.laddr, "\xc0\x00\x02\x0a", 4);
+	memcpy(c.faddr, "\xcb\x00\x71\x07", 4);
+	c.received = received;
+	c.rcv_hiwat = hiwat;
+	return c;
+}
+
+/* A reading as pcblist_n gives it: each field from its record. */
+static void
+test_pcblist_reading(void **arg)
+{
+	struct pcb_conn		c[2];
+	const struct flow_reading *r = &pcb_got[0];
+	uint32_t		v;
+
+	(void)arg;
+	c[0] = pcb_download(5 * MIB, 4 * MIB);
+	c[0].rcv_cc = 12345;
+	c[1] = c[0];
+	c[1].state = 1;		/* a listener: not taken */
+	assert_int_equal(pcb_parse(pcb_list(c, 2)), 1);
+	assert_int_equal(pcb_ngot, 1);
+	assert_string_equal(r->local, "192.0.2.10:50123");
+	assert_string_equal(r->remote, "203.0.113.7:443");
+	assert_int_equal(r->id, 7);
+	assert_int_equal(r->uid, 501);
+	assert_int_equal(r->rtt_us, 150000);
+	assert_int_equal(r->bytes_received, 5 * MIB);
+	assert_int_equal(r->bytes_acked, 900);	/* iss wrapped past 2^32 */
+	assert_int_equal(r->rcvbuf, 4 * MIB);
+	assert_int_equal(r->rmem_alloc, 12345);
+	assert_int_equal(r->sndbuf, 131072);
+	assert_int_equal(r->peer_wnd, 131072);
+	assert_int_equal(r->cwnd_bytes, 14480);
+	assert_true(r->known & FLOW_KNOWS_UID);
+	assert_false(r->known & FLOW_KNOWS_LIMITED);
+	/* an item whose TCPCB is of a kind not read (XSO_KCREG): the next
+	   item's records are that item's, not mixed with the short one */
+	c[1] = c[0];
+	c[1].state = 4;
+	c[1].lport = 50999;
+	c[1].gen = 8;
+	(void)pcb_list(c, 2);
+	v = 0x40;
+	memcpy(pcb_buf + 24 + PCB_ITEM - 208 + 4, &v, 4);
+	assert_int_equal(pcb_parse(24 + 2 * PCB_ITEM + 24), 1);
+	assert_string_equal(r->local, "192.0.2.10:50999");
+	assert_int_equal(r->id, 8);
+	/* no connections at all: the two xinpgens */
+	assert_int_equal(pcb_parse(pcb_list(c, 0)), 0);
+}
+
+/* IPv6 addresses in RFC 5952's short form, in brackets. */
+static void
+test_pcblist_v6(void **arg)
+{
+	struct pcb_conn	c = pcb_download(2 * MIB, 4 * MIB);
+
+	(void)arg;
+	c.v6 = 1;
+	memcpy(c.laddr, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x01", 16);
+	memcpy(c.faddr, "\x20\x01\x0d\xb8\0\x01\0\0\0\0\0\x02\0\0\0\0", 16);
+	assert_int_equal(pcb_parse(pcb_list(&c, 1)), 1);
+	assert_string_equal(pcb_got[0].local, "[2001:db8::1]:50123");
+	assert_string_equal(pcb_got[0].remote, "[2001:db8:1::2:0:0]:443");
+	memset(c.laddr, 0, 16);
+	memset(c.faddr, 0, 16);
+	c.faddr[15] = 1;
+	assert_int_equal(pcb_parse(pcb_list(&c, 1)), 1);
+	assert_string_equal(pcb_got[0].local, "[::]:50123");
+	assert_string_equal(pcb_got[0].remote, "[::1]:443");
+}
+
+/*
+ * Truncated and garbage buffers: -1, never a read past the end (each
+ * cut is copied to the end of a heap block of its own size, so a read
+ * past it is what ASan and valgrind see).
+ */
+static void
+test_pcblist_bad(void **arg)
+{
+	struct pcb_conn	c[2];
+	size_t		len, cut;
+	unsigned char	*p;
+	char		why[256];
+	uint32_t	v;
+	int		rv;
+
+	(void)arg;
+	c[0] = pcb_download(5 * MIB, 4 * MIB);
+	c[1] = c[0];
+	len = pcb_list(c, 2);
+	for (cut = 0; cut < len; cut++) {
+		p = malloc(cut + 1);
+		memcpy(p, pcb_buf, cut);
+		pcb_ngot = 0;
+		rv = flows_pcblist_parse(p, cut, pcb_take, NULL, why,
+		    sizeof(why));
+		free(p);
+		assert_true(rv == -1 || (size_t)rv <= pcb_ngot);
+		if (cut < len - 24)	/* before the trailing xinpgen */
+			assert_int_equal(rv, -1);
+	}
+	/* a record length past the end; a TCPCB too short to read */
+	v = 0x7ffffff0;
+	memcpy(pcb_buf + 24, &v, 4);
+	assert_int_equal(pcb_parse(len), -1);
+	len = pcb_list(c, 1);
+	v = 40;
+	memcpy(pcb_buf + 24 + PCB_ITEM - 208, &v, 4);
+	assert_int_equal(pcb_parse(len), -1);
+	/* garbage after a good xinpgen: every byte the same */
+	for (v = 0; v < 256; v += 17) {
+		len = pcb_list(c, 1);
+		memset(pcb_buf + 24, (int)v, PCB_ITEM);
+		assert_true(pcb_parse(len) <= 0);
+	}
+}
+
+/*
+ * macOS's stock 4 MiB autorcvbufmax holding a download at 150 ms: the
+ * buffer at the ceiling and the rate what it allows; tuned to 16 MiB,
+ * the same buffer is not the limit.
+ */
+static void
+test_pcblist_receive(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l;
+	struct flow_reading	 a, b;
+	struct flow_verdict	 v;
+	struct pcb_conn		 c = pcb_download(1 * MIB, 2 * MIB);
+	const struct flow	*f;
+	struct msg_flow		 m;
+	char			 line[1024];
+
+	(void)arg;
+	/* the window scale caps: 4 MiB at scale 6, 64 KiB - 1 << 3 */
+	assert_int_equal(flows_pcblist_rcv_reach(4 * MIB), 4194240);
+	assert_int_equal(flows_pcblist_rcv_reach(16 * MIB), 16776960);
+	assert_int_equal(flows_pcblist_rcv_reach(300000), 300000);
+	assert_int_equal(flows_pcblist_rcv_reach(1ULL << 32), 65535ULL << 14);
+	flows_pcblist_limits(4 * MIB, 4 * MIB, 8 * MIB, &l);
+	l.rcv_auto.wanted = 16 * MIB;
+	assert_int_equal(pcb_parse(pcb_list(&c, 1)), 1);
+	a = pcb_got[0];
+	/* sb_hiwat stops at 65535 << 6, the window scale 4 MiB chose */
+	c = pcb_download(1 * MIB + 26875000, 65535 << 6);	/* 215 Mbit/s */
+	assert_int_equal(pcb_parse(pcb_list(&c, 1)), 1);
+	b = pcb_got[0];
+	flows_init(h);
+	f = two_passes(h, &a, &b, &l);
+	flows_classify(f, &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_string_equal(v.ceiling->key, "net.inet.tcp.autorcvbufmax");
+	assert_int_equal(v.ceiling_bytes, 4194240);
+	assert_int_equal(v.possible_bps, flows_window_rate(16 * MIB,
+	    RTT_150MS));
+	flows_to_msg(f, &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_string_equal(line, "your download from 203.0.113.7 ran at "
+	    "215 Mbit/s because this machine's receive buffer stops at "
+	    "4 MiB (net.inet.tcp.autorcvbufmax); at 150 ms that is the most "
+	    "one stream can do; at the ceiling tcptune.conf sets it could "
+	    "reach 447 Mbit/s, where the path allows");
+	flows_pcblist_limits(16 * MIB, 4 * MIB, 32 * MIB, &l);
+	flows_init(h);
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
 int
 main(void)
 {
@@ -595,6 +967,10 @@ main(void)
 		cmocka_unit_test(test_estats_levels),
 		cmocka_unit_test(test_estats_receive),
 		cmocka_unit_test(test_estats_send),
+		cmocka_unit_test(test_pcblist_reading),
+		cmocka_unit_test(test_pcblist_v6),
+		cmocka_unit_test(test_pcblist_bad),
+		cmocka_unit_test(test_pcblist_receive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
