@@ -127,7 +127,7 @@ static struct config *
 load_config(const struct daemon *d, struct errlist *errs)
 {
 	return config_load_layers(d->opt.config_path, d->opt.managed_path,
-	    CONFIG_CHECK_OWNER, errs);
+	    CONFIG_CHECK_OWNER | CONFIG_CHECK_OS, errs);
 }
 
 static bool
@@ -763,7 +763,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
 		return config_report_layers(d.opt.config_path,
-		    d.opt.managed_path, CONFIG_CHECK_OWNER, stdout);
+		    d.opt.managed_path, CONFIG_CHECK_OWNER | CONFIG_CHECK_OS,
+		    stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);

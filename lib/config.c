@@ -1321,31 +1321,51 @@ report_line(FILE *out, const char *msg, const char *tail)
 	fprintf(out, "%s%s\n", safe, tail);
 }
 
+/* Every line of errs, escaped. */
+static void
+report_all(FILE *out, const struct errlist *errs)
+{
+	size_t	i;
+
+	for (i = 0; i < errs->n; i++)
+		report_line(out, errs->msg[i], "");
+}
+
 /*
  * Check path as tcptuned would load it: print every problem, one
  * "file:line: message" a line, or "configuration OK", after the plan when
- * verbose.  0 when the config is good, 1 otherwise.
+ * verbose.  With a target, also what cannot apply on its OS and, when it
+ * names a backend, on its kernel (config_os.c); warnings (a key in no
+ * catalogue) come before "configuration OK", and only then.  0 when the config is good, 1
+ * otherwise.
  */
 int
-config_report(const char *path, int flags, bool verbose, FILE *out)
+config_report(const char *path, int flags, const struct config_target *t,
+    bool verbose, FILE *out)
 {
-	struct errlist	 errs;
+	struct errlist	 errs, warns;
 	struct config	*cfg;
-	size_t		 i;
+	int		 rv = 1;
 
 	errlist_init(&errs);
+	errlist_init(&warns);
 	if ((cfg = config_load(path, flags, &errs)) == NULL) {
-		for (i = 0; i < errs.n; i++)
-			report_line(out, errs.msg[i], "");
+		report_all(out, &errs);
 		if (errs.n == 0)
 			report_line(out, path, ": cannot be used");
-		errlist_clear(&errs);
-		return 1;
+	} else if (t != NULL && config_check_os(cfg, t->os, t->be, &errs,
+	    &warns) > 0) {
+		/* Only what the daemon would say: it has no warnings. */
+		report_all(out, &errs);
+	} else {
+		report_all(out, &warns);
+		if (verbose)
+			report_plan(cfg, out);
+		fprintf(out, "configuration OK\n");
+		rv = 0;
 	}
-	if (verbose)
-		report_plan(cfg, out);
-	fprintf(out, "configuration OK\n");
 	config_free(cfg);
 	errlist_clear(&errs);
-	return 0;
+	errlist_clear(&warns);
+	return rv;
 }

@@ -13,7 +13,7 @@
  * RestoreOnExit given in the managed file wins; what it does not name
  * stays as the local file says.  So a fleet pins what it cares about and a
  * host keeps its own extra keys, and each key's status names the file its
- * wanted value came from (config_key_source).
+ * wanted value came from (config_key_source, in config_os.c).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -27,13 +27,6 @@
 #include <sys/stat.h>
 
 #include "tcptune.h"
-
-const char *
-config_key_source(const struct config *cfg, const struct config_key *k)
-{
-	return k->managed && cfg->managed_path[0] != '\0' ?
-	    cfg->managed_path : cfg->path;
-}
 
 static const struct config_key *
 find_in(const struct config *cfg, const char *name)
@@ -140,7 +133,13 @@ config_load_layers(const char *path, const char *managed_path, int flags,
 		config_free(managed);
 		return NULL;
 	}
-	return config_merge(local, managed, errs);
+	if ((local = config_merge(local, managed, errs)) != NULL &&
+	    (flags & CONFIG_CHECK_OS) && config_check_os(local,
+	    catalogue_host_os(), NULL, errs, NULL) > 0) {
+		config_free(local);
+		return NULL;
+	}
+	return local;
 }
 
 /*

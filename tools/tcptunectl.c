@@ -56,7 +56,8 @@ enum opt_id {
 	OPT_PROMETHEUS,
 	OPT_TEXTFILE,
 	OPT_ROUNDS,
-	OPT_TIME
+	OPT_TIME,
+	OPT_ROOT
 };
 
 struct params;
@@ -100,6 +101,7 @@ struct params {
 	struct advise_args	 adv;
 	const char		*rounds;	/* measure -n */
 	const char		*seconds;	/* measure -t */
+	const char		*root;		/* check -r */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -119,10 +121,12 @@ static const struct command commands[] = {
 	    "show the daemon and the state of every key" },
 	{ C_RELOAD, "reload", "", 0, MSG_RELOAD, run_change,
 	    "re-read the configuration (needs root)" },
-	{ C_CHECK, "check", "[-v] [FILE]", 1, 0, run_check,
+	{ C_CHECK, "check", "[-v] [--platform OS | -r DIR] [FILE]", 1, 0,
+	    run_check,
 	    "check a configuration offline, without the daemon\n"
-	    "or root; -v also prints the plan.  FILE defaults to\n"
-	    TT_CONFIG_PATH },
+	    "or root: against this OS's keys and this kernel,\n"
+	    "or --platform OS's keys; -v also prints the plan.\n"
+	    "FILE defaults to " TT_CONFIG_PATH },
 	{ C_RESTORE, "restore", "", 0, MSG_RESTORE, run_change,
 	    "put the original values back and pause enforcement\n"
 	    "until resume or a reload (needs root)" },
@@ -179,10 +183,14 @@ static const struct ctl_option options[] = {
 	{ OPT_TIMEOUT, 0, "timeout", "TIME", CMD(C_ADVISE),
 	    "advise --host: the time each connect and the name\n"
 	    "lookup may take (2s; a plain number is in seconds)" },
-	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE),
+	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE) | CMD(C_CHECK),
 	    "advise: linux, darwin, freebsd or windows,\n"
 	    "modelled from stock values and --set instead of\n"
-	    "this machine" },
+	    "this machine; check: a config for that OS, against\n"
+	    "its keys only (macos and mac, win also taken)" },
+	{ OPT_ROOT, 'r', "root", "DIR", CMD(C_CHECK),
+	    "check: the sysctl tree to find keys in, instead\n"
+	    "of this kernel's (" TT_PROC_SYS " on Linux)" },
 	{ OPT_SET, 0, "set", "NAME=VALUE", CMD(C_ADVISE),
 	    "advise: take VALUE for a sysctl instead of the\n"
 	    "live one (repeatable; K, M, G allowed)" },
@@ -440,6 +448,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_TIME:
 		p->seconds = arg;
 		break;
+	case OPT_ROOT:
+		p->root = arg;
+		break;
 	default:
 		advise_option(p, o, arg);
 		break;
@@ -652,13 +663,62 @@ run_change(const struct params *p)
 	return rv;
 }
 
+/*
+ * This kernel, when it can be asked: a key every kernel of this OS has
+ * must read.  In a chroot without /proc, or under Wine without CIM,
+ * check says so and checks the catalogue only.
+ */
+static struct sysctl_backend *
+this_kernel(enum tt_os os)
+{
+	static const char *const probe[TT_OS_N] = {
+		"kernel.osrelease", "kern.osrelease", "kern.osrelease",
+		"tcp.autotuninglevel"
+	};
+	struct sysctl_backend	*be;
+	char			 v[TT_VALUE_MAX];
+
+	if ((be = backend_platform_new(NULL)) != NULL &&
+	    be->get(be, probe[os], v, sizeof(v)) == 0)
+		return be;
+	backend_free(be);
+	ctl_warnx("cannot read this kernel's keys: checked against the "
+	    "catalogue of %s keys only", catalogue_os_label(os));
+	return NULL;
+}
+
+/*
+ * check: against --platform OS's catalogue, offline; else this OS's and
+ * this kernel's (or -r DIR's) keys.
+ */
 static int
 run_check(const struct params *p)
 {
-	const char	*file = p->file ? p->file : TT_CONFIG_PATH;
+	const char		*file = p->file ? p->file : TT_CONFIG_PATH;
+	struct config_target	 t = { catalogue_host_os(), NULL };
+	int			 rv;
 
-	return config_report(file, 0, p->verbose, stdout) == 0 ?
-	    CTL_OK : CTL_FAIL;
+	if (p->adv.platform != NULL &&
+	    catalogue_os_parse(p->adv.platform, &t.os) == -1) {
+		ctl_warnx("unknown platform \"%s\": say linux, macos, freebsd "
+		    "or windows", p->adv.platform);
+		return CTL_USAGE;
+	}
+	if (p->adv.platform != NULL && p->root != NULL) {
+		ctl_warnx("--platform checks a config for another machine, "
+		    "-r a sysctl tree of this one: give one");
+		return CTL_USAGE;
+	}
+	if (p->root != NULL && (t.be = backend_platform_new(p->root)) ==
+	    NULL) {
+		ctl_warnx("-r: no sysctl tree on %s", catalogue_os_label(t.os));
+		return CTL_USAGE;
+	}
+	if (p->adv.platform == NULL && p->root == NULL)
+		t.be = this_kernel(t.os);
+	rv = config_report(file, 0, &t, p->verbose, stdout);
+	backend_free(t.be);
+	return rv == 0 ? CTL_OK : CTL_FAIL;
 }
 
 static int

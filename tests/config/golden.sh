@@ -188,28 +188,51 @@ generated_root() {
 	generated "$@"
 }
 
+# good/ and bad/ are Linux configs (the daemon's side, hostile_reload.sh,
+# runs on Linux), checked offline against Linux's catalogue; good/NAME.os
+# names another OS for one.
 for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
-	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
+	os=linux
+	[ -f "$cfg/good/$b.os" ] && os=$(cat "$cfg/good/$b.os")
+	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v \
+	    --platform "$os"
 done
 for os in darwin freebsd linux windows; do
 	golden_case "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
-	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v
+	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v --platform "$os"
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
-	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check
+	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 \
+	    --platform linux
+	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check --platform linux
 done
+# catalogue/OS-NAME.conf: what each OS's catalogue refuses, with the fix
+# (.err, exit 1) or takes with a warning (.out, exit 0).
+for f in "$cfg"/catalogue/*.conf; do
+	b=$(basename "$f" .conf)
+	if [ -f "$cfg/catalogue/$b.out" ]; then
+		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
+		    "$cfg/catalogue/$b.out" 0 --platform "${b%%-*}"
+	else
+		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
+		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
+	fi
+done
+# On the running machine check asks the kernel too: here a sysctl tree
+# (-r) that lacks one key of the catalogue and one outside it.
+golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
+    "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
 
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do
-	generated "$c" 1 "$ctl" check
+	generated "$c" 1 "$ctl" check --platform linux
 done
 for c in $HOSTILE_ROOT_CASES; do
 	generated_root "$c" 1 "$tcptuned" -n -f
 done
-generated exactly-1mib 0 "$ctl" check
+generated exactly-1mib 0 "$ctl" check --platform linux
 generated_root dir-sticky 0 "$tcptuned" -n -f
 
 tap_end

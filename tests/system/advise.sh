@@ -292,7 +292,7 @@ else
 fi
 
 run --rate 1g --rtt 150ms --platform freebsd --config
-"$ctl" check "$T/out" >/dev/null 2>&1
+"$ctl" check --platform freebsd "$T/out" >/dev/null 2>&1
 crc=$?
 [ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] && grep -q '<integer>67108864</integer>' "$T/out"
 report $? "FreeBSD: maxsockbuf 64 MiB for 32 MiB buffers, a good plist" \
@@ -367,7 +367,7 @@ else
 fi
 run --rate 1g --rtt 150ms --platform windows --set offload.rss=disabled \
     --config
-"$ctl" check "$T/out" >"$T/check" 2>&1
+"$ctl" check --platform windows "$T/out" >"$T/check" 2>&1
 crc=$?
 [ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] &&
     grep -q '<key>tcp.autotuninglevel</key>' "$T/out" &&
