@@ -363,28 +363,6 @@ catalogue_host_os(void)
 #endif
 }
 
-/* In binary units when exact ("64 MiB"), else to 3 digits ("1.5 GiB"). */
-void
-tt_size_human(long long n, char *buf, size_t len)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
-	double	v = (double)n;
-	size_t	u;
-
-	if (n < 1024 && n > -1024) {
-		snprintf(buf, len, "%lld bytes", n);
-		return;
-	}
-	for (u = 0; u + 1 < NITEMS(units) && (v / 1024 >= 1024 ||
-	    v / 1024 <= -1024); u++)
-		v /= 1024;
-	v /= 1024;
-	if (v == (double)(long long)v)
-		snprintf(buf, len, "%lld %s", (long long)v, units[u]);
-	else
-		snprintf(buf, len, "%.3g %s", v, units[u]);
-}
-
 /* "macOS/FreeBSD": the OSes that have a key. */
 static void
 os_list(unsigned mask, char *buf, size_t len)
@@ -487,9 +465,12 @@ check_numbers(const struct cat_key *k, const char *name, const char *value,
 
 	got = value_numbers(value, n, TT_VALUE_MAX_WORDS);
 	if (got < 0)
-		return refuse(why, len, "%s takes %s number%s%s%s, not \"%s\"",
-		    name, count_words[k->nums], k->nums > 1 ? "s" : "",
-		    k->parts ? ": " : "", k->parts ? k->parts : "", value);
+		return refuse(why, len, "%s takes %s %s%s%s%s, not \"%s\"%s",
+		    name, count_words[k->nums], k->unit == CAT_BYTES ? "size" :
+		    "number", k->nums > 1 ? "s" : "", k->parts ? ": " : "",
+		    k->parts ? k->parts : "", value, k->unit == CAT_BYTES ?
+		    " (bytes, or with a binary unit: 256K, 16M, 32MiB, 1G)" :
+		    "");
 	if (got != k->nums)
 		return refuse(why, len, "%s takes %s number%s%s%s, not %d",
 		    name, count_words[k->nums], k->nums > 1 ? "s" : "",

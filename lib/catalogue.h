@@ -56,7 +56,5 @@ const char		*catalogue_os_label(enum tt_os);
 const char		*catalogue_os_name(enum tt_os);
 enum tt_os		 catalogue_host_os(void);
 size_t			 tt_edit_distance(const char *, const char *);
-/* "67108864 (64 MiB)"-style: the human part only, "64 MiB". */
-void			 tt_size_human(long long, char *, size_t);
 
 #endif /* CATALOGUE_H */

@@ -879,6 +879,34 @@ has_control(const char *s, char *why, size_t size)
 	return true;
 }
 
+/*
+ * "4K 128K 32MiB" as "4096 131072 33554432", for a key the catalogue
+ * says counts bytes (size.c's grammar: binary units).  A word that is not
+ * a size stays as written, for the catalogue's check to refuse.
+ */
+static void
+sizes_to_bytes(const char *name, char *value, size_t len)
+{
+	const struct cat_key	*c = catalogue_find_any(name);
+	char			 in[TT_VALUE_MAX], *w, *save = NULL;
+	long long		 n;
+	size_t			 used = 0;
+
+	if (c == NULL || c->unit != CAT_BYTES ||
+	    tt_strlcpy(in, value, sizeof(in)) >= sizeof(in))
+		return;
+	for (w = strtok_r(in, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		if (tt_size_has_unit(w) && tt_parse_size(w, &n) == 0)
+			tt_snprintf(value + used, len - used, "%s%lld",
+			    used ? " " : "", n);
+		else
+			tt_snprintf(value + used, len - used, "%s%s",
+			    used ? " " : "", w);
+		used = strlen(value);
+	}
+}
+
 /* A <string> value, white space folded as value.c compares them. */
 static bool
 string_value(struct parse *p, xmlNode *v, const char *owner,
@@ -896,8 +924,10 @@ string_value(struct parse *p, xmlNode *v, const char *owner,
 		    "with white space folded)", owner, TT_VALUE_MAX - 1);
 	else if (has_control(k->value, why, sizeof(why)))
 		nproblem(p, v, "%svalue contains %s", owner, why);
-	else
+	else {
+		sizes_to_bytes(k->name, k->value, sizeof(k->value));
 		ok = string_numeric(p, v, owner, k->value, &k->numeric);
+	}
 	xmlFree(text);
 	return ok;
 }

@@ -242,6 +242,11 @@ size_t	 tt_utf8_decode(const char *, uint32_t *);
 bool	 tt_unsafe_char(uint32_t);
 const char *tt_text_unsafe(const char *, size_t *);
 
+/* size.c: sizes with binary units, read and shown. */
+int	 tt_parse_size(const char *, long long *);
+bool	 tt_size_has_unit(const char *);
+void	 tt_size_human(long long, char *, size_t);
+
 /* util.c */
 size_t	 tt_strlcpy(char *, const char *, size_t);
 int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,6 +218,71 @@ test_size_human(void **state)
 	assert_string_equal(buf, "4 TiB");
 }
 
+static void
+test_parse_size(void **state)
+{
+	static const struct {
+		const char	*in;
+		long long	 want;	/* -1: refused */
+	} cases[] = {
+		{ "4096", 4096 }, { "256K", 262144 }, { "256k", 262144 },
+		{ "16M", 16777216 }, { "32MiB", 33554432 },
+		{ "32mib", 33554432 }, { "1G", 1073741824 },
+		{ "1GiB", 1073741824 }, { "2T", 2199023255552LL },
+		{ "0", 0 }, { "", -1 }, { "M", -1 }, { "-4K", -1 },
+		{ "+4K", -1 }, { "2.5M", -1 }, { "32MB", -1 }, { "4 K", -1 },
+		{ "16Mi", -1 }, { "16X", -1 }, { "9223372036854775807", LLONG_MAX },
+		{ "9223372036854775808", -1 }, { "8388608T", -1 },
+	};
+	long long	v;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(cases); i++) {
+		v = -1;
+		if (tt_parse_size(cases[i].in, &v) == -1)
+			v = -1;
+		if (v != cases[i].want)
+			fail_msg("\"%s\": %lld, want %lld", cases[i].in, v,
+			    cases[i].want);
+	}
+	assert_true(tt_size_has_unit("16M"));
+	assert_false(tt_size_has_unit("16"));
+	assert_false(tt_size_has_unit("16MB"));
+}
+
+/* A config's sizes with units, read as bytes for byte keys only. */
+static void
+test_config_sizes(void **state)
+{
+	static const char xml[] =
+	    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
+	    "<key>Sysctls</key><dict>\n"
+	    "<key>net.ipv4.tcp_rmem</key><string>4K 128K\t32MiB</string>\n"
+	    "<key>kern.ipc.maxsockbuf</key><string>16M</string>\n"
+	    "<key>net.x.y</key><string>16M</string>\n"
+	    "<key>net.ipv4.tcp_adv_win_scale</key><string>1K</string>\n"
+	    "</dict></dict></plist>\n";
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	(void)state;
+	errlist_init(&errs);
+	cfg = config_parse(xml, sizeof(xml) - 1, "t.conf", &errs);
+	assert_non_null(cfg);
+	assert_string_equal(config_find(cfg, "net.ipv4.tcp_rmem")->value,
+	    "4096 131072 33554432");
+	assert_true(config_find(cfg, "net.ipv4.tcp_rmem")->numeric);
+	assert_string_equal(config_find(cfg, "kern.ipc.maxsockbuf")->value,
+	    "16777216");
+	/* Not known to count bytes: kept as written. */
+	assert_string_equal(config_find(cfg, "net.x.y")->value, "16M");
+	assert_string_equal(config_find(cfg,
+	    "net.ipv4.tcp_adv_win_scale")->value, "1K");
+	config_free(cfg);
+	errlist_clear(&errs);
+}
+
 /* A backend that has only the keys listed in its ctx. */
 static int
 list_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
@@ -328,6 +394,8 @@ main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_os_names),
 		cmocka_unit_test(test_size_human),
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_config_sizes),
 		cmocka_unit_test(test_config_against_kernel),
 		cmocka_unit_test(test_daemon_reader),
 	};

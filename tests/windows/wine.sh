@@ -116,7 +116,7 @@ for f in "$cfg"/catalogue/*.conf; do
 	b=$(basename "$f" .conf)
 	if [ -f "$cfg/catalogue/$b.out" ]; then
 		golden "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.out" 0 --platform "${b%%-*}"
+		    "$cfg/catalogue/$b.out" 0 -v --platform "${b%%-*}"
 	else
 		golden "catalogue/$b" "$cfg/catalogue" "$b.conf" \
 		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
