@@ -168,7 +168,7 @@ static const struct ctl_option options[] = {
 	{ OPT_RATE, 0, "rate", "RATE", CMD(C_ADVISE),
 	    "advise: the line rate in bit/s: 500m, 1g, 2.5G,\n"
 	    "800mbit, or bytes as 100MB/s; k, m, g, t are\n"
-	    "powers of 1000" },
+	    "powers of 1000; a bare number is refused" },
 	{ OPT_RTT, 0, "rtt", "TIME", CMD(C_ADVISE),
 	    "advise: the round trip: 150ms, 0.15s, 150000us;\n"
 	    "a plain number is in milliseconds" },

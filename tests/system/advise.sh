@@ -309,9 +309,11 @@ bad() {
 	report $? "$desc: exit 64, one line" "exit $rc"
 }
 
-bad '--rate "0" is zero' "--rate 0" --rate 0 --rtt 150ms
+bad '--rate "0g" is zero' "--rate 0g" --rate 0g --rtt 150ms
 bad '--rate "-1g" is negative' "--rate -1g" --rate -1g --rtt 150ms
 bad '--rate "1x" has an unknown unit' "an absurd unit" --rate 1x --rtt 1
+bad '--rate "1000" has no unit: say 1000M or 1g (bit/s), or 100MB/s (bytes)' \
+    "a bare --rate number is refused, never read as bit/s" --rate 1000 --rtt 1
 bad '--rate "100MB" is ambiguous' "bits or bytes" --rate 100MB --rtt 1
 bad '--rate "1e400" is too large' "overflow" --rate 1e400 --rtt 1
 bad '--rate "2t" is above 1 Tbit/s' "above 1 Tbit/s" --rate 2t --rtt 1

@@ -166,6 +166,12 @@ adv_parse_rate(const char *s, double *bps)
 
 	if ((e = scan_number(s, &v, &u)) != PERR_OK)
 		return e;
+	/*
+	 * A bare number is refused: ISPs quote "1000" meaning Mbit/s, and
+	 * read as bit/s it would silently advise for 1 kbit/s.
+	 */
+	if (*u == '\0')
+		return PERR_NO_UNIT;
 	u = unit_of(u);
 	prefix = si_prefix(&u);
 	if ((e = rate_suffix(u, &mult)) != PERR_OK)
@@ -244,6 +250,9 @@ adv_perr_text(enum adv_perr e)
 	case PERR_AMBIGUOUS:
 		return "is ambiguous: b could be bits or bytes "
 		    "(write Mbit or MB/s)";
+	case PERR_NO_UNIT:
+		return "has no unit: say 1000M or 1g (bit/s), or 100MB/s "
+		    "(bytes)";
 	case PERR_OVERFLOW:
 		return "is too large a number";
 	case PERR_TOO_LOW:
