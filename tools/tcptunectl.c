@@ -28,6 +28,7 @@ enum cmd_id {
 	C_STATUS,
 	C_RELOAD,
 	C_CHECK,
+	C_IMPORT,
 	C_RESTORE,
 	C_RESUME,
 	C_ADVISE,
@@ -109,6 +110,7 @@ struct params {
 static int	run_status(const struct params *);
 static int	run_change(const struct params *);
 static int	run_check(const struct params *);
+static int	run_import(const struct params *);
 static int	run_advise(const struct params *);
 static int	run_measure(const struct params *);
 static int	run_help(const struct params *);
@@ -127,6 +129,11 @@ static const struct command commands[] = {
 	    "or root: against this OS's keys and this kernel,\n"
 	    "or --platform OS's keys; -v also prints the plan.\n"
 	    "FILE defaults to " TT_CONFIG_PATH },
+	{ C_IMPORT, "import", "[--platform OS] FILE", 1, 0, run_import,
+	    "print as a tcptune.conf the tuning of a sysctl.conf\n"
+	    "or sysctl.d file, a launchd plist running sysctl -w,\n"
+	    "or netsh interface tcp set global lines; what cannot\n"
+	    "be carried over is said on stderr" },
 	{ C_RESTORE, "restore", "", 0, MSG_RESTORE, run_change,
 	    "put the original values back and pause enforcement\n"
 	    "until resume or a reload (needs root)" },
@@ -183,11 +190,13 @@ static const struct ctl_option options[] = {
 	{ OPT_TIMEOUT, 0, "timeout", "TIME", CMD(C_ADVISE),
 	    "advise --host: the time each connect and the name\n"
 	    "lookup may take (2s; a plain number is in seconds)" },
-	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE) | CMD(C_CHECK),
+	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE) | CMD(C_CHECK) |
+	    CMD(C_IMPORT),
 	    "advise: linux, darwin, freebsd or windows,\n"
 	    "modelled from stock values and --set instead of\n"
 	    "this machine; check: a config for that OS, against\n"
-	    "its keys only (macos and mac, win also taken)" },
+	    "its keys only (macos and mac, win also taken);\n"
+	    "import: the OS the file is for" },
 	{ OPT_ROOT, 'r', "root", "DIR", CMD(C_CHECK),
 	    "check: the sysctl tree to find keys in, instead\n"
 	    "of this kernel's (" TT_PROC_SYS " on Linux)" },
@@ -719,6 +728,17 @@ run_check(const struct params *p)
 	rv = config_report(file, 0, &t, p->verbose, stdout);
 	backend_free(t.be);
 	return rv == 0 ? CTL_OK : CTL_FAIL;
+}
+
+static int
+run_import(const struct params *p)
+{
+	if (p->file == NULL) {
+		ctl_warnx("import needs a FILE: a sysctl.conf, a launchd plist "
+		    "or netsh lines");
+		return CTL_USAGE;
+	}
+	return import_run(p->file, p->adv.platform);
 }
 
 static int

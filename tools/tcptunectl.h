@@ -50,6 +50,9 @@ struct reply {
 
 #define CTL_NAME	"tcptunectl"
 
+/* import.c: sysctl.conf, launchd plist or netsh lines as a tcptune.conf. */
+int	 import_run(const char *, const char *);
+
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);

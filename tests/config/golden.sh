@@ -225,6 +225,47 @@ done
 golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
     "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
 
+# import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
+# import/FILE.err (stderr), and what it prints passes check for its OS;
+# garbage has only an .err and exit 1.
+import_case() {
+	ifile=$1 os=$2 want=$3
+	shift 3
+	(cd "$cfg/import" && bounded "$ctl" import "$@" "$ifile") \
+	    >"$tmp/imp.out" 2>"$tmp/out"
+	istatus=$?
+	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && [ "$want" -eq 0 ]; then
+		cp "$tmp/imp.out" "$cfg/import/$ifile.out"
+	fi
+	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$tmp/out" "$cfg/import/$ifile.err"
+	fi
+	compare "import/$ifile: stderr" "$cfg/import/$ifile.err" "$istatus" \
+	    "$want"
+	if [ "$want" -ne 0 ]; then
+		[ ! -s "$tmp/imp.out" ]
+		report_ok $? "import/$ifile: nothing on stdout"
+		return 0
+	fi
+	cp "$tmp/imp.out" "$tmp/out"
+	compare "import/$ifile: stdout" "$cfg/import/$ifile.out" 0 0
+	"$ctl" check --platform "$os" "$tmp/imp.out" >"$tmp/out" 2>&1
+	istatus=$?
+	[ "$istatus" -eq 0 ] && grep -q '^configuration OK$' "$tmp/out"
+	report_ok $? "import/$ifile: the output passes check --platform $os" \
+	    "$(cat "$tmp/out")"
+}
+report_ok() {
+	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi
+}
+import_case launchd-sh.plist darwin 0
+import_case launchd-args.plist darwin 0
+import_case sysctl.d.conf linux 0 --platform linux
+import_case netsh.cmd windows 0
+import_case garbage.txt linux 1 --platform linux
+import_case launchd-on-windows.plist windows 1 --platform windows
+import_case empty.conf linux 1 --platform linux
+
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do
 	generated "$c" 1 "$ctl" check --platform linux
