@@ -29,6 +29,8 @@ enum cmd_id {
 	C_RELOAD,
 	C_CHECK,
 	C_IMPORT,
+	C_SET,
+	C_UNSET,
 	C_RESTORE,
 	C_RESUME,
 	C_ADVISE,
@@ -58,7 +60,8 @@ enum opt_id {
 	OPT_TEXTFILE,
 	OPT_ROUNDS,
 	OPT_TIME,
-	OPT_ROOT
+	OPT_ROOT,
+	OPT_FILE
 };
 
 struct params;
@@ -103,6 +106,8 @@ struct params {
 	const char		*rounds;	/* measure -n */
 	const char		*seconds;	/* measure -t */
 	const char		*root;		/* check -r */
+	const char		*setfile;	/* set, unset -f */
+	char			*args[TT_MAX_KEYS];	/* set, unset */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -111,6 +116,7 @@ static int	run_status(const struct params *);
 static int	run_change(const struct params *);
 static int	run_check(const struct params *);
 static int	run_import(const struct params *);
+static int	run_set(const struct params *);
 static int	run_advise(const struct params *);
 static int	run_measure(const struct params *);
 static int	run_help(const struct params *);
@@ -134,6 +140,14 @@ static const struct command commands[] = {
 	    "or sysctl.d file, a launchd plist running sysctl -w,\n"
 	    "or netsh interface tcp set global lines; what cannot\n"
 	    "be carried over is said on stderr" },
+	{ C_SET, "set", "[-f FILE] KEY=VALUE...", TT_MAX_KEYS, 0, run_set,
+	    "set keys in the running daemon's config (or FILE)\n"
+	    "in one step: checked as the daemon would, written\n"
+	    "whole (owner root, mode 0644), reloaded, the new\n"
+	    "status shown; a refused value changes nothing\n"
+	    "(needs root)" },
+	{ C_UNSET, "unset", "[-f FILE] KEY...", TT_MAX_KEYS, 0, run_set,
+	    "remove keys from the config the same way" },
 	{ C_RESTORE, "restore", "", 0, MSG_RESTORE, run_change,
 	    "put the original values back and pause enforcement\n"
 	    "until resume or a reload (needs root)" },
@@ -197,6 +211,9 @@ static const struct ctl_option options[] = {
 	    "this machine; check: a config for that OS, against\n"
 	    "its keys only (macos and mac, win also taken);\n"
 	    "import: the OS the file is for" },
+	{ OPT_FILE, 'f', "file", "FILE", CMD(C_SET) | CMD(C_UNSET),
+	    "set, unset: edit FILE instead of the running\n"
+	    "daemon's config; no reload" },
 	{ OPT_ROOT, 'r', "root", "DIR", CMD(C_CHECK),
 	    "check: the sysctl tree to find keys in, instead\n"
 	    "of this kernel's (" TT_PROC_SYS " on Linux)" },
@@ -460,6 +477,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_ROOT:
 		p->root = arg;
 		break;
+	case OPT_FILE:
+		p->setfile = arg;
+		break;
 	default:
 		advise_option(p, o, arg);
 		break;
@@ -552,6 +572,8 @@ word(struct params *p, const char *w)
 		return;
 	if (p->nargs++ < p->cmd->maxargs) {
 		p->file = w;
+		if (p->nargs <= TT_MAX_KEYS)
+			p->args[p->nargs - 1] = (char *)(uintptr_t)w;
 		return;
 	}
 	if (p->cmd->maxargs == 0)
@@ -739,6 +761,13 @@ run_import(const struct params *p)
 		return CTL_USAGE;
 	}
 	return import_run(p->file, p->adv.platform);
+}
+
+static int
+run_set(const struct params *p)
+{
+	return set_run(p->socket, p->setfile, p->args, p->nargs,
+	    p->cmd->id == C_UNSET, p->out);
 }
 
 static int
