@@ -122,12 +122,24 @@ parse_options(int argc, char **argv, struct options *opt)
 	}
 }
 
+/*
+ * The reader's checks: this OS's catalogue too (config_os.c), unless -r
+ * points the daemon at a tree of files, which holds whatever keys it was
+ * given (a FreeBSD or macOS config exercised on Linux, a dry run).
+ */
+static int
+config_flags(const struct options *opt)
+{
+	return CONFIG_CHECK_OWNER |
+	    (opt->sysctl_root == NULL ? CONFIG_CHECK_OS : 0);
+}
+
 /* The config with the managed preferences over it (config_layers.c). */
 static struct config *
 load_config(const struct daemon *d, struct errlist *errs)
 {
 	return config_load_layers(d->opt.config_path, d->opt.managed_path,
-	    CONFIG_CHECK_OWNER | CONFIG_CHECK_OS, errs);
+	    config_flags(&d->opt), errs);
 }
 
 static bool
@@ -763,8 +775,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
 		return config_report_layers(d.opt.config_path,
-		    d.opt.managed_path, CONFIG_CHECK_OWNER | CONFIG_CHECK_OS,
-		    stdout);
+		    d.opt.managed_path, config_flags(&d.opt), stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);
