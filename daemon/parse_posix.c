@@ -32,6 +32,7 @@
 #include "event.h"
 #include "confine.h"
 #include "parse_wire.h"
+#include "catalogue.h"
 
 #define PARSE_DEADLINE_MS	10000
 #define PARSE_FD_MOVED		10	/* above the helper's fds 3-5 */
@@ -276,7 +277,7 @@ open_checked(const char *path, struct errlist *errs)
  */
 struct config *
 parse_config(const char *helper, const char *path, const char *managed,
-    struct errlist *errs)
+    int flags, struct errlist *errs)
 {
 	struct config	*cfg = NULL;
 	struct stat	 st;
@@ -303,6 +304,12 @@ parse_config(const char *helper, const char *path, const char *managed,
 		close(cfd);
 	if (mfd != -1)
 		close(mfd);
+	/* this OS's catalogue: pure table lookups, no parser needed here */
+	if (cfg != NULL && (flags & CONFIG_CHECK_OS) && config_check_os(cfg,
+	    catalogue_host_os(), NULL, errs, NULL) > 0) {
+		config_free(cfg);
+		cfg = NULL;
+	}
 	return cfg;
 }
 
@@ -313,14 +320,15 @@ parse_config(const char *helper, const char *path, const char *managed,
  */
 int
 parse_report(const char *helper, const char *path, const char *managed,
-    FILE *out)
+    int flags, FILE *out)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
 	size_t		 i;
 
 	errlist_init(&errs);
-	if ((cfg = parse_config(helper, path, managed, &errs)) == NULL) {
+	if ((cfg = parse_config(helper, path, managed, flags,
+	    &errs)) == NULL) {
 		for (i = 0; i < errs.n; i++)
 			fprintf(out, "%s\n", errs.msg[i]);
 		if (errs.n == 0)

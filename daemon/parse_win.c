@@ -24,16 +24,16 @@ parse_helper_check(const char *path, char *why, size_t len)
 
 struct config *
 parse_config(const char *helper, const char *path, const char *managed,
-    struct errlist *errs)
+    int flags, struct errlist *errs)
 {
 	(void)helper;
-	return config_load_layers(path, managed, CONFIG_CHECK_OWNER, errs);
+	return config_load_layers(path, managed, flags, errs);
 }
 
 int
 parse_report(const char *helper, const char *path, const char *managed,
-    FILE *out)
+    int flags, FILE *out)
 {
 	(void)helper;
-	return config_report_layers(path, managed, CONFIG_CHECK_OWNER, out);
+	return config_report_layers(path, managed, flags, out);
 }

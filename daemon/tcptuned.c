@@ -141,13 +141,23 @@ parse_options(int argc, char **argv, struct options *opt)
 
 /*
  * The config with the managed preferences over it (config_layers.c),
- * read by the parse helper (parse_posix.c).
+ * read by the parse helper (parse_posix.c), and checked against this OS's
+ * catalogue (config_os.c) unless -r points the daemon at a tree of files,
+ * which holds whatever keys it was given (a FreeBSD or macOS config
+ * exercised on Linux, a dry run).
  */
+static int
+config_flags(const struct options *opt)
+{
+	return CONFIG_CHECK_OWNER |
+	    (opt->sysctl_root == NULL ? CONFIG_CHECK_OS : 0);
+}
+
 static struct config *
 load_config(const struct daemon *d, struct errlist *errs)
 {
 	return parse_config(d->opt.parse_helper, d->opt.config_path,
-	    d->opt.managed_path, errs);
+	    d->opt.managed_path, config_flags(&d->opt), errs);
 }
 
 static bool
@@ -800,7 +810,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	parse_options(argc, argv, &d.opt);
 	if (d.opt.check_only)
 		return parse_report(d.opt.parse_helper, d.opt.config_path,
-		    d.opt.managed_path, stdout);
+		    d.opt.managed_path, config_flags(&d.opt), stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	/* by hand: a start-up failure is said where the user looks */
 	log_echo_errors(sup->by_hand());

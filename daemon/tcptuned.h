@@ -295,11 +295,13 @@ struct msg_flow	*diagnose_reply(struct diagnose *, const struct ctl_peer *, bool
 /*
  * parse_posix.c | parse_win.c: the config and the managed file, read by
  * the parse helper tcptune-parse (parse_helper.c) on Unix, in-process on
- * Windows.  helper: the program's path, checked by parse_helper_check.
+ * Windows.  helper: the program's path, checked by parse_helper_check;
+ * flags: CONFIG_CHECK_OS for this OS's catalogue (CONFIG_CHECK_OWNER is
+ * always so).
  */
 struct config	*parse_config(const char *, const char *, const char *,
-		    struct errlist *);
-int		 parse_report(const char *, const char *, const char *,
+		    int, struct errlist *);
+int		 parse_report(const char *, const char *, const char *, int,
 		    FILE *);
 int		 parse_helper_check(const char *, char *, size_t);
 

@@ -764,6 +764,34 @@ has_control(const char *s, char *why, size_t size)
 	return true;
 }
 
+/*
+ * "4K 128K 32MiB" as "4096 131072 33554432", for a key the catalogue
+ * says counts bytes (size.c's grammar: binary units).  A word that is not
+ * a size stays as written, for the catalogue's check to refuse.
+ */
+static void
+sizes_to_bytes(const char *name, char *value, size_t len)
+{
+	const struct cat_key	*c = catalogue_find_any(name);
+	char			 in[TT_VALUE_MAX], *w, *save = NULL;
+	long long		 n;
+	size_t			 used = 0;
+
+	if (c == NULL || c->unit != CAT_BYTES ||
+	    tt_strlcpy(in, value, sizeof(in)) >= sizeof(in))
+		return;
+	for (w = strtok_r(in, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save)) {
+		if (tt_size_has_unit(w) && tt_parse_size(w, &n) == 0)
+			tt_snprintf(value + used, len - used, "%s%lld",
+			    used ? " " : "", n);
+		else
+			tt_snprintf(value + used, len - used, "%s%s",
+			    used ? " " : "", w);
+		used = strlen(value);
+	}
+}
+
 /* A <string> value, white space folded as value.c compares them. */
 static bool
 string_value(struct parse *p, xmlNode *v, const char *owner,
@@ -781,8 +809,10 @@ string_value(struct parse *p, xmlNode *v, const char *owner,
 		    "with white space folded)", owner, TT_VALUE_MAX - 1);
 	else if (has_control(k->value, why, sizeof(why)))
 		nproblem(p, v, "%svalue contains %s", owner, why);
-	else
+	else {
+		sizes_to_bytes(k->name, k->value, sizeof(k->value));
 		ok = string_numeric(p, v, owner, k->value, &k->numeric);
+	}
 	xmlFree(text);
 	return ok;
 }
@@ -1173,31 +1203,51 @@ report_line(FILE *out, const char *msg, const char *tail)
 	fprintf(out, "%s%s\n", safe, tail);
 }
 
+/* Every line of errs, escaped. */
+static void
+report_all(FILE *out, const struct errlist *errs)
+{
+	size_t	i;
+
+	for (i = 0; i < errs->n; i++)
+		report_line(out, errs->msg[i], "");
+}
+
 /*
  * Check path as tcptuned would load it: print every problem, one
  * "file:line: message" a line, or "configuration OK", after the plan when
- * verbose.  0 when the config is good, 1 otherwise.
+ * verbose.  With a target, also what cannot apply on its OS and, when it
+ * names a backend, on its kernel (config_os.c); warnings (a key in no
+ * catalogue) come before "configuration OK", and only then.  0 when the config is good, 1
+ * otherwise.
  */
 int
-config_report(const char *path, int flags, bool verbose, FILE *out)
+config_report(const char *path, int flags, const struct config_target *t,
+    bool verbose, FILE *out)
 {
-	struct errlist	 errs;
+	struct errlist	 errs, warns;
 	struct config	*cfg;
-	size_t		 i;
+	int		 rv = 1;
 
 	errlist_init(&errs);
+	errlist_init(&warns);
 	if ((cfg = config_load(path, flags, &errs)) == NULL) {
-		for (i = 0; i < errs.n; i++)
-			report_line(out, errs.msg[i], "");
+		report_all(out, &errs);
 		if (errs.n == 0)
 			report_line(out, path, ": cannot be used");
-		errlist_clear(&errs);
-		return 1;
+	} else if (t != NULL && config_check_os(cfg, t->os, t->be, &errs,
+	    &warns) > 0) {
+		/* Only what the daemon would say: it has no warnings. */
+		report_all(out, &errs);
+	} else {
+		report_all(out, &warns);
+		if (verbose)
+			report_plan(cfg, out);
+		fprintf(out, "configuration OK\n");
+		rv = 0;
 	}
-	if (verbose)
-		report_plan(cfg, out);
-	fprintf(out, "configuration OK\n");
 	config_free(cfg);
 	errlist_clear(&errs);
-	return 0;
+	errlist_clear(&warns);
+	return rv;
 }

@@ -13,7 +13,7 @@
  * RestoreOnExit given in the managed file wins; what it does not name
  * stays as the local file says.  So a fleet pins what it cares about and a
  * host keeps its own extra keys, and each key's status names the file its
- * wanted value came from (config_key_source).
+ * wanted value came from (config_key_source, in config_keys.c).
  *
  * On Windows the registry policy that Group Policy or Intune leaves under
  * HKLM\SOFTWARE\Policies\tcptune (config_policy.c, policy_win.c) is one
@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 
 #include "tcptune.h"
+#include "catalogue.h"
 
 static void
 mark(struct config_key *k, bool policy)
@@ -176,7 +177,13 @@ config_load_layers(const char *path, const char *managed_path, int flags,
 		config_free(policy);
 		return NULL;
 	}
-	return config_merge_policy(local, policy, errs);
+	if ((local = config_merge_policy(local, policy, errs)) != NULL &&
+	    (flags & CONFIG_CHECK_OS) && config_check_os(local,
+	    catalogue_host_os(), NULL, errs, NULL) > 0) {
+		config_free(local);
+		return NULL;
+	}
+	return local;
 }
 
 /*

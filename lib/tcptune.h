@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "catalogue.h"
+
 #if defined(__MINGW_PRINTF_FORMAT)	/* mingw-w64's C99 printf, not msvcrt's */
 #define TT_PRINTF(f, a)	__attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
 #define TT_NORETURN	__attribute__((noreturn))
@@ -106,6 +108,7 @@ struct config {
 #define CONFIG_SET_INTERVAL	0x1	/* CheckInterval */
 #define CONFIG_SET_RESTORE	0x2	/* RestoreOnExit */
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
+#define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 struct config	*config_load(const char *, int, struct errlist *);
 struct config	*config_parse(const char *, size_t, const char *,
 		    struct errlist *);
@@ -120,8 +123,17 @@ bool		 sysctl_name_valid(const char *);
 bool		 sysctl_name_managed(const char *);
 const char	*config_name_problem(const char *, char *, size_t);
 void		 config_file_error(struct errlist *, const char *, int);
-/* Check a config file: every error, or "configuration OK"; 0 or 1. */
-int		 config_report(const char *, int, bool, FILE *);
+/* What check checks a config for: an OS, and its kernel when be. */
+struct config_target {
+	enum tt_os		 os;
+	struct sysctl_backend	*be;	/* NULL: not this machine */
+};
+/*
+ * Check a config file: every error, or "configuration OK"; 0 or 1.  With
+ * a target, also against that OS's catalogue (config_os.c).
+ */
+int		 config_report(const char *, int, const struct config_target *,
+		    bool, FILE *);
 /*
  * config_file_posix.c | config_file_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
@@ -133,6 +145,14 @@ int		 config_file_read(const char *, int, char **, size_t *,
 /* config_file_posix.c: the checked descriptor; -1 and *err as above. */
 int		 config_file_open(const char *, int, struct errlist *, int *);
 
+/* config_os.c: a parsed config against an OS's catalogue. */
+struct sysctl_backend;
+const char	*config_key_source(const struct config *,
+		    const struct config_key *);
+size_t		 config_check_os(const struct config *, enum tt_os,
+		    struct sysctl_backend *, struct errlist *,
+		    struct errlist *);
+
 /* bplist.c: a binary plist as XML, for config_parse. */
 int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
 		    size_t);
@@ -142,8 +162,6 @@ struct config	*config_merge(struct config *, struct config *,
 		    struct errlist *);
 struct config	*config_load_layers(const char *, const char *, int,
 		    struct errlist *);
-const char	*config_key_source(const struct config *,
-		    const struct config_key *);
 int		 config_report_layers(const char *, const char *, int,
 		    FILE *);
 struct config	*config_merge_policy(struct config *, struct config *,
@@ -267,6 +285,11 @@ size_t	 tt_escape(char *, size_t, const char *);
 size_t	 tt_utf8_decode(const char *, uint32_t *);
 bool	 tt_unsafe_char(uint32_t);
 const char *tt_text_unsafe(const char *, size_t *);
+
+/* size.c: sizes with binary units, read and shown. */
+int	 tt_parse_size(const char *, long long *);
+bool	 tt_size_has_unit(const char *);
+void	 tt_size_human(long long, char *, size_t);
 
 /* util.c */
 size_t	 tt_strlcpy(char *, const char *, size_t);

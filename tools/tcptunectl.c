@@ -36,6 +36,9 @@ enum cmd_id {
 	C_STATUS,
 	C_RELOAD,
 	C_CHECK,
+	C_IMPORT,
+	C_SET,
+	C_UNSET,
 	C_RESTORE,
 	C_RESUME,
 	C_ADVISE,
@@ -68,7 +71,9 @@ enum opt_id {
 	OPT_ROUNDS,
 	OPT_TIME,
 	OPT_ALL,
-	OPT_STREAMS
+	OPT_STREAMS,
+	OPT_ROOT,
+	OPT_FILE
 };
 
 struct params;
@@ -133,6 +138,9 @@ struct params {
 	const char		*seconds;	/* measure -t */
 	bool			 all;		/* diagnose --all */
 	const char		*streams;	/* measure --streams */
+	const char		*root;		/* check -r */
+	const char		*setfile;	/* set, unset -f */
+	char			*args[TT_MAX_KEYS];	/* set, unset */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
 	char			 error[256];	/* the first usage error */
 };
@@ -141,6 +149,8 @@ static int	run_status(const struct params *);
 static int	run_change(const struct params *);
 #ifndef TT_CTL_QUICK
 static int	run_check(const struct params *);
+static int	run_import(const struct params *);
+static int	run_set(const struct params *);
 static int	run_advise(const struct params *);
 static int	run_measure(const struct params *);
 static int	run_diagnose(const struct params *);
@@ -156,10 +166,28 @@ static const struct command commands[] = {
 	    "show the daemon and the state of every key" },
 	{ C_RELOAD, "reload", "", 0, MSG_RELOAD, run_change,
 	    "re-read the configuration (needs root)" },
-	{ C_CHECK, "check", "[-v] [FILE]", 1, 0, FULL_ONLY(run_check),
+	{ C_CHECK, "check", "[-v] [--platform OS | -r DIR] [FILE]", 1, 0,
+	    FULL_ONLY(run_check),
 	    "check a configuration offline, without the daemon\n"
-	    "or root; -v also prints the plan.  FILE defaults to\n"
-	    TT_CONFIG_PATH },
+	    "or root: against this OS's keys and this kernel,\n"
+	    "or --platform OS's keys; -v also prints the plan.\n"
+	    "FILE defaults to " TT_CONFIG_PATH },
+	{ C_IMPORT, "import", "[--platform OS] FILE", 1, 0,
+	    FULL_ONLY(run_import),
+	    "print as a tcptune.conf the tuning of a sysctl.conf\n"
+	    "or sysctl.d file, a launchd plist running sysctl -w,\n"
+	    "or netsh interface tcp set global lines; what cannot\n"
+	    "be carried over is said on stderr" },
+	{ C_SET, "set", "[-f FILE] KEY=VALUE...", TT_MAX_KEYS, 0,
+	    FULL_ONLY(run_set),
+	    "set keys in the running daemon's config (or FILE)\n"
+	    "in one step: checked as the daemon would, written\n"
+	    "whole (owner root, mode 0644), reloaded, the new\n"
+	    "status shown; a refused value changes nothing\n"
+	    "(needs root)" },
+	{ C_UNSET, "unset", "[-f FILE] KEY...", TT_MAX_KEYS, 0,
+	    FULL_ONLY(run_set),
+	    "remove keys from the config the same way" },
 	{ C_RESTORE, "restore", "", 0, MSG_RESTORE, run_change,
 	    "put the original values back and pause enforcement\n"
 	    "until resume or a reload (needs root)" },
@@ -210,7 +238,7 @@ static const struct ctl_option options[] = {
 	{ OPT_RATE, 0, "rate", "RATE", CMD(C_ADVISE),
 	    "advise: the line rate in bit/s: 500m, 1g, 2.5G,\n"
 	    "800mbit, or bytes as 100MB/s; k, m, g, t are\n"
-	    "powers of 1000" },
+	    "powers of 1000; a bare number is refused" },
 	{ OPT_RTT, 0, "rtt", "TIME", CMD(C_ADVISE),
 	    "advise: the round trip: 150ms, 0.15s, 150000us;\n"
 	    "a plain number is in milliseconds" },
@@ -225,10 +253,19 @@ static const struct ctl_option options[] = {
 	{ OPT_TIMEOUT, 0, "timeout", "TIME", CMD(C_ADVISE),
 	    "advise --host: the time each connect and the name\n"
 	    "lookup may take (2s; a plain number is in seconds)" },
-	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE),
+	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE) | CMD(C_CHECK) |
+	    CMD(C_IMPORT),
 	    "advise: linux, darwin, freebsd or windows,\n"
 	    "modelled from stock values and --set instead of\n"
-	    "this machine" },
+	    "this machine; check: a config for that OS, against\n"
+	    "its keys only (macos and mac, win also taken);\n"
+	    "import: the OS the file is for" },
+	{ OPT_FILE, 'f', "file", "FILE", CMD(C_SET) | CMD(C_UNSET),
+	    "set, unset: edit FILE instead of the running\n"
+	    "daemon's config; no reload" },
+	{ OPT_ROOT, 'r', "root", "DIR", CMD(C_CHECK),
+	    "check: the sysctl tree to find keys in, instead\n"
+	    "of this kernel's (" TT_PROC_SYS " on Linux)" },
 	{ OPT_SET, 0, "set", "NAME=VALUE", CMD(C_ADVISE),
 	    "advise: take VALUE for a sysctl instead of the\n"
 	    "live one (repeatable; K, M, G allowed)" },
@@ -392,6 +429,10 @@ print_help_short(FILE *f)
 		{ "status [--short]", "the daemon and the state of every key" },
 		{ "reload", "re-read the configuration (root)" },
 		{ "check [-v] [FILE]", "check a configuration offline" },
+		{ "set KEY=VALUE...", "change the config, reload (root)" },
+		{ "unset KEY...", "remove keys from the config (root)" },
+		{ "import FILE", "a sysctl.conf, plist or netsh lines as a config" },
+		{ "diagnose", "what held this machine's recent transfers" },
 		{ "restore", "put the original values back, pause (root)" },
 		{ "resume", "enforce the configuration again (root)" },
 		{ "advise --rate RATE --rtt TIME",
@@ -411,6 +452,8 @@ print_help_short(FILE *f)
 	    "  tcptunectl check /etc/tcptune.conf\n"
 	    "  tcptunectl advise --rate 1g --rtt 150ms\n"
 	    "  tcptunectl advise --rate 1g --rtt 150ms --config new.conf\n"
+	    "  sudo tcptunectl set net.ipv4.tcp_rmem=\"4K 128K 32M\"\n"
+	    "  tcptunectl import /etc/sysctl.d/99-tcp.conf\n"
 	    "  sudo tcptunectl reload\n"
 	    "  sudo tcptunectl measure https://server.example/100M.bin\n"
 	    "\nEvery option and exit status: %s --help -v\n"
@@ -560,6 +603,12 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_STREAMS:
 		p->streams = arg;
 		break;
+	case OPT_ROOT:
+		p->root = arg;
+		break;
+	case OPT_FILE:
+		p->setfile = arg;
+		break;
 	default:
 		advise_option(p, o, arg);
 		break;
@@ -652,6 +701,8 @@ word(struct params *p, const char *w)
 		return;
 	if (p->nargs++ < p->cmd->maxargs) {
 		p->file = w;
+		if (p->nargs <= TT_MAX_KEYS)
+			p->args[p->nargs - 1] = (char *)(uintptr_t)w;
 		return;
 	}
 	if (p->cmd->maxargs == 0)
@@ -795,15 +846,82 @@ run_change(const struct params *p)
 }
 
 #ifndef TT_CTL_QUICK
+/*
+ * This kernel, when it can be asked: a key every kernel of this OS has
+ * must read.  In a chroot without /proc, or under Wine without CIM,
+ * check says so and checks the catalogue only.
+ */
+static struct sysctl_backend *
+this_kernel(enum tt_os os)
+{
+	static const char *const probe[TT_OS_N] = {
+		"kernel.osrelease", "kern.osrelease", "kern.osrelease",
+		"tcp.autotuninglevel"
+	};
+	struct sysctl_backend	*be;
+	char			 v[TT_VALUE_MAX];
+
+	if ((be = backend_platform_new(NULL)) != NULL &&
+	    be->get(be, probe[os], v, sizeof(v)) == 0)
+		return be;
+	backend_free(be);
+	ctl_warnx("cannot read this kernel's keys: checked against the "
+	    "catalogue of %s keys only", catalogue_os_label(os));
+	return NULL;
+}
+
+/*
+ * check: against --platform OS's catalogue, offline; else this OS's and
+ * this kernel's (or -r DIR's) keys.
+ */
 static int
 run_check(const struct params *p)
 {
-	const char	*file = p->file ? p->file : TT_CONFIG_PATH;
+	const char		*file = p->file ? p->file : TT_CONFIG_PATH;
+	struct config_target	 t = { catalogue_host_os(), NULL };
+	int			 rv;
 
 	if (tt_wsl(NULL))
 		ctl_warnx("note: %s", TT_WSL_NOTE);
-	return config_report(file, 0, p->verbose, stdout) == 0 ?
-	    CTL_OK : CTL_FAIL;
+	if (p->adv.platform != NULL &&
+	    catalogue_os_parse(p->adv.platform, &t.os) == -1) {
+		ctl_warnx("unknown platform \"%s\": say linux, macos, freebsd "
+		    "or windows", p->adv.platform);
+		return CTL_USAGE;
+	}
+	if (p->adv.platform != NULL && p->root != NULL) {
+		ctl_warnx("--platform checks a config for another machine, "
+		    "-r a sysctl tree of this one: give one");
+		return CTL_USAGE;
+	}
+	if (p->root != NULL && (t.be = backend_platform_new(p->root)) ==
+	    NULL) {
+		ctl_warnx("-r: no sysctl tree on %s", catalogue_os_label(t.os));
+		return CTL_USAGE;
+	}
+	if (p->adv.platform == NULL && p->root == NULL)
+		t.be = this_kernel(t.os);
+	rv = config_report(file, 0, &t, p->verbose, stdout);
+	backend_free(t.be);
+	return rv == 0 ? CTL_OK : CTL_FAIL;
+}
+
+static int
+run_import(const struct params *p)
+{
+	if (p->file == NULL) {
+		ctl_warnx("import needs a FILE: a sysctl.conf, a launchd plist "
+		    "or netsh lines");
+		return CTL_USAGE;
+	}
+	return import_run(p->file, p->adv.platform);
+}
+
+static int
+run_set(const struct params *p)
+{
+	return set_run(p->socket, p->setfile, p->args, p->nargs,
+	    p->cmd->id == C_UNSET, p->out);
 }
 
 static int

@@ -56,6 +56,14 @@ struct reply {
 
 #define CTL_NAME	"tcptunectl"
 
+/* import.c: sysctl.conf, launchd plist or netsh lines as a tcptune.conf. */
+int	 import_run(const char *, const char *);
+
+/* set.c: set KEY=VALUE... and unset KEY... in the config, then reload. */
+struct output;
+int	 set_run(const char *, const char *, char *const *, int, bool,
+	    const struct output *);
+
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);

@@ -63,7 +63,7 @@ mib() {			# the last number of a vector, in MiB
 # host's kernel release and its (global) net.core ceilings, as the
 # namespaces see them.
 advise_json() {
-	"$TB_TCPTUNECTL" advise --json --platform linux --rate "$LINK" \
+	"$TB_TCPTUNECTL" advise --json --platform linux --rate "${LINK}bit" \
 	    --rtt "${2}ms" --set "net.ipv4.tcp_rmem=$(row_rmem "$1")" \
 	    --set "net.ipv4.tcp_wmem=$(row_wmem "$1")" \
 	    --set "net.core.rmem_max=$(sysctl -n net.core.rmem_max)" \
@@ -189,7 +189,7 @@ section_advise() {
 	local id label pred pw lim med diff
 	echo "### \`tcptunectl advise\` against the measurement ($MAIN_RTT ms)"
 	echo
-	echo "Predicted: \`tcptunectl advise --json --platform linux --rate $LINK --rtt ${MAIN_RTT}ms"
+	echo "Predicted: \`tcptunectl advise --json --platform linux --rate ${LINK}bit --rtt ${MAIN_RTT}ms"
 	echo "--set net.ipv4.tcp_rmem=... --set net.ipv4.tcp_wmem=... --set net.core.rmem_max=$(sysctl -n net.core.rmem_max)"
 	echo "--set net.core.wmem_max=$(sysctl -n net.core.wmem_max) --set kernel.osrelease=$(uname -r)\`, the smaller of"
 	echo "\`.now.receive.rate_bps\` and \`.now.send.rate_bps\` (one stream from A to B is"

@@ -201,28 +201,92 @@ generated_root() {
 	generated "$@"
 }
 
+# good/ and bad/ are Linux configs (the daemon's side, hostile_reload.sh,
+# runs on Linux), checked offline against Linux's catalogue; good/NAME.os
+# names another OS for one.
 for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
-	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
+	os=linux
+	[ -f "$cfg/good/$b.os" ] && os=$(cat "$cfg/good/$b.os")
+	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v \
+	    --platform "$os"
 done
 for os in darwin freebsd linux windows; do
 	golden_case "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
-	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v
+	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v --platform "$os"
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
-	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check
+	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 \
+	    --platform linux
+	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check --platform linux
 done
+# catalogue/OS-NAME.conf: what each OS's catalogue refuses, with the fix
+# (.err, exit 1) or takes with a warning (.out, exit 0).
+for f in "$cfg"/catalogue/*.conf; do
+	b=$(basename "$f" .conf)
+	if [ -f "$cfg/catalogue/$b.out" ]; then
+		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
+		    "$cfg/catalogue/$b.out" 0 -v --platform "${b%%-*}"
+	else
+		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
+		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
+	fi
+done
+# On the running machine check asks the kernel too: here a sysctl tree
+# (-r) that lacks one key of the catalogue and one outside it.
+golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
+    "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
+
+# import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
+# import/FILE.err (stderr), and what it prints passes check for its OS;
+# garbage has only an .err and exit 1.
+import_case() {
+	ifile=$1 os=$2 want=$3
+	shift 3
+	(cd "$cfg/import" && bounded "$ctl" import "$@" "$ifile") \
+	    >"$tmp/imp.out" 2>"$tmp/out"
+	istatus=$?
+	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && [ "$want" -eq 0 ]; then
+		cp "$tmp/imp.out" "$cfg/import/$ifile.out"
+	fi
+	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
+		cp "$tmp/out" "$cfg/import/$ifile.err"
+	fi
+	compare "import/$ifile: stderr" "$cfg/import/$ifile.err" "$istatus" \
+	    "$want"
+	if [ "$want" -ne 0 ]; then
+		[ ! -s "$tmp/imp.out" ]
+		report_ok $? "import/$ifile: nothing on stdout"
+		return 0
+	fi
+	cp "$tmp/imp.out" "$tmp/out"
+	compare "import/$ifile: stdout" "$cfg/import/$ifile.out" 0 0
+	"$ctl" check --platform "$os" "$tmp/imp.out" >"$tmp/out" 2>&1
+	istatus=$?
+	[ "$istatus" -eq 0 ] && grep -q '^configuration OK$' "$tmp/out"
+	report_ok $? "import/$ifile: the output passes check --platform $os" \
+	    "$(cat "$tmp/out")"
+}
+report_ok() {
+	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi
+}
+import_case launchd-sh.plist darwin 0
+import_case launchd-args.plist darwin 0
+import_case sysctl.d.conf linux 0 --platform linux
+import_case netsh.cmd windows 0
+import_case garbage.txt linux 1 --platform linux
+import_case launchd-on-windows.plist windows 1 --platform windows
+import_case empty.conf linux 1 --platform linux
 
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do
-	generated "$c" 1 "$ctl" check
+	generated "$c" 1 "$ctl" check --platform linux
 done
 for c in $HOSTILE_ROOT_CASES; do
 	generated_root "$c" 1 "$tcptuned" -P "$top_builddir/tcptune-parse" -n -f
 done
-generated exactly-1mib 0 "$ctl" check
+generated exactly-1mib 0 "$ctl" check --platform linux
 generated_root dir-sticky 0 "$tcptuned" -P "$top_builddir/tcptune-parse" -n -f
 
 tap_end

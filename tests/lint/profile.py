@@ -70,12 +70,13 @@ def load(path):
 
 
 def check_file(settings, tag):
-    """tcptunectl check on settings written as an XML plist: (rc, output)."""
+    """tcptunectl check on settings written as an XML plist: (rc, output).
+    The profile is for Macs: checked against macOS's keys (--platform)."""
     with tempfile.NamedTemporaryFile("wb", suffix="-%s.plist" % tag, delete=False) as f:
         plistlib.dump(settings, f, fmt=plistlib.FMT_XML)
         path = f.name
     try:
-        p = subprocess.run([TCPTUNECTL, "check", path], stdout=subprocess.PIPE,
+        p = subprocess.run([TCPTUNECTL, "check", "--platform", "macos", path], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True)
         return p.returncode, p.stdout
     finally:

@@ -412,7 +412,7 @@ EOF
 	same "LaunchDaemon plist: tcptune's reader finds only the 7 launchd keys, at their lines" \
 	    "${want%$'\n'}" "$out"
 	check "shipped default config passes tcptunectl check" \
-	    "$CTL" check "$T/payload-v1/Library/tcptune/share/tcptune/tcptune.conf.default"
+	    "$CTL" check --platform darwin "$T/payload-v1/Library/tcptune/share/tcptune/tcptune.conf.default"
 	same "paths.d and manpaths.d name the install tree" \
 	    "/Library/tcptune/bin /Library/tcptune/share/man" \
 	    "$(cat "$MAC/paths.d-tcptune") $(cat "$MAC/manpaths.d-tcptune")"
@@ -547,7 +547,7 @@ check_payload() {
 	check "payload: the LaunchDaemon is the one tested above (plistlib, tcptune's reader)" \
 	    cmp "$p$JOB" "$T/payload-v1$JOB"
 	check "payload: the built tcptunectl accepts the default config" \
-	    "$CTL" check "$p/Library/tcptune/share/tcptune/tcptune.conf.default"
+	    "$CTL" check --platform darwin "$p/Library/tcptune/share/tcptune/tcptune.conf.default"
 }
 
 check_distribution() {

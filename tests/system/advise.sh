@@ -344,7 +344,7 @@ else
 fi
 
 run --rate 1g --rtt 150ms --platform freebsd --config
-"$ctl" check "$T/out" >/dev/null 2>&1
+"$ctl" check --platform freebsd "$T/out" >/dev/null 2>&1
 crc=$?
 [ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] && grep -q '<integer>67108864</integer>' "$T/out"
 report $? "FreeBSD: maxsockbuf 64 MiB for 32 MiB buffers, a good plist" \
@@ -361,9 +361,11 @@ bad() {
 	report $? "$desc: exit 64, one line" "exit $rc"
 }
 
-bad '--rate "0" is zero' "--rate 0" --rate 0 --rtt 150ms
+bad '--rate "0g" is zero' "--rate 0g" --rate 0g --rtt 150ms
 bad '--rate "-1g" is negative' "--rate -1g" --rate -1g --rtt 150ms
 bad '--rate "1x" has an unknown unit' "an absurd unit" --rate 1x --rtt 1
+bad '--rate "1000" has no unit: say 1000M or 1g (bit/s), or 100MB/s (bytes)' \
+    "a bare --rate number is refused, never read as bit/s" --rate 1000 --rtt 1
 bad '--rate "100MB" is ambiguous' "bits or bytes" --rate 100MB --rtt 1
 bad '--rate "1e400" is too large' "overflow" --rate 1e400 --rtt 1
 bad '--rate "2t" is above 1 Tbit/s' "above 1 Tbit/s" --rate 2t --rtt 1
@@ -421,7 +423,7 @@ else
 fi
 run --rate 1g --rtt 150ms --platform windows --set offload.rss=disabled \
     --config
-"$ctl" check "$T/out" >"$T/check" 2>&1
+"$ctl" check --platform windows "$T/out" >"$T/check" 2>&1
 crc=$?
 [ "$rc" -eq 0 ] && [ "$crc" -eq 0 ] &&
     grep -q '<key>tcp.autotuninglevel</key>' "$T/out" &&

@@ -91,12 +91,11 @@ test_rate_units(void **arg)
 	assert_true(rate_of("800mbit") == 800e6);
 	assert_true(rate_of("1gbit") == 1e9);
 	assert_true(rate_of("1GBit") == 1e9);
-	assert_true(rate_of("1000000") == 1e6);
 	assert_true(rate_of("1 Gbit/s") == 1e9);
 	assert_true(rate_of("1gbits/s") == 1e9);
 	assert_true(rate_of("1Gbps") == 1e9);
 	assert_true(rate_of("800 Mb/s") == 800e6);
-	assert_true(rate_of("1e9") == 1e9);
+	assert_true(rate_of("1e9bit/s") == 1e9);
 	assert_true(rate_of(".5g") == 500e6);
 	/* bytes, clearly: times 8 */
 	assert_true(rate_of("100MB/s") == 800e6);
@@ -115,9 +114,15 @@ test_rate_bad(void **arg)
 
 	(void)arg;
 	assert_int_equal(rate_err(""), PERR_EMPTY);
-	assert_int_equal(rate_err("0"), PERR_ZERO);
+	/* a bare number: no silent bit/s */
+	assert_int_equal(rate_err("0"), PERR_NO_UNIT);
+	assert_int_equal(rate_err("1000"), PERR_NO_UNIT);
+	assert_int_equal(rate_err("1000000"), PERR_NO_UNIT);
+	assert_int_equal(rate_err("1e9"), PERR_NO_UNIT);
+	assert_string_equal(adv_perr_text(PERR_NO_UNIT), "has no unit: say "
+	    "1000M or 1g (bit/s), or 100MB/s (bytes)");
 	assert_int_equal(rate_err("0g"), PERR_ZERO);
-	assert_int_equal(rate_err("0.000"), PERR_ZERO);
+	assert_int_equal(rate_err("0.000g"), PERR_ZERO);
 	assert_int_equal(rate_err("-1g"), PERR_NEGATIVE);
 	assert_int_equal(rate_err("-0"), PERR_NEGATIVE);
 	assert_int_equal(rate_err("+1g"), PERR_SYNTAX);
@@ -148,10 +153,10 @@ test_rate_bad(void **arg)
 	memset(longnum, '9', sizeof(longnum) - 1);
 	longnum[sizeof(longnum) - 1] = '\0';
 	assert_int_equal(rate_err(longnum), PERR_OVERFLOW);
-	assert_int_equal(rate_err("999"), PERR_TOO_LOW);
+	assert_int_equal(rate_err("999bit"), PERR_TOO_LOW);
 	assert_int_equal(rate_err("0.5k"), PERR_TOO_LOW);
 	assert_int_equal(rate_err("1.1t"), PERR_TOO_HIGH);
-	assert_int_equal(rate_err("1e20"), PERR_TOO_HIGH);
+	assert_int_equal(rate_err("1e20bps"), PERR_TOO_HIGH);
 	assert_int_equal(rate_err("200TB/s"), PERR_TOO_HIGH);
 	assert_string_equal(adv_perr_text(PERR_AMBIGUOUS),
 	    "is ambiguous: b could be bits or bytes (write Mbit or MB/s)");

@@ -104,15 +104,28 @@ golden() {
 }
 for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
-	golden "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v
+	os=linux
+	[ -f "$cfg/good/$b.os" ] && os=$(cat "$cfg/good/$b.os")
+	golden "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v \
+	    --platform "$os"
 done
 for os in darwin freebsd linux windows; do
 	golden "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
-	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v
+	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v --platform "$os"
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1
+	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 --platform linux
+done
+for f in "$cfg"/catalogue/*.conf; do
+	b=$(basename "$f" .conf)
+	if [ -f "$cfg/catalogue/$b.out" ]; then
+		golden "catalogue/$b" "$cfg/catalogue" "$b.conf" \
+		    "$cfg/catalogue/$b.out" 0 -v --platform "${b%%-*}"
+	else
+		golden "catalogue/$b" "$cfg/catalogue" "$b.conf" \
+		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
+	fi
 done
 
 # ---- help: the manual pages built into tcptunectl.exe (no man(1) here)

@@ -68,6 +68,7 @@ value_error(const char *opt, const char *val, enum adv_perr e,
 		    val, hi);
 		break;
 	case PERR_AMBIGUOUS:
+	case PERR_NO_UNIT:
 		ctl_warnx("%s \"%s\" %s", opt, val, adv_perr_text(e));
 		break;
 	default:

@@ -69,6 +69,7 @@ enum adv_perr {
 	PERR_ZERO,		/* "0", "0ms" */
 	PERR_UNIT,		/* an unknown unit or trailing junk: "5x" */
 	PERR_AMBIGUOUS,		/* "100MB": bits or bytes? */
+	PERR_NO_UNIT,		/* --rate "1000": bit/s or Mbit/s? */
 	PERR_OVERFLOW,		/* beyond a double: "1e400" */
 	PERR_TOO_LOW,		/* below the range */
 	PERR_TOO_HIGH		/* above the range */

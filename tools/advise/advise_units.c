@@ -166,6 +166,12 @@ adv_parse_rate(const char *s, double *bps)
 
 	if ((e = scan_number(s, &v, &u)) != PERR_OK)
 		return e;
+	/*
+	 * A bare number is refused: ISPs quote "1000" meaning Mbit/s, and
+	 * read as bit/s it would silently advise for 1 kbit/s.
+	 */
+	if (*u == '\0')
+		return PERR_NO_UNIT;
 	u = unit_of(u);
 	prefix = si_prefix(&u);
 	if ((e = rate_suffix(u, &mult)) != PERR_OK)
@@ -244,6 +250,9 @@ adv_perr_text(enum adv_perr e)
 	case PERR_AMBIGUOUS:
 		return "is ambiguous: b could be bits or bytes "
 		    "(write Mbit or MB/s)";
+	case PERR_NO_UNIT:
+		return "has no unit: say 1000M or 1g (bit/s), or 100MB/s "
+		    "(bytes)";
 	case PERR_OVERFLOW:
 		return "is too large a number";
 	case PERR_TOO_LOW:
@@ -255,37 +264,14 @@ adv_perr_text(enum adv_perr e)
 }
 
 /*
- * An integer for --set, optionally with K, M or G (KiB, MiB, GiB), as
- * buffer sizes are written.  0, or -1 when it is not one.
+ * An integer for --set, optionally with K, M, G or T (KiB, ...), as
+ * buffer sizes are written: lib/size.c's grammar, the config's too.  0,
+ * or -1 when it is not one.
  */
 int
 adv_parse_size(const char *s, long long *out)
 {
-	char		 buf[32];
-	size_t		 n = strlen(s);
-	long long	 v, mult = 1;
-
-	if (n == 0 || n >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, n + 1);
-	switch (buf[n - 1]) {
-	case 'k': case 'K':
-		mult = KIB;
-		break;
-	case 'm': case 'M':
-		mult = MIB;
-		break;
-	case 'g': case 'G':
-		mult = GIB;
-		break;
-	}
-	if (mult != 1)
-		buf[n - 1] = '\0';
-	if (buf[0] < '0' || buf[0] > '9' || parse_ll(buf, &v) == -1 ||
-	    v > LLONG_MAX / mult)
-		return -1;
-	*out = v * mult;
-	return 0;
+	return tt_parse_size(s, out);
 }
 
 /* ---- what is formatted for people */

@@ -1,0 +1,529 @@
+/*
+ * The catalogue: every key tcptune knows, per OS, in one table.  check and
+ * the daemon's config reader refuse, with the fix, what cannot apply: a
+ * key of another OS, a near miss of a known one, the wrong number of
+ * numbers, a word not in the list, a number out of range.  Keys in no
+ * catalogue stay possible (AllowAnySysctl, or any net.* a kernel has).
+ *
+ * The ranges are each integer's sane range: the kernel's own bound where
+ * it has one (cited), else what its type holds.  Sources:
+ *   Linux: net/core/sysctl_net_core.c (rmem_max, wmem_max, *_default:
+ *     proc_dointvec_minmax, extra1 SOCK_MIN_RCVBUF/SNDBUF, an int),
+ *     net/ipv4/sysctl_net_ipv4.c (tcp_rmem, tcp_wmem: int[3], extra1
+ *     SYSCTL_ONE; tcp_adv_win_scale -31..31; tcp_mem: unsigned long[3]),
+ *     Documentation/networking/ip-sysctl.rst.
+ *   macOS: apple/darwin-xnu bsd/kern/uipc_socket2.c sysctl_sb_max (a
+ *     u_int32_t above LOW_SB_MAX, 2 * 9 * MSIZE = 4608, up to high_sb_max,
+ *     else ERANGE); bsd/netinet/tcp_output.c (autosndbufinc, default 8
+ *     KiB; autosndbufmax) and tcp_input.c (autorcvbufmax).
+ *   FreeBSD: sys/kern/uipc_sockbuf.c sysctl_handle_sb_max, sys/netinet/
+ *     tcp_input.c and tcp_output.c (recvbuf_max, sendbuf_max, *_inc).
+ *   Windows: backend_win.c's keys and words (MSFT_NetTCPSetting).
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalogue.h"
+#include "tcptune.h"
+
+#define L	TT_OS_BIT(TT_OS_LINUX)
+#define D	TT_OS_BIT(TT_OS_DARWIN)
+#define F	TT_OS_BIT(TT_OS_FREEBSD)
+#define W	TT_OS_BIT(TT_OS_WINDOWS)
+#define INT_TOP		2147483647LL		/* a C int sysctl */
+#define U32_TOP		4294967295LL		/* a u_int32_t one */
+#define SWITCH		CAT_COUNT, 0, 1		/* 0 or 1 */
+/* A key name ending in '.' is a family: "tcp.congestionprovider.NAME". */
+#define FAMILY_END	'.'
+
+static const char *const win_levels[] = {
+	"disabled", "highlyrestricted", "restricted", "normal",
+	"experimental", NULL
+};
+static const char *const win_onoff[] = { "enabled", "disabled", NULL };
+static const char *const win_ts[] = { "disabled", "enabled", "allowed", NULL };
+static const char *const win_providers[] = {
+	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL
+};
+
+/* Linux, macOS, FreeBSD, Windows: the nearest key on each. */
+#define NEAR(l, d, f, w)	{ l, d, f, w }
+
+static const struct cat_key keys[] = {
+	/* ---- Linux */
+	{ "net.core.rmem_max", L, 1, NULL, NULL, CAT_BYTES, 4096, INT_TOP,
+	    NULL, "the largest receive buffer SO_RCVBUF may ask for",
+	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf",
+	    "tcp.autotuninglevel") },
+	{ "net.core.wmem_max", L, 1, NULL, NULL, CAT_BYTES, 4096, INT_TOP,
+	    NULL, "the largest send buffer SO_SNDBUF may ask for",
+	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf", NULL) },
+	{ "net.core.rmem_default", L, 1, NULL, NULL, CAT_BYTES, 4096,
+	    INT_TOP, NULL, "a new socket's receive buffer (not TCP's)",
+	    NEAR(NULL, "net.inet.tcp.recvspace", "net.inet.tcp.recvspace",
+	    NULL) },
+	{ "net.core.wmem_default", L, 1, NULL, NULL, CAT_BYTES, 4096,
+	    INT_TOP, NULL, "a new socket's send buffer (not TCP's)",
+	    NEAR(NULL, "net.inet.tcp.sendspace", "net.inet.tcp.sendspace",
+	    NULL) },
+	{ "net.ipv4.tcp_rmem", L, 3, "min default max", NULL, CAT_BYTES, 1,
+	    INT_TOP, NULL, "TCP receive buffer: least, start, autotuning's "
+	    "most",
+	    NEAR(NULL, "net.inet.tcp.autorcvbufmax",
+	    "net.inet.tcp.recvbuf_max", "tcp.autotuninglevel") },
+	{ "net.ipv4.tcp_wmem", L, 3, "min default max", NULL, CAT_BYTES, 1,
+	    INT_TOP, NULL, "TCP send buffer: least, start, autotuning's most",
+	    NEAR(NULL, "net.inet.tcp.autosndbufmax",
+	    "net.inet.tcp.sendbuf_max", NULL) },
+	{ "net.ipv4.tcp_mem", L, 3, "low pressure high", NULL, CAT_COUNT, 1,
+	    LLONG_MAX, NULL, "all TCP sockets' memory, in pages",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "net.ipv4.tcp_adv_win_scale", L, 1, NULL, NULL, CAT_COUNT, -31, 31,
+	    NULL, "how much of the buffer is window, not overhead",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "net.ipv4.tcp_moderate_rcvbuf", L, 1, NULL, NULL, SWITCH, NULL,
+	    "receive buffer autotuning on (1) or off (0)",
+	    NEAR(NULL, "net.inet.tcp.doautorcvbuf",
+	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel") },
+	{ "net.ipv4.tcp_window_scaling", L, 1, NULL, NULL, SWITCH, NULL,
+	    "RFC 7323 window scaling, needed past 64 KiB",
+	    NEAR(NULL, "net.inet.tcp.rfc1323", "net.inet.tcp.rfc1323",
+	    "tcp.autotuninglevel") },
+	{ "net.ipv4.tcp_timestamps", L, 1, NULL, NULL, CAT_COUNT, 0, 2, NULL,
+	    "RFC 7323 timestamps: 0 off, 1 on, 2 on without random offset",
+	    NEAR(NULL, "net.inet.tcp.rfc1323", "net.inet.tcp.rfc1323",
+	    "tcp.timestamps") },
+	{ "net.ipv4.tcp_sack", L, 1, NULL, NULL, SWITCH, NULL,
+	    "selective acknowledgements",
+	    NEAR(NULL, "net.inet.tcp.sack", "net.inet.tcp.sack.enable",
+	    NULL) },
+	{ "net.ipv4.tcp_mtu_probing", L, 1, NULL, NULL, CAT_COUNT, 0, 2, NULL,
+	    "packetization-layer path MTU discovery: 0 off, 1 on black "
+	    "holes, 2 always",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "net.ipv4.tcp_slow_start_after_idle", L, 1, NULL, NULL, SWITCH,
+	    NULL, "restart slow start after an idle period",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "net.ipv4.tcp_congestion_control", L, 0, NULL, NULL, CAT_WORD, 0,
+	    0, NULL, "the congestion control of new connections (a loaded "
+	    "module: cubic, bbr, ...)",
+	    NEAR(NULL, NULL, "net.inet.tcp.cc.algorithm",
+	    "tcp.congestionprovider.internet") },
+	{ "net.core.default_qdisc", L, 0, NULL, NULL, CAT_WORD, 0, 0, NULL,
+	    "the queueing discipline of new interfaces (fq for BBR pacing)",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "net.core.netdev_max_backlog", L, 1, NULL, NULL, CAT_COUNT, 1,
+	    INT_TOP, NULL, "packets queued per CPU before the stack takes "
+	    "them",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	/* ---- macOS and FreeBSD */
+	{ "kern.ipc.maxsockbuf", D | F, 1, NULL, NULL, CAT_BYTES, 4609,
+	    U32_TOP, "xnu-10063 (macOS 14.4): a buffer may use all of it; "
+	    "before, and on FreeBSD, 8/9 of it",
+	    "the largest socket buffer, the ceiling of every other",
+	    NEAR("net.core.rmem_max", NULL, NULL, "tcp.autotuninglevel") },
+	{ "net.inet.tcp.sendspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "a new TCP socket's send buffer",
+	    NEAR("net.ipv4.tcp_wmem", NULL, NULL, NULL) },
+	{ "net.inet.tcp.recvspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "a new TCP socket's receive buffer",
+	    NEAR("net.ipv4.tcp_rmem", NULL, NULL, NULL) },
+	{ "net.inet.tcp.rfc1323", D | F, 1, NULL, NULL, SWITCH, NULL,
+	    "RFC 7323 window scaling and timestamps",
+	    NEAR("net.ipv4.tcp_window_scaling", NULL, NULL, NULL) },
+	/* ---- macOS */
+	{ "net.inet.tcp.autorcvbufmax", D, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "the most receive autotuning grows a buffer to",
+	    NEAR("net.ipv4.tcp_rmem", NULL, "net.inet.tcp.recvbuf_max",
+	    "tcp.autotuninglevel") },
+	{ "net.inet.tcp.autosndbufmax", D, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "the most send autotuning grows a buffer to",
+	    NEAR("net.ipv4.tcp_wmem", NULL, "net.inet.tcp.sendbuf_max",
+	    NULL) },
+	{ "net.inet.tcp.autosndbufinc", D, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "the step of send autotuning (8 KiB stock)",
+	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_inc", NULL) },
+	{ "net.inet.tcp.doautorcvbuf", D, 1, NULL, NULL, SWITCH, NULL,
+	    "receive buffer autotuning on (1) or off (0)",
+	    NEAR("net.ipv4.tcp_moderate_rcvbuf", NULL,
+	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel") },
+	{ "net.inet.tcp.doautosndbuf", D, 1, NULL, NULL, SWITCH, NULL,
+	    "send buffer autotuning on (1) or off (0)",
+	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_auto", NULL) },
+	{ "net.inet.tcp.sack", D, 1, NULL, NULL, SWITCH, NULL,
+	    "selective acknowledgements",
+	    NEAR("net.ipv4.tcp_sack", NULL, "net.inet.tcp.sack.enable",
+	    NULL) },
+	/* ---- FreeBSD */
+	{ "net.inet.tcp.recvbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "the most receive autotuning grows a buffer to",
+	    NEAR("net.ipv4.tcp_rmem", "net.inet.tcp.autorcvbufmax", NULL,
+	    "tcp.autotuninglevel") },
+	{ "net.inet.tcp.sendbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "the most send autotuning grows a buffer to",
+	    NEAR("net.ipv4.tcp_wmem", "net.inet.tcp.autosndbufmax", NULL,
+	    NULL) },
+	{ "net.inet.tcp.sendbuf_inc", F, 1, NULL, NULL, CAT_BYTES, 1,
+	    U32_TOP, NULL, "the step of send autotuning",
+	    NEAR(NULL, "net.inet.tcp.autosndbufinc", NULL, NULL) },
+	{ "net.inet.tcp.recvbuf_auto", F, 1, NULL, NULL, SWITCH, NULL,
+	    "receive buffer autotuning on (1) or off (0)",
+	    NEAR("net.ipv4.tcp_moderate_rcvbuf", "net.inet.tcp.doautorcvbuf",
+	    NULL, "tcp.autotuninglevel") },
+	{ "net.inet.tcp.sendbuf_auto", F, 1, NULL, NULL, SWITCH, NULL,
+	    "send buffer autotuning on (1) or off (0)",
+	    NEAR(NULL, "net.inet.tcp.doautosndbuf", NULL, NULL) },
+	{ "net.inet.tcp.sack.enable", F, 1, NULL, NULL, SWITCH, NULL,
+	    "selective acknowledgements",
+	    NEAR("net.ipv4.tcp_sack", "net.inet.tcp.sack", NULL, NULL) },
+	{ "net.inet.tcp.cc.algorithm", F, 0, NULL, NULL, CAT_WORD, 0, 0, NULL,
+	    "the congestion control of new connections (a loaded module)",
+	    NEAR("net.ipv4.tcp_congestion_control", NULL, NULL,
+	    "tcp.congestionprovider.internet") },
+	/* ---- Windows (backend_win.c) */
+	{ "tcp.autotuninglevel", W, 0, NULL, win_levels, CAT_WORD, 0, 0,
+	    NULL, "how far the receive window may grow (netsh "
+	    "autotuninglevel)",
+	    NEAR("net.ipv4.tcp_rmem", "net.inet.tcp.autorcvbufmax",
+	    "net.inet.tcp.recvbuf_max", NULL) },
+	{ "offload.rss", W, 0, NULL, win_onoff, CAT_WORD, 0, 0, NULL,
+	    "receive side scaling: connections spread over CPUs",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "offload.rsc", W, 0, NULL, win_onoff, CAT_WORD, 0, 0, NULL,
+	    "receive segment coalescing (read only)",
+	    NEAR(NULL, NULL, NULL, NULL) },
+	{ "tcp.timestamps", W, 0, NULL, win_ts, CAT_WORD, 0, 0, NULL,
+	    "RFC 7323 timestamps (read only)",
+	    NEAR("net.ipv4.tcp_timestamps", "net.inet.tcp.rfc1323",
+	    "net.inet.tcp.rfc1323", NULL) },
+	{ "tcp.congestionprovider.", W, 0, NULL, win_providers, CAT_WORD, 0,
+	    0, NULL, "a TCP template's congestion control (read only)",
+	    NEAR("net.ipv4.tcp_congestion_control", NULL,
+	    "net.inet.tcp.cc.algorithm", NULL) },
+};
+
+static const char *const os_names[TT_OS_N] = {
+	"linux", "darwin", "freebsd", "windows"
+};
+static const char *const os_labels[TT_OS_N] = {
+	"Linux", "macOS", "FreeBSD", "Windows"
+};
+/* What --platform also takes, as people say it. */
+static const struct {
+	const char	*word;
+	enum tt_os	 os;
+} os_aliases[] = {
+	{ "macos", TT_OS_DARWIN }, { "mac", TT_OS_DARWIN },
+	{ "osx", TT_OS_DARWIN }, { "win", TT_OS_WINDOWS },
+	{ "win10", TT_OS_WINDOWS }, { "win11", TT_OS_WINDOWS },
+};
+
+static bool
+name_is(const struct cat_key *k, const char *name)
+{
+	size_t	len = strlen(k->name);
+
+	if (k->name[len - 1] == FAMILY_END)
+		return strncmp(k->name, name, len) == 0 && name[len] != '\0';
+	return strcmp(k->name, name) == 0;
+}
+
+const struct cat_key *
+catalogue_at(size_t i)
+{
+	return i < NITEMS(keys) ? &keys[i] : NULL;
+}
+
+const struct cat_key *
+catalogue_find(const char *name, enum tt_os os)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(keys); i++)
+		if ((keys[i].os & TT_OS_BIT(os)) && name_is(&keys[i], name))
+			return &keys[i];
+	return NULL;
+}
+
+const struct cat_key *
+catalogue_find_any(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(keys); i++)
+		if (name_is(&keys[i], name))
+			return &keys[i];
+	return NULL;
+}
+
+/*
+ * Optimal string alignment distance: insertions, deletions, changes and
+ * swaps of two neighbours, each 1 ("rmme" is one swap from "rmem").
+ */
+size_t
+tt_edit_distance(const char *a, const char *b)
+{
+	size_t	 la = strlen(a), lb = strlen(b), i, j, best, *d;
+	size_t	 cols = lb + 1;
+
+	if ((d = calloc((la + 1) * cols, sizeof(*d))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; i <= la; i++)
+		d[i * cols] = i;
+	for (j = 0; j <= lb; j++)
+		d[j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			best = d[(i - 1) * cols + j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[(i - 1) * cols + j] + 1 < best)
+				best = d[(i - 1) * cols + j] + 1;
+			if (d[i * cols + j - 1] + 1 < best)
+				best = d[i * cols + j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] &&
+			    d[(i - 2) * cols + j - 2] + 1 < best)
+				best = d[(i - 2) * cols + j - 2] + 1;
+			d[i * cols + j] = best;
+		}
+	best = d[la * cols + lb];
+	free(d);
+	return best;
+}
+
+/*
+ * The key of os a mistyped name most likely meant: at most 2 edits away
+ * (1 for short names, where 2 would match unrelated keys), the nearest.
+ */
+const struct cat_key *
+catalogue_nearest(const char *name, enum tt_os os)
+{
+	const struct cat_key	*best = NULL;
+	size_t			 i, d, bestd = 0, limit;
+
+	limit = strlen(name) >= 10 ? 2 : 1;
+	for (i = 0; i < NITEMS(keys); i++) {
+		if (!(keys[i].os & TT_OS_BIT(os)) ||
+		    keys[i].name[strlen(keys[i].name) - 1] == FAMILY_END)
+			continue;
+		d = tt_edit_distance(name, keys[i].name);
+		if (d <= limit && (best == NULL || d < bestd)) {
+			best = &keys[i];
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+int
+catalogue_os_parse(const char *word, enum tt_os *os)
+{
+	size_t	i;
+
+	for (i = 0; i < TT_OS_N; i++)
+		if (strcmp(word, os_names[i]) == 0) {
+			*os = (enum tt_os)i;
+			return 0;
+		}
+	for (i = 0; i < NITEMS(os_aliases); i++)
+		if (strcmp(word, os_aliases[i].word) == 0) {
+			*os = os_aliases[i].os;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+catalogue_os_label(enum tt_os os)
+{
+	return os_labels[os];
+}
+
+const char *
+catalogue_os_name(enum tt_os os)
+{
+	return os_names[os];
+}
+
+enum tt_os
+catalogue_host_os(void)
+{
+#if defined(_WIN32)
+	return TT_OS_WINDOWS;
+#elif defined(__APPLE__)
+	return TT_OS_DARWIN;
+#elif defined(__FreeBSD__)
+	return TT_OS_FREEBSD;
+#else
+	return TT_OS_LINUX;
+#endif
+}
+
+/* "macOS/FreeBSD": the OSes that have a key. */
+static void
+os_list(unsigned mask, char *buf, size_t len)
+{
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < TT_OS_N; i++)
+		if (mask & TT_OS_BIT(i)) {
+			if (buf[0] != '\0')
+				tt_strlcpy(buf + strlen(buf), "/",
+				    len - strlen(buf));
+			tt_strlcpy(buf + strlen(buf), os_labels[i],
+			    len - strlen(buf));
+		}
+}
+
+static const char *const count_words[] = {
+	"no", "one", "two", "three"
+};
+
+static enum cat_verdict
+refuse(char *why, size_t len, const char *fmt, ...) TT_PRINTF(3, 4);
+
+static enum cat_verdict
+refuse(char *why, size_t len, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return CAT_REFUSED;
+}
+
+/* "a", "a or b", "a, b or c" */
+static void
+word_list(const char *const *w, char *buf, size_t len)
+{
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; w[i] != NULL; i++) {
+		if (i > 0)
+			tt_strlcpy(buf + strlen(buf), w[i + 1] == NULL ?
+			    " or " : ", ", len - strlen(buf));
+		tt_strlcpy(buf + strlen(buf), w[i], len - strlen(buf));
+	}
+}
+
+static enum cat_verdict
+check_word(const struct cat_key *k, const char *name, const char *value,
+    char *why, size_t len)
+{
+	char	list[160];
+	size_t	i;
+
+	if (strchr(value, ' ') != NULL)
+		return refuse(why, len, "%s takes one word, not \"%s\"", name,
+		    value);
+	if (k->words == NULL)
+		return CAT_OK;
+	for (i = 0; k->words[i] != NULL; i++)
+		if (strcmp(value, k->words[i]) == 0)
+			return CAT_OK;
+	word_list(k->words, list, sizeof(list));
+	return refuse(why, len, "%s takes %s, not \"%s\"", name, list, value);
+}
+
+/* One integer in range: the message shows a size both ways. */
+static enum cat_verdict
+check_range(const struct cat_key *k, const char *name, long long n,
+    char *why, size_t len)
+{
+	char		 h[32];
+	long long	 lim;
+
+	if (n >= k->min && n <= k->max)
+		return CAT_OK;
+	lim = n < k->min ? k->min : k->max;
+	h[0] = '\0';
+	/* Only an exact size, or one byte short of one (a type's top). */
+	if (k->unit == CAT_BYTES && lim >= 1024 && lim % 1024 == 0)
+		tt_size_human(lim, h, sizeof(h));
+	else if (k->unit == CAT_BYTES && lim >= 1023 && (lim + 1) % 1024 == 0) {
+		tt_size_human(lim + 1, h, sizeof(h) - 4);
+		tt_strlcpy(h + strlen(h), " - 1", 5);
+	}
+	return refuse(why, len, "%s: %lld is out of range: at %s %lld%s%s%s",
+	    name, n, n < k->min ? "least" : "most", lim, h[0] ? " (" : "", h,
+	    h[0] ? ")" : "");
+}
+
+static enum cat_verdict
+check_numbers(const struct cat_key *k, const char *name, const char *value,
+    char *why, size_t len)
+{
+	long long	 n[TT_VALUE_MAX_WORDS];
+	int		 got, i;
+
+	got = value_numbers(value, n, TT_VALUE_MAX_WORDS);
+	if (got < 0)
+		return refuse(why, len, "%s takes %s %s%s%s%s, not \"%s\"%s",
+		    name, count_words[k->nums], k->unit == CAT_BYTES ? "size" :
+		    "number", k->nums > 1 ? "s" : "", k->parts ? ": " : "",
+		    k->parts ? k->parts : "", value, k->unit == CAT_BYTES ?
+		    " (bytes, or with a binary unit: 256K, 16M, 32MiB, 1G)" :
+		    "");
+	if (got != k->nums)
+		return refuse(why, len, "%s takes %s number%s%s%s, not %d",
+		    name, count_words[k->nums], k->nums > 1 ? "s" : "",
+		    k->parts ? ": " : "", k->parts ? k->parts : "", got);
+	for (i = 0; i < got; i++)
+		if (check_range(k, name, n[i], why, len) != CAT_OK)
+			return CAT_REFUSED;
+	/* min default max: each at least the one before. */
+	for (i = 1; i < got; i++)
+		if (n[i] < n[i - 1])
+			return refuse(why, len, "%s: %lld is less than %lld "
+			    "before it: the numbers go %s, each at least the "
+			    "one before", name, n[i], n[i - 1], k->parts);
+	return CAT_OK;
+}
+
+/* The key of another OS: name them, and this OS's nearest. */
+static enum cat_verdict
+other_os(const struct cat_key *k, const char *name, enum tt_os os,
+    char *why, size_t len)
+{
+	char	oses[64];
+
+	os_list(k->os, oses, sizeof(oses));
+	if (k->alt[os] != NULL)
+		return refuse(why, len, "%s is a%s %s key; on %s use %s", name,
+		    strchr("aeiouAEIOU", oses[0]) ? "n" : "", oses,
+		    os_labels[os], k->alt[os]);
+	return refuse(why, len, "%s is a%s %s key; %s has no equivalent",
+	    name, strchr("aeiouAEIOU", oses[0]) ? "n" : "", oses,
+	    os_labels[os]);
+}
+
+/*
+ * A key and its normalized value, as a config for os has them: CAT_OK,
+ * CAT_UNKNOWN (not catalogued, nor a near miss: the caller decides), or
+ * CAT_REFUSED with the reason and the fix in why.
+ */
+enum cat_verdict
+catalogue_check(const char *name, const char *value, enum tt_os os,
+    char *why, size_t len)
+{
+	const struct cat_key	*k;
+
+	if ((k = catalogue_find(name, os)) == NULL) {
+		if ((k = catalogue_find_any(name)) != NULL)
+			return other_os(k, name, os, why, len);
+		if ((k = catalogue_nearest(name, os)) != NULL)
+			return refuse(why, len, "%s is not a %s key: did you "
+			    "mean %s?", name, os_labels[os], k->name);
+		return CAT_UNKNOWN;
+	}
+	if (k->nums == 0)
+		return check_word(k, name, value, why, len);
+	return check_numbers(k, name, value, why, len);
+}

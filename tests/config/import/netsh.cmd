@@ -1,0 +1,3 @@
+rem Windows tuning, from the seed
+netsh interface tcp set global autotuninglevel=normal rss=enabled
+netsh int tcp set global ecncapability=disabled

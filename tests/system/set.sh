@@ -1,0 +1,90 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers are called through wait_until
+# System test: `tcptunectl set` and `unset` against the running daemon, in
+# `unshare -n`: the daemon's config edited, written root-owned 0644,
+# reloaded and the new status printed; a refused value (a typo, a wrong
+# arity, another OS's key) changes nothing, neither file nor kernel;
+# sizes with units; two concurrent sets leave a whole file, one of the
+# two (the last writer wins, never a torn file).
+
+. "$(dirname "$0")/lib.sh"
+tt_init "$@"
+
+use_keys 3
+
+plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" | write_config "$CONF"
+start_ready main
+wait_until 3 sysctl_is $RMEM "${RV[0]}" && sysctl_is $WMEM "${WV[0]}"
+report $? "the first config is applied" "$(values)"
+
+# ---- set: file, reload, status
+
+ctl set "$RMEM=${RV[1]}"
+[ "$CTL_RC" -eq 0 ] && sysctl_is $RMEM "${RV[1]}" &&
+    output_has "$RMEM" && output_has "in force" &&
+    "$TCPTUNECTL" check --platform linux "$CONF" >/dev/null 2>&1
+report $? "set: written, reloaded, in force, the status printed (exit $CTL_RC)"
+
+# shellcheck disable=SC2012 # the owner and mode, as ls shows them
+perm=$(stat -c '%U %a' "$CONF")
+check_eq "set: the config stays root's, mode 0644" "root 644" "$perm"
+
+ctl set "$CC=$CA" "$WMEM=${WV[2]}"
+[ "$CTL_RC" -eq 0 ] && sysctl_is $CC "$CA" && sysctl_is $WMEM "${WV[2]}"
+report $? "set: two keys in one step (exit $CTL_RC)" "$(values)"
+
+# ---- refused: nothing changes
+
+cp "$CONF" "$T/before"
+for bad in "net.ipv4.tcp_rmme=4096 131072 6291456" "$RMEM=4096" \
+    "kern.ipc.maxsockbuf=16M" "$RMEM=4K 128K 4G"; do
+	ctl set "$bad"
+	[ "$CTL_RC" -eq 1 ] && cmp -s "$CONF" "$T/before" &&
+	    sysctl_is $RMEM "${RV[1]}" && output_has "not changed"
+	report $? "set $bad: refused (exit $CTL_RC), file and kernel unchanged" \
+	    "$(cat "$T/ctl.out")"
+done
+ctl set "$RMEM=${RV[2]}" "net.ipv4.tcp_rmme=1 2 3"
+[ "$CTL_RC" -eq 1 ] && cmp -s "$CONF" "$T/before" && sysctl_is $RMEM "${RV[1]}"
+report $? "set: one refused value refuses the whole edit" "$(cat "$T/ctl.out")"
+output_has "did you mean net.ipv4.tcp_rmem"
+report $? "set: the refusal says did you mean"
+
+# ---- sizes with units, unset
+
+ctl set -f "$T/other.conf" "$RMEM=4K 128K 6M" 2>/dev/null
+check_eq "set -f: a missing FILE is an error" 1 "$CTL_RC"
+cp "$CONF" "$T/other.conf"
+ctl set -f "$T/other.conf" "$RMEM=4K 128K 6M"
+[ "$CTL_RC" -eq 0 ] && grep -q '<string>4096 131072 6291456</string>' \
+    "$T/other.conf" && sysctl_is $RMEM "${RV[1]}"
+report $? "set -f FILE: sizes with units written as bytes, no reload" \
+    "$(cat "$T/ctl.out")"
+
+ctl unset "$CC"
+[ "$CTL_RC" -eq 0 ] && ! grep -q "$CC" "$CONF" && wait_until 3 sysctl_is $CC "$C0"
+report $? "unset: the key leaves the config and gets its original back" \
+    "$(values)"
+ctl unset "$CC"
+[ "$CTL_RC" -eq 1 ] && output_has "is not in"
+report $? "unset of a key not in the config: exit 1" "$(cat "$T/ctl.out")"
+
+# ---- concurrent edits: whole files only, the last writer wins
+
+# (waited for by pid: a bare wait would wait for the daemon too)
+pids=()
+for i in 1 2 3 4 5 6 7 8; do
+	"$TCPTUNECTL" -s "$SOCK" set -f "$T/other.conf" \
+	    "$WMEM=4096 16384 $((4194304 + i))" >/dev/null 2>&1 &
+	pids+=($!)
+done
+wait "${pids[@]}"
+last=$(sed -n 's|.*<string>4096 16384 \([0-9]*\)</string>.*|\1|p' "$T/other.conf")
+"$TCPTUNECTL" check --platform linux "$T/other.conf" >"$T/check" 2>&1 &&
+    [ "${last:-0}" -ge 4194305 ] && [ "$last" -le 4194312 ] &&
+    [ -z "$(ls "$T"/other.conf.tmp.* 2>/dev/null)" ]
+report $? "eight concurrent sets: a whole file, one of them, no temporary left" \
+    "$(cat "$T/check")"
+
+daemon_stop main
+tap_end

@@ -1,0 +1,404 @@
+/*
+ * The per-OS key catalogue (lib/catalogue.c) and a config checked against
+ * it (lib/config_os.c): the table is consistent (every nearest key named
+ * is a key of that OS, every key of the apply plan and of the shipped
+ * configs is catalogued), the edit distance and "did you mean", each kind
+ * of refusal, OS names, sizes in words, the kernel asked through a
+ * backend, and the daemon's reader (CONFIG_CHECK_OS) refusing what cannot
+ * apply with file:line.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tcptune.h"
+
+static void
+test_table_consistent(void **state)
+{
+	const struct cat_key	*k, *n;
+	size_t			 i;
+	int			 os;
+
+	(void)state;
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+		assert_non_null(k->what);
+		assert_true(k->os != 0);
+		assert_true(k->nums >= 0 && k->nums <= CAT_MAX_NUMS);
+		assert_true(k->min <= k->max);
+		/* A key is listed once: the first match is itself. */
+		assert_ptr_equal(catalogue_find_any(k->name[strlen(k->name) -
+		    1] == '.' ? "tcp.congestionprovider.x" : k->name), k);
+		for (os = 0; os < TT_OS_N; os++) {
+			if (k->alt[os] == NULL)
+				continue;
+			/* No nearest on an OS that has the key itself. */
+			assert_false(k->os & TT_OS_BIT(os));
+			n = catalogue_find(k->alt[os], (enum tt_os)os);
+			if (n == NULL)
+				fail_msg("%s: alt[%d] %s is not a key there",
+				    k->name, os, k->alt[os]);
+		}
+	}
+	assert_true(i > 30);
+	assert_null(catalogue_at(i));
+}
+
+/* plan.c's ranks and the shipped configs' keys are all catalogued. */
+static void
+test_known_keys_catalogued(void **state)
+{
+	static const struct {
+		const char	*name;
+		enum tt_os	 os;
+	} known[] = {
+		{ "kern.ipc.maxsockbuf", TT_OS_DARWIN },
+		{ "kern.ipc.maxsockbuf", TT_OS_FREEBSD },
+		{ "net.inet.tcp.sendspace", TT_OS_DARWIN },
+		{ "net.inet.tcp.recvspace", TT_OS_FREEBSD },
+		{ "net.inet.tcp.autorcvbufmax", TT_OS_DARWIN },
+		{ "net.inet.tcp.autosndbufmax", TT_OS_DARWIN },
+		{ "net.inet.tcp.autosndbufinc", TT_OS_DARWIN },
+		{ "net.inet.tcp.sendbuf_max", TT_OS_FREEBSD },
+		{ "net.inet.tcp.recvbuf_max", TT_OS_FREEBSD },
+		{ "net.inet.tcp.sendbuf_inc", TT_OS_FREEBSD },
+		{ "net.core.rmem_max", TT_OS_LINUX },
+		{ "net.core.wmem_max", TT_OS_LINUX },
+		{ "net.ipv4.tcp_rmem", TT_OS_LINUX },
+		{ "net.ipv4.tcp_wmem", TT_OS_LINUX },
+		{ "tcp.autotuninglevel", TT_OS_WINDOWS },
+		{ "offload.rss", TT_OS_WINDOWS },
+		{ "tcp.congestionprovider.internet", TT_OS_WINDOWS },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(known); i++)
+		if (catalogue_find(known[i].name, known[i].os) == NULL)
+			fail_msg("%s is not catalogued", known[i].name);
+	assert_null(catalogue_find("tcp.congestionprovider.", TT_OS_WINDOWS));
+	assert_null(catalogue_find("net.core.rmem_max", TT_OS_DARWIN));
+}
+
+static void
+test_edit_distance(void **state)
+{
+	(void)state;
+	assert_int_equal(tt_edit_distance("", ""), 0);
+	assert_int_equal(tt_edit_distance("abc", ""), 3);
+	assert_int_equal(tt_edit_distance("", "ab"), 2);
+	assert_int_equal(tt_edit_distance("rmme", "rmem"), 1);	/* a swap */
+	assert_int_equal(tt_edit_distance("kitten", "sitting"), 3);
+	assert_int_equal(tt_edit_distance("rmem_mx", "rmem_max"), 1);
+}
+
+static void
+test_nearest(void **state)
+{
+	const struct cat_key	*k;
+
+	(void)state;
+	k = catalogue_nearest("net.ipv4.tcp_rmme", TT_OS_LINUX);
+	assert_non_null(k);
+	assert_string_equal(k->name, "net.ipv4.tcp_rmem");
+	/* tcp_wmen: one change from wmem, two from rmem */
+	k = catalogue_nearest("net.ipv4.tcp_wmen", TT_OS_LINUX);
+	assert_string_equal(k->name, "net.ipv4.tcp_wmem");
+	/* Too far, and short names take one edit only. */
+	assert_null(catalogue_nearest("net.ipv4.tcp_keepalive_time",
+	    TT_OS_LINUX));
+	assert_null(catalogue_nearest("net.a", TT_OS_LINUX));
+	/* Only this OS's keys. */
+	assert_null(catalogue_nearest("kern.ipc.maxsockbf", TT_OS_LINUX));
+	assert_non_null(catalogue_nearest("kern.ipc.maxsockbf", TT_OS_DARWIN));
+}
+
+/* verdict and message of one check */
+static void
+expect(const char *name, const char *value, enum tt_os os,
+    enum cat_verdict want, const char *msg)
+{
+	char	why[512] = "";
+
+	assert_int_equal(catalogue_check(name, value, os, why, sizeof(why)),
+	    want);
+	if (msg != NULL)
+		assert_string_equal(why, msg);
+}
+
+static void
+test_check(void **state)
+{
+	(void)state;
+	expect("net.ipv4.tcp_rmem", "4096 131072 67108864", TT_OS_LINUX,
+	    CAT_OK, NULL);
+	expect("net.ipv4.tcp_rmem", "4096", TT_OS_LINUX, CAT_REFUSED,
+	    "net.ipv4.tcp_rmem takes three numbers: min default max, not 1");
+	expect("kern.ipc.maxsockbuf", "16777216", TT_OS_LINUX, CAT_REFUSED,
+	    "kern.ipc.maxsockbuf is a macOS/FreeBSD key; on Linux use "
+	    "net.core.rmem_max");
+	expect("net.inet.tcp.autosndbufinc", "65536", TT_OS_LINUX,
+	    CAT_REFUSED, "net.inet.tcp.autosndbufinc is a macOS key; Linux "
+	    "has no equivalent");
+	expect("net.ipv4.tcp_rmme", "1 2 3", TT_OS_LINUX, CAT_REFUSED,
+	    "net.ipv4.tcp_rmme is not a Linux key: did you mean "
+	    "net.ipv4.tcp_rmem?");
+	expect("net.ipv4.tcp_wmem", "4096 16384 4294967296", TT_OS_LINUX,
+	    CAT_REFUSED, "net.ipv4.tcp_wmem: 4294967296 is out of range: at "
+	    "most 2147483647 (2 GiB - 1)");
+	expect("net.ipv4.tcp_adv_win_scale", "-2", TT_OS_LINUX, CAT_OK,
+	    NULL);
+	expect("net.ipv4.tcp_adv_win_scale", "-32", TT_OS_LINUX, CAT_REFUSED,
+	    "net.ipv4.tcp_adv_win_scale: -32 is out of range: at least -31");
+	expect("net.ipv4.tcp_rmem", "8192 4096 65536", TT_OS_LINUX,
+	    CAT_REFUSED, NULL);
+	expect("net.ipv4.tcp_congestion_control", "bbr", TT_OS_LINUX, CAT_OK,
+	    NULL);
+	expect("tcp.autotuninglevel", "normal", TT_OS_WINDOWS, CAT_OK, NULL);
+	expect("tcp.autotuninglevel", "fast", TT_OS_WINDOWS, CAT_REFUSED,
+	    "tcp.autotuninglevel takes disabled, highlyrestricted, "
+	    "restricted, normal or experimental, not \"fast\"");
+	expect("tcp.congestionprovider.internet", "cubic", TT_OS_WINDOWS,
+	    CAT_OK, NULL);
+	expect("kern.ipc.maxsockbuf", "4608", TT_OS_DARWIN, CAT_REFUSED,
+	    "kern.ipc.maxsockbuf: 4608 is out of range: at least 4609");
+	expect("net.a", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
+	expect("vm.swappiness", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
+}
+
+static void
+test_os_names(void **state)
+{
+	enum tt_os	os = TT_OS_N;
+
+	(void)state;
+	assert_int_equal(catalogue_os_parse("linux", &os), 0);
+	assert_int_equal(os, TT_OS_LINUX);
+	assert_int_equal(catalogue_os_parse("macos", &os), 0);
+	assert_int_equal(os, TT_OS_DARWIN);
+	assert_int_equal(catalogue_os_parse("mac", &os), 0);
+	assert_int_equal(os, TT_OS_DARWIN);
+	assert_int_equal(catalogue_os_parse("win11", &os), 0);
+	assert_int_equal(os, TT_OS_WINDOWS);
+	assert_int_equal(catalogue_os_parse("amiga", &os), -1);
+	assert_string_equal(catalogue_os_label(TT_OS_FREEBSD), "FreeBSD");
+	assert_string_equal(catalogue_os_name(TT_OS_DARWIN), "darwin");
+}
+
+static void
+test_size_human(void **state)
+{
+	char	buf[32];
+
+	(void)state;
+	tt_size_human(67108864, buf, sizeof(buf));
+	assert_string_equal(buf, "64 MiB");
+	tt_size_human(212992, buf, sizeof(buf));
+	assert_string_equal(buf, "208 KiB");
+	tt_size_human(1536LL << 20, buf, sizeof(buf));
+	assert_string_equal(buf, "1.5 GiB");
+	tt_size_human(1000, buf, sizeof(buf));
+	assert_string_equal(buf, "1000 bytes");
+	tt_size_human(4LL << 40, buf, sizeof(buf));
+	assert_string_equal(buf, "4 TiB");
+}
+
+static void
+test_parse_size(void **state)
+{
+	static const struct {
+		const char	*in;
+		long long	 want;	/* -1: refused */
+	} cases[] = {
+		{ "4096", 4096 }, { "256K", 262144 }, { "256k", 262144 },
+		{ "16M", 16777216 }, { "32MiB", 33554432 },
+		{ "32mib", 33554432 }, { "1G", 1073741824 },
+		{ "1GiB", 1073741824 }, { "2T", 2199023255552LL },
+		{ "0", 0 }, { "", -1 }, { "M", -1 }, { "-4K", -1 },
+		{ "+4K", -1 }, { "2.5M", -1 }, { "32MB", -1 }, { "4 K", -1 },
+		{ "16Mi", -1 }, { "16X", -1 }, { "9223372036854775807", LLONG_MAX },
+		{ "9223372036854775808", -1 }, { "8388608T", -1 },
+	};
+	long long	v;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(cases); i++) {
+		v = -1;
+		if (tt_parse_size(cases[i].in, &v) == -1)
+			v = -1;
+		if (v != cases[i].want)
+			fail_msg("\"%s\": %lld, want %lld", cases[i].in, v,
+			    cases[i].want);
+	}
+	assert_true(tt_size_has_unit("16M"));
+	assert_false(tt_size_has_unit("16"));
+	assert_false(tt_size_has_unit("16MB"));
+}
+
+/* A config's sizes with units, read as bytes for byte keys only. */
+static void
+test_config_sizes(void **state)
+{
+	static const char xml[] =
+	    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
+	    "<key>Sysctls</key><dict>\n"
+	    "<key>net.ipv4.tcp_rmem</key><string>4K 128K\t32MiB</string>\n"
+	    "<key>kern.ipc.maxsockbuf</key><string>16M</string>\n"
+	    "<key>net.x.y</key><string>16M</string>\n"
+	    "<key>net.ipv4.tcp_adv_win_scale</key><string>1K</string>\n"
+	    "</dict></dict></plist>\n";
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	(void)state;
+	errlist_init(&errs);
+	cfg = config_parse(xml, sizeof(xml) - 1, "t.conf", &errs);
+	assert_non_null(cfg);
+	assert_string_equal(config_find(cfg, "net.ipv4.tcp_rmem")->value,
+	    "4096 131072 33554432");
+	assert_true(config_find(cfg, "net.ipv4.tcp_rmem")->numeric);
+	assert_string_equal(config_find(cfg, "kern.ipc.maxsockbuf")->value,
+	    "16777216");
+	/* Not known to count bytes: kept as written. */
+	assert_string_equal(config_find(cfg, "net.x.y")->value, "16M");
+	assert_string_equal(config_find(cfg,
+	    "net.ipv4.tcp_adv_win_scale")->value, "1K");
+	config_free(cfg);
+	errlist_clear(&errs);
+}
+
+/* A backend that has only the keys listed in its ctx. */
+static int
+list_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
+{
+	const char *const	*have;
+
+	for (have = be->ctx; *have != NULL; have++)
+		if (strcmp(*have, name) == 0) {
+			tt_strlcpy(buf, "1", len);
+			return 0;
+		}
+	return ENOENT;
+}
+
+static const char conf_xml[] =
+    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
+    "<key>Sysctls</key><dict>\n"
+    "<key>net.core.rmem_max</key><integer>67108864</integer>\n"
+    "<key>net.core.wmem_max</key><integer>67108864</integer>\n"
+    "<key>net.x.y</key><integer>1</integer>\n"
+    "<key>net.z.y</key><integer>1</integer>\n"
+    "</dict></dict></plist>\n";
+
+static void
+test_config_against_kernel(void **state)
+{
+	static const char *have[] = {
+		"net.core.rmem_max", "net.z.y", NULL
+	};
+	struct sysctl_backend	 be = { "list", list_get, NULL, NULL, NULL,
+				    NULL, NULL, (void *)have };
+	struct errlist		 errs, warns;
+	struct config		*cfg;
+
+	(void)state;
+	errlist_init(&errs);
+	errlist_init(&warns);
+	cfg = config_parse(conf_xml, sizeof(conf_xml) - 1, "t.conf", &errs);
+	assert_non_null(cfg);
+	assert_int_equal(config_check_os(cfg, TT_OS_LINUX, &be, &errs,
+	    &warns), 2);
+	assert_string_equal(errs.msg[0], "t.conf:5: net.core.wmem_max is a "
+	    "Linux key, but this kernel does not have it");
+	assert_string_equal(errs.msg[1], "t.conf:6: net.x.y does not exist "
+	    "in this kernel (sysctl -a does not list it)");
+	assert_int_equal(warns.n, 1);
+	assert_string_equal(warns.msg[0], "t.conf:7: warning: net.z.y is not "
+	    "in tcptune's catalogue of Linux keys: written as given");
+	errlist_clear(&errs);
+	errlist_clear(&warns);
+	/* Offline (no backend): only warnings for the unknown ones. */
+	assert_int_equal(config_check_os(cfg, TT_OS_LINUX, NULL, &errs,
+	    &warns), 0);
+	assert_int_equal(warns.n, 2);
+	/* The same keys on macOS: two Linux keys named as such. */
+	assert_int_equal(config_check_os(cfg, TT_OS_DARWIN, NULL, &errs,
+	    NULL), 2);
+	assert_string_equal(errs.msg[0], "t.conf:4: net.core.rmem_max is a "
+	    "Linux key; on macOS use kern.ipc.maxsockbuf");
+	config_free(cfg);
+	errlist_clear(&errs);
+	errlist_clear(&warns);
+}
+
+/* The daemon's reader: CONFIG_CHECK_OS refuses, without it as before. */
+static void
+test_daemon_reader(void **state)
+{
+	static const char bad[] =
+	    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
+	    "<key>Sysctls</key><dict>\n"
+	    "<key>tcp.autotuninglevl</key><string>normal</string>\n"
+	    "<key>net.ipv4.tcp_rmme</key><string>1 2 3</string>\n"
+	    "<key>kern.ipc.maxsockbf</key><integer>16777216</integer>\n"
+	    "</dict></dict></plist>\n";
+	char		 path[] = "/tmp/tt-catalogue.XXXXXX";
+	struct errlist	 errs;
+	struct config	*cfg;
+	FILE		*f;
+	int		 fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_non_null(f = fdopen(fd, "w"));
+	assert_int_equal(fputs(bad, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	errlist_init(&errs);
+	cfg = config_load_layers(path, NULL, 0, &errs);
+	assert_non_null(cfg);
+	config_free(cfg);
+	cfg = config_load_layers(path, NULL, CONFIG_CHECK_OS, &errs);
+	assert_null(cfg);
+	/* The host's catalogue decides which are near misses. */
+	assert_true(errs.n >= 1);
+	assert_non_null(strstr(errs.msg[0], "did you mean"));
+	assert_non_null(strstr(errs.msg[0], path));
+	errlist_clear(&errs);
+	unlink(path);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_consistent),
+		cmocka_unit_test(test_known_keys_catalogued),
+		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_os_names),
+		cmocka_unit_test(test_size_human),
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_config_sizes),
+		cmocka_unit_test(test_config_against_kernel),
+		cmocka_unit_test(test_daemon_reader),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,314 @@
+/*
+ * tcptunectl set [-f FILE] KEY=VALUE... and unset [-f FILE] KEY...: the
+ * config edited in one step.  The file (the running daemon's config, or
+ * FILE) is read with the config reader, the edits applied, the result
+ * written out as a plist and read back with every check of the daemon's
+ * (config.c, then this OS's catalogue): only then is it written, whole,
+ * through the trust rule (trust_write_file: a temporary file renamed over
+ * it, so a reader or a concurrent set sees the old file or the new one,
+ * never a torn one; the last writer wins).  Without -f the daemon then
+ * reloads it and the new status is printed.  A refused edit writes
+ * nothing.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcptunectl.h"
+
+#define SET_MAX_BYTES	(256 * 1024)
+
+struct sbuf {
+	char	*p;
+	size_t	 len, cap;
+};
+
+static void
+sb_add(struct sbuf *b, const char *fmt, ...) TT_PRINTF(2, 3);
+
+static void
+sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	if (b->p == NULL && (b->p = malloc(b->cap = SET_MAX_BYTES)) == NULL)
+		fatal("%s", __func__);
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= b->cap - b->len)
+		fatalx("%s: config too large", __func__);
+	b->len += (size_t)n;
+}
+
+/* Text in an element: the reader takes it back as written. */
+static void
+sb_text(struct sbuf *b, const char *s)
+{
+	for (; *s != '\0'; s++)
+		sb_add(b, "%s", *s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
+		    *s == '>' ? "&gt;" : (char[]){ *s, '\0' });
+}
+
+static void
+sb_value(struct sbuf *b, const struct config_key *k, const char *indent)
+{
+	long long	n;
+
+	if (strchr(k->value, ' ') == NULL && parse_ll(k->value, &n) == 0 &&
+	    n >= 0)
+		sb_add(b, "%s<integer>%lld</integer>\n", indent, n);
+	else {
+		sb_add(b, "%s<string>", indent);
+		sb_text(b, k->value);
+		sb_add(b, "</string>\n");
+	}
+}
+
+/* cfg as a tcptune.conf: the short form unless Mode or OnReject is set. */
+static void
+config_write(const struct config *cfg, struct sbuf *b)
+{
+	const struct config_key	*k;
+	size_t			 i;
+
+	sb_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
+	    "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
+	    "<!-- Written by tcptunectl set: edit with it, or by hand. -->\n"
+	    "<plist version=\"1.0\">\n<dict>\n"
+	    "\t<key>CheckInterval</key>\n\t<integer>%u</integer>\n",
+	    cfg->check_interval);
+	if (cfg->set & CONFIG_SET_RESTORE)
+		sb_add(b, "\t<key>RestoreOnExit</key>\n\t<%s/>\n",
+		    cfg->restore_on_exit ? "true" : "false");
+	if (cfg->allow_any_sysctl)
+		sb_add(b, "\t<key>AllowAnySysctl</key>\n\t<true/>\n");
+	sb_add(b, "\t<key>Sysctls</key>\n\t<dict>\n");
+	for (i = 0; i < cfg->nkeys; i++) {
+		k = &cfg->keys[i];
+		sb_add(b, "\t\t<key>%s</key>\n", k->name);
+		if (k->mode == MODE_ENFORCE && k->on_reject == REJECT_FAIL) {
+			sb_value(b, k, "\t\t");
+			continue;
+		}
+		sb_add(b, "\t\t<dict>\n\t\t\t<key>Value</key>\n");
+		sb_value(b, k, "\t\t\t");
+		sb_add(b, "\t\t\t<key>Mode</key>\n\t\t\t<string>%s</string>\n"
+		    "\t\t\t<key>OnReject</key>\n\t\t\t<string>%s</string>\n"
+		    "\t\t</dict>\n", key_mode_name(k->mode),
+		    on_reject_name(k->on_reject));
+	}
+	sb_add(b, "\t</dict>\n</dict>\n</plist>\n");
+}
+
+static struct config_key *
+find_key(struct config *cfg, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nkeys; i++)
+		if (strcmp(cfg->keys[i].name, name) == 0)
+			return &cfg->keys[i];
+	return NULL;
+}
+
+/* One KEY=VALUE or KEY into cfg; -1 when refused (told). */
+static int
+edit(struct config *cfg, const char *arg, bool unset)
+{
+	struct config_key	*k;
+	char			 name[TT_NAME_MAX];
+	const char		*eq = strchr(arg, '=');
+	size_t			 n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (n >= sizeof(name) || (unset && eq != NULL) || (!unset &&
+	    eq == NULL)) {
+		ctl_warnx("\"%s\": %s", arg, unset ? "say the key only: "
+		    "unset KEY" : "say KEY=VALUE");
+		return -1;
+	}
+	memcpy(name, arg, n);
+	name[n] = '\0';
+	if (!sysctl_name_valid(name)) {
+		ctl_warnx("\"%s\" is not a sysctl name", name);
+		return -1;
+	}
+	k = find_key(cfg, name);
+	if (unset) {
+		if (k == NULL) {
+			ctl_warnx("%s is not in %s", name, cfg->path);
+			return -1;
+		}
+		memmove(k, k + 1, (size_t)(cfg->keys + --cfg->nkeys - k) *
+		    sizeof(*k));
+		return 0;
+	}
+	if (k == NULL) {
+		if (cfg->nkeys == TT_MAX_KEYS) {
+			ctl_warnx("%s: more than %d sysctls", cfg->path,
+			    TT_MAX_KEYS);
+			return -1;
+		}
+		k = &cfg->keys[cfg->nkeys++];
+		memset(k, 0, sizeof(*k));
+		tt_strlcpy(k->name, name, sizeof(k->name));
+	}
+	if (value_normalize(eq + 1, k->value, sizeof(k->value)) == -1 ||
+	    k->value[0] == '\0') {
+		ctl_warnx("%s: the value is empty or too long", name);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The edited file read back as the daemon will: its own errors, then
+ * each edited key against this OS's catalogue (a key in none is refused
+ * here: set writes only what tcptune knows; edit by hand for the rest).
+ * The config as read back (sizes in bytes), or NULL.
+ */
+static struct config *
+validate(const struct sbuf *b, const char *path, char *const *args,
+    int nargs, bool unset)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+	const struct config_key *k;
+	char		 name[TT_NAME_MAX], why[512];
+	const char	*msg;
+	size_t		 i, plen = strlen(path);
+	int		 a, bad = 0;
+
+	errlist_init(&errs);
+	if ((cfg = config_parse(b->p, b->len, path, &errs)) == NULL ||
+	    config_check_os(cfg, catalogue_host_os(), NULL, &errs, NULL) > 0)
+		bad = 1;
+	/* Lines of the text never written mean nothing: the reason only. */
+	for (i = 0; i < errs.n; i++)
+		ctl_warnx("refused: %s", strncmp(errs.msg[i], path, plen) == 0 &&
+		    errs.msg[i][plen] == ':' && (msg = strstr(errs.msg[i] + plen +
+		    1, ": ")) != NULL ? msg + 2 : errs.msg[i]);
+	for (a = 0; cfg != NULL && !unset && a < nargs; a++) {
+		tt_strlcpy(name, args[a], sizeof(name));
+		name[strcspn(name, "=")] = '\0';
+		if ((k = config_find(cfg, name)) != NULL &&
+		    catalogue_check(k->name, k->value, catalogue_host_os(),
+		    why, sizeof(why)) == CAT_UNKNOWN) {
+			ctl_warnx("%s is not in tcptune's catalogue of %s keys: "
+			    "add it by hand", name,
+			    catalogue_os_label(catalogue_host_os()));
+			bad = 1;
+		}
+	}
+	errlist_clear(&errs);
+	if (bad) {
+		config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+/*
+ * The config as read back written whole (sizes as bytes, as status shows
+ * them), by the trust rule: a temporary file renamed over path.
+ */
+static int
+write_back(const struct config *good, const char *path, struct sbuf *b,
+    char *why, size_t len)
+{
+	b->len = 0;
+	config_write(good, b);
+	return trust_write_file(path, 0, b->p, b->len, 0644, why, len);
+}
+
+/* The running daemon's config path, else the default one. */
+static void
+daemon_config(const char *socket, char *path, size_t len)
+{
+	struct reply	r;
+
+	tt_strlcpy(path, TT_CONFIG_PATH, len);
+	if (client_request(socket, MSG_STATUS, &r) == CTL_OK) {
+		if (r.info.config_path[0] != '\0')
+			tt_strlcpy(path, r.info.config_path, len);
+		reply_free(&r);
+	}
+}
+
+/* Reload, then the status as status prints it. */
+static int
+reload_and_show(const char *socket, const struct output *out)
+{
+	struct reply	r;
+	int		rv;
+
+	if ((rv = client_request(socket, MSG_RELOAD, &r)) != CTL_OK)
+		return rv;
+	if (r.result.code != RESULT_OK) {
+		out->result("reload", &r);
+		reply_free(&r);
+		return CTL_FAIL;
+	}
+	reply_free(&r);
+	if ((rv = client_request(socket, MSG_STATUS, &r)) != CTL_OK)
+		return rv;
+	rv = out->status(&r) == -1 ? CTL_FAIL : CTL_OK;
+	reply_free(&r);
+	return rv;
+}
+
+int
+set_run(const char *socket, const char *file, char *const *args, int nargs,
+    bool unset, const struct output *out)
+{
+	struct errlist	 errs;
+	struct config	*cfg, *good = NULL;
+	struct sbuf	 b = { NULL, 0, 0 };
+	char		 path[1024], why[256];
+	int		 a, rv = CTL_FAIL;
+
+	if (nargs == 0) {
+		ctl_warnx("%s needs %s", unset ? "unset" : "set", unset ?
+		    "KEY..." : "KEY=VALUE...");
+		return CTL_USAGE;
+	}
+	if (file != NULL)
+		tt_strlcpy(path, file, sizeof(path));
+	else
+		daemon_config(socket, path, sizeof(path));
+	errlist_init(&errs);
+	if ((cfg = config_load(path, 0, &errs)) == NULL) {
+		for (a = 0; a < (int)errs.n; a++)
+			ctl_warnx("%s", errs.msg[a]);
+		ctl_warnx("%s: not changed: fix it first (tcptunectl check)",
+		    path);
+		errlist_clear(&errs);
+		return CTL_FAIL;
+	}
+	if (cfg->nkeys == 0 && (cfg->keys = calloc(TT_MAX_KEYS,
+	    sizeof(*cfg->keys))) == NULL)
+		fatal("%s", __func__);
+	for (a = 0; a < nargs; a++)
+		if (edit(cfg, args[a], unset) == -1)
+			break;
+	if (a == nargs) {
+		config_write(cfg, &b);
+		if ((good = validate(&b, path, args, nargs, unset)) == NULL)
+			ctl_warnx("%s: not changed", path);
+		else if (write_back(good, path, &b, why, sizeof(why)) == -1)
+			ctl_warnx("%s: not changed: %s", path, why);
+		else
+			rv = file != NULL ? CTL_OK : reload_and_show(socket,
+			    out);
+	} else
+		ctl_warnx("%s: not changed", path);
+	free(b.p);
+	config_free(good);
+	config_free(cfg);
+	errlist_clear(&errs);
+	return rv;
+}
