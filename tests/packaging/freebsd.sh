@@ -111,7 +111,8 @@ EOF
 
 cat >"$T/rc.conf" <<EOF
 tcptuned_enable="YES"
-tcptuned_flags="-d -r $T/sys -S $T/state -s $T/tcptuned.sock"
+# -P: this build's parse helper (the compiled-in one is not installed)
+tcptuned_flags="-d -P $top_builddir/tcptune-parse -r $T/sys -S $T/state -s $T/tcptuned.sock"
 EOF
 
 # rc ARG: the rc.d script as service(8) would run it; output in $T/rc.out.
@@ -178,7 +179,7 @@ test_start() {
 	rc start
 	expect_rc "start: succeeds" 0
 	same "start: daemon -P pidfile -p child-pidfile -R 10 -S -T tcptuned tcptuned -f config, then tcptuned_flags" \
-	    "daemon -P $T/var/run/tcptuned.pid -p $T/var/run/tcptuned.child.pid -R 10 -S -T tcptuned $TCPTUNED -f $T/etc/tcptune.conf -d -r $T/sys -S $T/state -s $T/tcptuned.sock" \
+	    "daemon -P $T/var/run/tcptuned.pid -p $T/var/run/tcptuned.child.pid -R 10 -S -T tcptuned $TCPTUNED -f $T/etc/tcptune.conf -d -P $top_builddir/tcptune-parse -r $T/sys -S $T/state -s $T/tcptuned.sock" \
 	    "$(cat "$CALLS")"
 	check_until "start: tcptuned applies the config (maxsockbuf 16777216)" 10 \
 	    value_is 16777216
