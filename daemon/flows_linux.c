@@ -113,13 +113,16 @@ take_meminfo(struct flow_reading *r, const void *data, size_t len)
 	r->rmem_alloc = mem[SK_MEMINFO_RMEM_ALLOC];
 }
 
-/* One inet_diag_msg and its attributes into a reading. */
+/*
+ * One inet_diag_msg and its attributes into a reading.  Not const: the
+ * uapi macros (NLMSG_DATA, RTA_DATA, RTA_NEXT) cast to plain pointers.
+ */
 static int
-parse_msg(const struct nlmsghdr *nh, struct flow_reading *r)
+parse_msg(struct nlmsghdr *nh, struct flow_reading *r)
 {
-	const struct inet_diag_msg	*m = NLMSG_DATA(nh);
-	const struct rtattr		*a;
-	int				 len;
+	struct inet_diag_msg	*m = NLMSG_DATA(nh);
+	struct rtattr		*a;
+	int			 len;
 
 	if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*m)))
 		return -1;
@@ -133,7 +136,7 @@ parse_msg(const struct nlmsghdr *nh, struct flow_reading *r)
 	format_addr(m->idiag_family, m->id.idiag_dst, m->id.idiag_dport,
 	    r->remote, sizeof(r->remote));
 	len = (int)(nh->nlmsg_len - NLMSG_LENGTH(sizeof(*m)));
-	for (a = (const struct rtattr *)(m + 1); RTA_OK(a, len);
+	for (a = (struct rtattr *)(m + 1); RTA_OK(a, len);
 	    a = RTA_NEXT(a, len)) {
 		if (a->rta_type == INET_DIAG_INFO)
 			take_info(r, RTA_DATA(a), RTA_PAYLOAD(a));
@@ -141,6 +144,17 @@ parse_msg(const struct nlmsghdr *nh, struct flow_reading *r)
 			take_meminfo(r, RTA_DATA(a), RTA_PAYLOAD(a));
 	}
 	return 0;
+}
+
+/*
+ * NLMSG_OK's test with the sizes unsigned on both sides (the macro
+ * compares the __u32 length with an int: -Wsign-compare under clang).
+ */
+static bool
+nl_ok(const struct nlmsghdr *nh, size_t left)
+{
+	return left >= sizeof(*nh) && nh->nlmsg_len >= sizeof(*nh) &&
+	    nh->nlmsg_len <= left;
 }
 
 static int
@@ -176,15 +190,14 @@ read_batch(int fd, char *buf, void (*take)(void *,
     const struct flow_reading *), void *arg)
 {
 	struct flow_reading	 r;
-	const struct nlmsghdr	*nh;
+	struct nlmsghdr		*nh;
 	ssize_t			 n;
-	int			 len;
+	size_t			 left, step = 0;
 
 	if ((n = recv(fd, buf, DIAG_BUF, 0)) == -1)
 		return errno == EINTR ? 0 : -1;
-	len = (int)n;
-	for (nh = (const struct nlmsghdr *)buf; NLMSG_OK(nh, len);
-	    nh = NLMSG_NEXT(nh, len)) {
+	for (nh = (struct nlmsghdr *)buf, left = (size_t)n; nl_ok(nh, left);
+	    nh = (struct nlmsghdr *)((char *)nh + step), left -= step) {
 		if (nh->nlmsg_type == NLMSG_DONE)
 			return 1;
 		if (nh->nlmsg_type == NLMSG_ERROR) {
@@ -195,6 +208,9 @@ read_batch(int fd, char *buf, void (*take)(void *,
 		}
 		if (parse_msg(nh, &r) == 0)
 			take(arg, &r);
+		step = NLMSG_ALIGN(nh->nlmsg_len);
+		if (step > left)
+			break;
 	}
 	return 0;
 }
@@ -203,7 +219,8 @@ static int
 dump_family(int fd, int family, void (*take)(void *,
     const struct flow_reading *), void *arg)
 {
-	static char	buf[DIAG_BUF] __attribute__((aligned(8)));
+	/* aligned for the nlmsghdr at its start (C11) */
+	static _Alignas(struct nlmsghdr) char	buf[DIAG_BUF];
 	int		rv;
 
 	if (send_dump(fd, family) == -1)
