@@ -26,6 +26,35 @@
 #include "parse_wire.h"
 #include "confine.h"
 
+/* Built with AddressSanitizer (configure --enable-sanitizers)? */
+#if defined(__SANITIZE_ADDRESS__)
+#define TT_LEAK_CHECKER	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TT_LEAK_CHECKER	1
+#endif
+#endif
+#ifdef TT_LEAK_CHECKER
+#include <sanitizer/lsan_interface.h>
+#endif
+
+/*
+ * LeakSanitizer's check at exit stops the world with clone and ptrace,
+ * which the confined helper may no longer do ("LeakSanitizer has
+ * encountered a fatal error", exit 1: every parse failed in the
+ * sanitizers stage).  So under it the check runs now, before confining,
+ * and not at exit.  The parser's own leaks are checked where the same
+ * code runs unconfined: tcptunectl check, test_config and fuzz_config.
+ * Without a sanitizer this is nothing.
+ */
+static void
+leak_check_before_confining(void)
+{
+#ifdef TT_LEAK_CHECKER
+	__lsan_do_leak_check();
+#endif
+}
+
 /* One file, from its descriptor: a config, or NULL and errs. */
 static struct config *
 parse_fd(int fd, const char *name, struct errlist *errs)
@@ -74,6 +103,7 @@ main(int argc, char **argv)
 	if (argc < 2 || argc > 3)
 		fatalx("usage: tcptune-parse config-name [managed-name] "
 		    "(started by tcptuned)");
+	leak_check_before_confining();
 	if (confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
 		fatalx("giving up root: %s", why);
 	if (confine_enter(why, sizeof(why), &what) == -1)
