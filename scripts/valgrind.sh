@@ -10,7 +10,7 @@
 # A run fails when its test fails or its valgrind log shows an error or
 # definitely lost bytes.  Last line: "N passed, N failed"; exit 1 on any
 # failure.  Logs stay in BUILDDIR/valgrind/.  VALGRIND_TIMEOUT (seconds,
-# default 900) bounds the system tests; MAKE_JOBS (default 2) the build.
+# default 1800) bounds the system tests; MAKE_JOBS (default 2) the build.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tcptune-valgrind.XXXXXX")}
@@ -110,9 +110,9 @@ for t in "$src"/tests/system/*.sh; do
 done
 find tests/system -name '*.trs' -delete 2>/dev/null
 # A hung test must not hang CI: the whole run is bounded (seconds).
-timeout -k 10 "${VALGRIND_TIMEOUT:-900}" make check TESTS="$systests" \
+timeout -k 10 "${VALGRIND_TIMEOUT:-1800}" make check TESTS="$systests" \
     >check.out 2>&1
-[ $? -eq 124 ] && echo "valgrind.sh: system tests stopped after ${VALGRIND_TIMEOUT:-900} s"
+[ $? -eq 124 ] && echo "valgrind.sh: system tests stopped after ${VALGRIND_TIMEOUT:-1800} s"
 for n in $systests; do
 	trs=${n%.sh}.trs
 	if [ -f "$trs" ] && ! grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$trs"; then
