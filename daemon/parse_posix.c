@@ -324,23 +324,8 @@ parse_report(const char *helper, const char *path, const char *managed,
 {
 	struct errlist	 errs;
 	struct config	*cfg;
-	size_t		 i;
 
 	errlist_init(&errs);
-	if ((cfg = parse_config(helper, path, managed, flags,
-	    &errs)) == NULL) {
-		for (i = 0; i < errs.n; i++)
-			fprintf(out, "%s\n", errs.msg[i]);
-		if (errs.n == 0)
-			fprintf(out, "%s: cannot be used\n", path);
-		errlist_clear(&errs);
-		return 1;
-	}
-	if (cfg->managed_path[0] != '\0')
-		fprintf(out, "managed preferences: %s (its keys win over "
-		    "%s)\n", cfg->managed_path, cfg->path);
-	fprintf(out, "configuration OK\n");
-	config_free(cfg);
-	errlist_clear(&errs);
-	return 0;
+	cfg = parse_config(helper, path, managed, flags, &errs);
+	return config_report_result(cfg, &errs, path, out);
 }

@@ -183,3 +183,36 @@ config_layer_names(const struct config *cfg, char *buf, size_t size)
 	    cfg->managed_path[0] != '\0' && cfg->policy_path[0] != '\0' ?
 	    ", then " : "", cfg->policy_path);
 }
+
+/*
+ * tcptuned -n's answer for a load, done in-process (config_report_layers)
+ * or through the parse helper (parse_report): every error, one a line, or
+ * the layers in use and "configuration OK".  Frees cfg and errs; 0 when
+ * good, 1 otherwise.
+ */
+int
+config_report_result(struct config *cfg, struct errlist *errs,
+    const char *path, FILE *out)
+{
+	size_t	i;
+
+	if (cfg == NULL) {
+		for (i = 0; i < errs->n; i++)
+			fprintf(out, "%s\n", errs->msg[i]);
+		if (errs->n == 0)
+			fprintf(out, "%s: cannot be used\n", path);
+		errlist_clear(errs);
+		return 1;
+	}
+	if (cfg->managed_path[0] != '\0')
+		fprintf(out, "managed preferences: %s (its keys win over "
+		    "%s)\n", cfg->managed_path, cfg->path);
+	if (cfg->policy_path[0] != '\0')
+		fprintf(out, "registry policy: %s (its keys win over %s)\n",
+		    cfg->policy_path + strlen("policy "), cfg->managed_path[0] ?
+		    "both files" : cfg->path);
+	fprintf(out, "configuration OK\n");
+	config_free(cfg);
+	errlist_clear(errs);
+	return 0;
+}

@@ -196,27 +196,8 @@ config_report_layers(const char *path, const char *managed_path, int flags,
 {
 	struct errlist	 errs;
 	struct config	*cfg;
-	size_t		 i;
 
 	errlist_init(&errs);
-	if ((cfg = config_load_layers(path, managed_path, flags,
-	    &errs)) == NULL) {
-		for (i = 0; i < errs.n; i++)
-			fprintf(out, "%s\n", errs.msg[i]);
-		if (errs.n == 0)
-			fprintf(out, "%s: cannot be used\n", path);
-		errlist_clear(&errs);
-		return 1;
-	}
-	if (cfg->managed_path[0] != '\0')
-		fprintf(out, "managed preferences: %s (its keys win over "
-		    "%s)\n", cfg->managed_path, cfg->path);
-	if (cfg->policy_path[0] != '\0')
-		fprintf(out, "registry policy: %s (its keys win over %s)\n",
-		    cfg->policy_path + strlen("policy "), cfg->managed_path[0] ?
-		    "both files" : cfg->path);
-	fprintf(out, "configuration OK\n");
-	config_free(cfg);
-	errlist_clear(&errs);
-	return 0;
+	cfg = config_load_layers(path, managed_path, flags, &errs);
+	return config_report_result(cfg, &errs, path, out);
 }

@@ -164,6 +164,8 @@ struct config	*config_load_layers(const char *, const char *, int,
 		    struct errlist *);
 int		 config_report_layers(const char *, const char *, int,
 		    FILE *);
+int		 config_report_result(struct config *, struct errlist *,
+		    const char *, FILE *);
 struct config	*config_merge_policy(struct config *, struct config *,
 		    struct errlist *);
 size_t		 config_layer_names(const struct config *, char *, size_t);

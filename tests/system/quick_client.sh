@@ -1,6 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers are called through wait_until
-# System test: the quick tcptunectl (tools/ctl_exec.c, DESIGN.md §4).
+# System test: the quick tcptunectl (tools/ctl_exec.c, docs/DESIGN.md §4).
 # `status` (and reload, restore, resume) run without libcurl and libxml2
 # in the process: a server that accepts and never answers holds the
 # client while its /proc/PID/maps is read, and the full program held the
