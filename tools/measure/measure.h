@@ -86,6 +86,7 @@ struct mnet_opts {
 int	 mnet_init(struct mfault *);
 void	 mnet_cleanup(void);
 int	 mnet_check_url(const char *, const char *, struct mfault *);
+int	 mnet_easy_common(void *, const char *, char *);	/* a CURL * */
 int	 mnet_transfer(const struct mnet_opts *, struct mround *,
 	    struct mfault *);
 

@@ -311,19 +311,18 @@ set_num(void *h, CURLoption opt, long v)
 	return curl_easy_setopt((CURL *)h, opt, v);
 }
 
-/* http and https only, redirects too, whatever libcurl runs: 0 or -1. */
-static int
-limit_protocols(CURL *h)
+/*
+ * What every transfer of measure's sets, one or --streams N at once: the
+ * URL, one TCP connection of its own, no proxy, redirects within the
+ * limit, http and https only whatever libcurl runs (measure_curlopt.c).
+ * 0, or -1 when libcurl would not limit the protocols: nothing may start.
+ */
+int
+mnet_easy_common(CURL *h, const char *url, char *errbuf)
 {
 	static const struct curl_setter	setter = { set_str, set_num };
 
-	return measure_limit_protocols(h, &setter) == -1 ? -1 : 0;
-}
-
-static void
-set_options(CURL *h, struct xfer *x, char *errbuf)
-{
-	curl_easy_setopt(h, CURLOPT_URL, x->o->url);
+	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "tcptunectl-measure/"
@@ -337,6 +336,12 @@ set_options(CURL *h, struct xfer *x, char *errbuf)
 	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
 	curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)MEASURE_MAX_REDIRS);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)MEASURE_CONNECT_SEC);
+	return measure_limit_protocols(h, &setter) == -1 ? -1 : 0;
+}
+
+static int
+set_options(CURL *h, struct xfer *x, char *errbuf)
+{
 	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, (long)RECV_BUFFER);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, x);
@@ -349,6 +354,7 @@ set_options(CURL *h, struct xfer *x, char *errbuf)
 	curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, x);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
+	return mnet_easy_common(h, x->o->url, errbuf);
 }
 
 static int
@@ -518,8 +524,7 @@ mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 	x.fd = CURL_SOCKET_BAD;
 	if ((x.h = curl_easy_init()) == NULL)
 		return fault(f, CTL_FAIL, "libcurl: cannot start a transfer");
-	set_options(x.h, &x, errbuf);
-	if (limit_protocols(x.h) == -1) {
+	if (set_options(x.h, &x, errbuf) == -1) {
 		curl_easy_cleanup(x.h);
 		return fault(f, CTL_FAIL, "libcurl would not limit the "
 		    "transfer to http and https (CURLOPT_PROTOCOLS_STR and "

@@ -61,32 +61,15 @@ stream_handle(const char *url, struct streams_run *s, char *errbuf)
 
 	if ((h = curl_easy_init()) == NULL)
 		return NULL;
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, "tcptunectl-measure/"
-	    PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
-	curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
-	curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
-	curl_easy_setopt(h, CURLOPT_FAILONERROR, 1L);
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(h, CURLOPT_MAXREDIRS, (long)MEASURE_MAX_REDIRS);
-#if LIBCURL_VERSION_NUM >= 0x075500	/* 7.85: the _STR forms */
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS,
-	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS,
-	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)MEASURE_CONNECT_SEC);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (long)MEASURE_STALL_SEC);
 	curl_easy_setopt(h, CURLOPT_BUFFERSIZE, (long)STREAMS_BUFFER);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_bytes);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, s);
+	if (mnet_easy_common(h, url, errbuf) == -1) {
+		curl_easy_cleanup(h);
+		return NULL;
+	}
 	return h;
 }
 
