@@ -38,47 +38,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/tap.sh
 . "$top_srcdir/tests/tap.sh"
 
-[ "$(uname -s)" = Linux ] || skip_all "Linux only (TUN, network namespaces)"
-[ "$(id -u)" -eq 0 ] || skip_all "needs root for network namespaces"
-[ -c /dev/net/tun ] || skip_all "no /dev/net/tun"
-for t in ip jq python3 openssl setpriv; do
-	command -v "$t" >/dev/null 2>&1 || skip_all "no $t"
-done
-ip netns list >/dev/null 2>&1 || skip_all "ip netns does not work here"
-
-TB_DELAYLINE=$top_builddir/bench/throughput/delayline
-TCPTUNED=$top_builddir/tcptuned
-TCPTUNECTL=$top_builddir/tcptunectl
+# shellcheck source=tests/system/two_ns.sh
+. "$top_srcdir/tests/system/two_ns.sh"
+two_ns_init measure jq python3 openssl setpriv
 SERVER=$top_srcdir/tests/system/measure_server.py
-for b in "$TB_DELAYLINE" "$TCPTUNED" "$TCPTUNECTL"; do
-	[ -x "$b" ] || bail "$b not built"
-done
-
-# 0755 and root's: the socket directory tcptuned accepts, reachable for
-# the non-root cases.
-TB_TMP=$(mktemp -d /tmp/tt-measure.XXXXXX) || bail "mktemp"
-chmod 0755 "$TB_TMP"
 T=$TB_TMP
-# shellcheck source=bench/throughput/lib.sh
-. "$top_srcdir/bench/throughput/lib.sh"
-export TB_FORCE_DELAYLINE=1	# the same emulator everywhere
 SOCK=$TB_TMP/run/tcptuned.sock
-PIDS=
-# shellcheck disable=SC2317 # called by the EXIT trap
-cleanup() {
-	local p
-	for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done
-	for p in $PIDS; do wait "$p" 2>/dev/null; done
-	tb_down
-	rm -rf "$TB_TMP"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-# The sanitizer and valgrind stages run the daemon under TT_DAEMON_WRAPPER
-# and stretch every bound by TT_TIME_SCALE (tests/system/lib.sh).
-SCALE=${TT_TIME_SCALE:-1}
-case $SCALE in *[!0-9]*|'') SCALE=1 ;; esac
 RATE=1000000000
 # The original ceiling is small (1 MiB) so that the original side is bound
 # by its window, at about 30 Mbit/s over 150 ms, far below what the delay
