@@ -38,7 +38,7 @@ Suites: $codename $codename-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-	apt-get update -qq
+	apt-get -o DPkg::Lock::Timeout=600 update -qq
 }
 
 # libxml2, static and small: no Python, no compression, no iconv (UTF-8

@@ -15,7 +15,11 @@ need_packages() {
 	[ "$(id -u)" -eq 0 ] || die "missing packages:$missing; run as root (sudo) to install them"
 	echo "installing:$missing"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
+	# Another apt-get or dpkg on the machine (an admin installing a
+	# package while the suite runs) holds dpkg's lock: wait for it, up to
+	# ten minutes, rather than fail at once (apt.conf(5), DPkg::Lock::Timeout).
+	apt-get -o DPkg::Lock::Timeout=600 update -qq
 	# shellcheck disable=SC2086 # one word per package
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
+	    --no-install-recommends $missing >/dev/null
 }
