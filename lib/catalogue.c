@@ -12,12 +12,14 @@
  *     net/ipv4/sysctl_net_ipv4.c (tcp_rmem, tcp_wmem: int[3], extra1
  *     SYSCTL_ONE; tcp_adv_win_scale -31..31; tcp_mem: unsigned long[3]),
  *     Documentation/networking/ip-sysctl.rst.
- *   macOS: apple/darwin-xnu bsd/kern/uipc_socket2.c sysctl_sb_max (a
- *     u_int32_t above LOW_SB_MAX, 2 * 9 * MSIZE = 4608, up to high_sb_max,
- *     else ERANGE); bsd/netinet/tcp_output.c (autosndbufinc, default 8
- *     KiB; autosndbufmax) and tcp_input.c (autorcvbufmax).
- *   FreeBSD: sys/kern/uipc_sockbuf.c sysctl_handle_sb_max, sys/netinet/
- *     tcp_input.c and tcp_output.c (recvbuf_max, sendbuf_max, *_inc).
+ *   macOS: xnu_facts below, per release (apple-oss-distributions/xnu,
+ *     read at xnu-6153.141.1, 7195.141.2, 8020.140.41, 8796.141.3,
+ *     10002.81.5, 10063.141.1, 11215.81.4 and 11417.121.6; rfc1323 also
+ *     back to xnu-2782).  The skmem ints (autorcvbufmax, autosndbufmax,
+ *     autosndbufinc, doautorcvbuf, sack) have format "I": a signed int.
+ *   FreeBSD: sys/kern/uipc_sockbuf.c sysctl_handle_sb_max (at least
+ *     MSIZE + MCLBYTES, 2304, else EINVAL), sys/netinet/tcp_input.c and
+ *     tcp_output.c (recvbuf_max, sendbuf_max, *_inc).
  *   Windows: backend_win.c's keys and words (MSFT_NetTCPSetting).
  */
 #include "config.h"
@@ -122,40 +124,55 @@ static const struct cat_key keys[] = {
 	    "them",
 	    NEAR(NULL, NULL, NULL, NULL) },
 	/* ---- macOS and FreeBSD */
-	{ "kern.ipc.maxsockbuf", D | F, 1, NULL, NULL, CAT_BYTES, 4609,
+	/* 2304: FreeBSD's least; xnu's (18433) is in xnu_facts. */
+	{ "kern.ipc.maxsockbuf", D | F, 1, NULL, NULL, CAT_BYTES, 2304,
 	    U32_TOP, "xnu-10063 (macOS 14.4): a buffer may use all of it; "
 	    "before, and on FreeBSD, 8/9 of it",
 	    "the largest socket buffer, the ceiling of every other",
 	    NEAR("net.core.rmem_max", NULL, NULL, "tcp.autotuninglevel") },
 	{ "net.inet.tcp.sendspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "a new TCP socket's send buffer",
+	    U32_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
+	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
+	    "a new TCP socket's send buffer",
 	    NEAR("net.ipv4.tcp_wmem", NULL, NULL, NULL) },
 	{ "net.inet.tcp.recvspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "a new TCP socket's receive buffer",
+	    U32_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
+	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
+	    "a new TCP socket's receive buffer",
 	    NEAR("net.ipv4.tcp_rmem", NULL, NULL, NULL) },
-	{ "net.inet.tcp.rfc1323", D | F, 1, NULL, NULL, SWITCH, NULL,
+	{ "net.inet.tcp.rfc1323", D | F, 1, NULL, NULL, SWITCH,
+	    "not on macOS 11 or later (xnu-7195 removed it), nor on a "
+	    "release kernel of 10.11 to 10.15 (DEBUG kernels only)",
 	    "RFC 7323 window scaling and timestamps",
 	    NEAR("net.ipv4.tcp_window_scaling", NULL, NULL, NULL) },
 	/* ---- macOS */
 	{ "net.inet.tcp.autorcvbufmax", D, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the most receive autotuning grows a buffer to",
+	    INT_TOP, "stock 2 MiB, 4 MiB from 4 GB of RAM since macOS 11 "
+	    "(xnu-7195), 8 MiB with serverperfmode since 15 (xnu-11215)",
+	    "the most receive autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_rmem", NULL, "net.inet.tcp.recvbuf_max",
 	    "tcp.autotuninglevel") },
 	{ "net.inet.tcp.autosndbufmax", D, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the most send autotuning grows a buffer to",
+	    INT_TOP, "stock 2 MiB, 4 MiB from 4 GB of RAM since macOS 11 "
+	    "(xnu-7195), 8 MiB with serverperfmode since 15 (xnu-11215)",
+	    "the most send autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_wmem", NULL, "net.inet.tcp.sendbuf_max",
 	    NULL) },
 	{ "net.inet.tcp.autosndbufinc", D, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the step of send autotuning (8 KiB stock)",
+	    INT_TOP, "stock 8 KiB on macOS 10.15 to 15 (xnu-6153 to 11417)",
+	    "the step of send autotuning (8 KiB stock)",
 	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_inc", NULL) },
-	{ "net.inet.tcp.doautorcvbuf", D, 1, NULL, NULL, SWITCH, NULL,
+	{ "net.inet.tcp.doautorcvbuf", D, 1, NULL, NULL, SWITCH,
+	    "stock 1; setting kern.ipc.soqlencomp turns it off",
 	    "receive buffer autotuning on (1) or off (0)",
 	    NEAR("net.ipv4.tcp_moderate_rcvbuf", NULL,
 	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel") },
-	{ "net.inet.tcp.doautosndbuf", D, 1, NULL, NULL, SWITCH, NULL,
+	{ "net.inet.tcp.doautosndbuf", D, 1, NULL, NULL, SWITCH,
+	    "not on macOS 11 or later (xnu-7195 removed it); 1 up to 10.15",
 	    "send buffer autotuning on (1) or off (0)",
 	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_auto", NULL) },
-	{ "net.inet.tcp.sack", D, 1, NULL, NULL, SWITCH, NULL,
+	{ "net.inet.tcp.sack", D, 1, NULL, NULL, SWITCH,
+	    "stock 1 on macOS 10.15 to 15 (xnu-6153 to 11417)",
 	    "selective acknowledgements",
 	    NEAR("net.ipv4.tcp_sack", NULL, "net.inet.tcp.sack.enable",
 	    NULL) },
@@ -207,6 +224,96 @@ static const struct cat_key keys[] = {
 	    "net.inet.tcp.cc.algorithm", NULL) },
 };
 
+/*
+ * The macOS keys by xnu release: Darwin majors from, to (0: open), the
+ * stock value on a Mac of 4 GB or more without boot-args, the handler's
+ * bound when tighter than the table's.  Each note names its xnu file;
+ * the tags are in the comment at the top.  nmbclusters is the mbuf
+ * cluster pool (2 KiB each), sb_max kern.ipc.maxsockbuf.
+ */
+#define MIB	(1024LL * 1024)
+static const struct cat_xnu xnu_facts[] = {
+	/*
+	 * bsd/sys/socketvar.h SB_MAX, LOW_SB_MAX (2 * 9 * 1024 since
+	 * xnu-1456); bsd/kern/uipc_socket2.c sysctl_sb_max; bsd/kern/
+	 * uipc_mbuf.c mbinit: high_sb_max = nmbclusters << (MCLSHIFT - 4).
+	 */
+	{ "kern.ipc.maxsockbuf", 0, 0, 8 * MIB, 18433, U32_TOP,
+	    "stock 8 MiB (SB_MAX), less when 1/16 of the mbuf pool is "
+	    "smaller; above 18432 (LOW_SB_MAX) and at most 1/16 of the "
+	    "pool, else ERANGE; a buffer may use 8/9 of it up to macOS 14.3 "
+	    "(xnu-10002), all of it from 14.4 (xnu-10063)" },
+	/*
+	 * bsd/netinet/tcp_usrreq.c: tcp_sendspace 1448 * 256, tcp_recvspace
+	 * 1448 * 384; bsd/dev/unix_startup.c multiplies both by
+	 * nmbclusters / NMBCLUSTERS (x86: 512) and caps them at 128 KiB.
+	 * sysctl_tcp_sospace: 0 < v <= sb_effective_max, (sb_max / 2304)
+	 * * 2048, up to xnu-10002.81.5; 0 < v <= sb_max from xnu-10063.101.15.
+	 */
+	{ "net.inet.tcp.sendspace", 19, 0, 128 * 1024, 0, 0,
+	    "stock 128 KiB (1448 * 256 scaled by the pool, capped); above 0 "
+	    "and at most 8/9 of kern.ipc.maxsockbuf up to macOS 14.3 "
+	    "(xnu-10002), all of it from 14.4 (xnu-10063), else ERANGE" },
+	{ "net.inet.tcp.recvspace", 19, 0, 128 * 1024, 0, 0,
+	    "stock 128 KiB (1448 * 384 scaled by the pool, capped); above 0 "
+	    "and at most 8/9 of kern.ipc.maxsockbuf up to macOS 14.3 "
+	    "(xnu-10002), all of it from 14.4 (xnu-10063), else ERANGE" },
+	/*
+	 * bsd/netinet/tcp_subr.c: SYSCTL_INT rfc1323 up to xnu-2782; under
+	 * #if (DEVELOPMENT || DEBUG) from xnu-3247 to xnu-6153; from
+	 * xnu-7195 neither the sysctl nor tcp_do_rfc1323 exists.
+	 */
+	{ "net.inet.tcp.rfc1323", 0, 14, 1, 0, 0,
+	    "stock 1 (tcp_do_rfc1323) up to macOS 10.10 (xnu-2782)" },
+	{ "net.inet.tcp.rfc1323", 15, 19, CAT_XNU_ABSENT, 0, 0,
+	    "DEVELOPMENT and DEBUG kernels only on macOS 10.11 to 10.15 "
+	    "(xnu-3247 to 6153): a release kernel has no such key" },
+	{ "net.inet.tcp.rfc1323", 20, 0, CAT_XNU_ABSENT, 0, 0,
+	    "gone from macOS 11 (xnu-7195): the write fails with ENOENT" },
+	/*
+	 * bsd/netinet/tcp_input.c autorcvbufmax, tcp_output.c autosndbufmax
+	 * (the static value) and tcp_init in tcp_subr.c (the raise).
+	 * SYSCTL_SKMEM_TCP_INT: skmem_sysctl_handle_int (bsd/net/
+	 * skmem_sysctl.c) takes any int, format "I".
+	 */
+	{ "net.inet.tcp.autorcvbufmax", 19, 19, 2 * MIB, 0, 0,
+	    "stock 512 KiB, 2 MiB when nmbclusters > 30720 (xnu-6153); any "
+	    "int" },
+	{ "net.inet.tcp.autorcvbufmax", 20, 23, 4 * MIB, 0, 0,
+	    "stock 2 MiB, 4 MiB from 4 GB of RAM (xnu-7195 to 10063); any "
+	    "int" },
+	{ "net.inet.tcp.autorcvbufmax", 24, 0, 4 * MIB, 0, 0,
+	    "stock 2 MiB, 4 MiB from 4 GB of RAM, 8 MiB there with "
+	    "serverperfmode (xnu-11215 on); any int" },
+	{ "net.inet.tcp.autosndbufmax", 19, 19, 2 * MIB, 0, 0,
+	    "stock 512 KiB, 2 MiB when nmbclusters > 30720 (xnu-6153); any "
+	    "int" },
+	{ "net.inet.tcp.autosndbufmax", 20, 23, 4 * MIB, 0, 0,
+	    "stock 2 MiB, 4 MiB from 4 GB of RAM (xnu-7195 to 10063); any "
+	    "int" },
+	{ "net.inet.tcp.autosndbufmax", 24, 0, 4 * MIB, 0, 0,
+	    "stock 2 MiB, 4 MiB from 4 GB of RAM, 8 MiB there with "
+	    "serverperfmode (xnu-11215 on); any int" },
+	/* bsd/netinet/tcp_output.c tcp_autosndbuf_inc */
+	{ "net.inet.tcp.autosndbufinc", 19, 0, 8 * 1024, 0, 0,
+	    "stock 8 KiB (xnu-6153 to 11417); any int" },
+	/*
+	 * bsd/netinet/tcp_input.c tcp_do_autorcvbuf; bsd/kern/
+	 * uipc_socket2.c sysctl_soqlencomp sets it to 0.
+	 */
+	{ "net.inet.tcp.doautorcvbuf", 19, 0, 1, 0, 0,
+	    "stock 1 (xnu-6153 to 11417); a non-zero kern.ipc.soqlencomp "
+	    "turns it off" },
+	/* bsd/netinet/tcp_output.c tcp_do_autosendbuf, up to xnu-6153 */
+	{ "net.inet.tcp.doautosndbuf", 19, 19, 1, 0, 0,
+	    "stock 1 (xnu-6153)" },
+	{ "net.inet.tcp.doautosndbuf", 20, 0, CAT_XNU_ABSENT, 0, 0,
+	    "gone from macOS 11 (xnu-7195): the write fails with ENOENT" },
+	/* bsd/netinet/tcp_sack.c tcp_do_sack */
+	{ "net.inet.tcp.sack", 19, 0, 1, 0, 0,
+	    "stock 1 (xnu-6153 to 11417)" },
+};
+
 static const char *const os_names[TT_OS_N] = {
 	"linux", "darwin", "freebsd", "windows"
 };
@@ -237,6 +344,30 @@ const struct cat_key *
 catalogue_at(size_t i)
 {
 	return i < NITEMS(keys) ? &keys[i] : NULL;
+}
+
+const struct cat_xnu *
+catalogue_xnu_at(size_t i)
+{
+	return i < NITEMS(xnu_facts) ? &xnu_facts[i] : NULL;
+}
+
+/* What xnu of Darwin major darwin does with name; 0: the newest. */
+const struct cat_xnu *
+catalogue_xnu(const char *name, int darwin)
+{
+	const struct cat_xnu	*x;
+	size_t			 i;
+
+	for (i = 0; i < NITEMS(xnu_facts); i++) {
+		x = &xnu_facts[i];
+		if (strcmp(x->name, name) != 0)
+			continue;
+		if (darwin == 0 ? x->to == 0 : (darwin >= x->from &&
+		    (x->to == 0 || darwin <= x->to)))
+			return x;
+	}
+	return NULL;
 }
 
 const struct cat_key *
@@ -487,6 +618,31 @@ check_numbers(const struct cat_key *k, const char *name, const char *value,
 	return CAT_OK;
 }
 
+/*
+ * A macOS key against the bound of its handler in the newest xnu, where
+ * that is tighter than the table's (maxsockbuf: above LOW_SB_MAX).
+ */
+static enum cat_verdict
+check_xnu(const struct cat_key *k, const char *name, const char *value,
+    char *why, size_t len)
+{
+	const struct cat_xnu	*x = catalogue_xnu(name, 0);
+	struct cat_key		 b;
+	long long		 n[TT_VALUE_MAX_WORDS];
+	int			 got, i;
+
+	if (x == NULL || (x->min == 0 && x->max == 0))
+		return CAT_OK;
+	b = *k;
+	b.min = x->min;
+	b.max = x->max;
+	got = value_numbers(value, n, TT_VALUE_MAX_WORDS);
+	for (i = 0; i < got; i++)
+		if (check_range(&b, name, n[i], why, len) != CAT_OK)
+			return CAT_REFUSED;
+	return CAT_OK;
+}
+
 /* The key of another OS: name them, and this OS's nearest. */
 static enum cat_verdict
 other_os(const struct cat_key *k, const char *name, enum tt_os os,
@@ -525,5 +681,8 @@ catalogue_check(const char *name, const char *value, enum tt_os os,
 	}
 	if (k->nums == 0)
 		return check_word(k, name, value, why, len);
-	return check_numbers(k, name, value, why, len);
+	if (check_numbers(k, name, value, why, len) != CAT_OK)
+		return CAT_REFUSED;
+	return os == TT_OS_DARWIN ? check_xnu(k, name, value, why, len) :
+	    CAT_OK;
 }

@@ -33,9 +33,28 @@ struct cat_key {
 	const char *const *words;	/* the words it takes; NULL: any name */
 	enum cat_unit	 unit;
 	long long	 min, max;	/* each integer's sane range */
-	const char	*since;		/* where it appeared or changed */
+	const char	*since;		/* how it changed across releases */
 	const char	*what;		/* one line */
 	const char	*alt[TT_OS_N];	/* the nearest key on each OS */
+};
+
+/*
+ * A macOS key on a range of xnu releases, from Apple's sources
+ * (catalogue.c cites file and tag): the stock value and the kernel's own
+ * bound there.  Releases go by Darwin major, as kern.osrelease gives it:
+ * 19 macOS 10.15 (xnu-6153), 20 macOS 11 (xnu-7195), 21 macOS 12
+ * (xnu-8019, 8020), 22 macOS 13 (xnu-8792, 8796), 23 macOS 14 (xnu-10002,
+ * 10063), 24 macOS 15 (xnu-11215, 11417).
+ */
+#define CAT_XNU_ABSENT	(-1LL)	/* a release kernel has no such key */
+struct cat_xnu {
+	const char	*name;
+	int		 from, to;	/* Darwin majors, both in; 0: open */
+	long long	 stock;		/* on a Mac of 4 GB or more, no
+					   boot-args; or CAT_XNU_ABSENT */
+	long long	 min, max;	/* its handler's bound; 0, 0: none
+					   beyond cat_key's */
+	const char	*note;		/* stock, bound, what changed */
 };
 
 /* The result of catalogue_check(). */
@@ -49,6 +68,8 @@ const struct cat_key	*catalogue_find(const char *, enum tt_os);
 const struct cat_key	*catalogue_find_any(const char *);
 const struct cat_key	*catalogue_nearest(const char *, enum tt_os);
 const struct cat_key	*catalogue_at(size_t);
+const struct cat_xnu	*catalogue_xnu_at(size_t);
+const struct cat_xnu	*catalogue_xnu(const char *, int);
 enum cat_verdict	 catalogue_check(const char *, const char *,
 			    enum tt_os, char *, size_t);
 int			 catalogue_os_parse(const char *, enum tt_os *);

@@ -2,7 +2,8 @@
  * A parsed config against the catalogue of the OS it is meant for
  * (catalogue.c): what cannot apply there is an error at file:line with the
  * fix; a key in no catalogue is a warning, and, when the running kernel
- * is asked (a backend), an error if that kernel has no such key.  Run by
+ * is asked (a backend), an error if that kernel has no such key.  On
+ * macOS, what some xnu release refuses or lacks is a warning.  Run by
  * check (any OS, --platform), tcptuned -n and the daemon's reader (this
  * OS) once the file has parsed.
  */
@@ -40,6 +41,61 @@ unknown_key(const struct config *cfg, const struct config_key *k,
 }
 
 /*
+ * The maxsockbuf that send/recvspace meet: what cfg sets (applied first,
+ * lib/plan.c), else the newest xnu's stock (catalogue.c).
+ */
+static long long
+xnu_sb_max(const struct config *cfg, bool *stock)
+{
+	const struct config_key	*m = config_find(cfg, "kern.ipc.maxsockbuf");
+	const struct cat_xnu	*x = catalogue_xnu("kern.ipc.maxsockbuf", 0);
+	long long		 v;
+
+	*stock = m == NULL || parse_ll(m->value, &v) == -1;
+	return *stock ? x->stock : v;
+}
+
+/*
+ * What some xnu does not take, for check to say: a key a release kernel
+ * lacks (the catalogue's per-release note), a send/recvspace above
+ * maxsockbuf (ERANGE everywhere) or above 8/9 of it (ERANGE up to macOS
+ * 14.3).  Warnings: the daemon's on-reject clamp can still apply them.
+ */
+static void
+xnu_warnings(const struct config *cfg, const struct config_key *k,
+    struct errlist *warns)
+{
+	const struct cat_key	*c = catalogue_find(k->name, TT_OS_DARWIN);
+	const struct cat_xnu	*x = catalogue_xnu(k->name, 0);
+	const char		*file = config_key_source(cfg, k);
+	long long		 v, sb;
+	bool			 stock;
+
+	if (x != NULL && x->stock == CAT_XNU_ABSENT) {
+		errlist_add(warns, "%s:%d: warning: %s is %s", file, k->line,
+		    k->name, c->since);
+		return;
+	}
+	if (strcmp(k->name, "net.inet.tcp.sendspace") != 0 &&
+	    strcmp(k->name, "net.inet.tcp.recvspace") != 0)
+		return;
+	if (parse_ll(k->value, &v) == -1)
+		return;
+	sb = xnu_sb_max(cfg, &stock);
+	if (v > sb)
+		errlist_add(warns, "%s:%d: warning: %s: %lld is above "
+		    "kern.ipc.maxsockbuf %lld%s: every macOS refuses it "
+		    "(ERANGE)", file, k->line, k->name, v, sb, stock ?
+		    " (stock)" : "");
+	else if (v > xnu_sospace_max(sb, 0))
+		errlist_add(warns, "%s:%d: warning: %s: %lld is above %lld, "
+		    "8/9 of kern.ipc.maxsockbuf %lld%s: macOS up to 14.3 "
+		    "(xnu-10002) refuses it (ERANGE), 14.4 (xnu-10063) on takes "
+		    "it", file, k->line, k->name, v, xnu_sospace_max(sb, 0),
+		    sb, stock ? " (stock)" : "");
+}
+
+/*
  * Every key of cfg against os's catalogue; be, when not NULL, is this
  * machine's kernel.  Errors go to errs, warnings to warns (may be NULL).
  * Returns the number of errors.
@@ -69,6 +125,8 @@ config_check_os(const struct config *cfg, enum tt_os os,
 				    "this kernel does not have it",
 				    config_key_source(cfg, k), k->line,
 				    k->name, catalogue_os_label(os));
+			else if (os == TT_OS_DARWIN && warns != NULL)
+				xnu_warnings(cfg, k, warns);
 			break;
 		}
 	}

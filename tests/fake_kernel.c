@@ -113,20 +113,27 @@ xnu_nmbclusters(unsigned ram_gb)
 	return ram_gb >= 4 ? 49152 : 32768;
 }
 
+/*
+ * A stock Mac of macOS 11 to 15 (lib/catalogue.c, xnu_facts): maxsockbuf
+ * 8 MiB; send/recvspace 128 KiB; autorcv/autosndbufmax 4 MiB from 4 GB
+ * of RAM, 2 MiB below (tcp_init, bsd/netinet/tcp_subr.c, xnu-7195 on);
+ * no rfc1323 nor doautosndbuf (gone in xnu-7195): writing them is ENOENT.
+ */
 void
 fake_kernel_stock_macos(struct fake_kernel *fk, unsigned ram_gb)
 {
-	char	nmb[32];
-	long	clusters = xnu_nmbclusters(ram_gb);
+	char		 nmb[32];
+	long		 clusters = xnu_nmbclusters(ram_gb);
+	const char	*autobuf = ram_gb >= 4 ? "4194304" : "2097152";
 
 	snprintf(nmb, sizeof(nmb), "%ld", clusters);
 	fake_kernel_add(fk, "kern.ipc.nmbclusters", FK_INT, nmb, false);
 	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_UINT, "8388608", true);
 	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_UINT, "131072", true);
 	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_UINT, "131072", true);
-	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, "4194304",
+	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, autobuf,
 	    true);
-	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, "4194304",
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, autobuf,
 	    true);
 	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
 	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);

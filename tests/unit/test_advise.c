@@ -629,6 +629,40 @@ test_darwin_8gb_whole(void **arg)
 	assert_string_equal(r.kernel, "macOS, Darwin 24.6.0");
 }
 
+/*
+ * The stock values advise assumes follow the release (the catalogue's
+ * xnu facts): macOS 10.15 (xnu-6153) shipped 2 MiB autotuning ceilings,
+ * 11 and later 4 MiB from 4 GB of RAM; an unknown release is the newest.
+ */
+static void
+test_darwin_stock_by_release(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+	const char		*rel[] = { "19.6.0", "20.6.0", "24.6.0", NULL };
+	const char		*want[] = { "2097152", "4194304", "4194304",
+				    "4194304" };
+	size_t			 i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		mac(&in, "65536");
+		if (rel[i] != NULL)
+			set(&in, "kernel.osrelease", rel[i]);
+		adv_model(&in, &r);
+		assert_non_null(k = key(&r, "net.inet.tcp.autorcvbufmax"));
+		assert_true(k->assumed);
+		assert_string_equal(k->current, want[i]);
+		assert_non_null(k = key(&r, "net.inet.tcp.autosndbufmax"));
+		assert_string_equal(k->current, want[i]);
+		assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
+		assert_string_equal(k->current, "8388608");
+		assert_non_null(k = key(&r, "net.inet.tcp.recvspace"));
+		assert_string_equal(k->current, "131072");
+	}
+}
+
 static void
 test_darwin_by_memory(void **arg)
 {
@@ -1550,6 +1584,7 @@ main(void)
 		cmocka_unit_test(test_darwin_8gb),
 		cmocka_unit_test(test_darwin_8gb_whole),
 		cmocka_unit_test(test_darwin_shipped),
+		cmocka_unit_test(test_darwin_stock_by_release),
 		cmocka_unit_test(test_darwin_by_memory),
 		cmocka_unit_test(test_freebsd_headroom),
 		cmocka_unit_test(test_window_limit),

@@ -4,8 +4,9 @@
  * is a key of that OS, every key of the apply plan and of the shipped
  * configs is catalogued), the edit distance and "did you mean", each kind
  * of refusal, OS names, sizes in words, the kernel asked through a
- * backend, and the daemon's reader (CONFIG_CHECK_OS) refusing what cannot
- * apply with file:line.
+ * backend, the daemon's reader (CONFIG_CHECK_OS) refusing what cannot
+ * apply with file:line, and the macOS keys by xnu release (the facts,
+ * the fake kernel against them, check's warnings).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -27,6 +28,7 @@
 #include <cmocka.h>
 
 #include "tcptune.h"
+#include "fake_kernel.h"
 
 static void
 test_table_consistent(void **state)
@@ -175,8 +177,20 @@ test_check(void **state)
 	    "restricted, normal or experimental, not \"fast\"");
 	expect("tcp.congestionprovider.internet", "cubic", TT_OS_WINDOWS,
 	    CAT_OK, NULL);
+	/* xnu: LOW_SB_MAX 18432 < v; FreeBSD: at least 2304. */
 	expect("kern.ipc.maxsockbuf", "4608", TT_OS_DARWIN, CAT_REFUSED,
-	    "kern.ipc.maxsockbuf: 4608 is out of range: at least 4609");
+	    "kern.ipc.maxsockbuf: 4608 is out of range: at least 18433");
+	expect("kern.ipc.maxsockbuf", "18432", TT_OS_DARWIN, CAT_REFUSED,
+	    NULL);
+	expect("kern.ipc.maxsockbuf", "18433", TT_OS_DARWIN, CAT_OK, NULL);
+	expect("kern.ipc.maxsockbuf", "4608", TT_OS_FREEBSD, CAT_OK, NULL);
+	expect("kern.ipc.maxsockbuf", "2303", TT_OS_FREEBSD, CAT_REFUSED,
+	    "kern.ipc.maxsockbuf: 2303 is out of range: at least 2304");
+	/* xnu's skmem ints are signed ("I"). */
+	expect("net.inet.tcp.autorcvbufmax", "2147483648", TT_OS_DARWIN,
+	    CAT_REFUSED,
+	    "net.inet.tcp.autorcvbufmax: 2147483648 is out of range: at most "
+	    "2147483647 (2 GiB - 1)");
 	expect("net.a", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
 	expect("vm.swappiness", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
 }
@@ -383,6 +397,188 @@ test_daemon_reader(void **state)
 	unlink(path);
 }
 
+/*
+ * The macOS keys by xnu release: every catalogued macOS key has a fact
+ * for the newest release, the ranges of one key do not overlap, and the
+ * lookups by Darwin major give what xnu's sources say.
+ */
+static void
+test_xnu_facts(void **state)
+{
+	const struct cat_key	*k;
+	const struct cat_xnu	*x, *y;
+	size_t			 i, j;
+
+	(void)state;
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++)
+		if (k->os & TT_OS_BIT(TT_OS_DARWIN)) {
+			if (catalogue_xnu(k->name, 0) == NULL)
+				fail_msg("%s: no xnu fact", k->name);
+			assert_non_null(k->since);
+		}
+	for (i = 0; (x = catalogue_xnu_at(i)) != NULL; i++) {
+		assert_non_null(catalogue_find(x->name, TT_OS_DARWIN));
+		assert_non_null(x->note);
+		assert_true(x->to == 0 || x->from <= x->to);
+		assert_true(x->min <= x->max);
+		for (j = i + 1; (y = catalogue_xnu_at(j)) != NULL; j++)
+			if (strcmp(x->name, y->name) == 0)
+				assert_true(x->to != 0 && x->to < y->from);
+	}
+	assert_int_equal(catalogue_xnu("net.inet.tcp.rfc1323", 14)->stock, 1);
+	assert_int_equal(catalogue_xnu("net.inet.tcp.rfc1323", 19)->stock,
+	    CAT_XNU_ABSENT);
+	assert_int_equal(catalogue_xnu("net.inet.tcp.rfc1323", 24)->stock,
+	    CAT_XNU_ABSENT);
+	assert_int_equal(catalogue_xnu("net.inet.tcp.doautosndbuf", 19)->stock,
+	    1);
+	assert_int_equal(catalogue_xnu("net.inet.tcp.doautosndbuf", 0)->stock,
+	    CAT_XNU_ABSENT);
+	assert_int_equal(catalogue_xnu("net.inet.tcp.autorcvbufmax",
+	    19)->stock, 2097152);
+	assert_int_equal(catalogue_xnu("net.inet.tcp.autorcvbufmax",
+	    22)->stock, 4194304);
+	assert_ptr_equal(catalogue_xnu("net.inet.tcp.autorcvbufmax", 24),
+	    catalogue_xnu("net.inet.tcp.autorcvbufmax", 0));
+	assert_null(catalogue_xnu("net.inet.tcp.sendspace", 18));
+	assert_null(catalogue_xnu("net.ipv4.tcp_rmem", 0));
+}
+
+/*
+ * The fake macOS kernel the engine tests run on agrees with the newest
+ * xnu facts: its stock values, the keys it lacks, maxsockbuf's bound.
+ */
+static void
+test_xnu_fake_kernel(void **state)
+{
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_XNU);
+	struct sysctl_backend	*be;
+	const struct cat_xnu	*x;
+	char			 buf[TT_VALUE_MAX], why[256];
+	long long		 v;
+	size_t			 i;
+
+	(void)state;
+	fake_kernel_stock_macos(fk, 16);
+	be = fake_backend_new(fk);
+	for (i = 0; (x = catalogue_xnu_at(i)) != NULL; i++) {
+		if (x->to != 0)
+			continue;
+		if (x->stock == CAT_XNU_ABSENT) {
+			assert_int_equal(be->get(be, x->name, buf,
+			    sizeof(buf)), ENOENT);
+			assert_int_equal(be->set(be, x->name, "1"), ENOENT);
+			continue;
+		}
+		if (be->get(be, x->name, buf, sizeof(buf)) == ENOENT)
+			continue;	/* not modelled */
+		assert_int_equal(parse_ll(buf, &v), 0);
+		if (v != x->stock)
+			fail_msg("%s: fake %lld, xnu %lld", x->name, v,
+			    x->stock);
+	}
+	/* sysctl_sb_max: LOW_SB_MAX < v, as the catalogue checks it. */
+	assert_int_equal(be->set(be, "kern.ipc.maxsockbuf", "18432"), ERANGE);
+	assert_int_equal(catalogue_check("kern.ipc.maxsockbuf", "18432",
+	    TT_OS_DARWIN, why, sizeof(why)), CAT_REFUSED);
+	assert_int_equal(be->set(be, "kern.ipc.maxsockbuf", "18433"), 0);
+	assert_int_equal(catalogue_check("kern.ipc.maxsockbuf", "18433",
+	    TT_OS_DARWIN, why, sizeof(why)), CAT_OK);
+	/* skmem ints: any int, nothing past it. */
+	assert_int_equal(be->set(be, "net.inet.tcp.autorcvbufmax",
+	    "2147483647"), 0);
+	assert_int_equal(be->set(be, "net.inet.tcp.autorcvbufmax",
+	    "2147483648"), ERANGE);
+	be->free(be);
+	fake_kernel_free(fk);
+	/* Below 4 GB of RAM the autotuning ceilings start at 2 MiB. */
+	fk = fake_kernel_new(FK_RULES_XNU);
+	fake_kernel_stock_macos(fk, 2);
+	assert_string_equal(fake_kernel_peek(fk, "net.inet.tcp.autorcvbufmax"),
+	    "2097152");
+	assert_string_equal(fake_kernel_peek(fk, "net.inet.tcp.autosndbufmax"),
+	    "2097152");
+	fake_kernel_free(fk);
+}
+
+static const char conf_xnu[] =
+    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
+    "<key>Sysctls</key><dict>\n"
+    "<key>kern.ipc.maxsockbuf</key><string>16M</string>\n"
+    "<key>net.inet.tcp.rfc1323</key><integer>1</integer>\n"
+    "<key>net.inet.tcp.sendspace</key><string>20M</string>\n"
+    "<key>net.inet.tcp.recvspace</key><string>15M</string>\n"
+    "<key>net.inet.tcp.doautosndbuf</key><integer>1</integer>\n"
+    "</dict></dict></plist>\n";
+
+/* check --platform macos: what some xnu lacks or refuses, as warnings. */
+static void
+test_xnu_warnings(void **state)
+{
+	struct errlist		 errs, warns;
+	struct config		*cfg;
+
+	(void)state;
+	errlist_init(&errs);
+	errlist_init(&warns);
+	cfg = config_parse(conf_xnu, sizeof(conf_xnu) - 1, "t.conf", &errs);
+	assert_non_null(cfg);
+	assert_int_equal(config_check_os(cfg, TT_OS_DARWIN, NULL, &errs,
+	    &warns), 0);
+	assert_int_equal(warns.n, 4);
+	assert_string_equal(warns.msg[0], "t.conf:5: warning: "
+	    "net.inet.tcp.rfc1323 is not on macOS 11 or later (xnu-7195 "
+	    "removed it), nor on a release kernel of 10.11 to 10.15 (DEBUG "
+	    "kernels only)");
+	assert_string_equal(warns.msg[1], "t.conf:6: warning: "
+	    "net.inet.tcp.sendspace: 20971520 is above kern.ipc.maxsockbuf "
+	    "16777216: every macOS refuses it (ERANGE)");
+	assert_string_equal(warns.msg[2], "t.conf:7: warning: "
+	    "net.inet.tcp.recvspace: 15728640 is above 14911488, 8/9 of "
+	    "kern.ipc.maxsockbuf 16777216: macOS up to 14.3 (xnu-10002) "
+	    "refuses it (ERANGE), 14.4 (xnu-10063) on takes it");
+	assert_non_null(strstr(warns.msg[3], "net.inet.tcp.doautosndbuf is "
+	    "not on macOS 11 or later"));
+	errlist_clear(&warns);
+	/* FreeBSD has the same keys and none of xnu's rules. */
+	assert_int_equal(config_check_os(cfg, TT_OS_FREEBSD, NULL, &errs,
+	    &warns), 1);
+	assert_int_equal(warns.n, 0);
+	config_free(cfg);
+	errlist_clear(&errs);
+	errlist_clear(&warns);
+}
+
+/* Without maxsockbuf in the file, the stock 8 MiB is the bound. */
+static void
+test_xnu_warnings_stock(void **state)
+{
+	static const char	 xml[] =
+	    "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
+	    "<key>Sysctls</key><dict>\n"
+	    "<key>net.inet.tcp.sendspace</key><string>8M</string>\n"
+	    "<key>net.inet.tcp.recvspace</key><string>256K</string>\n"
+	    "</dict></dict></plist>\n";
+	struct errlist		 errs, warns;
+	struct config		*cfg;
+
+	(void)state;
+	errlist_init(&errs);
+	errlist_init(&warns);
+	cfg = config_parse(xml, sizeof(xml) - 1, "t.conf", &errs);
+	assert_non_null(cfg);
+	assert_int_equal(config_check_os(cfg, TT_OS_DARWIN, NULL, &errs,
+	    &warns), 0);
+	assert_int_equal(warns.n, 1);
+	assert_string_equal(warns.msg[0], "t.conf:4: warning: "
+	    "net.inet.tcp.sendspace: 8388608 is above 7454720, 8/9 of "
+	    "kern.ipc.maxsockbuf 8388608 (stock): macOS up to 14.3 "
+	    "(xnu-10002) refuses it (ERANGE), 14.4 (xnu-10063) on takes it");
+	config_free(cfg);
+	errlist_clear(&errs);
+	errlist_clear(&warns);
+}
+
 int
 main(void)
 {
@@ -398,6 +594,10 @@ main(void)
 		cmocka_unit_test(test_config_sizes),
 		cmocka_unit_test(test_config_against_kernel),
 		cmocka_unit_test(test_daemon_reader),
+		cmocka_unit_test(test_xnu_facts),
+		cmocka_unit_test(test_xnu_fake_kernel),
+		cmocka_unit_test(test_xnu_warnings),
+		cmocka_unit_test(test_xnu_warnings_stock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,7 +144,8 @@ static const char *const win_timestamps[] = {
 /*
  * Stock values, for what could not be read or is not this machine.  Linux:
  * the defaults of recent kernels (Documentation/networking/ip-sysctl.rst;
- * rmem_max 212992 on 64-bit).  macOS 11 to 15 (docs/DESIGN.md), on a 16 GB Mac
+ * rmem_max 212992 on 64-bit).  macOS: the newest xnu's stock values in the
+ * catalogue (lib/catalogue.c, xnu_facts; docs/DESIGN.md), on a 16 GB Mac
  * unless hw.memsize or nmbclusters say otherwise.  FreeBSD: tcp_input.c,
  * tcp_output.c, sockbuf.h.
  */
@@ -159,12 +160,7 @@ static const struct stock {
 	{ ADV_LINUX, "net.core.wmem_max", "212992" },
 	{ ADV_LINUX, "net.ipv4.tcp_adv_win_scale", "1" },
 	{ ADV_LINUX, "net.ipv4.tcp_moderate_rcvbuf", "1" },
-	{ ADV_DARWIN, "kern.ipc.maxsockbuf", "8388608" },
-	{ ADV_DARWIN, "net.inet.tcp.autorcvbufmax", "4194304" },
-	{ ADV_DARWIN, "net.inet.tcp.autosndbufmax", "4194304" },
-	{ ADV_DARWIN, "net.inet.tcp.recvspace", "131072" },
-	{ ADV_DARWIN, "net.inet.tcp.sendspace", "131072" },
-	{ ADV_DARWIN, "net.inet.tcp.doautorcvbuf", "1" },
+	/* the catalogued macOS keys: stock_value() asks lib/catalogue.c */
 	{ ADV_DARWIN, "hw.memsize", "17179869184" },
 	{ ADV_FREEBSD, "kern.ipc.maxsockbuf", "2097152" },
 	{ ADV_FREEBSD, "net.inet.tcp.recvbuf_max", "2097152" },
@@ -410,11 +406,32 @@ adv_input_given(const struct adv_input *in, const char *name)
 	return i >= 0 && in->values[i].given;
 }
 
+/*
+ * The stock value of name for in's OS, as text; the caller copies it.  On
+ * macOS, that of the release kernel.osrelease names (its Darwin major),
+ * else of the newest xnu the catalogue knows.
+ */
 static const char *
-stock_value(enum adv_os os, const char *name)
+stock_value(const struct adv_input *in, const char *name)
 {
-	size_t	i;
+	static char		 xnu[32];
+	const struct cat_xnu	*x = NULL;
+	const char		*rel;
+	enum adv_os		 os = in->os;
+	size_t			 i;
+	int			 major;
 
+	if (os == ADV_DARWIN) {
+		rel = adv_input_get(in, "kernel.osrelease");
+		if (rel != NULL && sscanf(rel, "%d", &major) == 1 && major > 0)
+			x = catalogue_xnu(name, major);
+		if (x == NULL)
+			x = catalogue_xnu(name, 0);
+	}
+	if (x != NULL && x->stock != CAT_XNU_ABSENT) {
+		snprintf(xnu, sizeof(xnu), "%lld", x->stock);
+		return xnu;
+	}
 	for (i = 0; i < NITEMS(stock); i++)
 		if (stock[i].os == os && strcmp(stock[i].name, name) == 0)
 			return stock[i].value;
@@ -555,7 +572,7 @@ cur_get(const struct adv_input *in, const char *name, int n, struct cur *c)
 		return;
 	}
 	c->assumed = true;
-	if ((text = stock_value(in->os, name)) != NULL &&
+	if ((text = stock_value(in, name)) != NULL &&
 	    value_numbers(text, c->v, 3) == n) {
 		tt_strlcpy(c->text, text, sizeof(c->text));
 		return;
@@ -1104,7 +1121,7 @@ word_get(const struct adv_input *in, const char *name, struct cur *c)
 		c->given = adv_input_given(in, name);
 	else {
 		c->assumed = true;
-		word = stock_value(in->os, name);
+		word = stock_value(in, name);
 	}
 	tt_strlcpy(c->text, word != NULL ? word : "", sizeof(c->text));
 }
