@@ -6,7 +6,8 @@
 # config reloaded and the keys enforced; a second run has nothing to
 # change; -f FILE edits FILE only; a user other than root, --platform of
 # another OS, a broken config and the options --apply excludes are
-# refused and change nothing.
+# refused and change nothing, and so does a reload refused (set too: the
+# same path), the file put back.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -86,6 +87,32 @@ report $? "-f FILE: FILE edited, its key kept; the daemon's config and the kerne
     "$(cat "$T/ctl.out")"
 "$TCPTUNECTL" check --platform linux "$T/other.conf" >"$T/check" 2>&1
 report $? "-f FILE: the file passes check" "$(cat "$T/check")"
+
+# ---- a reload refused: the file is put back (a server that names a
+# config of ours and refuses every reload, tests/system/fakeserver.py)
+
+FAKE_SOCK=$T/fake.sock
+cp "$CONF" "$T/fake.conf"
+cp "$CONF" "$T/fake.before"
+FAKE_CONFIG=$T/fake.conf python3 "$(dirname "$0")/fakeserver.py" \
+    "$FAKE_SOCK" refuse-reload "$T/fake.ready" 2>>"$T/fake.log" &
+FAKE_PID=$!
+wait_until 5 test -s "$T/fake.ready" || bail "fakeserver did not start"
+"$TCPTUNECTL" -s "$FAKE_SOCK" "${ADV[@]}" --apply >"$T/ctl.out" 2>&1
+CTL_RC=$?
+[ "$CTL_RC" -eq 1 ] && output_has "$RMEM: $STOCK_R -> $REC_R" &&
+    output_has "the reload failed, the file is as it was" &&
+    cmp -s "$T/fake.conf" "$T/fake.before" && unchanged
+report $? "apply, the reload refused: exit $CTL_RC, the file put back" \
+    "$(cat "$T/ctl.out")"
+"$TCPTUNECTL" -s "$FAKE_SOCK" set "$RMEM=$REC_R" >"$T/ctl.out" 2>&1
+CTL_RC=$?
+[ "$CTL_RC" -eq 1 ] && output_has "the file is as it was" &&
+    cmp -s "$T/fake.conf" "$T/fake.before"
+report $? "set, the reload refused: exit $CTL_RC, the file put back" \
+    "$(cat "$T/ctl.out")"
+kill "$FAKE_PID" 2>/dev/null
+wait "$FAKE_PID" 2>/dev/null
 
 # ---- the daemon's config: written, reloaded, enforced
 
