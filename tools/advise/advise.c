@@ -1,9 +1,11 @@
 /*
  * tcptunectl advise: check the options, read this machine's ceilings
  * (read only: nothing is ever written to a sysctl), measure the round trip
- * when asked, run the model and print it, or write it as a tcptune.conf.
- * No daemon and no root needed, but for --apply (advise_apply.c).  What needs the OS (uname, TCP connects,
- * the file put in place) is in advise_posix.c and advise_win.c.
+ * when asked, run the model and print it, or write it as a tcptune.conf;
+ * with --apply, hand it to advise_apply.c, which sets it through set.c.
+ * No daemon and no root needed but for --apply.  What needs the OS
+ * (uname, TCP connects, the file put in place, root) is in advise_posix.c
+ * and advise_win.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
