@@ -8,7 +8,8 @@
  * it, so a reader or a concurrent set sees the old file or the new one,
  * never a torn one; the last writer wins).  Without -f the daemon then
  * reloads it and the new status is printed.  A refused edit writes
- * nothing.
+ * nothing, and so does a reload the daemon refuses: the file is put back
+ * as it was.  advise --apply edits through the same path (set_apply).
  */
 #include "config.h"
 
@@ -116,9 +117,14 @@ find_key(struct config *cfg, const char *name)
 	return NULL;
 }
 
-/* One KEY=VALUE or KEY into cfg; -1 when refused (told). */
+/*
+ * One KEY=VALUE or KEY into cfg; -1 when refused (told).  A key new to
+ * the config is held as nw says (NULL: enforced, the default); one
+ * already there keeps its Mode and OnReject.
+ */
 static int
-edit(struct config *cfg, const char *arg, bool unset)
+edit(struct config *cfg, const char *arg, bool unset,
+    const struct set_new *nw)
 {
 	struct config_key	*k;
 	char			 name[TT_NAME_MAX];
@@ -156,6 +162,10 @@ edit(struct config *cfg, const char *arg, bool unset)
 		k = &cfg->keys[cfg->nkeys++];
 		memset(k, 0, sizeof(*k));
 		tt_strlcpy(k->name, name, sizeof(k->name));
+		if (nw != NULL) {
+			k->mode = nw->mode;
+			k->on_reject = nw->on_reject;
+		}
 	}
 	if (value_normalize(eq + 1, k->value, sizeof(k->value)) == -1 ||
 	    k->value[0] == '\0') {
@@ -225,23 +235,28 @@ write_back(const struct config *good, const char *path, struct sbuf *b,
 	return trust_write_file(path, 0, b->p, b->len, 0644, why, len);
 }
 
-/* The running daemon's config path, else the default one. */
-static void
-daemon_config(const char *socket, char *path, size_t len)
+/*
+ * The running daemon's config path, else the default one; CTL_OK when
+ * the daemon answered, else why not (told).
+ */
+int
+set_daemon_config(const char *socket, char *path, size_t len)
 {
 	struct reply	r;
+	int		rv;
 
 	tt_strlcpy(path, TT_CONFIG_PATH, len);
-	if (client_request(socket, MSG_STATUS, &r) == CTL_OK) {
+	if ((rv = client_request(socket, MSG_STATUS, &r)) == CTL_OK) {
 		if (r.info.config_path[0] != '\0')
 			tt_strlcpy(path, r.info.config_path, len);
 		reply_free(&r);
 	}
+	return rv;
 }
 
-/* Reload, then the status as status prints it. */
+/* Reload: CTL_OK when the daemon took the file. */
 static int
-reload_and_show(const char *socket, const struct output *out)
+reload(const char *socket, const struct output *out)
 {
 	struct reply	r;
 	int		rv;
@@ -250,10 +265,19 @@ reload_and_show(const char *socket, const struct output *out)
 		return rv;
 	if (r.result.code != RESULT_OK) {
 		out->result("reload", &r);
-		reply_free(&r);
-		return CTL_FAIL;
+		rv = CTL_FAIL;
 	}
 	reply_free(&r);
+	return rv;
+}
+
+/* The status as status prints it. */
+static int
+show(const char *socket, const struct output *out)
+{
+	struct reply	r;
+	int		rv;
+
 	if ((rv = client_request(socket, MSG_STATUS, &r)) != CTL_OK)
 		return rv;
 	rv = out->status(&r) == -1 ? CTL_FAIL : CTL_OK;
@@ -261,15 +285,104 @@ reload_and_show(const char *socket, const struct output *out)
 	return rv;
 }
 
+/*
+ * The file written is in force only once the daemon has reloaded it: a
+ * reload refused (or no daemon) puts the old bytes back, so that the
+ * file says what the daemon runs.
+ */
+static int
+reload_or_put_back(const char *socket, const char *path, const char *old,
+    size_t oldlen, const struct output *out)
+{
+	char	why[256];
+	int	rv;
+
+	if ((rv = reload(socket, out)) == CTL_OK)
+		return show(socket, out);
+	if (trust_write_file(path, 0, old, oldlen, 0644, why, sizeof(why)) ==
+	    -1)
+		ctl_warnx("%s: the reload failed and the file could not be "
+		    "put back: %s", path, why);
+	else
+		ctl_warnx("%s: not changed: the reload failed, the file is "
+		    "as it was", path);
+	return rv;
+}
+
+/* path read whole (the bytes kept in *old, to free) and parsed, or NULL. */
+static struct config *
+load(const char *path, char **old, size_t *oldlen)
+{
+	struct errlist	 errs;
+	struct config	*cfg = NULL;
+	size_t		 i;
+	int		 err;
+
+	errlist_init(&errs);
+	*old = NULL;
+	if ((err = config_file_read(path, 0, old, oldlen, &errs)) > 0)
+		config_file_error(&errs, path, err);
+	else if (err == 0)
+		cfg = config_parse(*old, *oldlen, path, &errs);
+	if (cfg == NULL) {
+		for (i = 0; i < errs.n; i++)
+			ctl_warnx("%s", errs.msg[i]);
+		ctl_warnx("%s: not changed: fix it first (tcptunectl check)",
+		    path);
+		free(*old);
+		*old = NULL;
+	}
+	errlist_clear(&errs);
+	return cfg;
+}
+
+/*
+ * The edits of args into path, checked, written, and without file
+ * reloaded; nw, when not NULL, says how each key new to the config is
+ * held (set_new).
+ */
+static int
+edit_config(const char *socket, const char *file, const char *path,
+    char *const *args, int nargs, bool unset, const struct set_new *nw,
+    const struct output *out)
+{
+	struct config	*cfg, *good = NULL;
+	struct sbuf	 b = { NULL, 0, 0 };
+	char		*old, why[256];
+	size_t		 oldlen;
+	int		 a, rv = CTL_FAIL;
+
+	if ((cfg = load(path, &old, &oldlen)) == NULL)
+		return CTL_FAIL;
+	if (cfg->nkeys == 0 && (cfg->keys = calloc(TT_MAX_KEYS,
+	    sizeof(*cfg->keys))) == NULL)
+		fatal("%s", __func__);
+	for (a = 0; a < nargs; a++)
+		if (edit(cfg, args[a], unset, nw ? &nw[a] : NULL) == -1)
+			break;
+	if (a == nargs) {
+		config_write(cfg, &b);
+		if ((good = validate(&b, path, args, nargs, unset)) == NULL)
+			ctl_warnx("%s: not changed", path);
+		else if (write_back(good, path, &b, why, sizeof(why)) == -1)
+			ctl_warnx("%s: not changed: %s", path, why);
+		else
+			rv = file != NULL ? CTL_OK : reload_or_put_back(socket,
+			    path, old, oldlen, out);
+	} else
+		ctl_warnx("%s: not changed", path);
+	free(b.p);
+	free(old);
+	config_free(good);
+	config_free(cfg);
+	return rv;
+}
+
 int
 set_run(const char *socket, const char *file, char *const *args, int nargs,
     bool unset, const struct output *out)
 {
-	struct errlist	 errs;
-	struct config	*cfg, *good = NULL;
-	struct sbuf	 b = { NULL, 0, 0 };
-	char		 path[1024], why[256];
-	int		 a, rv = CTL_FAIL;
+	char	path[1024];
 
 	if (nargs == 0) {
 		ctl_warnx("%s needs %s", unset ? "unset" : "set", unset ?
@@ -279,36 +392,18 @@ set_run(const char *socket, const char *file, char *const *args, int nargs,
 	if (file != NULL)
 		tt_strlcpy(path, file, sizeof(path));
 	else
-		daemon_config(socket, path, sizeof(path));
-	errlist_init(&errs);
-	if ((cfg = config_load(path, 0, &errs)) == NULL) {
-		for (a = 0; a < (int)errs.n; a++)
-			ctl_warnx("%s", errs.msg[a]);
-		ctl_warnx("%s: not changed: fix it first (tcptunectl check)",
-		    path);
-		errlist_clear(&errs);
-		return CTL_FAIL;
-	}
-	if (cfg->nkeys == 0 && (cfg->keys = calloc(TT_MAX_KEYS,
-	    sizeof(*cfg->keys))) == NULL)
-		fatal("%s", __func__);
-	for (a = 0; a < nargs; a++)
-		if (edit(cfg, args[a], unset) == -1)
-			break;
-	if (a == nargs) {
-		config_write(cfg, &b);
-		if ((good = validate(&b, path, args, nargs, unset)) == NULL)
-			ctl_warnx("%s: not changed", path);
-		else if (write_back(good, path, &b, why, sizeof(why)) == -1)
-			ctl_warnx("%s: not changed: %s", path, why);
-		else
-			rv = file != NULL ? CTL_OK : reload_and_show(socket,
-			    out);
-	} else
-		ctl_warnx("%s: not changed", path);
-	free(b.p);
-	config_free(good);
-	config_free(cfg);
-	errlist_clear(&errs);
-	return rv;
+		(void)set_daemon_config(socket, path, sizeof(path));
+	return edit_config(socket, file, path, args, nargs, unset, NULL, out);
+}
+
+/*
+ * advise --apply: KEY=VALUE args set in path (the daemon's config, from
+ * set_daemon_config, or file) as set does, keys new to it held as nw.
+ */
+int
+set_apply(const char *socket, const char *file, const char *path,
+    char *const *args, int nargs, const struct set_new *nw,
+    const struct output *out)
+{
+	return edit_config(socket, file, path, args, nargs, false, nw, out);
 }

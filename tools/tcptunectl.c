@@ -73,7 +73,8 @@ enum opt_id {
 	OPT_ALL,
 	OPT_STREAMS,
 	OPT_ROOT,
-	OPT_FILE
+	OPT_FILE,
+	OPT_APPLY
 };
 
 struct params;
@@ -197,7 +198,8 @@ static const struct command commands[] = {
 	    FULL_ONLY(run_advise),
 	    "what one TCP stream needs on a path, what this\n"
 	    "machine allows and the ceilings to set; reads\n"
-	    "only, no daemon or root needed (options below)" },
+	    "only, no daemon or root needed (options below),\n"
+	    "but --apply sets them as set does" },
 	{ C_MEASURE, "measure", "[-n ROUNDS | --streams N] [-t SECONDS] URL", 1,
 	    0,
 	    FULL_ONLY(run_measure),
@@ -260,9 +262,10 @@ static const struct ctl_option options[] = {
 	    "this machine; check: a config for that OS, against\n"
 	    "its keys only (macos and mac, win also taken);\n"
 	    "import: the OS the file is for" },
-	{ OPT_FILE, 'f', "file", "FILE", CMD(C_SET) | CMD(C_UNSET),
-	    "set, unset: edit FILE instead of the running\n"
-	    "daemon's config; no reload" },
+	{ OPT_FILE, 'f', "file", "FILE", CMD(C_SET) | CMD(C_UNSET) |
+	    CMD(C_ADVISE),
+	    "set, unset, advise --apply: edit FILE instead of\n"
+	    "the running daemon's config; no reload" },
 	{ OPT_ROOT, 'r', "root", "DIR", CMD(C_CHECK),
 	    "check: the sysctl tree to find keys in, instead\n"
 	    "of this kernel's (" TT_PROC_SYS " on Linux)" },
@@ -275,6 +278,12 @@ static const struct ctl_option options[] = {
 	    "only with --force)" },
 	{ OPT_FORCE, 0, "force", NULL, CMD(C_ADVISE),
 	    "advise --config FILE: replace an existing FILE" },
+	{ OPT_APPLY, 0, "apply", NULL, CMD(C_ADVISE),
+	    "advise: set the keys this machine must raise in\n"
+	    "the running daemon's config as set does: each\n"
+	    "shown old -> new, checked, written, reloaded, the\n"
+	    "new status printed; nothing to change, exit 0\n"
+	    "(needs root)" },
 	{ OPT_SHORT, 0, "short", NULL, CMD(C_STATUS),
 	    "status: one line a key: name, state, value" },
 	{ OPT_PROMETHEUS, 0, "prometheus", NULL, CMD(C_STATUS),
@@ -557,6 +566,9 @@ advise_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_FORCE:
 		a->force = true;
 		break;
+	case OPT_APPLY:
+		a->apply = true;
+		break;
 	default:
 		break;
 	}
@@ -608,6 +620,7 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 		break;
 	case OPT_FILE:
 		p->setfile = arg;
+		p->adv.file = arg;
 		break;
 	default:
 		advise_option(p, o, arg);
@@ -927,7 +940,11 @@ run_set(const struct params *p)
 static int
 run_advise(const struct params *p)
 {
-	return advise_run(&p->adv, p->out == &json_output);
+	struct advise_args	a = p->adv;
+
+	a.socket = p->socket;
+	a.out = &text_output;
+	return advise_run(&a, p->out == &json_output);
 }
 
 static int

@@ -61,8 +61,16 @@ int	 import_run(const char *, const char *);
 
 /* set.c: set KEY=VALUE... and unset KEY... in the config, then reload. */
 struct output;
+/* How set_apply holds a key new to the config. */
+struct set_new {
+	enum key_mode	 mode;
+	enum on_reject	 on_reject;
+};
 int	 set_run(const char *, const char *, char *const *, int, bool,
 	    const struct output *);
+int	 set_daemon_config(const char *, char *, size_t);
+int	 set_apply(const char *, const char *, const char *, char *const *,
+	    int, const struct set_new *, const struct output *);
 
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);

@@ -17,6 +17,9 @@ order, then the payload) and answers whatever it is asked as MODE says:
   hostile-bad   a status reply with such a key name in an unknown state
   bad-request   result "bad request" (exit 4, nothing on stdout)
   dgram         a datagram socket in the stream socket's place
+  refuse-reload status names FAKE_CONFIG (from the environment) as its
+                config, plainly; reload is refused (result "failed"):
+                for set and advise --apply putting the file back
 """
 import os
 import socket
@@ -27,6 +30,7 @@ import time
 HDR = struct.Struct("=IIIHH")
 VERSION = 4
 DAEMON_INFO, KEY_STATUS, RESULT, END = 100, 101, 103, 105
+MSG_STATUS = 1
 EVIL = b"\x1b[31m\x1b]0;owned\x07\xc2\x9b2J\xe2\x80\xae\x9b\xff"
 
 
@@ -39,13 +43,13 @@ def msg(mtype, seq, payload):
     return HDR.pack(mtype, len(payload), seq, VERSION, 0) + payload
 
 
-def daemon_info(nkeys):
+def daemon_info(nkeys, config=b"/etc/tcptune.conf" + EVIL):
     # v2: last_check after last_reload, managed_path after config_path
     # and the lease (none): lease, uid, pid, seconds left
     p = struct.pack("=qqqqiiIIIIIiiIQ", 1700000000, 1700000100, 0, 0, 4242,
                     1, 60, nkeys, 0, 0, 0, 0, -1, 0, 3)
     p += s(b"0.1" + EVIL, 32) + s(b"sysctl-dir" + EVIL, 32)
-    p += s(b"/etc/tcptune.conf" + EVIL, 1024) + s(b"", 1024)
+    p += s(config, 1024) + s(b"", 1024)
     p += s(b"reloaded" + EVIL, 1280) + s(b"", 1280)
     # v3: the damaged originals files kept (none), their count, pad
     p += s(b"", 1280) + struct.pack("=II", 0, 0)
@@ -70,7 +74,14 @@ def end(n):
     return struct.pack("=II", n, 0)
 
 
-def answer(mode, seq):
+def answer(mode, seq, mtype=0):
+    if mode == "refuse-reload" and mtype == MSG_STATUS:
+        conf = os.environ["FAKE_CONFIG"].encode()
+        return (msg(DAEMON_INFO, seq, daemon_info(0, conf)) +
+                msg(END, seq, end(0)))
+    if mode == "refuse-reload":
+        return (msg(RESULT, seq, result(1, b"refused by the fake")) +
+                msg(END, seq, end(0)))
     if mode == "restored":
         return (msg(RESULT, seq, result(0, b"originals restored")) +
                 msg(END, seq, end(0)))
@@ -137,7 +148,7 @@ def main():
         if hdr is None:
             continue
         try:
-            conn.sendall(answer(mode, hdr[2]))
+            conn.sendall(answer(mode, hdr[2], hdr[0]))
         except OSError:
             pass
         if mode not in ("silent", "stall"):

@@ -1,9 +1,11 @@
 /*
  * tcptunectl advise: check the options, read this machine's ceilings
  * (read only: nothing is ever written to a sysctl), measure the round trip
- * when asked, run the model and print it, or write it as a tcptune.conf.
- * No daemon and no root needed.  What needs the OS (uname, TCP connects,
- * the file put in place) is in advise_posix.c and advise_win.c.
+ * when asked, run the model and print it, or write it as a tcptune.conf;
+ * with --apply, hand it to advise_apply.c, which sets it through set.c.
+ * No daemon and no root needed but for --apply.  What needs the OS
+ * (uname, TCP connects, the file put in place, root) is in advise_posix.c
+ * and advise_win.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -29,6 +31,32 @@ to_stdout(const char *config)
 	return config == NULL || *config == '\0' || strcmp(config, "-") == 0;
 }
 
+/* --apply and -f: this machine's values, into tcptuned's config. */
+static int
+check_apply(const struct advise_args *a, bool json)
+{
+	char	why[160];
+
+	if (a->file != NULL && !a->apply)
+		ctl_warnx("-f FILE goes with --apply");
+	else if (a->apply && a->config_set)
+		ctl_warnx("--apply and --config exclude each other: --apply "
+		    "edits tcptuned's config (or -f FILE), --config writes a "
+		    "new one");
+	else if (a->apply && json)
+		ctl_warnx("--apply prints its changes and the new status as "
+		    "text: drop --json (then tcptunectl status --json)");
+	else if (a->apply && a->nsets > 0)
+		ctl_warnx("--apply works from this machine's values: --set "
+		    "models other ones (run advise without --apply)");
+	else if (a->apply && !advise_privileged(why, sizeof(why))) {
+		ctl_warnx("--apply needs root: %s; nothing changed", why);
+		return CTL_DENIED;
+	} else
+		return CTL_OK;
+	return CTL_USAGE;
+}
+
 /* Options that need or exclude each other. */
 static int
 check_combination(const struct advise_args *a, bool json)
@@ -49,7 +77,7 @@ check_combination(const struct advise_args *a, bool json)
 		ctl_warnx("--json and --config without a FILE would both "
 		    "write to standard output");
 	else
-		return CTL_OK;
+		return check_apply(a, json);
 	return CTL_USAGE;
 }
 
@@ -131,6 +159,13 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 		return CTL_USAGE;
 	}
 	in->live = have_native && in->os == native;
+	if (a->apply && !in->live) {
+		ctl_warnx("--apply changes this machine, which is %s: "
+		    "--platform %s models another (run advise without "
+		    "--apply)", have_native ? adv_os_label(native) :
+		    TT_PLATFORM, a->platform);
+		return CTL_USAGE;
+	}
 	return CTL_OK;
 }
 
@@ -313,6 +348,8 @@ advise_run(const struct advise_args *a, bool json)
 	/* advice read live inside WSL is for WSL's kernel, not Windows' */
 	if (adv.in.live && adv.in.os == ADV_LINUX && tt_wsl(NULL))
 		ctl_warnx("note: %s", TT_WSL_NOTE);
+	if (a->apply)
+		return advise_apply(a, &adv);
 	if (a->config_set && to_stdout(a->config)) {
 		advise_plist(stdout, &adv);
 		return CTL_OK;

@@ -13,6 +13,8 @@
  *   advise_output.c  the result as text, JSON or a tcptune.conf plist
  *   advise_probe.c   a round trip measured with TCP connects
  *   advise.c         the command: options, live values, the plist checked
+ *   advise_apply.c   --apply: the keys to raise set in tcptuned's config
+ *                    through set.c, reloaded
  *   advise_posix.c   what the command needs of a Unix: uname, --host,
  *                    --config FILE written in place
  *   advise_win.c     the same on Windows (no --host there)
@@ -257,6 +259,10 @@ struct advise_args {
 	bool		 force;
 	const char	*sets[ADV_MAX_SETS];
 	int		 nsets;
+	bool		 apply;		/* --apply */
+	const char	*file;		/* --apply -f FILE */
+	const char	*socket;	/* the daemon's, for --apply */
+	const struct output *out;	/* its status, after --apply */
 };
 
 /* advise_units.c */
@@ -307,6 +313,9 @@ const char	*adv_limit_text(const struct adv_dir *);
 void	 advise_text(FILE *, const struct advice *);
 void	 advise_json(FILE *, const struct advice *);
 
+/* advise_apply.c: --apply, after the model; a CTL_ exit status. */
+int	 advise_apply(const struct advise_args *, const struct advice *);
+
 /* advise.c: the command; its own renderer, text or JSON. */
 int	 advise_run(const struct advise_args *, bool);
 void	 advise_plist(FILE *, const struct advice *);
@@ -319,6 +328,9 @@ void	 advise_read_release(struct adv_input *);
 int	 advise_measure(const char *, int, double, struct adv_input *,
 	    struct adv_probe *);
 int	 advise_write_config(const char *, bool, const struct advice *);
+/* --apply: whether this user may (why not in the buffer), and a key. */
+bool	 advise_privileged(char *, size_t);
+bool	 advise_key_writable(const char *, char *, size_t);
 
 /* advise_output.c: the plist parses back (a failure is a bug, told); 0 or -1. */
 int	 advise_self_check(const char *, size_t, const char *);

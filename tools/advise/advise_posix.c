@@ -1,7 +1,8 @@
 /*
  * tcptunectl advise on a Unix: the kernel release from uname(3), the round
  * trip measured with TCP connects (advise_probe.c), and --config FILE put
- * in place without ever overwriting a file unasked (trust_write_file).
+ * in place without ever overwriting a file unasked (trust_write_file),
+ * and what --apply asks of the system: root, and a key root may write.
  * advise_win.c is the same for Windows.
  */
 #ifdef HAVE_CONFIG_H
@@ -91,3 +92,42 @@ out:
 	return rv;
 }
 
+
+/* --apply edits root's config and has tcptuned reload it. */
+bool
+advise_privileged(char *why, size_t len)
+{
+	if (geteuid() == 0)
+		return true;
+	snprintf(why, len, "it edits tcptuned's config and reloads it "
+	    "(sudo tcptunectl advise --apply ...)");
+	return false;
+}
+
+/*
+ * Whether root may write the key here.  On Linux a global key (net.core.*)
+ * is read only, even to root, in any network namespace but the first
+ * one: a container's tcptuned would report it refused at every check.
+ * Elsewhere, and when the answer is not a plain no, it is tried.
+ */
+bool
+advise_key_writable(const char *name, char *why, size_t len)
+{
+#ifdef __linux__
+	char	path[PATH_MAX];
+
+	if (sysctl_dir_path(TT_PROC_SYS, name, path, sizeof(path)) != 0 ||
+	    access(path, W_OK) == 0 || (errno != EACCES && errno != EPERM &&
+	    errno != EROFS))
+		return true;
+	snprintf(why, len, "read only here, even to root (%s: a key of the "
+	    "host's, seen from a container or network namespace?)",
+	    strerror(errno));
+	return false;
+#else
+	(void)name;
+	(void)why;
+	(void)len;
+	return true;
+#endif
+}

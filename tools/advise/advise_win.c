@@ -149,3 +149,34 @@ advise_write_config(const char *path, bool force, const struct advice *adv)
 	}
 	return CTL_OK;
 }
+
+/* --apply edits the config and has the service reload it. */
+bool
+advise_privileged(char *why, size_t len)
+{
+	SID_IDENTIFIER_AUTHORITY nt = SECURITY_NT_AUTHORITY;
+	PSID			 admins = NULL;
+	BOOL			 member = FALSE;
+
+	if (AllocateAndInitializeSid(&nt, 2, SECURITY_BUILTIN_DOMAIN_RID,
+	    DOMAIN_ALIAS_RID_ADMINS, 0, 0, 0, 0, 0, 0, &admins)) {
+		if (!CheckTokenMembership(NULL, admins, &member))
+			member = FALSE;
+		FreeSid(admins);
+	}
+	if (member)
+		return true;
+	snprintf(why, len, "it edits tcptuned's config and reloads it (run "
+	    "it from an elevated prompt)");
+	return false;
+}
+
+/* The service's backend says what it refuses: every key is tried. */
+bool
+advise_key_writable(const char *name, char *why, size_t len)
+{
+	(void)name;
+	(void)why;
+	(void)len;
+	return true;
+}
