@@ -49,6 +49,8 @@ const struct cat_key	*catalogue_find(const char *, enum tt_os);
 const struct cat_key	*catalogue_find_any(const char *);
 const struct cat_key	*catalogue_nearest(const char *, enum tt_os);
 const struct cat_key	*catalogue_at(size_t);
+bool			 catalogue_size_human(const char *, const char *,
+			    char *, size_t);
 enum cat_verdict	 catalogue_check(const char *, const char *,
 			    enum tt_os, char *, size_t);
 int			 catalogue_os_parse(const char *, enum tt_os *);
