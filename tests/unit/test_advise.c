@@ -986,8 +986,10 @@ test_text(void **arg)
 	t = capture(advise_text, &a, NULL);
 	assert_non_null(strstr(t, "Path        1 Gbit/s, round trip 150 ms\n"));
 	assert_non_null(strstr(t, "18750000 bytes (17.9 MiB)"));
-	assert_non_null(strstr(t, "net.ipv4.tcp_rmem  4096 131072 6291456  "
-	    "4096 131072 67108864  37500000  raise\n"));
+	/* each size beside its bytes; the config and JSON keep bytes only */
+	assert_non_null(strstr(t, "net.ipv4.tcp_rmem  4096 131072 6291456 "
+	    "(4 KiB, 128 KiB, 6 MiB)  4096 131072 67108864 (4 KiB, 128 KiB, "
+	    "64 MiB)  37500000 (35.8 MiB)  raise\n"));
 	assert_non_null(strstr(t, "Verdict: "));
 	assert_non_null(strstr(t, "Add --config FILE"));
 	free(t);

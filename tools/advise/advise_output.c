@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "catalogue.h"
 #include "tcptunectl.h"
 #include "json.h"
 
@@ -206,25 +207,47 @@ change_word(const struct adv_key *k)
 }
 
 enum { KC_NAME, KC_CUR, KC_REC, KC_NEED, KC_CHANGE, KC_N };
+/* a value, its mark and its human size: "4096 131072 6291456* (4 KiB, ...)" */
+#define KC_CELL		(TT_VALUE_MAX + 2 + 3 * 32 + 4)
+
+/*
+ * A value with its human size when the key's unit is bytes (the
+ * catalogue's): "8388608* (8 MiB)", the mark staying by the number.
+ */
+static void
+sized_cell(char *buf, size_t len, const char *name, const char *value,
+    const char *mark)
+{
+	char	human[3 * 32];
+
+	if (catalogue_size_human(name, value, human, sizeof(human)))
+		snprintf(buf, len, "%s%s (%s)", value, mark, human);
+	else
+		snprintf(buf, len, "%s%s", value, mark);
+}
 
 static void
-key_cells(const struct adv_key *k, char cell[KC_N][TT_VALUE_MAX + 2])
+key_cells(const struct adv_key *k, char cell[KC_N][KC_CELL])
 {
+	char	need[32];
+
 	snprintf(cell[KC_NAME], sizeof(cell[0]), "%s", k->name);
-	snprintf(cell[KC_CUR], sizeof(cell[0]), "%s%s",
+	sized_cell(cell[KC_CUR], sizeof(cell[0]), k->name,
 	    k->current[0] ? k->current : "?", k->assumed ? "*" :
 	    k->given ? "=" : "");
-	snprintf(cell[KC_REC], sizeof(cell[0]), "%s", k->recommended);
+	sized_cell(cell[KC_REC], sizeof(cell[0]), k->name, k->recommended, "");
 	/* a level's need is a window in bytes: said under the table */
-	if (k->needed > 0 && !key_is_word(k))
-		snprintf(cell[KC_NEED], sizeof(cell[0]), "%lld", k->needed);
-	else
+	if (k->needed > 0 && !key_is_word(k)) {
+		tt_size_human(k->needed, need, sizeof(need));
+		snprintf(cell[KC_NEED], sizeof(cell[0]), "%lld (%s)",
+		    k->needed, need);
+	} else
 		snprintf(cell[KC_NEED], sizeof(cell[0]), "-");
 	snprintf(cell[KC_CHANGE], sizeof(cell[0]), "%s", change_word(k));
 }
 
 static void
-print_row(FILE *f, char cell[KC_N][TT_VALUE_MAX + 2], const int w[KC_N])
+print_row(FILE *f, char cell[KC_N][KC_CELL], const int w[KC_N])
 {
 	int	c;
 
@@ -279,7 +302,7 @@ text_keys(FILE *f, const struct adv_result *r)
 {
 	static const char *const title[KC_N] = { "KEY", "CURRENT",
 	    "RECOMMENDED", "AT LEAST", "CHANGE" };
-	char	cell[KC_N][TT_VALUE_MAX + 2];
+	char	cell[KC_N][KC_CELL];
 	int	w[KC_N], c;
 	size_t	i;
 	bool	assumed = false, given = any_given(r);
