@@ -393,6 +393,50 @@ catalogue_find_any(const char *name)
 }
 
 /*
+ * The human size of a value of a key whose unit is bytes, for text output
+ * beside the bytes: "4 KiB, 128 KiB, 64 MiB" for tcp_rmem's "4096 131072
+ * 67108864" (tt_size_human's form).  False, buf empty, for any other key,
+ * a key in no catalogue, or a value that is not the key's integers.
+ */
+bool
+catalogue_size_human(const char *name, const char *value, char *buf,
+    size_t len)
+{
+	const struct cat_key	*k = catalogue_find_any(name);
+	char			 num[24], h[32];
+	const char		*p = value;
+	size_t			 n, used = 0;
+	long long		 v;
+	int			 i;
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (k == NULL || k->unit != CAT_BYTES || k->nums < 1 || len == 0)
+		return false;
+	for (i = 0; i < k->nums; i++) {
+		p += strspn(p, " \t");
+		if ((n = strspn(p, "0123456789")) == 0 || n >= sizeof(num))
+			break;
+		memcpy(num, p, n);
+		num[n] = '\0';
+		p += n;
+		if (tt_parse_size(num, &v) == -1)
+			break;
+		tt_size_human(v, h, sizeof(h));
+		if (used + strlen(h) + 2 >= len)
+			break;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+		    i > 0 ? ", " : "", h);
+	}
+	p += strspn(p, " \t");
+	if (i < k->nums || *p != '\0') {
+		buf[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+/*
  * Optimal string alignment distance: insertions, deletions, changes and
  * swaps of two neighbours, each 1 ("rmme" is one swap from "rmem").
  */

@@ -72,24 +72,36 @@ tt_size_has_unit(const char *s)
 	return tt_parse_size(s, &v) == 0 && s[strspn(s, "0123456789")] != '\0';
 }
 
-/* In binary units when exact ("64 MiB"), else to 3 digits ("1.5 GiB"). */
+/*
+ * In binary units, exact when the value is a whole number of the unit
+ * ("64 MiB", "4 KiB"), else to one decimal ("18.8 MiB"; "4.0 KiB" for
+ * 4097: the decimal says it is not exact); under 1024 in bytes ("1000
+ * bytes", "1 byte").  A decimal that would round to 1024 of a unit is one
+ * of the next: 1048575 is "1.0 MiB", not "1024.0 KiB".
+ */
 void
 tt_size_human(long long n, char *buf, size_t len)
 {
 	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
-	double	v = (double)n;
-	size_t	u;
+	long long	a = n == LLONG_MIN ? LLONG_MAX : n < 0 ? -n : n, unit;
+	double		v;
+	size_t		u;
 
-	if (n < 1024 && n > -1024) {
-		snprintf(buf, len, "%lld bytes", n);
+	if (a < 1024) {
+		snprintf(buf, len, "%lld byte%s", n, a == 1 ? "" : "s");
 		return;
 	}
-	for (u = 0; u + 1 < NITEMS(units) && (v / 1024 >= 1024 ||
-	    v / 1024 <= -1024); u++)
+	for (u = 0; u + 1 < NITEMS(units) && a >> (10 * (u + 2)) != 0; u++)
+		;
+	unit = 1LL << (10 * (u + 1));
+	if (a % unit == 0) {
+		snprintf(buf, len, "%lld %s", n / unit, units[u]);
+		return;
+	}
+	v = (double)n / (double)unit;
+	if (u + 1 < NITEMS(units) && (v >= 1023.95 || v <= -1023.95)) {
 		v /= 1024;
-	v /= 1024;
-	if (v == (double)(long long)v)
-		snprintf(buf, len, "%lld %s", (long long)v, units[u]);
-	else
-		snprintf(buf, len, "%.3g %s", v, units[u]);
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", v, units[u]);
 }

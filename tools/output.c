@@ -15,13 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalogue.h"
 #include "tcptunectl.h"
 #include "diagnose/diagnose.h"
 #include "json.h"
 
 #define TERM_COLUMNS	80	/* when stdout is not a terminal */
 #define COL_GAP		2
-#define VALUE_WORDS	8	/* vector values aligned up to this many */
+#define VALUE_WORDS	12	/* vector values aligned up to this many */
+/* "4096 131072 67108864 (4 KiB, 128 KiB, 64 MiB)": a value and its size */
+#define SIZED_MAX	(TT_ESCAPE_SIZE(TT_VALUE_MAX) + 3 * 32 + 8)
 
 /* ---- shared helpers */
 
@@ -127,8 +130,11 @@ static const struct layout {
 #define NLAYOUTS	(sizeof(layouts) / sizeof(layouts[0]))
 
 struct row {
-	char		 state[TT_ESCAPE_SIZE(TT_VALUE_MAX) + 64];
+	char		 state[SIZED_MAX + 64];
 	char		 changed[32];
+	char		 wanted[SIZED_MAX];
+	char		 current[SIZED_MAX];
+	char		 original[SIZED_MAX];
 	const char	*cell[NCOLS];
 };
 
@@ -209,11 +215,29 @@ term_width(void)
 	return cols > 0 ? cols : TERM_COLUMNS;
 }
 
+/*
+ * A value as shown: the escaped text, and beside it the human size when
+ * the catalogue says the key's unit is bytes (from the raw value, which is
+ * then only digits and blanks).
+ */
+static void
+sized_value(const char *name, const char *raw, const char *shown,
+    char *buf, size_t len)
+{
+	char	human[3 * 32];
+
+	if (catalogue_size_human(name, raw, human, sizeof(human)))
+		snprintf(buf, len, "%s (%s)", shown, human);
+	else
+		snprintf(buf, len, "%s", shown);
+}
+
 static void
 state_text(const struct text_key *tk, int64_t now, char *buf, size_t len)
 {
 	const struct msg_key_status	*ks = tk->ks;
 	char				 when[32], eb[32];
+	char				 applied[SIZED_MAX];
 
 	switch (ks->state) {
 	case KS_IN_FORCE:
@@ -226,7 +250,9 @@ state_text(const struct text_key *tk, int64_t now, char *buf, size_t len)
 			    ks->corrections);
 		break;
 	case KS_CLAMPED:
-		snprintf(buf, len, "clamped to %s", tk->applied);
+		sized_value(ks->name, ks->applied, tk->applied, applied,
+		    sizeof(applied));
+		snprintf(buf, len, "clamped to %s", applied);
 		break;
 	case KS_REFUSED:
 		if (ks->err == 0)
@@ -264,9 +290,15 @@ make_row(struct row *row, const struct text_key *tk, int64_t now)
 		    sizeof(row->changed));
 	row->cell[COL_NAME] = tk->name;
 	row->cell[COL_STATE] = row->state;
-	row->cell[COL_WANTED] = tk->wanted;
-	row->cell[COL_CURRENT] = ks->current[0] ? tk->current : "-";
-	row->cell[COL_ORIGINAL] = ks->has_original ? tk->original : "-";
+	sized_value(ks->name, ks->wanted, tk->wanted, row->wanted,
+	    sizeof(row->wanted));
+	sized_value(ks->name, ks->current, tk->current, row->current,
+	    sizeof(row->current));
+	sized_value(ks->name, ks->original, tk->original, row->original,
+	    sizeof(row->original));
+	row->cell[COL_WANTED] = row->wanted;
+	row->cell[COL_CURRENT] = ks->current[0] ? row->current : "-";
+	row->cell[COL_ORIGINAL] = ks->has_original ? row->original : "-";
 	row->cell[COL_CHANGED] = row->changed;
 }
 
@@ -411,9 +443,11 @@ word_widths(const struct words ws[NCOLS], int n, int width[VALUE_WORDS])
 }
 
 /*
- * The columns the layout left out, one "label value" line each.  Vectors
- * such as tcp_rmem are aligned word by word, so that "4096 131072 6291456"
- * reads as columns of numbers against the wanted value.
+ * The columns the layout left out, one "label value" line each.  Values
+ * of more than one word, such as tcp_rmem's "4096 131072 6291456 (4 KiB,
+ * 128 KiB, 6 MiB)" or a size "67108864 (64 MiB)", are aligned word by
+ * word, right-justified, so that they read as columns of numbers against
+ * the wanted value.
  */
 /* The left-out columns as one line: "    wanted 1  current 2  ...". */
 static int

@@ -172,6 +172,61 @@ report $? "a bad reply naming a hostile key: exit 4, the name escaped on stderr"
     "exit $CTL_RC" "$(od -c "$T/err" | head)"
 kill_fakes
 
+# ---- sizes: the human size beside the bytes, in text only
+
+fake "$S" sizes
+run "$S" status
+sed -n '/^KEY/,$p' "$T/out" >"$T/table"
+cat >"$T/want" <<'EOF'
+KEY                          STATE                            CHANGED
+net.ipv4.tcp_rmem            in force                         -
+    wanted    4096 131072 67108864 (4 KiB,  128 KiB, 64 MiB)
+    current   4096  87380  6291456 (4 KiB, 85.3 KiB,  6 MiB)
+    original  4096 131072  6291456 (4 KiB,  128 KiB,  6 MiB)
+net.core.rmem_max            in force                         -
+    wanted    67108864  (64 MiB)
+    current   67108864  (64 MiB)
+    original    212992 (208 KiB)
+net.core.wmem_max            clamped to 2147483647 (2.0 GiB)  -
+    wanted    4294967296   (4 GiB)
+    current   2147483647 (2.0 GiB)
+    original      212992 (208 KiB)
+net.ipv4.tcp_mem             in force                         -
+    wanted    188319 251092 376638
+    current   188319 251092 376638
+    original  -
+net.ipv4.tcp_window_scaling  in force                         -
+    wanted    1
+    current   1
+    original  1
+net.example.rmem             in force                         -
+    wanted    4096
+    current   4096
+    original  -
+EOF
+diff -u "$T/want" "$T/table" >"$T/diff"
+report $? "status text: sizes (one vector, one clamped) with their human size; counts, switches, unknown keys bare" \
+    "exit $CTL_RC" "$(cat "$T/diff")"
+run "$S" status --short
+cat >"$T/want" <<'EOF'
+net.ipv4.tcp_rmem            in force  4096 87380 6291456 (4 KiB, 85.3 KiB, 6 MiB)
+net.core.rmem_max            in force  67108864 (64 MiB)
+net.core.wmem_max            clamped to 2147483647 (2.0 GiB)  2147483647 (2.0 GiB)
+net.ipv4.tcp_mem             in force  188319 251092 376638
+net.ipv4.tcp_window_scaling  in force  1
+net.example.rmem             in force  4096
+EOF
+diff -u "$T/want" "$T/out" >"$T/diff"
+report $? "status --short: the current value's human size when it is a size" \
+    "exit $CTL_RC" "$(cat "$T/diff")"
+run "$S" --json status
+[ "$CTL_RC" -eq 1 ] && ! grep -q 'KiB\|MiB\|GiB' "$T/out" &&
+    jq -e '.keys[0].wanted == "4096 131072 67108864" and
+	.keys[1].original == "212992"' "$T/out" >/dev/null
+report $? "status --json: bare bytes, no human size" "exit $CTL_RC" \
+    "$(head -c 600 "$T/out")"
+kill_fakes
+
 fake "$S" bad-request
 run "$S" --json restore
 [ "$CTL_RC" -eq 4 ] && [ ! -s "$T/out" ] &&

@@ -16,6 +16,8 @@ order, then the payload) and answers whatever it is asked as MODE says:
                 controls and bytes that are not UTF-8
   hostile-bad   a status reply with such a key name in an unknown state
   bad-request   result "bad request" (exit 4, nothing on stdout)
+  sizes         a status reply of byte sizes (one vector, one clamped),
+                a count, a switch and a key in no catalogue
   dgram         a datagram socket in the stream socket's place
   refuse-reload status names FAKE_CONFIG (from the environment) as its
                 config, plainly; reload is refused (result "failed"):
@@ -66,6 +68,29 @@ def key_status(name, state):
     return p
 
 
+def key_values(name, wanted, current, original, state=1, applied=None):
+    p = s(name, 128) + s(wanted, 256) + s(applied or wanted, 256)
+    p += s(current, 256) + s(original, 256)
+    p += s(b"", 1280) + s(b"", 1024)
+    p += struct.pack("=qqIIIiII", 0, 0, state, 0, 0, 0, 0,
+                     1 if original else 0)
+    assert len(p) == 3496
+    return p
+
+
+SIZES = [
+    key_values(b"net.ipv4.tcp_rmem", b"4096 131072 67108864",
+               b"4096 87380 6291456", b"4096 131072 6291456"),
+    key_values(b"net.core.rmem_max", b"67108864", b"67108864", b"212992"),
+    key_values(b"net.core.wmem_max", b"4294967296", b"2147483647",
+               b"212992", state=2, applied=b"2147483647"),
+    key_values(b"net.ipv4.tcp_mem", b"188319 251092 376638",
+               b"188319 251092 376638", b""),
+    key_values(b"net.ipv4.tcp_window_scaling", b"1", b"1", b"1"),
+    key_values(b"net.example.rmem", b"4096", b"4096", b""),
+]
+
+
 def result(code, text):
     return struct.pack("=II", code, 0) + s(text, 1280)
 
@@ -94,6 +119,10 @@ def answer(mode, seq, mtype=0):
         return (msg(DAEMON_INFO, seq, daemon_info(1)) +
                 msg(KEY_STATUS, seq, key_status(b"net.evil" + EVIL, 1)) +
                 msg(END, seq, end(1)))
+    if mode == "sizes":
+        return (msg(DAEMON_INFO, seq, daemon_info(len(SIZES))) +
+                b"".join(msg(KEY_STATUS, seq, k) for k in SIZES) +
+                msg(END, seq, end(len(SIZES))))
     if mode == "hostile-bad":
         return (msg(DAEMON_INFO, seq, daemon_info(1)) +
                 msg(KEY_STATUS, seq, key_status(b"net.evil" + EVIL, 77)))

@@ -230,6 +230,105 @@ test_size_human(void **state)
 	assert_string_equal(buf, "1000 bytes");
 	tt_size_human(4LL << 40, buf, sizeof(buf));
 	assert_string_equal(buf, "4 TiB");
+	/* exact: no decimal, however small the unit */
+	tt_size_human(4096, buf, sizeof(buf));
+	assert_string_equal(buf, "4 KiB");
+	tt_size_human(1024, buf, sizeof(buf));
+	assert_string_equal(buf, "1 KiB");
+	tt_size_human(131072, buf, sizeof(buf));
+	assert_string_equal(buf, "128 KiB");
+	tt_size_human(6291456, buf, sizeof(buf));
+	assert_string_equal(buf, "6 MiB");
+	tt_size_human(5LL << 50, buf, sizeof(buf));
+	assert_string_equal(buf, "5120 TiB");
+	/* not exact: one decimal, even where it reads .0 */
+	tt_size_human(19660800 + 1, buf, sizeof(buf));
+	assert_string_equal(buf, "18.8 MiB");
+	tt_size_human(18750000, buf, sizeof(buf));
+	assert_string_equal(buf, "17.9 MiB");
+	tt_size_human(87380, buf, sizeof(buf));
+	assert_string_equal(buf, "85.3 KiB");
+	tt_size_human(4097, buf, sizeof(buf));
+	assert_string_equal(buf, "4.0 KiB");
+	tt_size_human(1025, buf, sizeof(buf));
+	assert_string_equal(buf, "1.0 KiB");
+	tt_size_human(1048575, buf, sizeof(buf));
+	assert_string_equal(buf, "1.0 MiB");
+	tt_size_human(1048063, buf, sizeof(buf));
+	assert_string_equal(buf, "1023.5 KiB");
+	tt_size_human(2147483647, buf, sizeof(buf));
+	assert_string_equal(buf, "2.0 GiB");
+	tt_size_human((5LL << 40) + 1, buf, sizeof(buf));
+	assert_string_equal(buf, "5.0 TiB");
+	/* under a KiB: bytes */
+	tt_size_human(1023, buf, sizeof(buf));
+	assert_string_equal(buf, "1023 bytes");
+	tt_size_human(1, buf, sizeof(buf));
+	assert_string_equal(buf, "1 byte");
+	tt_size_human(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0 bytes");
+}
+
+/* The human size beside a value, only for a key whose unit is bytes. */
+static void
+test_size_human_value(void **state)
+{
+	char	buf[96];
+
+	(void)state;
+	assert_true(catalogue_size_human("net.core.rmem_max", "67108864", buf,
+	    sizeof(buf)));
+	assert_string_equal(buf, "64 MiB");
+	assert_true(catalogue_size_human("net.core.rmem_max", "212992", buf,
+	    sizeof(buf)));
+	assert_string_equal(buf, "208 KiB");
+	assert_true(catalogue_size_human("net.ipv4.tcp_rmem",
+	    "4096 131072 67108864", buf, sizeof(buf)));
+	assert_string_equal(buf, "4 KiB, 128 KiB, 64 MiB");
+	/* as /proc gives it: tabs */
+	assert_true(catalogue_size_human("net.ipv4.tcp_wmem",
+	    "4096\t16384\t4194304", buf, sizeof(buf)));
+	assert_string_equal(buf, "4 KiB, 16 KiB, 4 MiB");
+	assert_true(catalogue_size_human("net.ipv4.tcp_rmem",
+	    "4096 87380 6291456", buf, sizeof(buf)));
+	assert_string_equal(buf, "4 KiB, 85.3 KiB, 6 MiB");
+	assert_true(catalogue_size_human("kern.ipc.maxsockbuf", "8388608",
+	    buf, sizeof(buf)));
+	assert_string_equal(buf, "8 MiB");
+	assert_true(catalogue_size_human("net.inet.tcp.recvspace", "1000",
+	    buf, sizeof(buf)));
+	assert_string_equal(buf, "1000 bytes");
+
+	/* counts, switches, words, keys in no catalogue: nothing */
+	assert_false(catalogue_size_human("net.ipv4.tcp_mem",
+	    "4096 131072 67108864", buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	assert_false(catalogue_size_human("net.ipv4.tcp_window_scaling", "1",
+	    buf, sizeof(buf)));
+	assert_false(catalogue_size_human("kern.ipc.nmbclusters", "131072",
+	    buf, sizeof(buf)));
+	assert_false(catalogue_size_human("tcp.autotuninglevel", "normal",
+	    buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.example.rmem", "4096", buf,
+	    sizeof(buf)));
+	/* not the key's integers: nothing */
+	assert_false(catalogue_size_human("net.ipv4.tcp_rmem", "4096 131072",
+	    buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.ipv4.tcp_rmem",
+	    "4096 131072 67108864 1", buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max", "", buf,
+	    sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max", "64M", buf,
+	    sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max", "-4096", buf,
+	    sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max",
+	    "99999999999999999999", buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	/* no room: nothing rather than a part */
+	assert_false(catalogue_size_human("net.ipv4.tcp_rmem",
+	    "4096 131072 67108864", buf, 12));
+	assert_string_equal(buf, "");
 }
 
 static void
@@ -590,6 +689,7 @@ main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_os_names),
 		cmocka_unit_test(test_size_human),
+		cmocka_unit_test(test_size_human_value),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_config_sizes),
 		cmocka_unit_test(test_config_against_kernel),

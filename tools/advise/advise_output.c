@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "catalogue.h"
 #include "tcptunectl.h"
 #include "json.h"
 
@@ -206,32 +207,97 @@ change_word(const struct adv_key *k)
 }
 
 enum { KC_NAME, KC_CUR, KC_REC, KC_NEED, KC_CHANGE, KC_N };
+#define KC_CELL		(TT_VALUE_MAX + 2)
+
+/*
+ * A row's cells, and under it the human size of each byte value ("4 KiB
+ * 128 KiB 64 MiB" under "4096 131072 67108864"):
+ * side by side on one line, a Linux row was 150 columns wide.  Empty
+ * human cells when the key's unit is not bytes (the catalogue's).
+ */
+/*
+ * A value's human sizes spaced as the numbers above them are, without
+ * the catalogue's commas ("4 KiB 128 KiB 64 MiB"): so they take no more
+ * columns than the bytes, and the table stays within 80.
+ */
+static void
+sizes_under(const char *name, const char *value, char *buf, size_t len)
+{
+	char	*r, *w;
+
+	if (!catalogue_size_human(name, value, buf, len)) {
+		buf[0] = '\0';		/* not a size: nothing under it */
+		return;
+	}
+	for (r = w = buf; *r != '\0'; r++)
+		if (*r != ',')
+			*w++ = *r;
+	*w = '\0';
+}
 
 static void
-key_cells(const struct adv_key *k, char cell[KC_N][TT_VALUE_MAX + 2])
+key_cells(const struct adv_key *k, char cell[KC_N][KC_CELL],
+    char human[KC_N][KC_CELL])
 {
+	const char	*cur = k->current[0] ? k->current : "?";
+	int		 c;
+
+	for (c = 0; c < KC_N; c++)
+		human[c][0] = '\0';
 	snprintf(cell[KC_NAME], sizeof(cell[0]), "%s", k->name);
-	snprintf(cell[KC_CUR], sizeof(cell[0]), "%s%s",
-	    k->current[0] ? k->current : "?", k->assumed ? "*" :
-	    k->given ? "=" : "");
+	snprintf(cell[KC_CUR], sizeof(cell[0]), "%s%s", cur,
+	    k->assumed ? "*" : k->given ? "=" : "");
+	sizes_under(k->name, cur, human[KC_CUR], sizeof(human[0]));
 	snprintf(cell[KC_REC], sizeof(cell[0]), "%s", k->recommended);
+	sizes_under(k->name, k->recommended, human[KC_REC], sizeof(human[0]));
 	/* a level's need is a window in bytes: said under the table */
-	if (k->needed > 0 && !key_is_word(k))
+	if (k->needed > 0 && !key_is_word(k)) {
 		snprintf(cell[KC_NEED], sizeof(cell[0]), "%lld", k->needed);
-	else
+		tt_size_human(k->needed, human[KC_NEED], sizeof(human[0]));
+	} else
 		snprintf(cell[KC_NEED], sizeof(cell[0]), "-");
 	snprintf(cell[KC_CHANGE], sizeof(cell[0]), "%s", change_word(k));
 }
 
-static void
-print_row(FILE *f, char cell[KC_N][TT_VALUE_MAX + 2], const int w[KC_N])
+static bool
+any_cell(char cell[KC_N][KC_CELL])
 {
 	int	c;
 
+	for (c = 0; c < KC_N; c++)
+		if (cell[c][0] != '\0')
+			return true;
+	return false;
+}
+
+static void
+print_row(FILE *f, char cell[KC_N][KC_CELL], const int w[KC_N])
+{
+	char	line[KC_N * (KC_CELL + 2)];
+	size_t	n = 0;
+	int	c;
+
+	line[0] = '\0';
 	for (c = 0; c < KC_N - 1; c++)
-		if (w[c] >= 0)		/* -1: a column left out */
-			fprintf(f, "%-*s  ", w[c], cell[c]);
-	fprintf(f, "%s\n", cell[KC_N - 1]);
+		if (w[c] >= 0 && n < sizeof(line))	/* -1: left out */
+			n += (size_t)snprintf(line + n, sizeof(line) - n,
+			    "%-*s  ", w[c], cell[c]);
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "%s", cell[KC_N - 1]);
+	n = strlen(line);
+	while (n > 0 && line[n - 1] == ' ')	/* a human row's empty end */
+		line[--n] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+static void
+widen(int w[KC_N], char cell[KC_N][KC_CELL])
+{
+	int	c;
+
+	for (c = 0; c < KC_N; c++)
+		if ((int)strlen(cell[c]) > w[c])
+			w[c] = (int)strlen(cell[c]);
 }
 
 /* Any row with a byte count: else no AT LEAST column (Windows). */
@@ -279,7 +345,7 @@ text_keys(FILE *f, const struct adv_result *r)
 {
 	static const char *const title[KC_N] = { "KEY", "CURRENT",
 	    "RECOMMENDED", "AT LEAST", "CHANGE" };
-	char	cell[KC_N][TT_VALUE_MAX + 2];
+	char	cell[KC_N][KC_CELL], human[KC_N][KC_CELL];
 	int	w[KC_N], c;
 	size_t	i;
 	bool	assumed = false, given = any_given(r);
@@ -287,10 +353,9 @@ text_keys(FILE *f, const struct adv_result *r)
 	for (c = 0; c < KC_N; c++)
 		w[c] = (int)strlen(title[c]);
 	for (i = 0; i < r->nkeys; i++) {
-		key_cells(&r->keys[i], cell);
-		for (c = 0; c < KC_N; c++)
-			if ((int)strlen(cell[c]) > w[c])
-				w[c] = (int)strlen(cell[c]);
+		key_cells(&r->keys[i], cell, human);
+		widen(w, cell);
+		widen(w, human);
 		assumed |= r->keys[i].assumed;
 	}
 	if (!any_bytes(r))
@@ -300,8 +365,10 @@ text_keys(FILE *f, const struct adv_result *r)
 	fputc('\n', f);
 	print_row(f, cell, w);
 	for (i = 0; i < r->nkeys; i++) {
-		key_cells(&r->keys[i], cell);
+		key_cells(&r->keys[i], cell, human);
 		print_row(f, cell, w);
+		if (any_cell(human))
+			print_row(f, human, w);
 	}
 	if (assumed)
 		fprintf(f, "* stock default, not read from this machine\n");
