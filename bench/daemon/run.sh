@@ -10,8 +10,10 @@
 # gnuplot for the plots.  --quick: shorter windows and fewer samples.
 #
 # Sections: memory, instructions per check against the shell way, idle
-# wake-ups, status latency, drift-correction latency, and tuned(8) as a
-# resident peer (tuned.sh).
+# wake-ups, status latency (and against reading /proc/sys directly),
+# drift-correction latency, tuned(8) as a resident peer (tuned.sh), and
+# issue 25's side-by-side figures (lean.sh; BENCH_SKIP_LEAN=1 skips it,
+# as BENCH_SKIP_TUNED=1 skips tuned.sh).
 
 # DPID_* (bd_start) and F_* (fig) are assigned through eval:
 # shellcheck disable=SC2154
@@ -311,6 +313,29 @@ bench_wakeups() {
 
 # ---- status latency: the default profile, real keys of this namespace
 
+# ratio A B: A / B with one decimal ("n/a" for a B of 0: too fast to time).
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'
+}
+
+# status_vs_proc: 64 clients asking the daemon for status against the same
+# 64 threads reading the /proc/sys files of the keys it reports (statusbench
+# -P, the key list from one status reply), one run right after the other
+# on the same daemon, so that both meet the same load on the machine.
+status_vs_proc() {
+	local st pr
+	st=$("$STATUSBENCH" -s "$T/lat.sock" -c 64 -n "$LAT_N") ||
+	    bail "statusbench -c 64 (against -P) failed"
+	pr=$("$STATUSBENCH" -P -s "$T/lat.sock" -c 64 -n "$LAT_N" \
+	    2>"$T/proc.err") || bail "statusbench -P failed: $(cat "$T/proc.err")"
+	printf '%s\n%s\n' "$st" "$pr" >"$OUT/status-proc.txt"
+	fig vsproc_status "$st"
+	fig vsproc_proc "$pr"
+	fig vsproc_unreadable "$(grep -c 'tried every round' "$T/proc.err")"
+	fig ratio_proc_p50 "$(ratio "$(kv "$st" p50_us)" "$(kv "$pr" p50_us)")"
+	fig ratio_proc_p99 "$(ratio "$(kv "$st" p99_us)" "$(kv "$pr" p99_us)")"
+}
+
 bench_status() {
 	local c line
 	profile_conf "$T/lat.conf" 60
@@ -329,6 +354,7 @@ bench_status() {
 	done
 	{ cat "$T/lat.keep"; printf '\n\n'; cat "$T/lat.-C"; } \
 	    >"$OUT/status-latency.dat"
+	status_vs_proc
 	line=$("$STATUSBENCH" -p 10000 -s "$T/lat.sock" -c 64 -n "$PACED_N") ||
 	    bail "statusbench -p failed"
 	echo "$line" >>"$T/lat.txt"
@@ -408,6 +434,14 @@ done
 if [ -z "${BENCH_SKIP_TUNED:-}" ]; then
 	bash "$top_srcdir/bench/daemon/tuned.sh" ${QUICK_FLAG:-} "$OUT" ||
 	    echo "tuned_error=tuned.sh exited $?" >>"$OUT/tuned.vars"
+fi
+# Issue 25's figures side by side (lean.sh, its own sysctl root in this
+# namespace): its text goes into the report as it printed it.
+if [ -z "${BENCH_SKIP_LEAN:-}" ]; then
+	diag "$(date +%T) lean"
+	bash "$top_srcdir/bench/daemon/lean.sh" ${QUICK_FLAG:-} \
+	    >"$OUT/lean.txt" 2>"$OUT/lean.log" ||
+	    echo "lean.sh exited $?" >"$OUT/lean.failed"
 fi
 plots
 cp "$T/lat.txt" "$OUT/status-latency.txt"
