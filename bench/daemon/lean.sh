@@ -19,7 +19,7 @@
 #
 # Everything runs in a private network namespace against a sysctl root
 # directory (tcptuned -r): no sysctl of this machine is written.  tuned is
-# not installed here (bench/daemon/tuned.sh measures it where it is).
+# measured by bench/daemon/tuned.sh, in its sandbox, where it is installed.
 # Needs root, python3 and jq.
 
 set -u
