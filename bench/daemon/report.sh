@@ -131,13 +131,13 @@ lean_section() {
 	same network namespace, on a sysctl root of the shipped Linux
 	config's keys: no sysctl of the machine is written).  Alone, as root
 	from a build tree: \`top_builddir=. bash bench/daemon/lean.sh
-	[--quick]\`; with \`TT_BASE_BUILDDIR=DIR\` it also measures the build
-	of an earlier commit in DIR.  Wall and CPU times on a shared machine
-	are noisy.
+	[--quick]\`; with \`TT_BASE_BUILDDIR=DIR\` in the environment (of
+	\`make bench\` too) it also measures the build of an earlier commit in
+	DIR.  Wall and CPU times on a shared machine are noisy.
 
 	\`\`\`
 	EOT
-	cat "$OUT/lean.txt"
+	grep -v '^# ' "$OUT/lean.txt"	# its TAP diagnostics (temp dir)
 	echo '```'
 }
 
