@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages tcptune needs: "build" for the programs,
-# "test" for the whole test suite as well, "release" for scripts/release.sh.
-# Skips apt when all are there.
+# "test" for the whole test suite as well, "release" for scripts/release.sh,
+# "bench" for `make bench` (the test set and Red Hat's tuned, the resident
+# peer bench/daemon/tuned.sh measures).  Skips apt when all are there.
 set -eu
 
 build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev mandoc"
@@ -29,15 +30,55 @@ release="$build dpkg-dev llvm-14 ruby file"
 command -v npm >/dev/null 2>&1 || release="$release npm"
 test="$test llvm-14"
 
+# bench: tuned is never started here (see tuned_quietly); the rest of what
+# the benchmarks run (valgrind, jq, gnuplot, strace, python3, iperf3) is in
+# the test set.
+bench="$test tuned"
+
 case "${1:-build}" in
 build) want=$build ;;
 test) want=$test ;;
 release) want=$release ;;
-*) echo "usage: $0 build|test|release" >&2; exit 64 ;;
+bench) want=$bench ;;
+*) echo "usage: $0 build|test|release|bench" >&2; exit 64 ;;
 esac
 
 die() { echo "deps.sh: $*" >&2; exit 1; }
 # shellcheck source=scripts/need-packages.sh
 . "$(dirname "$0")/need-packages.sh"
+
+# tuned_quietly: install tuned without letting it start or change what
+# /usr/bin/awk is.  Its postinst starts tuned.service only under systemd
+# (/run/systemd/system) and through invoke-rc.d/deb-systemd-invoke, which
+# obey policy-rc.d: a policy that refuses every start (exit 101) is put in
+# place for the install where none is.  A running tuned would apply its
+# recommended profile to the host's sysctls, CPU governor and disks;
+# bench/daemon/tuned.sh starts its own in a sandbox.  tuned depends on
+# gawk, whose alternative outranks mawk: awk is pinned to what it was, as
+# the tests run on Debian's default.
+tuned_quietly() {
+	local policy=/usr/sbin/policy-rc.d added=0 awk_now
+	dpkg-query -W -f='${Status}' tuned 2>/dev/null |
+	    grep -q "install ok installed" && return 0
+	[ "$(id -u)" -eq 0 ] || die "missing package: tuned; run as root (sudo) to install it"
+	if [ ! -e "$policy" ]; then
+		printf '#!/bin/sh\n# deps.sh: no service starts while tuned installs\nexit 101\n' \
+		    >"$policy" && chmod 755 "$policy" && added=1
+	fi
+	# shellcheck disable=SC2064 # the values of now
+	[ "$added" -eq 1 ] && trap "rm -f '$policy'" EXIT
+	awk_now=$(readlink -f /usr/bin/awk 2>/dev/null || true)
+	[ -n "$awk_now" ] && update-alternatives --set awk "$awk_now" >/dev/null 2>&1
+	need_packages tuned
+	if [ "$added" -eq 1 ]; then rm -f "$policy"; trap - EXIT; fi
+}
+
+if [ "${1:-build}" = bench ]; then
+	want=${want% tuned}
+	# shellcheck disable=SC2086 # one word per package
+	need_packages $want
+	tuned_quietly
+	exit 0
+fi
 # shellcheck disable=SC2086 # one word per package
 need_packages $want

@@ -19,7 +19,7 @@
 #
 # Everything runs in a private network namespace against a sysctl root
 # directory (tcptuned -r): no sysctl of this machine is written.  tuned is
-# not installed here (bench/daemon/tuned.sh measures it where it is).
+# measured by bench/daemon/tuned.sh, in its sandbox, where it is installed.
 # Needs root, python3 and jq.
 
 set -u
@@ -98,8 +98,8 @@ for _ in $(seq 20); do "$TCPTUNECTL" -s "$T/lean.sock" reload >/dev/null 2>&1; d
 wait_until 10 checks_at_least lean 5
 read -r r2 a2 f2 <<<"$(rss "$DPID")"
 say "tcptuned (this build), after 20 reloads: VmRSS $r2 (anon $a2, file $f2)"
-grep -q libxml2 "/proc/$DPID/maps" && say "  libxml2 IS mapped" ||
-    say "  libxml2 not mapped"
+if grep -q libxml2 "/proc/$DPID/maps"; then say "  libxml2 IS mapped"
+else say "  libxml2 not mapped"; fi
 say "  per mapping:"
 mappings "$DPID" | sed 's/^/  /'
 LEANPID=$DPID

@@ -60,6 +60,87 @@ not there to count the returns from `epoll_wait`), which also count any
 sleep on a page fault or a disk read on a busy machine'
 fi
 
+# The status run at 64 clients against the same 64 threads reading the
+# keys' /proc/sys files themselves (run.sh's status_vs_proc).
+status_vs_proc() {
+	local st pr nk
+	st=$(get vsproc_status) pr=$(get vsproc_proc)
+	if [ -z "$pr" ]; then
+		echo "Status against reading /proc/sys directly: not measured in this run."
+		return 0
+	fi
+	nk=$(kv "$pr" keys)
+	cat <<-EOT
+	#### Status against reading /proc/sys directly, 64 clients
+
+	| 64 clients, back to back | p50 | p90 | p99 | max | mean | rounds/s |
+	| --- | --- | --- | --- | --- | --- | --- |
+	| status request to tcptuned, connection kept | $(ms "$(kv "$st" p50_us)") | $(ms "$(kv "$st" p90_us)") | $(ms "$(kv "$st" p99_us)") | $(ms "$(kv "$st" max_us)") | $(ms "$(kv "$st" mean_us)") | $(kv "$st" rps) |
+	| each thread reads the $nk keys' /proc/sys files itself | $(ms "$(kv "$pr" p50_us)") | $(ms "$(kv "$pr" p90_us)") | $(ms "$(kv "$pr" p99_us)") | $(ms "$(kv "$pr" max_us)") | $(ms "$(kv "$pr" mean_us)") | $(kv "$pr" rps) |
+	| **ratio, status ÷ /proc** | **$(get ratio_proc_p50)×** | | **$(get ratio_proc_p99)×** | | | |
+
+	Commands, one right after the other against the same daemon:
+	\`statusbench -s S -c 64 -n $(( $(kv "$st" requests) / 64 ))\` and
+	\`statusbench -P -s S -c 64 -n $(( $(kv "$pr" requests) / 64 ))\`.
+	With \`-P\` the same program takes the key list from one status
+	reply, then starts the same 64 threads behind the same barrier; each
+	"request" is one round of open, read and close of every key's file
+	under /proc/sys ($nk keys$( [ "$(get vsproc_unreadable)" -gt 0 ] 2>/dev/null && printf ', of which %s cannot be read in a network namespace and are tried every round all the same, as the daemon tries them' "$(get vsproc_unreadable)")),
+	timed as one, with the same percentiles.  That is what a status reply
+	tells a client that could read the kernel itself.
+
+	Why this is the comparison, and not status latency against one
+	\`cat\`: this machine has $(nproc) cores, so 64 threads wait for a
+	core whichever way they get the values, and a single reader would
+	not wait at all.  Both rows put 64 threads on the same cores at the
+	same moment and time the same unit (every key's value, for one client),
+	so the wait for a CPU weighs on both, and the ratio is what going
+	through the daemon adds: a round trip on a Unix socket, the daemon
+	answering one request at a time (a request waits behind the others in
+	its queue), and a reply of $((nk + 2)) messages, $nk of them of 3,496
+	bytes (\`struct msg_key_status\`).  The daemon reads the keys at most
+	once per turn of its event loop, for every request of that turn,
+	where each /proc reader reads every file itself.
+
+	How to read the two rows: a /proc reader never gives up its core of
+	its own accord, so it runs many rounds in one time slice and then
+	waits, maybe milliseconds, for a core again; most rounds fall inside a
+	slice (a small p50) and the few that span a wait make the max and the
+	mean.  A status request always gives up the core (the client blocks on
+	the socket) and waits for the daemon's turn, so every one of them pays
+	a switch.  The p50 and p99 ratios are the figures asked for; the mean
+	and the rate say how far both ways are bound by the same $(nproc) cores
+	over the whole run.  The machine is shared with other work, so both
+	rows are noisy; they were taken back to back so that the same load
+	weighs on both.
+	EOT
+}
+
+# lean.sh's text as it printed it (run.sh runs it after the other sections).
+lean_section() {
+	echo "### Issue 25's figures side by side (lean.sh)"
+	echo
+	if [ -e "$OUT/lean.failed" ] || [ ! -s "$OUT/lean.txt" ]; then
+		printf 'Not measured in this run%s.\n' \
+		    "$( [ -e "$OUT/lean.failed" ] && printf ': %s (its log: bench-results/daemon/lean.log)' "$(cat "$OUT/lean.failed")")"
+		return 0
+	fi
+	cat <<-EOT
+	Each figure printed beside what it is compared with, from one run of
+	\`bench/daemon/lean.sh$( [ "$QUICK" = 1 ] && printf ' --quick')\` (run by \`bench/daemon/run.sh\`, in the
+	same network namespace, on a sysctl root of the shipped Linux
+	config's keys: no sysctl of the machine is written).  Alone, as root
+	from a build tree: \`top_builddir=. bash bench/daemon/lean.sh
+	[--quick]\`; with \`TT_BASE_BUILDDIR=DIR\` in the environment (of
+	\`make bench\` too) it also measures the build of an earlier commit in
+	DIR.  Wall and CPU times on a shared machine are noisy.
+
+	\`\`\`
+	EOT
+	grep -v '^# ' "$OUT/lean.txt"	# its TAP diagnostics (temp dir)
+	echo '```'
+}
+
 cat <<EOF
 ## The daemon's own cost
 
@@ -204,6 +285,8 @@ $(nproc)-core machine the $(kv "$l64" clients) client threads also compete
 with the daemon for the CPU.  The paced run is closer to real use (many
 clients that each ask now and then).
 
+$(status_vs_proc)
+
 ### Drift correction
 
 Outside writes to keys tcptuned enforces at CheckInterval 1, at random
@@ -238,6 +321,8 @@ Command: \`bench/flows/run.sh 10000\` (\`flowbench\` in \`unshare -n\`).  The
 CPU time is the process's, the kernel's dump included; the wall time also
 holds the waits for a CPU on a loaded machine.
 EOF
+echo
+lean_section
 echo
 if [ -s "$OUT/tuned.md" ]; then
 	cat "$OUT/tuned.md"

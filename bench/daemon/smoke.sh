@@ -47,6 +47,28 @@ for args in "-c 1 -n 50:50" "-C -c 4 -n 50:200" "-p 1000 -c 4 -n 20:80"; do
 	    "exit $rc: $line"
 done
 
+# -P: the same clients read the keys' files themselves, the key list from
+# one status reply; here under the sysctl root, as the daemon reads them.
+line=$("$STATUSBENCH" -P -r "$T/root" -s "$SOCK" -c 4 -n 20 2>&1)
+rc=$?
+[ "$rc" -eq 0 ] && sane_latency "$line" 80 && [ "$(kv "$line" proc)" = 1 ]
+report $? "statusbench -P: 4 keys from the status reply, read directly" \
+    "exit $rc: $line"
+# With -k, no daemon; a missing file is said and tried all the same.
+line=$("$STATUSBENCH" -P -r "$T/root" -k "${KEYS[0]%%=*}" -k net.ipv4.nosuch \
+    -c 2 -n 10 2>"$T/proc.err")
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(kv "$line" keys)" = 2 ] &&
+    [ "$(kv "$line" requests)" = 20 ] &&
+    grep -q "net/ipv4/nosuch: No such file" "$T/proc.err"
+report $? "statusbench -P -k: the named keys, a missing one said" \
+    "exit $rc: $line / $(cat "$T/proc.err")"
+for bad in "-P -c 2 -n 5" "-P -C -s $SOCK -c 2 -n 5" "-k x -s $SOCK -c 2 -n 5"; do
+	# shellcheck disable=SC2086 # the options, split on purpose
+	"$STATUSBENCH" $bad >/dev/null 2>&1
+	check_eq "statusbench $bad -> exit 64" 64 "$?"
+done
+
 # shellcheck disable=SC2154 # DPID_s is set by bd_start, through eval
 rss=$(proc_field "$DPID_s" VmRSS)
 uss=$(awk '$1 ~ /^Private_(Clean|Dirty):$/ { s += $2 } END { print s + 0 }' \

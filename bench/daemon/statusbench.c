@@ -3,6 +3,8 @@
  * concurrent clients, and their latency distribution.
  *
  *   statusbench [-C] [-o FILE] [-p PAUSE_US] -s SOCKET -c CLIENTS -n REQUESTS
+ *   statusbench -P [-k KEY]... [-r ROOT] [-o FILE] [-p PAUSE_US] [-s SOCKET]
+ *       -c CLIENTS -n REQUESTS
  *
  * Each client is a thread with its own connection.  All connect first,
  * then start together (a barrier), and each sends REQUESTS status requests
@@ -15,15 +17,27 @@
  * checked: MSG_DAEMON_INFO, then MSG_KEY_STATUS as many as MSG_END counts,
  * every message with the request's sequence number.
  *
+ * With -P the clients ask no daemon: each "request" is one round of
+ * reading, by open, read and close, the /proc/sys file of every key the
+ * daemon reports (or under ROOT, as tcptuned -r), which is what a status
+ * reply costs a client that reads the kernel itself.  The keys are those
+ * of one status reply on SOCKET, fetched first, or the -k ones.  The same
+ * threads, barrier and figures, so that the two runs compare on the same
+ * machine: the ratio status / -P is what asking the daemon costs.  A key
+ * whose file cannot be read (a global key inside a network namespace) is
+ * still tried every round, as the daemon tries it.
+ *
  * Prints one line of key=value figures (microseconds):
  *   clients=64 requests=128000 p50_us=.. p99_us=.. max_us=.. mean_us=..
- *   rps=.. keys=..
+ *   rps=.. keys=.. reconnect=.. pause_us=..
+ * (and proc=1 with -P),
  * and with -o every latency, one a line, in microseconds.  Exits 1 on any
  * failed or malformed reply, 64 on a usage error.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +51,7 @@
 #include "proto_client.h"
 
 #define REPLY_TIMEOUT_MS	10000	/* a stuck daemon fails the run */
+#define MAX_KEYS		1024
 
 struct client {
 	pthread_t	 thread;
@@ -50,6 +65,12 @@ static const char	*sock_path;
 static unsigned		 nrequests;
 static int		 reconnect;
 static unsigned		 pause_us;
+static int		 proc_mode;
+static const char	*sysctl_root = "/proc/sys";
+static char		*key_names[MAX_KEYS];	/* "net.ipv4.tcp_rmem" */
+static char		*key_paths[MAX_KEYS];	/* under sysctl_root */
+static unsigned		 nkeys;
+static int		 collect_keys;	/* round_trip fills key_names */
 static pthread_barrier_t start_line;
 
 static uint64_t
@@ -81,6 +102,15 @@ connect_daemon(void)
 		return -1;
 	}
 	return fd;
+}
+
+static int
+add_key(const char *name)
+{
+	if (nkeys == MAX_KEYS || (key_names[nkeys] = strdup(name)) == NULL)
+		return -1;
+	nkeys++;
+	return 0;
 }
 
 /* One request and its whole reply, checked; 0 or -1 with c->error set. */
@@ -116,6 +146,11 @@ round_trip(struct client *c, int fd, uint32_t seq)
 			    proto_type_name(h.type), h.seq, seq);
 			return -1;
 		}
+		if (h.type == MSG_KEY_STATUS && collect_keys &&
+		    add_key(p.ks.name) == -1) {
+			snprintf(c->error, sizeof(c->error), "too many keys");
+			return -1;
+		}
 		if (h.type == MSG_KEY_STATUS)
 			items++;
 		if (h.type == MSG_END)
@@ -128,6 +163,46 @@ round_trip(struct client *c, int fd, uint32_t seq)
 	}
 	c->keys = items;
 	return 0;
+}
+
+/*
+ * One round of reading every key's file, as a client that asks the kernel
+ * itself does: open, read to the end, close.  A file that cannot be opened
+ * or read costs its attempt, as it does the daemon.
+ */
+static void
+proc_round(void)
+{
+	char		buf[4096];
+	unsigned	k;
+	int		fd;
+
+	for (k = 0; k < nkeys; k++) {
+		if ((fd = open(key_paths[k], O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+}
+
+static void *
+proc_client_run(void *arg)
+{
+	struct client	*c = arg;
+	uint64_t	 t0;
+	unsigned	 i, seed = (unsigned)c->id * 2654435761U;
+
+	c->keys = nkeys;
+	pthread_barrier_wait(&start_line);
+	for (i = 0; i < nrequests; i++) {
+		if (pause_us > 0)
+			usleep((useconds_t)(rand_r(&seed) % (2 * pause_us)));
+		t0 = now_ns();
+		proc_round();
+		c->lat[i] = now_ns() - t0;
+	}
+	return NULL;
 }
 
 static void *
@@ -198,11 +273,13 @@ report(struct client *cl, unsigned nclients, uint64_t wall, const char *out)
 	}
 	qsort(all, n, sizeof(*all), cmp_u64);
 	printf("clients=%u requests=%zu p50_us=%.1f p90_us=%.1f p99_us=%.1f "
-	    "max_us=%.1f mean_us=%.1f rps=%.0f keys=%u reconnect=%d pause_us=%u\n",
+	    "max_us=%.1f mean_us=%.1f rps=%.0f keys=%u reconnect=%d pause_us=%u"
+	    "%s\n",
 	    nclients, n, percentile_us(all, n, 50), percentile_us(all, n, 90),
 	    percentile_us(all, n, 99), (double)all[n - 1] / 1000.0,
 	    (double)sum / (double)n / 1000.0,
-	    (double)n / ((double)wall / 1e9), cl[0].keys, reconnect, pause_us);
+	    (double)n / ((double)wall / 1e9), cl[0].keys, reconnect, pause_us,
+	    proc_mode ? " proc=1" : "");
 	if (out != NULL && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "statusbench: %s: %s\n", out, strerror(errno));
 		free(all);
@@ -220,7 +297,10 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: statusbench [-C] [-o file] [-p pause_us] "
-	    "-s socket -c clients -n requests\n");
+	    "-s socket -c clients -n requests\n"
+	    "       statusbench -P [-k key]... [-r root] [-o file] "
+	    "[-p pause_us] [-s socket]\n"
+	    "           -c clients -n requests\n");
 	exit(64);
 }
 
@@ -250,7 +330,8 @@ run_clients(struct client *cl, unsigned nclients, uint64_t *wall)
 	for (i = 0; i < nclients; i++) {
 		cl[i].id = (int)i;
 		if ((cl[i].lat = calloc(nrequests, sizeof(uint64_t))) == NULL ||
-		    pthread_create(&cl[i].thread, NULL, client_run, &cl[i]))
+		    pthread_create(&cl[i].thread, NULL, proc_mode ?
+		    proc_client_run : client_run, &cl[i]))
 			return -1;
 	}
 	pthread_barrier_wait(&start_line);
@@ -267,6 +348,65 @@ run_clients(struct client *cl, unsigned nclients, uint64_t *wall)
 	return failed ? -1 : 0;
 }
 
+/* The keys of one status reply, when no -k named them. */
+static int
+fetch_keys(void)
+{
+	struct client	c;
+	int		fd, rc;
+
+	memset(&c, 0, sizeof(c));
+	if ((fd = connect_daemon()) == -1) {
+		fprintf(stderr, "statusbench: connect %s: %s\n", sock_path,
+		    strerror(errno));
+		return -1;
+	}
+	collect_keys = 1;
+	rc = round_trip(&c, fd, 1);
+	collect_keys = 0;
+	close(fd);
+	if (rc == -1)
+		fprintf(stderr, "statusbench: %s\n", c.error);
+	else if (nkeys == 0) {
+		fprintf(stderr, "statusbench: the daemon reports no keys\n");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* ROOT/net/ipv4/tcp_rmem for net.ipv4.tcp_rmem; warns of unreadable ones. */
+static int
+key_files(void)
+{
+	unsigned	 k;
+	size_t		 len;
+	char		*p;
+
+	for (k = 0; k < nkeys; k++) {
+		len = strlen(sysctl_root) + strlen(key_names[k]) + 2;
+		if ((key_paths[k] = malloc(len)) == NULL)
+			return -1;
+		snprintf(key_paths[k], len, "%s/%s", sysctl_root,
+		    key_names[k]);
+		for (p = key_paths[k] + strlen(sysctl_root) + 1; *p; p++)
+			if (*p == '.')
+				*p = '/';
+		if (access(key_paths[k], R_OK) == -1)
+			fprintf(stderr, "statusbench: %s: %s (tried every "
+			    "round all the same)\n", key_paths[k],
+			    strerror(errno));
+	}
+	return 0;
+}
+
+static int
+proc_setup(void)
+{
+	if (nkeys == 0 && (sock_path == NULL || fetch_keys() == -1))
+		return -1;
+	return key_files();
+}
+
 int
 main(int argc, char **argv)
 {
@@ -277,20 +417,30 @@ main(int argc, char **argv)
 	unsigned	 i;
 	int		 ch, rc;
 
-	while ((ch = getopt(argc, argv, "Cc:n:o:p:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "CPc:k:n:o:p:r:s:")) != -1) {
 		switch (ch) {
 		case 'C': reconnect = 1; break;
+		case 'P': proc_mode = 1; break;
 		case 'c': nclients = number(optarg, 1024); break;
+		case 'k':
+			if (add_key(optarg) == -1)
+				usage();
+			break;
 		case 'n': nrequests = number(optarg, 1000000); break;
 		case 'o': out = optarg; break;
 		case 'p': pause_us = number(optarg, 10000000); break;
+		case 'r': sysctl_root = optarg; break;
 		case 's': sock_path = optarg; break;
 		default: usage();
 		}
 	}
-	if (optind != argc || sock_path == NULL || nclients == 0 ||
-	    nrequests == 0)
+	/* -P needs a socket or keys; -k and -r mean nothing without -P. */
+	if (optind != argc || nclients == 0 || nrequests == 0 ||
+	    (!proc_mode && (sock_path == NULL || nkeys > 0)) ||
+	    (proc_mode && ((sock_path == NULL && nkeys == 0) || reconnect)))
 		usage();
+	if (proc_mode && proc_setup() == -1)
+		return 1;
 	if ((cl = calloc(nclients, sizeof(*cl))) == NULL) {
 		perror("statusbench");
 		return 1;

@@ -240,7 +240,7 @@ if [ "$QUICK" -eq 1 ]; then set -- --quick "$OUT"; else set -- "$OUT"; fi
 tt_init "$@"
 : >"$OUT/tuned.vars"
 if [ -z "$TUNED_BIN" ]; then
-	tv tuned_error "tuned is not installed (apt-get install -y tuned)"
+	tv tuned_error "tuned is not installed (scripts/deps.sh bench installs it without starting it)"
 elif [ ! -d /etc/tuned ]; then
 	tv tuned_error "/etc/tuned does not exist to mount the private copy over"
 else
