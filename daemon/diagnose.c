@@ -1,6 +1,7 @@
 /*
  * diagnose: the daemon's side of tcptunectl diagnose.  Each check cycle
  * runs one sampling pass (flows_os_sample) into the history (flows.c),
+ * except on a quiet machine (FLOW_QUIET_SEGS),
  * with the ceilings in force read through the sysctl backend and what
  * the configuration wants for them; a MSG_DIAGNOSE gets the history's
  * counts and the flows this client may see: root all of them, anyone
@@ -19,6 +20,7 @@ struct diagnose {
 	struct engine		*engine;
 	struct sysctl_backend	*be;
 	struct flow_limits	 lim;	/* of the pass under way */
+	struct flow_quiet	 quiet;
 	uint64_t		 now_ms;
 };
 
@@ -68,12 +70,22 @@ take(void *arg, const struct flow_reading *r)
 	flows_take(d->hist, r, &d->lim, d->now_ms);
 }
 
-/* One sampling pass: its cost is kept for status and the benchmark. */
+/*
+ * One sampling pass, unless the machine is quiet (flows_pass_due): its
+ * cost is kept for status and the benchmark.
+ */
 void
 diagnose_pass(struct diagnose *d)
 {
 	char		why[TT_TEXT_MAX];
-	uint64_t	t0 = tt_mono_ms();
+	uint64_t	t0 = tt_mono_ms(), segs = 0;
+	int		have;
+
+	have = flows_os_segments(&segs);
+	if (!flows_pass_due(&d->quiet, have, segs, t0)) {
+		d->hist->skipped++;
+		return;
+	}
 
 	flows_os_limits(d->be, &d->lim);
 	wanted(d->engine, &d->lim.rcv_auto);

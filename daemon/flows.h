@@ -24,6 +24,17 @@
 #define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
 #define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */
 #define FLOW_MIN_RTT_US		2000	/* below: a LAN or loopback */
+/*
+ * A pass costs a dump of the kernel's whole connection table (on Linux a
+ * walk of every bucket of the established hash, 262144 on a 24 GiB
+ * machine: about 1.5 ms per address family).  When the OS counts TCP
+ * segments, a check cycle that moved fewer than FLOW_QUIET_SEGS, after
+ * one that did too, skips its pass: no transfer worth diagnosing ran, and
+ * the pass after the last busy one has seen how it ended.  A quiet
+ * machine still gets a pass every FLOW_QUIET_MAX_MS.
+ */
+#define FLOW_QUIET_SEGS		64
+#define FLOW_QUIET_MAX_MS	60000
 
 /* What an OS can tell of a connection (flow_reading.known). */
 #define FLOW_KNOWS_LIMITED	0x01	/* rwnd/sndbuf-limited times */
@@ -93,6 +104,7 @@ struct flow {
 struct flow_history {
 	struct flow	 flows[FLOWS_MAX];
 	uint64_t	 passes;
+	uint64_t	 skipped;	/* passes a quiet machine skipped */
 	uint64_t	 last_pass_ms;
 	uint64_t	 last_pass_ms_cost;	/* how long the last pass took */
 	uint64_t	 held_total[HELD_COUNT];	/* since start */
@@ -161,16 +173,29 @@ void	 flows_summary(const struct flow_history *, unsigned long, bool,
 	    struct msg_diag_summary *);
 uint64_t flows_window_rate(uint64_t, uint32_t);
 
+/* Whether a pass is due (FLOW_QUIET_SEGS): the segment count then. */
+struct flow_quiet {
+	uint64_t	segs;		/* at the last cycle; */
+	bool		have;		/* ... when known */
+	bool		was_quiet;	/* the last cycle moved little */
+	uint64_t	last_pass_ms;
+};
+bool	 flows_pass_due(struct flow_quiet *, int, uint64_t, uint64_t);
+int	 flows_snmp_tcp_segs(const char *, uint64_t *);
+
 /*
  * flows_linux.c | flows_darwin.c | flows_win.c | flows_null.c: one pass
  * over the OS's connections, each handed to take(arg, reading); 0, or -1
- * with why.  limits fills the ceilings through the sysctl backend.
+ * with why.  limits fills the ceilings through the sysctl backend;
+ * segments counts the stack's TCP segments, or is -1 where it cannot
+ * (every cycle then gets its pass).
  */
 struct sysctl_backend;
 int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
 	    void *, char *, size_t);
 void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
 uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
+int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
 extern const char *const flows_os_name;
 extern const char *const flows_os_cannot_tell;
 

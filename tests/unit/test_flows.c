@@ -948,6 +948,66 @@ test_pcblist_receive(void **arg)
 	free(h);
 }
 
+/* /proc/net/snmp as Linux 6.18 writes it (the Tcp lines; others around). */
+static const char snmp_text[] =
+    "Ip: Forwarding DefaultTTL InReceives\n"
+    "Ip: 1 64 9000\n"
+    "Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens "
+    "AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs "
+    "OutRsts InCsumErrors\n"
+    "Tcp: 1 200 120000 -1 265 158 53 52 0 4941 3527 134 0 109 0\n"
+    "Udp: InDatagrams NoPorts\n"
+    "Udp: 10 2\n";
+
+static void
+test_snmp_segments(void **arg)
+{
+	uint64_t	segs = 0;
+
+	(void)arg;
+	assert_int_equal(flows_snmp_tcp_segs(snmp_text, &segs), 0);
+	assert_int_equal(segs, 4941 + 3527);
+	/* garbage, a names line alone, a pair without OutSegs: refused */
+	assert_int_equal(flows_snmp_tcp_segs("", &segs), -1);
+	assert_int_equal(flows_snmp_tcp_segs("Tcp: InSegs OutSegs\n",
+	    &segs), -1);
+	assert_int_equal(flows_snmp_tcp_segs("Tcp: InSegs Other\nTcp: 1 2\n",
+	    &segs), -1);
+	assert_int_equal(flows_snmp_tcp_segs("Tcp: InSegs OutSegs\n"
+	    "Tcp: 10 20\n", &segs), 0);
+	assert_int_equal(segs, 30);
+}
+
+/* A quiet machine skips passes, never two busy ones or the one after. */
+static void
+test_pass_due(void **arg)
+{
+	struct flow_quiet	q;
+	uint64_t		t = 1000;
+
+	(void)arg;
+	memset(&q, 0, sizeof(q));
+	assert_true(flows_pass_due(&q, 0, 100, t));	/* the first */
+	assert_true(flows_pass_due(&q, 0, 110, t += 1000)); /* one quiet */
+	assert_false(flows_pass_due(&q, 0, 120, t += 1000)); /* two */
+	assert_false(flows_pass_due(&q, 0, 130, t += 1000));
+	assert_true(flows_pass_due(&q, 0, 130 + FLOW_QUIET_SEGS,
+	    t += 1000));			/* a transfer */
+	assert_true(flows_pass_due(&q, 0, 200 + FLOW_QUIET_SEGS,
+	    t += 1000));
+	assert_true(flows_pass_due(&q, 0, 201 + FLOW_QUIET_SEGS,
+	    t += 1000));			/* the one after: how it ended */
+	assert_false(flows_pass_due(&q, 0, 202 + FLOW_QUIET_SEGS,
+	    t += 1000));
+	/* however quiet, one a FLOW_QUIET_MAX_MS */
+	assert_true(flows_pass_due(&q, 0, 203 + FLOW_QUIET_SEGS,
+	    t += FLOW_QUIET_MAX_MS));
+	/* a counter that went back (a new namespace) or is unknown: a pass */
+	assert_true(flows_pass_due(&q, 0, 5, t += 1000));
+	assert_true(flows_pass_due(&q, -1, 0, t += 1000));
+	assert_true(flows_pass_due(&q, -1, 0, t += 1000));
+}
+
 int
 main(void)
 {
@@ -971,6 +1031,8 @@ main(void)
 		cmocka_unit_test(test_pcblist_v6),
 		cmocka_unit_test(test_pcblist_bad),
 		cmocka_unit_test(test_pcblist_receive),
+		cmocka_unit_test(test_snmp_segments),
+		cmocka_unit_test(test_pass_due),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
