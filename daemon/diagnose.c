@@ -129,7 +129,7 @@ diagnose_reply(struct diagnose *d, const struct ctl_peer *peer, bool all,
 	*n = 0;
 	if ((out = calloc(FLOWS_MAX, sizeof(*out))) == NULL)
 		return NULL;
-	for (i = 0; i < FLOWS_MAX; i++) {
+	for (i = 0; i < d->hist->top; i++) {
 		if (!(f = &d->hist->flows[i])->used)
 			continue;
 		flows_classify(f, &v);

@@ -73,21 +73,24 @@ find(struct flow_history *h, const struct flow_reading *r)
 {
 	size_t	i;
 
-	for (i = 0; i < FLOWS_MAX; i++)
+	for (i = 0; i < h->top; i++)
 		if (h->flows[i].used && h->flows[i].last.id == r->id &&
 		    strcmp(h->flows[i].last.remote, r->remote) == 0)
 			return &h->flows[i];
 	return NULL;
 }
 
-/* A free slot, else the one seen longest ago (a gone one first). */
+/*
+ * A free slot among those used so far, a new one, else the one seen
+ * longest ago (a gone one first).
+ */
 static struct flow *
 slot(struct flow_history *h)
 {
 	struct flow	*best = NULL, *f;
 	size_t		 i;
 
-	for (i = 0; i < FLOWS_MAX; i++) {
+	for (i = 0; i < h->top; i++) {
 		f = &h->flows[i];
 		if (!f->used)
 			return f;
@@ -95,6 +98,8 @@ slot(struct flow_history *h)
 		    (best->open == f->open && f->last_ms < best->last_ms))
 			best = f;
 	}
+	if (h->top < FLOWS_MAX)
+		return &h->flows[h->top++];
 	return best;
 }
 
@@ -191,7 +196,7 @@ flows_end_pass(struct flow_history *h, uint64_t now_ms)
 	struct flow		*f;
 	size_t			 i;
 
-	for (i = 0; i < FLOWS_MAX; i++) {
+	for (i = 0; i < h->top; i++) {
 		f = &h->flows[i];
 		if (!f->used)
 			continue;
@@ -444,7 +449,7 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 	tt_strlcpy(s->cannot_tell, flows_os_cannot_tell,
 	    sizeof(s->cannot_tell));
 	tt_strlcpy(s->problem, h->problem, sizeof(s->problem));
-	for (i = 0; i < FLOWS_MAX; i++) {
+	for (i = 0; i < h->top; i++) {
 		if (!(f = &h->flows[i])->used)
 			continue;
 		s->ntracked++;

@@ -103,6 +103,9 @@ struct flow {
 
 struct flow_history {
 	struct flow	 flows[FLOWS_MAX];
+	size_t		 top;		/* flows[top...] never used: never
+					   read either, so their pages stay
+					   untouched (resident size) */
 	uint64_t	 passes;
 	uint64_t	 skipped;	/* passes a quiet machine skipped */
 	uint64_t	 last_pass_ms;
