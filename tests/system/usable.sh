@@ -41,7 +41,9 @@ wait_until 3 sysctl_is $RMEM "${RV[0]}"
 
 "$TCPTUNECTL" -s "$SOCK" status --short >"$T/short" 2>&1
 nkeys=$(grep -c . "$T/short")
-grep -q "^$RMEM  *in force  *${RV[0]}$" "$T/short" && [ "$nkeys" -le 2 ] &&
+# the value, then its human size ("(4 KiB, 128 KiB, 7 MiB)")
+grep -qE "^$RMEM +in force +${RV[0]}( \(.*\))?$" "$T/short" &&
+    [ "$nkeys" -le 2 ] &&
     ! grep -q 'tcptuned\|config' "$T/short"
 report $? "status --short: one line a key" "$(cat "$T/short")"
 "$TCPTUNECTL" -s "$SOCK" status --short --json >/dev/null 2>"$T/err"

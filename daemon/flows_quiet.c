@@ -1,0 +1,75 @@
+/*
+ * flows_quiet.c: whether a check cycle's sampling pass is due, and the
+ * segment count it is judged by (FLOW_QUIET_SEGS in flows.h).  Apart
+ * from flows.c, which the per-OS readers are called from: flows_linux.c
+ * calls this file, and nothing here calls back (tests/lint/call_cycles.sh).
+ * Portable, so tests/unit/test_flows.c checks it on any OS.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcptuned.h"
+#include "flows.h"
+
+
+/*
+ * have is what flows_os_segments() returned (0: segs is the count now),
+ * now_ms the cycle's time.  A pass is due unless the count is known, this
+ * cycle and the one before each moved fewer than FLOW_QUIET_SEGS, and a
+ * pass ran less than FLOW_QUIET_MAX_MS ago.
+ */
+bool
+flows_pass_due(struct flow_quiet *q, int have, uint64_t segs,
+    uint64_t now_ms)
+{
+	bool	quiet, due;
+
+	quiet = have == 0 && q->have && segs >= q->segs &&
+	    segs - q->segs < FLOW_QUIET_SEGS;
+	due = !(quiet && q->was_quiet) ||
+	    now_ms - q->last_pass_ms >= FLOW_QUIET_MAX_MS;
+	q->have = have == 0;
+	q->segs = segs;
+	q->was_quiet = quiet;
+	if (due)
+		q->last_pass_ms = now_ms;
+	return due;
+}
+
+/*
+ * InSegs plus OutSegs from the "Tcp:" lines of Linux's /proc/net/snmp
+ * (a line of names, then one of numbers; IPv6's segments are counted in
+ * the same MIB), parsed here so that test_flows checks it on any OS.
+ * 0, or -1 when the text has no such pair.
+ */
+int
+flows_snmp_tcp_segs(const char *text, uint64_t *segs)
+{
+	const char	*names, *values, *n, *v;
+	size_t		 nlen, vlen;
+	uint64_t	 sum = 0;
+	int		 found = 0;
+
+	if ((names = strstr(text, "Tcp: ")) == NULL ||
+	    (values = strstr(names + 5, "Tcp: ")) == NULL)
+		return -1;
+	n = names + 5;
+	v = values + 5;
+	while (*n != '\n' && *n != '\0' && *v != '\n' && *v != '\0') {
+		nlen = strcspn(n, " \n");
+		vlen = strcspn(v, " \n");
+		if ((nlen == 6 && strncmp(n, "InSegs", 6) == 0) ||
+		    (nlen == 7 && strncmp(n, "OutSegs", 7) == 0)) {
+			sum += strtoull(v, NULL, 10);
+			found++;
+		}
+		n += nlen + (n[nlen] == ' ');
+		v += vlen + (v[vlen] == ' ');
+	}
+	if (found != 2)
+		return -1;
+	*segs = sum;
+	return 0;
+}
