@@ -82,10 +82,8 @@ diagnose_pass(struct diagnose *d)
 	int		have;
 
 	have = flows_os_segments(&segs);
-	if (!flows_pass_due(&d->quiet, have, segs, t0)) {
-		d->hist->skipped++;
+	if (!flows_pass_due(&d->quiet, have, segs, t0))
 		return;
-	}
 
 	flows_os_limits(d->be, &d->lim);
 	wanted(d->engine, &d->lim.rcv_auto);

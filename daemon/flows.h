@@ -107,7 +107,6 @@ struct flow_history {
 					   read either, so their pages stay
 					   untouched (resident size) */
 	uint64_t	 passes;
-	uint64_t	 skipped;	/* passes a quiet machine skipped */
 	uint64_t	 last_pass_ms;
 	uint64_t	 last_pass_ms_cost;	/* how long the last pass took */
 	uint64_t	 held_total[HELD_COUNT];	/* since start */

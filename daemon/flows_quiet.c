@@ -13,7 +13,6 @@
 #include "tcptuned.h"
 #include "flows.h"
 
-
 /*
  * have is what flows_os_segments() returned (0: segs is the count now),
  * now_ms the cycle's time.  A pass is due unless the count is known, this

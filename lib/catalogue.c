@@ -394,13 +394,14 @@ catalogue_find_any(const char *name)
 
 /*
  * The human size of a value of a key whose unit is bytes, for text output
- * beside the bytes: "4 KiB, 128 KiB, 64 MiB" for tcp_rmem's "4096 131072
- * 67108864" (tt_size_human's form).  False, buf empty, for any other key,
+ * beside the bytes, one size a number with sep between them: "4 KiB, 128
+ * KiB, 64 MiB" (sep ", ") for tcp_rmem's "4096 131072 67108864"
+ * (tt_size_human's form).  False, buf empty, for any other key,
  * a key in no catalogue, or a value that is not the key's integers.
  */
 bool
-catalogue_size_human(const char *name, const char *value, char *buf,
-    size_t len)
+catalogue_size_human(const char *name, const char *value, const char *sep,
+    char *buf, size_t len)
 {
 	const struct cat_key	*k = catalogue_find_any(name);
 	char			 num[24], h[32];
@@ -423,10 +424,10 @@ catalogue_size_human(const char *name, const char *value, char *buf,
 		if (tt_parse_size(num, &v) == -1)
 			break;
 		tt_size_human(v, h, sizeof(h));
-		if (used + strlen(h) + 2 >= len)
+		if (used + strlen(sep) + strlen(h) >= len)
 			break;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-		    i > 0 ? ", " : "", h);
+		    i > 0 ? sep : "", h);
 	}
 	p += strspn(p, " \t");
 	if (i < k->nums || *p != '\0') {

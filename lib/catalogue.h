@@ -71,7 +71,7 @@ const struct cat_key	*catalogue_at(size_t);
 const struct cat_xnu	*catalogue_xnu_at(size_t);
 const struct cat_xnu	*catalogue_xnu(const char *, int);
 bool			 catalogue_size_human(const char *, const char *,
-			    char *, size_t);
+			    const char *, char *, size_t);
 enum cat_verdict	 catalogue_check(const char *, const char *,
 			    enum tt_os, char *, size_t);
 int			 catalogue_os_parse(const char *, enum tt_os *);

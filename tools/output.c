@@ -226,7 +226,7 @@ sized_value(const char *name, const char *raw, const char *shown,
 {
 	char	human[3 * 32];
 
-	if (catalogue_size_human(name, raw, human, sizeof(human)))
+	if (catalogue_size_human(name, raw, ", ", human, sizeof(human)))
 		snprintf(buf, len, "%s (%s)", shown, human);
 	else
 		snprintf(buf, len, "%s", shown);

@@ -276,58 +276,58 @@ test_size_human_value(void **state)
 	char	buf[96];
 
 	(void)state;
-	assert_true(catalogue_size_human("net.core.rmem_max", "67108864", buf,
-	    sizeof(buf)));
+	assert_true(catalogue_size_human("net.core.rmem_max", "67108864",
+	    ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "64 MiB");
-	assert_true(catalogue_size_human("net.core.rmem_max", "212992", buf,
-	    sizeof(buf)));
+	assert_true(catalogue_size_human("net.core.rmem_max", "212992",
+	    ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "208 KiB");
 	assert_true(catalogue_size_human("net.ipv4.tcp_rmem",
-	    "4096 131072 67108864", buf, sizeof(buf)));
+	    "4096 131072 67108864", ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "4 KiB, 128 KiB, 64 MiB");
 	/* as /proc gives it: tabs */
 	assert_true(catalogue_size_human("net.ipv4.tcp_wmem",
-	    "4096\t16384\t4194304", buf, sizeof(buf)));
+	    "4096\t16384\t4194304", ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "4 KiB, 16 KiB, 4 MiB");
 	assert_true(catalogue_size_human("net.ipv4.tcp_rmem",
-	    "4096 87380 6291456", buf, sizeof(buf)));
+	    "4096 87380 6291456", ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "4 KiB, 85.3 KiB, 6 MiB");
 	assert_true(catalogue_size_human("kern.ipc.maxsockbuf", "8388608",
-	    buf, sizeof(buf)));
+	    ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "8 MiB");
 	assert_true(catalogue_size_human("net.inet.tcp.recvspace", "1000",
-	    buf, sizeof(buf)));
+	    ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "1000 bytes");
 
 	/* counts, switches, words, keys in no catalogue: nothing */
 	assert_false(catalogue_size_human("net.ipv4.tcp_mem",
-	    "4096 131072 67108864", buf, sizeof(buf)));
+	    "4096 131072 67108864", ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "");
 	assert_false(catalogue_size_human("net.ipv4.tcp_window_scaling", "1",
-	    buf, sizeof(buf)));
+	    ", ", buf, sizeof(buf)));
 	assert_false(catalogue_size_human("kern.ipc.nmbclusters", "131072",
-	    buf, sizeof(buf)));
+	    ", ", buf, sizeof(buf)));
 	assert_false(catalogue_size_human("tcp.autotuninglevel", "normal",
-	    buf, sizeof(buf)));
-	assert_false(catalogue_size_human("net.example.rmem", "4096", buf,
+	    ", ", buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.example.rmem", "4096", ", ", buf,
 	    sizeof(buf)));
 	/* not the key's integers: nothing */
 	assert_false(catalogue_size_human("net.ipv4.tcp_rmem", "4096 131072",
-	    buf, sizeof(buf)));
+	    ", ", buf, sizeof(buf)));
 	assert_false(catalogue_size_human("net.ipv4.tcp_rmem",
-	    "4096 131072 67108864 1", buf, sizeof(buf)));
-	assert_false(catalogue_size_human("net.core.rmem_max", "", buf,
-	    sizeof(buf)));
-	assert_false(catalogue_size_human("net.core.rmem_max", "64M", buf,
-	    sizeof(buf)));
-	assert_false(catalogue_size_human("net.core.rmem_max", "-4096", buf,
-	    sizeof(buf)));
+	    "4096 131072 67108864 1", ", ", buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max", "",
+	    ", ", buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max", "64M",
+	    ", ", buf, sizeof(buf)));
+	assert_false(catalogue_size_human("net.core.rmem_max", "-4096",
+	    ", ", buf, sizeof(buf)));
 	assert_false(catalogue_size_human("net.core.rmem_max",
-	    "99999999999999999999", buf, sizeof(buf)));
+	    "99999999999999999999", ", ", buf, sizeof(buf)));
 	assert_string_equal(buf, "");
 	/* no room: nothing rather than a part */
 	assert_false(catalogue_size_human("net.ipv4.tcp_rmem",
-	    "4096 131072 67108864", buf, 12));
+	    "4096 131072 67108864", ", ", buf, 12));
 	assert_string_equal(buf, "");
 }
 

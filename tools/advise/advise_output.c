@@ -215,26 +215,6 @@ enum { KC_NAME, KC_CUR, KC_REC, KC_NEED, KC_CHANGE, KC_N };
  * side by side on one line, a Linux row was 150 columns wide.  Empty
  * human cells when the key's unit is not bytes (the catalogue's).
  */
-/*
- * A value's human sizes spaced as the numbers above them are, without
- * the catalogue's commas ("4 KiB 128 KiB 64 MiB"): so they take no more
- * columns than the bytes, and the table stays within 80.
- */
-static void
-sizes_under(const char *name, const char *value, char *buf, size_t len)
-{
-	char	*r, *w;
-
-	if (!catalogue_size_human(name, value, buf, len)) {
-		buf[0] = '\0';		/* not a size: nothing under it */
-		return;
-	}
-	for (r = w = buf; *r != '\0'; r++)
-		if (*r != ',')
-			*w++ = *r;
-	*w = '\0';
-}
-
 static void
 key_cells(const struct adv_key *k, char cell[KC_N][KC_CELL],
     char human[KC_N][KC_CELL])
@@ -247,9 +227,12 @@ key_cells(const struct adv_key *k, char cell[KC_N][KC_CELL],
 	snprintf(cell[KC_NAME], sizeof(cell[0]), "%s", k->name);
 	snprintf(cell[KC_CUR], sizeof(cell[0]), "%s%s", cur,
 	    k->assumed ? "*" : k->given ? "=" : "");
-	sizes_under(k->name, cur, human[KC_CUR], sizeof(human[0]));
+	/* spaced as the numbers above them, no commas: within 80 columns */
+	(void)catalogue_size_human(k->name, cur, " ", human[KC_CUR],
+	    sizeof(human[0]));
 	snprintf(cell[KC_REC], sizeof(cell[0]), "%s", k->recommended);
-	sizes_under(k->name, k->recommended, human[KC_REC], sizeof(human[0]));
+	(void)catalogue_size_human(k->name, k->recommended, " ",
+	    human[KC_REC], sizeof(human[0]));
 	/* a level's need is a window in bytes: said under the table */
 	if (k->needed > 0 && !key_is_word(k)) {
 		snprintf(cell[KC_NEED], sizeof(cell[0]), "%lld", k->needed);
