@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tcptunectl.h"
 #include "advise/advise.h"
@@ -29,6 +30,9 @@
 
 #define HELP_INDENT	22	/* column where the help texts start */
 #define EXIT_INDENT	7	/* the same for the exit codes (130) */
+#define SYNOPSIS_WIDTH	80	/* a terminal's columns */
+#define SYNOPSIS_INDENT	2	/* the synopsis's continuation lines */
+#define PREFIX_MIN	3	/* a shorter prefix is no guess */
 #define STRINGIFY(x)	STRINGIFY_(x)
 #define STRINGIFY_(x)	#x
 
@@ -373,16 +377,32 @@ help_entry(FILE *f, int indent, const char *label, const char *text)
 	fprintf(f, "%s\n", text);
 }
 
+/*
+ * The synopsis after a usage error: every command with its arguments,
+ * wrapped at SYNOPSIS_WIDTH with a hanging indent, so that a mistyped
+ * word is answered on a terminal's 80 columns (issue 31).
+ */
 static void
 usage_synopsis(FILE *f)
 {
-	size_t	i;
+	char	item[128];
+	size_t	i, col, len;
 
 	fprintf(f, "usage: %s [-hjV] [-s PATH] COMMAND [ARGS]\n", CTL_NAME);
-	fprintf(f, "commands:");
-	for (i = 0; i < NITEMS(commands); i++)
-		fprintf(f, "%s %s%s%s", i ? "," : "", commands[i].name,
-		    *commands[i].args ? " " : "", commands[i].args);
+	col = (size_t)fprintf(f, "commands:");
+	for (i = 0; i < NITEMS(commands); i++) {
+		len = (size_t)snprintf(item, sizeof(item), "%s%s%s%s",
+		    commands[i].name, *commands[i].args ? " " : "",
+		    commands[i].args, i + 1 < NITEMS(commands) ? "," : "");
+		if (col + 1 + len > SYNOPSIS_WIDTH) {
+			fprintf(f, "\n%*s", SYNOPSIS_INDENT, "");
+			col = SYNOPSIS_INDENT;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		col += (size_t)fprintf(f, "%s", item);
+	}
 	fputc('\n', f);
 }
 
@@ -489,10 +509,32 @@ find_command(const char *name)
 {
 	size_t	i;
 
+	/* case ignored, as --platform's names are: "Status" is a command */
 	for (i = 0; i < NITEMS(commands); i++)
-		if (strcmp(commands[i].name, name) == 0)
+		if (strcasecmp(commands[i].name, name) == 0)
 			return &commands[i];
 	return NULL;
+}
+
+/*
+ * The one command that w begins, when it is long enough to mean
+ * something ("stat", "diag"); NULL when none or several do.
+ */
+static const char *
+command_with_prefix(const char *w)
+{
+	const char	*found = NULL;
+	size_t		 i, len = strlen(w);
+
+	if (len < PREFIX_MIN)
+		return NULL;
+	for (i = 0; i < NITEMS(commands); i++)
+		if (strncasecmp(commands[i].name, w, len) == 0) {
+			if (found != NULL)
+				return NULL;
+			found = commands[i].name;
+		}
+	return found;
 }
 
 /* "unknown command", with the command meant when it is a near miss. */
@@ -504,7 +546,8 @@ unknown_command(struct params *p, const char *w)
 
 	for (i = 0; i < NITEMS(commands); i++)
 		names[i] = commands[i].name;
-	if ((near = ctl_nearest(w, names, NITEMS(commands))) != NULL)
+	if ((near = command_with_prefix(w)) != NULL ||
+	    (near = ctl_nearest(w, names, NITEMS(commands))) != NULL)
 		usage_error(p, "unknown command \"%s\": did you mean %s?", w,
 		    near);
 	else
