@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "catalogue.h"
 #include "tcptune.h"
@@ -500,13 +501,14 @@ catalogue_os_parse(const char *word, enum tt_os *os)
 {
 	size_t	i;
 
+	/* case ignored: people write "Linux", "macOS" (issue 31) */
 	for (i = 0; i < TT_OS_N; i++)
-		if (strcmp(word, os_names[i]) == 0) {
+		if (strcasecmp(word, os_names[i]) == 0) {
 			*os = (enum tt_os)i;
 			return 0;
 		}
 	for (i = 0; i < NITEMS(os_aliases); i++)
-		if (strcmp(word, os_aliases[i].word) == 0) {
+		if (strcasecmp(word, os_aliases[i].word) == 0) {
 			*os = os_aliases[i].os;
 			return 0;
 		}
