@@ -278,8 +278,38 @@ term_colour(void)
 }
 
 /*
+ * Whether the program a command line starts (its first word) can be run:
+ * a path, or a name found in $PATH.  popen() reports a missing program
+ * only by sh's "not found" and an exit status after the text is gone, so
+ * it is looked for first.
+ */
+static bool
+runnable(const char *command)
+{
+	char		 prog[256], path[1024];
+	const char	*dirs = getenv("PATH"), *end;
+	size_t		 n = strcspn(command, " \t");
+
+	if (n == 0 || n >= sizeof(prog))
+		return false;
+	memcpy(prog, command, n);
+	prog[n] = '\0';
+	if (strchr(prog, '/') != NULL)
+		return access(prog, X_OK) == 0;
+	for (; dirs != NULL && *dirs != '\0'; dirs = *end ? end + 1 : end) {
+		end = dirs + strcspn(dirs, ":");
+		if ((size_t)snprintf(path, sizeof(path), "%.*s/%s",
+		    (int)(end - dirs), dirs, prog) < sizeof(path) &&
+		    end > dirs && access(path, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A pager for a long text when stdout is a terminal: $PAGER, else
- * "less -R" (man(1)'s habit); stdout otherwise or if it cannot start.
+ * "less -R" (man(1)'s habit), else "more"; stdout otherwise, or when
+ * none of them is installed (a minimal container has no less).
  */
 FILE *
 term_pager(void)
@@ -290,7 +320,9 @@ term_pager(void)
 	if (!isatty(STDOUT_FILENO))
 		return stdout;
 	if (pager == NULL || pager[0] == '\0')
-		pager = "less -R";
+		pager = runnable("less") ? "less -R" : "more";
+	if (!runnable(pager))
+		return stdout;
 	fflush(stdout);
 	if ((f = popen(pager, "w")) == NULL)
 		return stdout;
