@@ -75,19 +75,42 @@ usage(FILE *out)
 	    "  -n            check the configuration (its owner and mode "
 	    "too),\n"
 	    "                print every error, and exit 0 or 1\n"
-	    "  -P program    the parse helper (default %s); root's\n"
-	    "                and writable by nobody else, all the way "
-	    "from /\n"
+	    "  -P program    the parse helper, root's and writable by "
+	    "nobody else,\n"
+	    "                all the way from / (default\n"
+	    "                %s)\n"
 	    "  -r directory  read and write sysctls as files under this "
 	    "directory\n"
 	    "                (Linux layout; default " TT_SYSCTL_SOURCE ")\n"
-	    "  -S directory  state directory for the original values "
-	    "(default %s)\n"
+	    "  -S directory  state directory for the original values\n"
+	    "                (default %s)\n"
 	    "  -s socket     control socket (default %s)\n"
 	    "  -h, --help    this help\n"
 	    "  -V, --version print the version\n",
 	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
 	    "none", TT_PARSE_HELPER, TT_STATE_DIR, TT_SOCKET_PATH);
+}
+
+/*
+ * The long forms people try first, wherever they stand: "tcptuned -d
+ * --help" is a question, not a start with a bad option (issue 31).
+ */
+static void
+long_forms(int argc, char **argv)
+{
+	int	i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			usage(stdout);
+			exit(0);
+		}
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("tcptuned %s (%s)\n", PACKAGE_VERSION,
+			    TT_PLATFORM);
+			exit(0);
+		}
+	}
 }
 
 static void
@@ -99,15 +122,7 @@ parse_options(int argc, char **argv, struct options *opt)
 	opt->managed_path = TT_MANAGED_PATH;
 	opt->socket_path = TT_SOCKET_PATH;
 	opt->state_dir = TT_STATE_DIR;
-	/* the long forms people try first */
-	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-		usage(stdout);
-		exit(0);
-	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("tcptuned %s (%s)\n", PACKAGE_VERSION, TT_PLATFORM);
-		exit(0);
-	}
+	long_forms(argc, argv);
 	opt->parse_helper = TT_PARSE_HELPER;
 	while ((ch = getopt(argc, argv, "df:hm:nP:r:S:s:V")) != -1) {
 		switch (ch) {
