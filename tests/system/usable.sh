@@ -25,6 +25,27 @@ rc=$?
 [ "$rc" -eq 64 ] && grep -q '^tcptunectl: unknown command "stauts": did you mean status?$' "$T/err"
 report $? "a mistyped command: did you mean status? (exit 64)" "exit $rc" \
     "$(cat "$T/err")"
+"$TCPTUNECTL" stat >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 64 ] && grep -q '^tcptunectl: unknown command "stat": did you mean status?$' "$T/err"
+report $? "the start of a command: did you mean status? (exit 64)" \
+    "exit $rc" "$(cat "$T/err")"
+# everything a usage error prints fits a terminal's 80 columns
+[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' \
+    "$T/err")" -le 80 ]
+report $? "a usage error: every line within 80 columns" "$(cat "$T/err")"
+"$TCPTUNECTL" check --platform Linux "$top_srcdir/etc/tcptune.conf.linux" \
+    >"$T/out" 2>&1 &&
+    "$TCPTUNECTL" check --platform MacOS "$top_srcdir/etc/tcptune.conf.darwin" \
+    >>"$T/out" 2>&1
+report $? "--platform Linux, MacOS: names in any case" "$(cat "$T/out")"
+"$TCPTUNED" -d --help >"$T/out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^usage: tcptuned' "$T/out" &&
+    [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' \
+    "$T/out")" -le 80 ]
+report $? "tcptuned -d --help: the help, within 80 columns" "exit $rc" \
+    "$(cat "$T/out")"
 "$TCPTUNECTL" frobnicate >"$T/out" 2>"$T/err"
 rc=$?
 [ "$rc" -eq 64 ] && grep -q 'unknown command "frobnicate"$' "$T/err"
@@ -46,6 +67,9 @@ grep -qE "^$RMEM +in force +${RV[0]}( \(.*\))?$" "$T/short" &&
     [ "$nkeys" -le 2 ] &&
     ! grep -q 'tcptuned\|config' "$T/short"
 report $? "status --short: one line a key" "$(cat "$T/short")"
+"$TCPTUNECTL" -s "$SOCK" STATUS --short >"$T/upper" 2>&1
+cmp -s "$T/short" "$T/upper"
+report $? "STATUS: command names in any case" "$(cat "$T/upper")"
 "$TCPTUNECTL" -s "$SOCK" status --short --json >/dev/null 2>"$T/err"
 [ $? -eq 64 ] && grep -q -- '--short is text' "$T/err"
 report $? "status --short --json: a usage error" "$(cat "$T/err")"
@@ -68,10 +92,20 @@ if command -v script >/dev/null 2>&1; then
 	    "$TCPTUNECTL help tcptuned" /dev/null >/dev/null 2>&1
 	grep -q 'tcptuned' "$T/paged" 2>/dev/null
 	report $? "help PAGE on a terminal: through \$PAGER"
+	# no pager installed (a minimal container): the page on the terminal
+	mkdir -p "$T/nopager"
+	PAGER= PATH="$T/nopager" TERM=xterm "$(command -v script)" -qec \
+	    "$TCPTUNECTL help tcptuned" /dev/null >"$T/tty" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q 'SYNOPSIS' "$T/tty" &&
+	    ! grep -q 'not found' "$T/tty"
+	report $? "help PAGE with no pager installed: printed" "exit $rc" \
+	    "$(head -5 "$T/tty")"
 else
 	skip "status on a terminal" "script(1) not installed"
 	skip "NO_COLOR" "script(1) not installed"
 	skip "help PAGE through \$PAGER" "script(1) not installed"
+	skip "help PAGE with no pager" "script(1) not installed"
 fi
 TERM=xterm "$TCPTUNECTL" -s "$SOCK" status >"$T/pipe" 2>&1
 ! grep -q "$(printf '\033')" "$T/pipe"
