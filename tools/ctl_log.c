@@ -1,6 +1,7 @@
 /*
  * tcptunectl's messages: "tcptunectl: " and one line on stderr, as
- * warn(3) and warnx(3).  The whole line is escaped (lib/escape.c): it
+ * warn(3) and warnx(3); and running text wrapped to a terminal's width
+ * for whatever a person reads on stdout (ctl_wrap).  The whole line is escaped (lib/escape.c): it
  * quotes paths, the daemon's replies and names a peer chose.  A file of
  * its own so that client.c, advise.c and output.c need nothing from the
  * command line's file.
@@ -65,4 +66,50 @@ ctl_timed_out(const struct ctl_conn *c, const char *what)
 	ctl_warnx("%s %s within %d s: tcptuned is busy or hung, or something "
 	    "else holds the socket", what, c->path, c->timeout_ms / 1000);
 	return CTL_UNREACHABLE;
+}
+
+/* Columns of s, a tab to the next multiple of 8. */
+static int
+display_width(const char *s)
+{
+	int	col = 0;
+
+	for (; *s != '\0'; s++)
+		col = *s == '\t' ? (col / 8 + 1) * 8 : col + 1;
+	return col;
+}
+
+/*
+ * text onto f as running text within width columns: first before the
+ * first line, indent before every other.  A word longer than a line (a
+ * path) stands alone on its line rather than being cut.
+ */
+void
+ctl_wrap(FILE *f, const char *first, const char *indent, const char *text,
+    int width)
+{
+	const char	*p = text, *end;
+	int		 start, col;
+
+	fputs(first, f);
+	col = start = display_width(first);
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (end = p; *end != '\0' && *end != ' '; end++)
+			;
+		if (col > start && col + 1 + (int)(end - p) > width) {
+			fprintf(f, "\n%s", indent);
+			col = start = display_width(indent);
+		} else if (col > start) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", (int)(end - p), p);
+		col += (int)(end - p);
+		p = end;
+	}
+	fputc('\n', f);
 }

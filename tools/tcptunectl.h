@@ -75,6 +75,8 @@ int	 set_apply(const char *, const char *, const char *, char *const *,
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
+#define CTL_TEXT_WIDTH	80	/* running text a person reads: ctl_wrap */
+void	 ctl_wrap(FILE *, const char *, const char *, const char *, int);
 
 /* nearest.c: "did you mean" */
 size_t	 ctl_edit_distance(const char *, const char *);

@@ -55,45 +55,11 @@
 
 /* ---- text */
 
-/* The columns a prefix takes, tabs to the next multiple of 8. */
-static int
-disp_width(const char *s)
-{
-	int	col = 0;
-
-	for (; *s != '\0'; s++)
-		col = *s == '\t' ? (col / 8 + 1) * 8 : col + 1;
-	return col;
-}
-
 /* Running text, wrapped at WRAP, every line after the first indented. */
 static void
 wrap(FILE *f, const char *first, const char *indent, const char *text)
 {
-	const char	*p = text, *end;
-	int		 start, col;
-
-	fputs(first, f);
-	col = start = disp_width(first);
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		for (end = p; *end != '\0' && *end != ' '; end++)
-			;
-		if (col > start && col + 1 + (int)(end - p) > WRAP) {
-			fprintf(f, "\n%s", indent);
-			col = start = disp_width(indent);
-		} else if (col > start) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", (int)(end - p), p);
-		col += (int)(end - p);
-		p = end;
-	}
-	fputc('\n', f);
+	ctl_wrap(f, first, indent, text, WRAP);
 }
 
 static void
