@@ -526,7 +526,7 @@ print_details(const struct text_key *tk, const char *config_path)
 	if (*sep == ',')
 		putchar('\n');
 	if (tk->note[0] != '\0')
-		printf("    %s\n", tk->note);
+		ctl_wrap(stdout, "    ", "      ", tk->note, CTL_TEXT_WIDTH);
 	if (ks->source[0] != '\0' && strcmp(ks->source, config_path) != 0)
 		printf("    from %s\n", tk->source);
 }
@@ -567,6 +567,7 @@ text_reload_line(const struct text_info *ti)
 {
 	const struct msg_daemon_info	*di = ti->di;
 	char				 when[64], ago[32];
+	char				 line[sizeof(ti->last_reload_msg) + 128];
 
 	if (di->last_reload == 0) {
 		printf("%-12s never\n", "last reload");
@@ -574,9 +575,10 @@ text_reload_line(const struct text_info *ti)
 	}
 	fmt_local(di->last_reload, di->now, false, when, sizeof(when));
 	fmt_duration(di->now - di->last_reload, ago, sizeof(ago));
-	printf("%-12s %s (%s ago), %s%s%s\n", "last reload", when, ago,
+	snprintf(line, sizeof(line), "%s (%s ago), %s%s%s", when, ago,
 	    di->last_reload_ok ? "ok" : "FAILED",
 	    ti->last_reload_msg[0] ? ": " : "", ti->last_reload_msg);
+	ctl_wrap(stdout, "last reload  ", "             ", line, CTL_TEXT_WIDTH);
 }
 
 /* "3: 2 in force, 1 refused" */

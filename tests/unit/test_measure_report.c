@@ -453,8 +453,10 @@ test_rtt_and_window(void **arg)
 	assert_null(strstr(out, "0.0 ms"));
 	assert_non_null(strstr(out, "38 us"));
 	assert_null(strstr(out, "  rcvwnd"));
+	/* running text, wrapped at 80 columns */
 	assert_non_null(strstr(out, "(no rcvwnd column: the kernel does not "
-	    "report the receive window here, as Linux's TCP_INFO does not;"));
+	    "report the receive window here, as\n Linux's TCP_INFO does "
+	    "not;"));
 	free(out);
 	g.r[0].rcvwnd = 4 << 20;			/* macOS gives one */
 	out = render(&g.m, false, false);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "tcptune.h"
+#include "tcptunectl.h"
 #include "json.h"
 #include "measure.h"
 
@@ -260,19 +261,21 @@ verdict_name(enum verdict_kind k)
 /*
  * s escaped onto f (lib/escape.c): the report quotes the URL and, in the
  * verdict, the socket path, both the user's and either may hold anything.
+ * After a first-line label, as running text within CTL_TEXT_WIDTH columns.
  */
 static void
-put_safe(FILE *f, const char *s)
+put_safe_wrapped(FILE *f, const char *label, const char *s)
 {
 	char	 small[256], *buf = small;
 	size_t	 len = tt_escape(small, sizeof(small), s) + 1;
 
 	if (len > sizeof(small) && (buf = malloc(len)) != NULL)
 		tt_escape(buf, len, s);
-	fputs(buf != NULL ? buf : small, f);
+	ctl_wrap(f, label, "  ", buf != NULL ? buf : small, CTL_TEXT_WIDTH);
 	if (buf != small)
 		free(buf);
 }
+
 
 /* Whether the kernel gave a receive window at all (not Linux's TCP_INFO). */
 static bool
@@ -346,15 +349,14 @@ void
 mreport_text(FILE *f, const struct mreport *m, bool chart)
 {
 	bool	wnd_col = has_rcvwnd(m);
+	char	head[sizeof(m->url) + 96];
 	int	i;
 
-	fputs("measure ", f);
-	put_safe(f, m->url);
-	fprintf(f, ": %u s per round, ", m->seconds);
-	if (m->compared)
-		fprintf(f, "original and tuned values in turn\n\n");
-	else
-		fprintf(f, "current settings only\n\n");
+	snprintf(head, sizeof(head), "%s: %u s per round, %s", m->url,
+	    m->seconds, m->compared ? "original and tuned values in turn" :
+	    "current settings only");
+	put_safe_wrapped(f, "measure ", head);
+	fputc('\n', f);
 	fprintf(f, "%5s  %-8s  %8s  %8s  %10s  %8s  %9s  %9s", "round",
 	    "side", "Mbit/s", "after 1s", "bytes", "time", "RTT", "rcvbuf");
 	fprintf(f, wnd_col ? "  %9s\n" : "\n", "rcvwnd");
@@ -364,17 +366,17 @@ mreport_text(FILE *f, const struct mreport *m, bool chart)
 	text_median(f, &m->tuned, SIDE_TUNED);
 	text_median(f, &m->current, SIDE_CURRENT);
 	if (!wnd_col && m->nrounds > 0)
-		fprintf(f, "(no rcvwnd column: the kernel does not report the "
-		    "receive window here, as Linux's TCP_INFO does not;\n"
-		    " rcvbuf is the buffer autotuning grew, SO_RCVBUF)\n");
+		ctl_wrap(f, "(", " ", "no rcvwnd column: the kernel does not "
+		    "report the receive window here, as Linux's TCP_INFO does "
+		    "not; rcvbuf is the buffer autotuning grew, SO_RCVBUF)",
+		    CTL_TEXT_WIDTH);
 	if (m->compared && m->verdict.ratio > 0)
 		fprintf(f, "ratio  tuned / original: %.2f (medians after the "
 		    "first second)\n", m->verdict.ratio);
 	if (chart)
 		text_bars(f, m);
-	fputs("\nverdict: ", f);
-	put_safe(f, m->verdict.text);
 	fputc('\n', f);
+	put_safe_wrapped(f, "verdict: ", m->verdict.text);
 }
 
 /* ---- json */

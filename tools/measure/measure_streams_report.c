@@ -64,7 +64,7 @@ mstreams_text(FILE *out, const char *shown, const struct mstreams *one,
 	fprintf(out, "%-8s %14s\n", "streams", "Mbit/s");
 	fprintf(out, "%-8d %14.1f\n", one->streams, one->rate_bps / 1e6);
 	fprintf(out, "%-8d %14.1f\n", many->streams, many->rate_bps / 1e6);
-	fprintf(out, "%s\n", verdict);
+	ctl_wrap(out, "", "", verdict, CTL_TEXT_WIDTH);
 }
 
 static void
