@@ -400,8 +400,15 @@ ctl measure -n 1 -t 2 -s "$HOSTILE_SOCK" \
 RC=$?
 [ "$RC" -eq 0 ] &&
     grep -qF "measure http://***@$B:8080/stream/$HCX: " "$TB_TMP/h.out" &&
-    grep -qF "no tcptuned answers on $TB_TMP/no$HX.sock" "$TB_TMP/h.out"
+    # the verdict is running text wrapped at 80 columns: read it joined
+    tr '\n' ' ' <"$TB_TMP/h.out" | sed 's/  */ /g' |
+    grep -qF "no tcptuned answers on $TB_TMP/no$HX.sock"
 report $? "text report: the URL without its password, URL and socket path escaped" "exit $RC"
+# the table's rows aside (a row is as wide as its columns)
+awk '!/^ *([0-9]+|round|median) / { if (length($0) > m) m = length($0) }
+    END { exit m > 80 }' "$TB_TMP/h.out"
+report $? "text report: its running text within 80 columns" \
+    "$(cat "$TB_TMP/h.out")"
 shown_safe "text report: no password, no raw control byte" "$TB_TMP/h.out"
 ctl measure --json -n 1 -t 2 -s "$HOSTILE_SOCK" \
     "http://us${HC}er:s3cret@$B:8080/stream/$HC" >"$TB_TMP/h.json" \

@@ -115,5 +115,17 @@ PAGER="cat >$T/paged" "$TCPTUNECTL" help tcptuned >"$T/page" 2>&1
 [ ! -e "$T/paged" ] && grep -q 'tcptuned' "$T/page"
 report $? "help PAGE into a pipe: no pager"
 
+# a failed reload's long message, and a refused key's note: status's
+# running text is wrapped within 80 columns (into a pipe: 80 columns)
+printf '<plist><dict><key>Sysctls</key><dict><key>%s</key>\n' "$RMEM" |
+    write_config "$CONF"
+"$TCPTUNECTL" -s "$SOCK" reload >/dev/null 2>&1
+"$TCPTUNECTL" -s "$SOCK" status >"$T/status" 2>&1
+grep -q 'FAILED' "$T/status" &&
+    [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' \
+    "$T/status")" -le 80 ]
+report $? "status after a failed reload: within 80 columns" \
+    "$(cat "$T/status")"
+
 daemon_stop main
 tap_end
