@@ -18,6 +18,7 @@ MARK=$T/ran
 
 # fake_full DIR UID: a tcptunectl-full that only leaves a mark.
 fake_full() {
+	# shellcheck disable=SC2016 # $0 is the fake program's
 	printf '#!/bin/sh\necho "$0" >>%s\n' "$MARK" >"$1/tcptunectl-full"
 	chmod 0755 "$1/tcptunectl-full"
 	chown "$2" "$1/tcptunectl-full"
