@@ -27,8 +27,8 @@ rc=$?
 [ "$rc" -eq 0 ]
 report $? "demo.sh on a clean copy exits 0 (exit $rc)" "$(tail -n 30 "$T/demo.out")"
 
-default=$("$TREE/tcptuned" -h 2>/dev/null |
-    sed -n 's/.*the parse helper (default \(.*\)); root.s.*/\1/p')
+default=$("$TREE/tcptuned" -h 2>/dev/null | tr '\n' ' ' |
+    grep -o '/[^ ()]*/tcptune-parse' | head -n 1)
 if [ -n "$default" ] && [ -e "$default" ]; then
 	skip "$default is installed here: the demo used it"
 else

@@ -66,7 +66,8 @@ else
 fi
 
 # ---- tcptuned from a build tree: the tcptune-parse beside it
-default=$("$TCPTUNED" -h | sed -n 's/.*the parse helper (default \(.*\)); root.s.*/\1/p')
+# the first path in -h naming a tcptune-parse, however the text wraps
+default=$("$TCPTUNED" -h | tr '\n' ' ' | grep -o '/[^ ()]*/tcptune-parse' | head -n 1)
 [ -n "$default" ] || bail "tcptuned -h names no default parse helper"
 cp "$top_srcdir/etc/tcptune.conf.linux" "$CONF"
 chmod 0644 "$CONF"
