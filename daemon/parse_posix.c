@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,10 +57,14 @@ int
 parse_helper_check(const char *path, char *why, size_t len)
 {
 	struct stat	st;
-	char		tw[512];
+	char		tw[512], self[PATH_MAX];
 	int		fd;
 
 	tw[0] = '\0';
+	/* beside tcptuned (a build tree): as trusted as tcptuned itself */
+	if (self_exe_path(self, sizeof(self)) == 0 &&
+	    sibling_beside(self, path))
+		return sibling_check(self, path, why, len);
 	if (path[0] != '/')
 		return tt_why(why, len, "%s: not an absolute path", path);
 	if ((fd = trust_open_file(path, 0, tw, sizeof(tw))) == -1)
@@ -76,6 +81,34 @@ parse_helper_check(const char *path, char *why, size_t len)
 		return tt_why(why, len, "%s: must be a regular executable file "
 		    "owned by root and writable by nobody else", path);
 	return 0;
+}
+
+/*
+ * The helper to run when no -P names one: the configured one (make
+ * install's), else the tcptune-parse beside tcptuned when the configured
+ * one is not there (a build tree), under the sibling rule.  0 with its
+ * path, or -1 and why, which says what to do.
+ */
+int
+parse_helper_find(const char *configured, char *path, size_t len, char *why,
+    size_t whylen)
+{
+	struct stat	st;
+	char		self[PATH_MAX], sw[TT_TEXT_MAX];
+
+	if (stat(configured, &st) == 0 || errno != ENOENT) {
+		tt_strlcpy(path, configured, len);
+		return 0;
+	}
+	if (self_exe_path(self, sizeof(self)) == -1)
+		(void)tt_why(sw, sizeof(sw), "tcptuned's own path: %s",
+		    strerror(errno));
+	else if (sibling_path(self, "tcptune-parse", path, len, sw,
+	    sizeof(sw)) == 0)
+		return 0;
+	return tt_why(why, whylen, "no parse helper: %s is not installed, "
+	    "and the one beside tcptuned cannot be used: %s; run \"make "
+	    "install\", or name a tcptune-parse with -P PATH", configured, sw);
 }
 
 /* In the child: fd to want, not close-on-exec. */

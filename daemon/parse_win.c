@@ -22,6 +22,17 @@ parse_helper_check(const char *path, char *why, size_t len)
 	return 0;
 }
 
+int
+parse_helper_find(const char *configured, char *path, size_t len, char *why,
+    size_t whylen)
+{
+	(void)configured;
+	(void)why;
+	(void)whylen;
+	tt_strlcpy(path, "none (the service parses the file itself)", len);
+	return 0;
+}
+
 struct config *
 parse_config(const char *helper, const char *path, const char *managed,
     int flags, struct errlist *errs)

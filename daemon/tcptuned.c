@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct options {
 	const char	*state_dir;
 	const char	*sysctl_root;
 	const char	*parse_helper;	/* tcptune-parse */
+	char		 found_helper[PATH_MAX];	/* parse_helper_find */
 	bool		 debug;
 	bool		 check_only;
 };
@@ -123,7 +125,7 @@ parse_options(int argc, char **argv, struct options *opt)
 	opt->socket_path = TT_SOCKET_PATH;
 	opt->state_dir = TT_STATE_DIR;
 	long_forms(argc, argv);
-	opt->parse_helper = TT_PARSE_HELPER;
+	opt->parse_helper = NULL;	/* choose_helper() */
 	while ((ch = getopt(argc, argv, "df:hm:nP:r:S:s:V")) != -1) {
 		switch (ch) {
 		case 'd': opt->debug = true; break;
@@ -808,6 +810,23 @@ shutdown_daemon(struct daemon *d)
 	kernel_lock_release(d->kernel_lock);
 }
 
+/*
+ * Without -P: the installed helper, or in a build tree the one beside
+ * tcptuned (parse_helper_find).  With none usable nothing can be read:
+ * say what to do, before any config error could be blamed.
+ */
+static int
+choose_helper(struct options *opt, char *why, size_t len)
+{
+	if (opt->parse_helper != NULL)
+		return 0;
+	if (parse_helper_find(TT_PARSE_HELPER, opt->found_helper,
+	    sizeof(opt->found_helper), why, len) == -1)
+		return -1;
+	opt->parse_helper = opt->found_helper;
+	return 0;
+}
+
 /* main() is in supervisor_posix.c or supervisor_win.c. */
 int
 tcptuned_main(int argc, char **argv, const struct supervisor *sup)
@@ -823,12 +842,19 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	ops.arg = &d;
 	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
+	if (choose_helper(&d.opt, msg, sizeof(msg)) == -1 && d.opt.check_only) {
+		fprintf(stderr, "tcptuned: %s\n", msg);
+		return 1;
+	}
 	if (d.opt.check_only)
 		return parse_report(d.opt.parse_helper, d.opt.config_path,
 		    d.opt.managed_path, config_flags(&d.opt), stdout);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	/* by hand: a start-up failure is said where the user looks */
 	log_echo_errors(sup->by_hand());
+	if (d.opt.parse_helper == NULL)
+		fatalx("%s", msg);
+	log_info("parse helper %s", d.opt.parse_helper);
 	d.lock_fd = -1;
 	cfg = startup_checks(&d);
 	setup_events(&d, sup);

@@ -304,6 +304,8 @@ struct config	*parse_config(const char *, const char *, const char *,
 int		 parse_report(const char *, const char *, const char *, int,
 		    FILE *);
 int		 parse_helper_check(const char *, char *, size_t);
+int		 parse_helper_find(const char *, char *, size_t, char *,
+		    size_t);
 
 /* tcptuned.c */
 int	 tcptuned_main(int, char **, const struct supervisor *);

@@ -278,8 +278,23 @@ int	 trust_open_dir(const char *, int, mode_t, char *, size_t);
 int	 trust_open_file(const char *, int, char *, size_t);
 int	 trust_write_file(const char *, int, const void *, size_t, mode_t,
 	    char *, size_t);
+#ifndef _WIN32		/* no uid_t there; sibling_posix.c's alone */
+int	 trust_open_file_as(const char *, int, uid_t, char *, size_t);
+#endif
 int	 trust_file_check(int, char *, size_t);
 int	 trust_file_owner(int, char *, size_t);
+
+/*
+ * sibling_posix.c: the sibling rule, a program run from beside the
+ * running one only when as trusted as it (docs/SECURITY.md).
+ * self_linux.c | self_darwin.c | self_freebsd.c: the running program's
+ * own path, as the kernel knows it.
+ */
+int	 self_exe_path(char *, size_t);
+int	 sibling_path(const char *, const char *, char *, size_t, char *,
+	    size_t);
+int	 sibling_check(const char *, const char *, char *, size_t);
+bool	 sibling_beside(const char *, const char *);
 
 /* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
 #define TT_ESCAPE_SIZE(n)	((n) * 4)	/* room for n escaped bytes */

@@ -58,9 +58,11 @@ struct walk {
 	size_t	 whylen;
 	int	 links;
 	int	 flags;			/* TRUST_* */
+	uid_t	 peer;			/* trusted too: see trust_open_file_as */
 };
 
 static int	walk_fail(struct walk *, const char *, ...) TT_PRINTF(2, 3);
+static int	open_dir_as(const char *, int, mode_t, uid_t, char *, size_t);
 
 static int
 walk_fail(struct walk *w, const char *fmt, ...)
@@ -75,18 +77,18 @@ walk_fail(struct walk *w, const char *fmt, ...)
 }
 
 static bool
-owner_trusted(uid_t uid)
+owner_trusted(uid_t uid, uid_t peer)
 {
-	return uid == 0 || uid == geteuid();
+	return uid == 0 || uid == geteuid() || uid == peer;
 }
 
 /* Why a directory on the way (or the last one) cannot be trusted; NULL if it can. */
 static const char *
-dir_problem(const struct stat *st, bool last, int flags)
+dir_problem(const struct stat *st, bool last, int flags, uid_t peer)
 {
 	if (!S_ISDIR(st->st_mode))
 		return "not a directory";
-	if (!owner_trusted(st->st_uid) &&
+	if (!owner_trusted(st->st_uid, peer) &&
 	    !(last && (flags & TRUST_SERVICE_LAST)))
 		return "owned by another user";
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) == 0)
@@ -105,7 +107,7 @@ check_dir(struct walk *w, int fd, bool last)
 
 	if (fstat(fd, &st) == -1)
 		return walk_fail(w, "%s: %s", w->done, strerror(errno));
-	if ((problem = dir_problem(&st, last, w->flags)) != NULL)
+	if ((problem = dir_problem(&st, last, w->flags, w->peer)) != NULL)
 		return walk_fail(w, "%s is %s (owner uid %lu, mode %04o); only "
 		    "root may be able to change it", w->done, problem,
 		    (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777));
@@ -161,7 +163,7 @@ follow_link(struct walk *w, int dirfd, const char *comp)
 		    strerror(errno));
 	if (!S_ISLNK(st.st_mode))
 		return walk_fail(w, "%s/%s is not a directory", w->done, comp);
-	if (!owner_trusted(st.st_uid))
+	if (!owner_trusted(st.st_uid, w->peer))
 		return walk_fail(w, "%s/%s is a symbolic link owned by uid "
 		    "%lu; only root's links are followed", w->done, comp,
 		    (unsigned long)st.st_uid);
@@ -239,13 +241,14 @@ step(struct walk *w, int fd, const char *comp, mode_t mode)
 
 /* w->rest: path, made absolute from the working directory. */
 static int
-walk_start(struct walk *w, const char *path, int flags, char *why,
-    size_t whylen)
+walk_start(struct walk *w, const char *path, int flags, uid_t peer,
+    char *why, size_t whylen)
 {
 	memset(w, 0, sizeof(*w));
 	w->why = why;
 	w->whylen = whylen;
 	w->flags = flags;
+	w->peer = peer;
 	why[0] = '\0';
 	if (path[0] != '/') {
 		if (getcwd(w->rest, sizeof(w->rest)) == NULL)
@@ -272,11 +275,18 @@ int
 trust_open_dir(const char *path, int flags, mode_t mode, char *why,
     size_t whylen)
 {
+	return open_dir_as(path, flags, mode, geteuid(), why, whylen);
+}
+
+static int
+open_dir_as(const char *path, int flags, mode_t mode, uid_t peer, char *why,
+    size_t whylen)
+{
 	struct walk	w;
 	char		comp[NAME_MAX + 1];
 	int		fd, nfd;
 
-	if (walk_start(&w, path, flags, why, whylen) == -1 ||
+	if (walk_start(&w, path, flags, peer, why, whylen) == -1 ||
 	    (fd = open_root(&w)) == -1)
 		return -1;
 	while (next_component(&w, comp, sizeof(comp))) {
@@ -329,8 +339,8 @@ split_name(const char *path, char *dir, size_t dirlen, const char **namep,
  * (relative to dir) in next.  -1 with why when it may not be followed.
  */
 static int
-file_link(int dirfd, const char *dir, const char *name, char *next,
-    size_t nextlen, char *why, size_t whylen)
+file_link(int dirfd, const char *dir, const char *name, uid_t peer,
+    char *next, size_t nextlen, char *why, size_t whylen)
 {
 	char		target[PATH_MAX];
 	struct stat	st;
@@ -340,7 +350,7 @@ file_link(int dirfd, const char *dir, const char *name, char *next,
 	    (n = readlinkat(dirfd, name, target, sizeof(target) - 1)) == -1)
 		return -1;
 	target[n] = '\0';
-	if (!owner_trusted(st.st_uid)) {
+	if (!owner_trusted(st.st_uid, peer)) {
 		(void)tt_snprintf(why, whylen, "%s/%s is a symbolic link owned "
 		    "by uid %lu; only root's links are followed", dir, name,
 		    (unsigned long)st.st_uid);
@@ -367,6 +377,19 @@ file_link(int dirfd, const char *dir, const char *name, char *next,
 int
 trust_open_file(const char *path, int flags, char *why, size_t whylen)
 {
+	return trust_open_file_as(path, flags, geteuid(), why, whylen);
+}
+
+/*
+ * trust_open_file, with the files and directories of one more owner
+ * believed as root's: peer, the owner of the running program, for a
+ * program found beside it (sibling_posix.c).  Whoever owns tcptuned
+ * decides what it runs anyway; nobody else may have a say on the way.
+ */
+int
+trust_open_file_as(const char *path, int flags, uid_t peer, char *why,
+    size_t whylen)
+{
 	char		 cur[PATH_MAX], dir[PATH_MAX];
 	const char	*name;
 	int		 dirfd, fd = -1, links, saved;
@@ -375,7 +398,7 @@ trust_open_file(const char *path, int flags, char *why, size_t whylen)
 	tt_strlcpy(cur, path, sizeof(cur));
 	for (links = 0; links <= LINKS_MAX; links++) {
 		if (split_name(cur, dir, sizeof(dir), &name, why, whylen) == -1 ||
-		    (dirfd = trust_open_dir(dir, flags, 0, why, whylen)) < 0)
+		    (dirfd = open_dir_as(dir, flags, 0, peer, why, whylen)) < 0)
 			return -1;
 		fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY |
 		    O_NOFOLLOW | O_NONBLOCK);
@@ -385,8 +408,8 @@ trust_open_file(const char *path, int flags, char *why, size_t whylen)
 			errno = saved;
 			return fd;
 		}
-		saved = file_link(dirfd, dir, name, cur, sizeof(cur), why,
-		    whylen) == -1 ? errno : 0;
+		saved = file_link(dirfd, dir, name, peer, cur, sizeof(cur),
+		    why, whylen) == -1 ? errno : 0;
 		close(dirfd);
 		if (saved != 0) {
 			errno = saved;
@@ -465,7 +488,8 @@ trust_file_owner(int fd, char *why, size_t whylen)
 		(void)tt_snprintf(why, whylen, "%s", strerror(errno));
 		return -1;
 	}
-	if (!owner_trusted(st.st_uid) || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (!owner_trusted(st.st_uid, geteuid()) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		(void)tt_snprintf(why, whylen, "owner uid %lu, mode %04o: only "
 		    "root may be able to write it", (unsigned long)st.st_uid,
 		    (unsigned)(st.st_mode & 07777));

@@ -4,14 +4,17 @@
  * exec path: tcptunectl-full beside this program (a build tree), else at
  * ../libexec/tcptune from its directory (an install, DESTDIR or not, in
  * the usual layout: git's RUNTIME_PREFIX), else the one configure named
- * (TT_CTL_FULL).  Relative to the directory /proc/self/exe names: whoever
- * can write there controls tcptunectl itself anyway.
+ * (TT_CTL_FULL).  The first two are found beside this program, so they
+ * run only under the sibling rule (lib/sibling_posix.c): a root-owned
+ * tcptunectl copied into /tmp never runs a user's tcptunectl-full there.
+ * One that is there but refused is an error, not a reason to look on.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,31 +22,45 @@
 
 #define FULL_NAME	"tcptunectl-full"
 
-/* rel (a path from this program's directory), if it is executable. */
+/*
+ * The full program beside this one into path: 0 when found and allowed,
+ * 1 when neither place has one, -1 (said) when one is there but refused.
+ */
 static int
-from_self(const char *rel, char *buf, size_t len)
+find_beside(char *path, size_t len)
 {
-	ssize_t	 n;
-	char	*slash;
+	static const char *const places[] = {
+		FULL_NAME, "../libexec/tcptune/" FULL_NAME
+	};
+	char	self[PATH_MAX], why[1024];
+	size_t	i;
 
-	if ((n = readlink("/proc/self/exe", buf, len - 1)) <= 0)
-		return -1;
-	buf[n] = '\0';
-	if ((slash = strrchr(buf, '/')) == NULL ||
-	    (size_t)(slash + 1 - buf) + strlen(rel) + 1 > len)
-		return -1;
-	memcpy(slash + 1, rel, strlen(rel) + 1);
-	return access(buf, X_OK);
+	if (self_exe_path(self, sizeof(self)) == -1)
+		return 1;
+	for (i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		if (sibling_path(self, places[i], path, len, why,
+		    sizeof(why)) == 0)
+			return 0;
+		if (errno != ENOENT) {
+			ctl_warnx("will not run %s", why);
+			return -1;
+		}
+	}
+	return 1;
 }
 
 int
 ctl_exec_full(char *argv[])
 {
-	char	path[4096];
+	char	path[PATH_MAX];
 
-	if (from_self(FULL_NAME, path, sizeof(path)) == -1 &&
-	    from_self("../libexec/tcptune/" FULL_NAME, path, sizeof(path)) == -1)
+	switch (find_beside(path, sizeof(path))) {
+	case -1:
+		return CTL_FAIL;
+	case 1:
 		tt_strlcpy(path, TT_CTL_FULL, sizeof(path));
+		break;
+	}
 	argv[0] = path;
 	execv(path, argv);
 	ctl_warn("cannot run %s", path);

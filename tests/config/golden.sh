@@ -144,7 +144,10 @@ confined() {
 			# its name in the last one.
 			if (path == base || path == base ".target")
 				next
-			if (path == "tcptune-parse" || path ~ /^\/etc\/(nsswitch\.conf|passwd|group|localtime)$/)
+			# the program run beside it, opened read-only by
+			# the sibling rule (lib/sibling_posix.c)
+			if (path == "tcptune-parse" || path == "tcptunectl-full" ||
+			    path ~ /^\/etc\/(nsswitch\.conf|passwd|group|localtime)$/)
 				next
 			if ($0 ~ /O_DIRECTORY/ && path !~ /^\/proc\/sys/)
 				next

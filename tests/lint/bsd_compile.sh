@@ -52,6 +52,9 @@ compiles "lib/backend_bsd.c as FreeBSD" \
 # (config.h from this build: the file needs no macOS answer from it)
 compiles "daemon/flows_darwin.c as macOS" -D__APPLE__ \
     -I"${top_builddir:-$top_srcdir}" "$top_srcdir/daemon/flows_darwin.c"
+# the running program's path, for the sibling rule (lib/sibling_posix.c)
+compiles "lib/self_freebsd.c as FreeBSD" \
+    -I"${top_builddir:-$top_srcdir}" "$top_srcdir/lib/self_freebsd.c"
 # measure's TCP_CONNECTION_INFO branch (shim: tests/shim/netinet/tcp.h)
 compiles "tools/measure/measure_net.c as macOS" -D__APPLE__ \
     -DPACKAGE_VERSION='"0"' -I"$top_srcdir/tools" \

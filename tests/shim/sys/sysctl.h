@@ -26,6 +26,15 @@
 #define CTLFLAG_LOCKED	0x00800000U	/* xnu only */
 
 /*
+ * The running program's path (lib/self_freebsd.c): FreeBSD's values, from
+ * its <sys/sysctl.h> as Go's src/os/executable_freebsd.go copies them;
+ * xnu has no KERN_PROC_PATHNAME.
+ */
+#define CTL_KERN		1
+#define KERN_PROC		14
+#define KERN_PROC_PATHNAME	12
+
+/*
  * Renamed, so that a test binary built on a BSD never takes libc's own
  * calls to sysctl(3) (ELF interposition) or clashes with its symbols.
  * macOS signatures: the new value is not const there.
