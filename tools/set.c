@@ -309,7 +309,15 @@ reload_or_put_back(const char *socket, const char *path, const char *old,
 	return rv;
 }
 
-/* path read whole (the bytes kept in *old, to free) and parsed, or NULL. */
+/*
+ * path read whole (the bytes kept in *old, to free) and parsed, or NULL.
+ * It is opened as the daemon opens its config (CONFIG_CHECK_OWNER: the
+ * held-descriptor walk of trust_posix.c, the owner and mode rule), so a
+ * file the daemon refuses is refused here in the daemon's words: writing
+ * a user's file back as root's would make root apply the user's keys.
+ * What passes is root's (or, run by a user on their own file, theirs),
+ * so the file written back has the owner it had.
+ */
 static struct config *
 load(const char *path, char **old, size_t *oldlen)
 {
@@ -320,7 +328,8 @@ load(const char *path, char **old, size_t *oldlen)
 
 	errlist_init(&errs);
 	*old = NULL;
-	if ((err = config_file_read(path, 0, old, oldlen, &errs)) > 0)
+	if ((err = config_file_read(path, CONFIG_CHECK_OWNER, old, oldlen,
+	    &errs)) > 0)
 		config_file_error(&errs, path, err);
 	else if (err == 0)
 		cfg = config_parse(*old, *oldlen, path, &errs);

@@ -5,8 +5,8 @@
 # the daemon's config (its other keys kept), each shown old -> new, the
 # config reloaded and the keys enforced; a second run has nothing to
 # change; -f FILE edits FILE only; a user other than root, --platform of
-# another OS, a broken config and the options --apply excludes are
-# refused and change nothing, and so does a reload refused (set too: the
+# another OS, a broken config, a config the daemon would refuse (a
+# user's) and the options --apply excludes are refused and change nothing, and so does a reload refused (set too: the
 # same path), the file put back.
 
 . "$(dirname "$0")/lib.sh"
@@ -75,6 +75,19 @@ ctl "${ADV[@]}" --apply -f "$T/bad.conf"
     cmp -s "$T/bad.conf" "$T/bad.before" && unchanged
 report $? "-f FILE with errors: refused (exit $CTL_RC), FILE unchanged" \
     "$(cat "$T/ctl.out")"
+
+# A config the daemon would refuse is refused in its words, not written
+# back root's (its keys would then be applied as root), its owner kept.
+chown 65534 "$CONF"
+"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" >"$T/n.out" 2>&1
+words=$(grep -F "$CONF: " "$T/n.out" | grep -m1 -F "refusing to use it")
+ctl "${ADV[@]}" --apply
+[ "$CTL_RC" -eq 1 ] && [ -n "$words" ] && output_has "$words" &&
+    output_has "not changed" && [ "$(stat -c %u "$CONF")" = 65534 ] &&
+    unchanged
+report $? "the daemon's config owned by uid 65534: refused in the daemon's words (exit $CTL_RC), unchanged" \
+    "$(cat "$T/n.out" "$T/ctl.out")"
+chown 0 "$CONF"
 
 # ---- -f FILE: that file only, no reload
 
