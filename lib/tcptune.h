@@ -116,6 +116,18 @@ void		 config_free(struct config *);
 const struct config_key *config_find(const struct config *, const char *);
 const char	*key_mode_name(enum key_mode);
 const char	*on_reject_name(enum on_reject);
+/*
+ * config_write.c: the one writer of the format (config.c reads it back);
+ * notes, when not NULL, are the comments: above the <plist>, and above
+ * a key when key() gives text for it (NULL: none).
+ */
+struct config_notes {
+	const char	 *head;
+	const char	*(*key)(const struct config_key *, void *);
+	void		 *arg;
+};
+int		 config_write(const struct config *,
+		    const struct config_notes *, char **, size_t *);
 /* config_keys.c: the parts tcptuned and tcptunectl use without the parser. */
 extern const char *const config_mode_names[MODE_AT_LEAST + 1];
 extern const char *const config_reject_names[REJECT_CLAMP + 1];

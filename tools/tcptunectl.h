@@ -70,7 +70,8 @@ int	 set_run(const char *, const char *, char *const *, int, bool,
 	    const struct output *);
 int	 set_daemon_config(const char *, char *, size_t);
 int	 set_apply(const char *, const char *, const char *, char *const *,
-	    int, const struct set_new *, const struct output *);
+	    int, const struct set_new *, const struct config_notes *,
+	    const struct output *);
 
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
