@@ -70,7 +70,8 @@ wb_text(struct wbuf *b, const char *s)
 }
 
 /*
- * A comment: "<!--", the text, "-->", each on its own line after ind.
+ * A comment: "<!--", the text, "-->", each on its own line after ind, or
+ * all on one for a text of one line.
  * XML 1.0 (section 2.5) forbids "--" inside a comment and a '-' before
  * its end: such a hyphen is followed by a space, so no text can end the
  * comment early.
@@ -78,15 +79,18 @@ wb_text(struct wbuf *b, const char *s)
 static void
 wb_comment(struct wbuf *b, const char *ind, const char *text)
 {
-	wb_add(b, "%s<!--\n", ind);
+	const char	*one_line = strchr(text, '\n') == NULL ? " " : "\n";
+
+	wb_add(b, "%s<!--%s", ind, one_line);
 	for (; *text != '\0'; text++) {
 		wb_add(b, "%c", *text);
 		if (*text == '-' && (text[1] == '-' || text[1] == '\0'))
 			wb_add(b, " ");
 	}
-	if (text[-1] != '\n')
-		wb_add(b, "\n");
-	wb_add(b, "%s-->\n", ind);
+	if (*one_line == ' ')
+		wb_add(b, " -->\n");
+	else
+		wb_add(b, "%s%s-->\n", text[-1] == '\n' ? "" : "\n", ind);
 }
 
 static void

@@ -110,6 +110,10 @@ struct config {
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 struct config	*config_load(const char *, int, struct errlist *);
+/* config.c's hardened XML reader, for import's launchd plists. */
+struct _xmlDoc;
+struct _xmlDoc	*config_xml_doc(const char *, size_t, const char *,
+		    struct errlist *);
 struct config	*config_parse(const char *, size_t, const char *,
 		    struct errlist *);
 void		 config_free(struct config *);

@@ -21,7 +21,7 @@
 
 /* The comment above a file set writes, unless advise gives its own. */
 static const struct config_notes set_notes = {
-	"Written by tcptunectl set: edit with it, or by hand.\n", NULL, NULL
+	"Written by tcptunectl set: edit with it, or by hand.", NULL, NULL
 };
 
 static struct config_key *
