@@ -50,15 +50,16 @@ struct answer {
 
 /*
  * The rule for the program root execs (docs/SECURITY.md): reached by the
- * trust rule from "/", a regular file root (or this uid) owns, writable
- * by nobody else, executable.  0, or -1 and why.
+ * trust rule from "/", a regular file passing the one owner rule
+ * (trust_file_check: root or this uid owns it, writable by nobody else),
+ * executable.  0, or -1 and why.
  */
 int
 parse_helper_check(const char *path, char *why, size_t len)
 {
 	struct stat	st;
 	char		tw[512], self[PATH_MAX];
-	int		fd;
+	int		fd, rv;
 
 	tw[0] = '\0';
 	/* beside tcptuned (a build tree): as trusted as tcptuned itself */
@@ -70,16 +71,14 @@ parse_helper_check(const char *path, char *why, size_t len)
 	if ((fd = trust_open_file(path, 0, tw, sizeof(tw))) == -1)
 		return tt_why(why, len, "%s: %s", path, tw[0] ? tw :
 		    strerror(errno));
-	if (fstat(fd, &st) == -1) {
-		close(fd);
-		return tt_why(why, len, "%s: %s", path, strerror(errno));
-	}
+	if ((rv = trust_file_check(fd, tw, sizeof(tw))) == 0 &&
+	    fstat(fd, &st) == 0 && !(st.st_mode & S_IXUSR))
+		rv = -1;
 	close(fd);
-	if (!S_ISREG(st.st_mode) || (st.st_uid != 0 &&
-	    st.st_uid != geteuid()) || (st.st_mode & (S_IWGRP | S_IWOTH)) ||
-	    !(st.st_mode & S_IXUSR))
+	if (rv == -1)
 		return tt_why(why, len, "%s: must be a regular executable file "
-		    "owned by root and writable by nobody else", path);
+		    "owned by root and writable by nobody else%s%s%s", path,
+		    tw[0] ? " (" : "", tw, tw[0] ? ")" : "");
 	return 0;
 }
 

@@ -390,6 +390,35 @@ xml_read(struct parse *p, const char *buf, size_t len)
 	return doc;
 }
 
+/*
+ * The same hardened read for a plist that is not a config (import's
+ * launchd job): no entities, no network, no DTD loaded.  The document
+ * (xmlFreeDoc), or NULL with the reasons in errs as label:line: text.
+ */
+struct _xmlDoc *
+config_xml_doc(const char *buf, size_t len, const char *label,
+    struct errlist *errs)
+{
+	struct parse	p;
+	xmlDocPtr	doc = NULL;
+
+	memset(&p, 0, sizeof(p));
+	p.label = label;
+	if (len > TT_CONFIG_MAX_BYTES || memchr(buf, '\0', len) != NULL)
+		problem(&p, 0, "not a text plist of at most %d bytes",
+		    TT_CONFIG_MAX_BYTES);
+	else
+		doc = xml_read(&p, buf, len);
+	if (p.nprobs == 0 && !p.fatal)
+		return doc;
+	if (p.nprobs == 0)
+		problem(&p, 0, "not a well-formed XML document");
+	flush_problems(&p, errs);
+	if (doc != NULL)
+		xmlFreeDoc(doc);
+	return NULL;
+}
+
 /* ---- walking the plist */
 
 static bool

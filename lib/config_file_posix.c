@@ -22,13 +22,15 @@
 
 /*
  * As sshd's StrictModes: the file decides what root writes to the kernel,
- * so only root may be able to change it, or the directories that hold it.
- * 0, an errno (EFBIG past the bound), or -1 for a refusal said in errs.
+ * so only root may be able to change it (trust_file_owner, the one owner
+ * rule), or the directories that hold it (open_config).  0, an errno
+ * (EFBIG past the bound), or -1 for a refusal said in errs.
  */
 static int
 file_usable(const char *path, int fd, int flags, struct errlist *errs)
 {
 	struct stat	st;
+	char		why[256];
 
 	if (fstat(fd, &st) == -1)
 		return errno;
@@ -37,12 +39,9 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
 		    "it", path);
 		return -1;
 	}
-	if ((flags & CONFIG_CHECK_OWNER) && (st.st_uid != 0 ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)) {
-		errlist_add(errs, "%s: must be owned by root and not writable "
-		    "by group or others (mode %04o, owner %lu): refusing to "
-		    "use it", path, (unsigned)(st.st_mode & 07777),
-		    (unsigned long)st.st_uid);
+	if ((flags & CONFIG_CHECK_OWNER) &&
+	    trust_file_owner(fd, why, sizeof(why)) == -1) {
+		errlist_add(errs, "%s: %s: refusing to use it", path, why);
 		return -1;
 	}
 	if (st.st_size > TT_CONFIG_MAX_BYTES)

@@ -110,12 +110,28 @@ struct config {
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 struct config	*config_load(const char *, int, struct errlist *);
+/* config.c's hardened XML reader, for import's launchd plists. */
+struct _xmlDoc;
+struct _xmlDoc	*config_xml_doc(const char *, size_t, const char *,
+		    struct errlist *);
 struct config	*config_parse(const char *, size_t, const char *,
 		    struct errlist *);
 void		 config_free(struct config *);
 const struct config_key *config_find(const struct config *, const char *);
 const char	*key_mode_name(enum key_mode);
 const char	*on_reject_name(enum on_reject);
+/*
+ * config_write.c: the one writer of the format (config.c reads it back);
+ * notes, when not NULL, are the comments: above the <plist>, and above
+ * a key when key() gives text for it (NULL: none).
+ */
+struct config_notes {
+	const char	 *head;
+	const char	*(*key)(const struct config_key *, void *);
+	void		 *arg;
+};
+int		 config_write(const struct config *,
+		    const struct config_notes *, char **, size_t *);
 /* config_keys.c: the parts tcptuned and tcptunectl use without the parser. */
 extern const char *const config_mode_names[MODE_AT_LEAST + 1];
 extern const char *const config_reject_names[REJECT_CLAMP + 1];

@@ -458,11 +458,33 @@ trust_write_file(const char *path, int flags, const void *data, size_t len,
 }
 
 /*
- * A file opened through a trusted directory is believed only when root
- * (or this uid) owns it and nobody else may write it, and
- * (trust_file_check) it is a regular file.  0, or -1 with the reason in
- * why.  A file someone else could write may say anything.
+ * The one owner rule for a file root believes (the config, the managed
+ * file, the state files, the locks, the parse helper it execs): a file
+ * opened through a trusted directory is believed only when root (or this
+ * uid, as sshd's StrictModes accepts the user's own files) owns it and
+ * nobody else may write it.  A file someone else could write may say
+ * anything.  0, or -1 with the reason in why.
  */
+int
+trust_file_owner(int fd, char *why, size_t whylen)
+{
+	struct stat	st;
+
+	if (fstat(fd, &st) == -1) {
+		(void)tt_snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	if (!owner_trusted(st.st_uid, geteuid()) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		(void)tt_snprintf(why, whylen, "must be owned by root and not "
+		    "writable by group or others (mode %04o, owner %lu)",
+		    (unsigned)(st.st_mode & 07777), (unsigned long)st.st_uid);
+		return -1;
+	}
+	return 0;
+}
+
+/* trust_file_owner, for a regular file only.  0, or -1 and why. */
 int
 trust_file_check(int fd, char *why, size_t whylen)
 {
@@ -477,23 +499,4 @@ trust_file_check(int fd, char *why, size_t whylen)
 		return -1;
 	}
 	return trust_file_owner(fd, why, whylen);
-}
-
-int
-trust_file_owner(int fd, char *why, size_t whylen)
-{
-	struct stat	st;
-
-	if (fstat(fd, &st) == -1) {
-		(void)tt_snprintf(why, whylen, "%s", strerror(errno));
-		return -1;
-	}
-	if (!owner_trusted(st.st_uid, geteuid()) ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		(void)tt_snprintf(why, whylen, "owner uid %lu, mode %04o: only "
-		    "root may be able to write it", (unsigned long)st.st_uid,
-		    (unsigned)(st.st_mode & 07777));
-		return -1;
-	}
-	return 0;
 }

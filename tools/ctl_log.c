@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tcptunectl.h"
@@ -79,19 +80,33 @@ display_width(const char *s)
 	return col;
 }
 
+/* s onto the buffer at *len, cut short at size (always terminated). */
+static void
+buf_put(char *buf, size_t size, size_t *len, const char *s, size_t n)
+{
+	if (*len + n >= size)
+		n = size - *len - 1;
+	memcpy(buf + *len, s, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
 /*
- * text onto f as running text within width columns: first before the
- * first line, indent before every other.  A word longer than a line (a
- * path) stands alone on its line rather than being cut.
+ * text into buf (size > 0) as running text within width columns: first
+ * before the first line, indent before every other, a newline at the
+ * end.  A word longer than a line (a path) stands alone on its line
+ * rather than being cut.  The length written, cut short at size.
  */
-void
-ctl_wrap(FILE *f, const char *first, const char *indent, const char *text,
-    int width)
+size_t
+ctl_wrap_buf(char *buf, size_t size, const char *first, const char *indent,
+    const char *text, int width)
 {
 	const char	*p = text, *end;
+	size_t		 len = 0;
 	int		 start, col;
 
-	fputs(first, f);
+	buf[0] = '\0';
+	buf_put(buf, size, &len, first, strlen(first));
 	col = start = display_width(first);
 	for (;;) {
 		while (*p == ' ')
@@ -101,15 +116,37 @@ ctl_wrap(FILE *f, const char *first, const char *indent, const char *text,
 		for (end = p; *end != '\0' && *end != ' '; end++)
 			;
 		if (col > start && col + 1 + (int)(end - p) > width) {
-			fprintf(f, "\n%s", indent);
+			buf_put(buf, size, &len, "\n", 1);
+			buf_put(buf, size, &len, indent, strlen(indent));
 			col = start = display_width(indent);
 		} else if (col > start) {
-			fputc(' ', f);
+			buf_put(buf, size, &len, " ", 1);
 			col++;
 		}
-		fprintf(f, "%.*s", (int)(end - p), p);
+		buf_put(buf, size, &len, p, (size_t)(end - p));
 		col += (int)(end - p);
 		p = end;
 	}
-	fputc('\n', f);
+	buf_put(buf, size, &len, "\n", 1);
+	return len;
+}
+
+/*
+ * text onto f, as ctl_wrap_buf lays it out.  Each word adds at most a
+ * newline and the indent before it, which bounds the buffer.
+ */
+void
+ctl_wrap(FILE *f, const char *first, const char *indent, const char *text,
+    int width)
+{
+	size_t	 size = strlen(first) + strlen(text) * (strlen(indent) + 3) + 2;
+	char	*buf;
+
+	if ((buf = malloc(size)) == NULL) {
+		fprintf(f, "%s%s\n", first, text);
+		return;
+	}
+	ctl_wrap_buf(buf, size, first, indent, text, width);
+	fputs(buf, f);
+	free(buf);
 }

@@ -12,6 +12,9 @@
  * (--platform, else what the file is: launchd is macOS, netsh Windows,
  * else this OS): what passes is written, what does not is said on stderr
  * with FILE:LINE and why.  The output passes `check --platform OS`.
+ * A plist is read as tcptuned reads its config: XML by config.c's
+ * hardened reader, a binary one rewritten as XML by bplist.c; the
+ * output is written by config_write.c.
  */
 #include "config.h"
 
@@ -312,9 +315,14 @@ read_text(struct import *im, char *buf, int *bad_line)
 	}
 }
 
-/* The <string>s of ProgramArguments, as one command line each. */
+/*
+ * The <string>s of ProgramArguments, as one command line each.  Read by
+ * config.c's hardened reader, as tcptune's own config is (no entities,
+ * no network, no DTD loaded); -1 with the reasons in errs.
+ */
 static int
-read_plist(struct import *im, const char *buf, size_t len)
+read_plist(struct import *im, const char *buf, size_t len,
+    struct errlist *errs)
 {
 	xmlDocPtr	 doc;
 	xmlNode		*n, *dict, *v;
@@ -322,9 +330,7 @@ read_plist(struct import *im, const char *buf, size_t len)
 	char		*argv[64];
 	int		 argc = 0, line = 0, found = 0, i;
 
-	doc = xmlReadMemory(buf, (int)len, im->path, NULL, XML_PARSE_NONET |
-	    XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (doc == NULL)
+	if ((doc = config_xml_doc(buf, len, im->path, errs)) == NULL)
 		return -1;
 	dict = xmlDocGetRootElement(doc);
 	for (dict = dict ? dict->children : NULL; dict != NULL &&
@@ -364,60 +370,64 @@ read_plist(struct import *im, const char *buf, size_t len)
 	return found;
 }
 
-static void
-xml_text(FILE *f, const char *s)
+/*
+ * The keys kept, as a tcptune.conf on stdout, by the one writer
+ * (config_write.c), checked as tcptuned's default says.
+ */
+static int
+write_config(const struct import *im)
 {
-	for (; *s != '\0'; s++)
-		if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else
-			fputc(*s, f);
-}
+	struct config		 cfg;
+	struct config_notes	 notes;
+	char			 head[1200], *buf;
+	size_t			 i, len;
+	int			 rv;
 
-/* Text in an XML comment: no "--" (nor a '-' before the end). */
-static void
-comment_text(FILE *f, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (*s == '-' && (s[1] == '-' || s[1] == '\0'))
-			fputs("-_", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-static void
-write_config(const struct import *im, FILE *f)
-{
-	long long	n;
-	size_t		i;
-
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
-	    "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
-	    "<!-- From ");
-	comment_text(f, im->path);
-	fprintf(f, " by tcptunectl import, for %s (check platform %s) -->\n"
-	    "<plist version=\"1.0\">\n<dict>\n"
-	    "\t<key>CheckInterval</key>\n\t<integer>60</integer>\n"
-	    "\t<key>Sysctls</key>\n\t<dict>\n", catalogue_os_label(im->os),
-	    catalogue_os_name(im->os));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.check_interval = TT_CHECK_DEFAULT;
+	if ((cfg.keys = calloc(im->nkeys, sizeof(*cfg.keys))) == NULL)
+		fatal("%s", __func__);
 	for (i = 0; i < im->nkeys; i++) {
-		fprintf(f, "\t\t<key>%s</key>\n", im->keys[i].name);
-		if (strchr(im->keys[i].value, ' ') == NULL &&
-		    parse_ll(im->keys[i].value, &n) == 0 && n >= 0)
-			fprintf(f, "\t\t<integer>%lld</integer>\n", n);
-		else {
-			fputs("\t\t<string>", f);
-			xml_text(f, im->keys[i].value);
-			fputs("</string>\n", f);
-		}
+		tt_strlcpy(cfg.keys[i].name, im->keys[i].name,
+		    sizeof(cfg.keys[i].name));
+		tt_strlcpy(cfg.keys[i].value, im->keys[i].value,
+		    sizeof(cfg.keys[i].value));
 	}
-	fprintf(f, "\t</dict>\n</dict>\n</plist>\n");
+	cfg.nkeys = im->nkeys;
+	snprintf(head, sizeof(head), "From %s by tcptunectl import, for %s "
+	    "(check platform %s)", im->path, catalogue_os_label(im->os),
+	    catalogue_os_name(im->os));
+	memset(&notes, 0, sizeof(notes));
+	notes.head = head;
+	if (config_write(&cfg, &notes, &buf, &len) == -1)
+		fatal("%s", __func__);
+	rv = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ?
+	    CTL_OK : CTL_FAIL;
+	free(buf);
+	free(cfg.keys);
+	return rv;
+}
+
+/*
+ * A binary plist (a launchd job plutil converted, bplist00) rewritten
+ * as XML by bplist.c, as tcptuned reads a binary managed file, then read
+ * as the XML one.  0, or -1 said.
+ */
+static int
+binary_plist(const char *path, char **buf, size_t *len)
+{
+	char	*xml, why[256];
+	size_t	 xmllen;
+
+	if (bplist_to_xml(*buf, *len, &xml, &xmllen, why, sizeof(why)) == -1) {
+		ctl_warnx("%s: binary property list: %s", path, why);
+		free(*buf);
+		return -1;
+	}
+	free(*buf);
+	*buf = xml;
+	*len = xmllen;
+	return 0;
 }
 
 static int
@@ -441,6 +451,8 @@ read_all(const char *path, char **buf, size_t *len)
 	}
 	(*buf)[n] = '\0';
 	*len = n;
+	if (n >= 6 && memcmp(*buf, "bplist", 6) == 0)
+		return binary_plist(path, buf, len);
 	if (memchr(*buf, '\0', n) != NULL) {
 		ctl_warnx("%s: binary data (a NUL byte): not a sysctl.conf, "
 		    "launchd plist or netsh script", path);
@@ -476,8 +488,9 @@ int
 import_run(const char *path, const char *platform)
 {
 	struct import	*im;
+	struct errlist	 errs;
 	char		*buf;
-	size_t		 len;
+	size_t		 len, i;
 	int		 bad_line = 0, found, rv = CTL_FAIL;
 	bool		 plist;
 
@@ -486,6 +499,7 @@ import_run(const char *path, const char *platform)
 		return CTL_FAIL;
 	}
 	im->path = path;
+	errlist_init(&errs);
 	if (read_all(path, &buf, &len) == -1) {
 		free(im);
 		return CTL_FAIL;
@@ -495,10 +509,13 @@ import_run(const char *path, const char *platform)
 		ctl_warnx("unknown platform \"%s\": say linux, macos, freebsd "
 		    "or windows", platform);
 		rv = CTL_USAGE;
-	} else if (plist && (found = read_plist(im, buf, len)) < 0)
+	} else if (plist && (found = read_plist(im, buf, len, &errs)) < 0) {
+		for (i = 0; i < errs.n; i++)
+			ctl_warnx("%s", errs.msg[i]);
 		ctl_warnx("%s: %s", path, found == -2 ? "already a "
 		    "tcptune.conf: check it with tcptunectl check" :
 		    "not well-formed XML: not a launchd plist");
+	}
 	else if (plist && found == 0)
 		ctl_warnx("%s: a plist whose ProgramArguments run no sysctl -w",
 		    path);
@@ -512,11 +529,10 @@ import_run(const char *path, const char *platform)
 		else if (im->nkeys == 0)
 			ctl_warnx("%s: nothing to carry over (%zu setting%s "
 			    "found)", path, im->seen, im->seen == 1 ? "" : "s");
-		else {
-			write_config(im, stdout);
-			rv = fflush(stdout) == 0 ? CTL_OK : CTL_FAIL;
-		}
+		else
+			rv = write_config(im);
 	}
+	errlist_clear(&errs);
 	free(buf);
 	free(im);
 	return rv;

@@ -2,7 +2,7 @@
  * tcptunectl set [-f FILE] KEY=VALUE... and unset [-f FILE] KEY...: the
  * config edited in one step.  The file (the running daemon's config, or
  * FILE) is read with the config reader, the edits applied, the result
- * written out as a plist and read back with every check of the daemon's
+ * written out by the one writer (config_write.c) and read back with every check of the daemon's
  * (config.c, then this OS's catalogue): only then is it written, whole,
  * through the trust rule (trust_write_file: a temporary file renamed over
  * it, so a reader or a concurrent set sees the old file or the new one,
@@ -19,92 +19,10 @@
 
 #include "tcptunectl.h"
 
-#define SET_MAX_BYTES	(256 * 1024)
-
-struct sbuf {
-	char	*p;
-	size_t	 len, cap;
+/* The comment above a file set writes, unless advise gives its own. */
+static const struct config_notes set_notes = {
+	"Written by tcptunectl set: edit with it, or by hand.", NULL, NULL
 };
-
-static void
-sb_add(struct sbuf *b, const char *fmt, ...) TT_PRINTF(2, 3);
-
-static void
-sb_add(struct sbuf *b, const char *fmt, ...)
-{
-	va_list	ap;
-	int	n;
-
-	if (b->p == NULL && (b->p = malloc(b->cap = SET_MAX_BYTES)) == NULL)
-		fatal("%s", __func__);
-	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= b->cap - b->len)
-		fatalx("%s: config too large", __func__);
-	b->len += (size_t)n;
-}
-
-/* Text in an element: the reader takes it back as written. */
-static void
-sb_text(struct sbuf *b, const char *s)
-{
-	for (; *s != '\0'; s++)
-		sb_add(b, "%s", *s == '&' ? "&amp;" : *s == '<' ? "&lt;" :
-		    *s == '>' ? "&gt;" : (char[]){ *s, '\0' });
-}
-
-static void
-sb_value(struct sbuf *b, const struct config_key *k, const char *indent)
-{
-	long long	n;
-
-	if (strchr(k->value, ' ') == NULL && parse_ll(k->value, &n) == 0 &&
-	    n >= 0)
-		sb_add(b, "%s<integer>%lld</integer>\n", indent, n);
-	else {
-		sb_add(b, "%s<string>", indent);
-		sb_text(b, k->value);
-		sb_add(b, "</string>\n");
-	}
-}
-
-/* cfg as a tcptune.conf: the short form unless Mode or OnReject is set. */
-static void
-config_write(const struct config *cfg, struct sbuf *b)
-{
-	const struct config_key	*k;
-	size_t			 i;
-
-	sb_add(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
-	    "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n"
-	    "<!-- Written by tcptunectl set: edit with it, or by hand. -->\n"
-	    "<plist version=\"1.0\">\n<dict>\n"
-	    "\t<key>CheckInterval</key>\n\t<integer>%u</integer>\n",
-	    cfg->check_interval);
-	if (cfg->set & CONFIG_SET_RESTORE)
-		sb_add(b, "\t<key>RestoreOnExit</key>\n\t<%s/>\n",
-		    cfg->restore_on_exit ? "true" : "false");
-	if (cfg->allow_any_sysctl)
-		sb_add(b, "\t<key>AllowAnySysctl</key>\n\t<true/>\n");
-	sb_add(b, "\t<key>Sysctls</key>\n\t<dict>\n");
-	for (i = 0; i < cfg->nkeys; i++) {
-		k = &cfg->keys[i];
-		sb_add(b, "\t\t<key>%s</key>\n", k->name);
-		if (k->mode == MODE_ENFORCE && k->on_reject == REJECT_FAIL) {
-			sb_value(b, k, "\t\t");
-			continue;
-		}
-		sb_add(b, "\t\t<dict>\n\t\t\t<key>Value</key>\n");
-		sb_value(b, k, "\t\t\t");
-		sb_add(b, "\t\t\t<key>Mode</key>\n\t\t\t<string>%s</string>\n"
-		    "\t\t\t<key>OnReject</key>\n\t\t\t<string>%s</string>\n"
-		    "\t\t</dict>\n", key_mode_name(k->mode),
-		    on_reject_name(k->on_reject));
-	}
-	sb_add(b, "\t</dict>\n</dict>\n</plist>\n");
-}
 
 static struct config_key *
 find_key(struct config *cfg, const char *name)
@@ -182,7 +100,7 @@ edit(struct config *cfg, const char *arg, bool unset,
  * The config as read back (sizes in bytes), or NULL.
  */
 static struct config *
-validate(const struct sbuf *b, const char *path, char *const *args,
+validate(const char *buf, size_t len, const char *path, char *const *args,
     int nargs, bool unset)
 {
 	struct errlist	 errs;
@@ -194,7 +112,7 @@ validate(const struct sbuf *b, const char *path, char *const *args,
 	int		 a, bad = 0;
 
 	errlist_init(&errs);
-	if ((cfg = config_parse(b->p, b->len, path, &errs)) == NULL ||
+	if ((cfg = config_parse(buf, len, path, &errs)) == NULL ||
 	    config_check_os(cfg, catalogue_host_os(), NULL, &errs, NULL) > 0)
 		bad = 1;
 	/* Lines of the text never written mean nothing: the reason only. */
@@ -227,12 +145,18 @@ validate(const struct sbuf *b, const char *path, char *const *args,
  * them), by the trust rule: a temporary file renamed over path.
  */
 static int
-write_back(const struct config *good, const char *path, struct sbuf *b,
-    char *why, size_t len)
+write_back(const struct config *good, const struct config_notes *notes,
+    const char *path, char *why, size_t len)
 {
-	b->len = 0;
-	config_write(good, b);
-	return trust_write_file(path, 0, b->p, b->len, 0644, why, len);
+	char	*buf;
+	size_t	 buflen;
+	int	 rv;
+
+	if (config_write(good, notes, &buf, &buflen) == -1)
+		return tt_why(why, len, "out of memory");
+	rv = trust_write_file(path, 0, buf, buflen, 0644, why, len);
+	free(buf);
+	return rv;
 }
 
 /*
@@ -309,7 +233,15 @@ reload_or_put_back(const char *socket, const char *path, const char *old,
 	return rv;
 }
 
-/* path read whole (the bytes kept in *old, to free) and parsed, or NULL. */
+/*
+ * path read whole (the bytes kept in *old, to free) and parsed, or NULL.
+ * It is opened as the daemon opens its config (CONFIG_CHECK_OWNER: the
+ * held-descriptor walk of trust_posix.c, the owner and mode rule), so a
+ * file the daemon refuses is refused here in the daemon's words: writing
+ * a user's file back as root's would make root apply the user's keys.
+ * What passes is root's (or, run by a user on their own file, theirs),
+ * so the file written back has the owner it had.
+ */
 static struct config *
 load(const char *path, char **old, size_t *oldlen)
 {
@@ -320,7 +252,8 @@ load(const char *path, char **old, size_t *oldlen)
 
 	errlist_init(&errs);
 	*old = NULL;
-	if ((err = config_file_read(path, 0, old, oldlen, &errs)) > 0)
+	if ((err = config_file_read(path, CONFIG_CHECK_OWNER, old, oldlen,
+	    &errs)) > 0)
 		config_file_error(&errs, path, err);
 	else if (err == 0)
 		cfg = config_parse(*old, *oldlen, path, &errs);
@@ -344,12 +277,11 @@ load(const char *path, char **old, size_t *oldlen)
 static int
 edit_config(const char *socket, const char *file, const char *path,
     char *const *args, int nargs, bool unset, const struct set_new *nw,
-    const struct output *out)
+    const struct config_notes *notes, const struct output *out)
 {
 	struct config	*cfg, *good = NULL;
-	struct sbuf	 b = { NULL, 0, 0 };
-	char		*old, why[256];
-	size_t		 oldlen;
+	char		*old, *buf = NULL, why[256];
+	size_t		 oldlen, len;
 	int		 a, rv = CTL_FAIL;
 
 	if ((cfg = load(path, &old, &oldlen)) == NULL)
@@ -360,18 +292,18 @@ edit_config(const char *socket, const char *file, const char *path,
 	for (a = 0; a < nargs; a++)
 		if (edit(cfg, args[a], unset, nw ? &nw[a] : NULL) == -1)
 			break;
-	if (a == nargs) {
-		config_write(cfg, &b);
-		if ((good = validate(&b, path, args, nargs, unset)) == NULL)
-			ctl_warnx("%s: not changed", path);
-		else if (write_back(good, path, &b, why, sizeof(why)) == -1)
-			ctl_warnx("%s: not changed: %s", path, why);
-		else
-			rv = file != NULL ? CTL_OK : reload_or_put_back(socket,
-			    path, old, oldlen, out);
-	} else
+	if (a < nargs)
 		ctl_warnx("%s: not changed", path);
-	free(b.p);
+	else if (config_write(cfg, notes, &buf, &len) == -1)
+		fatal("%s", __func__);
+	else if ((good = validate(buf, len, path, args, nargs, unset)) == NULL)
+		ctl_warnx("%s: not changed", path);
+	else if (write_back(good, notes, path, why, sizeof(why)) == -1)
+		ctl_warnx("%s: not changed: %s", path, why);
+	else
+		rv = file != NULL ? CTL_OK : reload_or_put_back(socket, path,
+		    old, oldlen, out);
+	free(buf);
 	free(old);
 	config_free(good);
 	config_free(cfg);
@@ -393,17 +325,20 @@ set_run(const char *socket, const char *file, char *const *args, int nargs,
 		tt_strlcpy(path, file, sizeof(path));
 	else
 		(void)set_daemon_config(socket, path, sizeof(path));
-	return edit_config(socket, file, path, args, nargs, unset, NULL, out);
+	return edit_config(socket, file, path, args, nargs, unset, NULL,
+	    &set_notes, out);
 }
 
 /*
  * advise --apply: KEY=VALUE args set in path (the daemon's config, from
- * set_daemon_config, or file) as set does, keys new to it held as nw.
+ * set_daemon_config, or file) as set does, keys new to it held as nw,
+ * the file's comments advise's (notes), as advise --config writes them.
  */
 int
 set_apply(const char *socket, const char *file, const char *path,
     char *const *args, int nargs, const struct set_new *nw,
-    const struct output *out)
+    const struct config_notes *notes, const struct output *out)
 {
-	return edit_config(socket, file, path, args, nargs, false, nw, out);
+	return edit_config(socket, file, path, args, nargs, false, nw, notes,
+	    out);
 }

@@ -70,13 +70,16 @@ int	 set_run(const char *, const char *, char *const *, int, bool,
 	    const struct output *);
 int	 set_daemon_config(const char *, char *, size_t);
 int	 set_apply(const char *, const char *, const char *, char *const *,
-	    int, const struct set_new *, const struct output *);
+	    int, const struct set_new *, const struct config_notes *,
+	    const struct output *);
 
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
 #define CTL_TEXT_WIDTH	80	/* running text a person reads: ctl_wrap */
 void	 ctl_wrap(FILE *, const char *, const char *, const char *, int);
+size_t	 ctl_wrap_buf(char *, size_t, const char *, const char *,
+	    const char *, int);
 
 /* nearest.c: "did you mean" */
 size_t	 ctl_edit_distance(const char *, const char *);

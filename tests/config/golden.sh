@@ -276,6 +276,11 @@ report_ok() {
 }
 import_case launchd-sh.plist darwin 0
 import_case launchd-args.plist darwin 0
+# a binary launchd plist (plutil -convert binary1) read as tcptuned reads
+# a binary managed file (bplist.c); an entity refused by the config's own
+# hardened reader (config.c), as in a tcptune.conf
+import_case launchd-binary.plist darwin 0
+import_case launchd-entity.plist darwin 1
 import_case sysctl.d.conf linux 0 --platform linux
 import_case netsh.cmd windows 0
 import_case garbage.txt linux 1 --platform linux

@@ -5,8 +5,8 @@
 # the daemon's config (its other keys kept), each shown old -> new, the
 # config reloaded and the keys enforced; a second run has nothing to
 # change; -f FILE edits FILE only; a user other than root, --platform of
-# another OS, a broken config and the options --apply excludes are
-# refused and change nothing, and so does a reload refused (set too: the
+# another OS, a broken config, a config the daemon would refuse (a
+# user's) and the options --apply excludes are refused and change nothing, and so does a reload refused (set too: the
 # same path), the file put back.
 
 . "$(dirname "$0")/lib.sh"
@@ -76,6 +76,19 @@ ctl "${ADV[@]}" --apply -f "$T/bad.conf"
 report $? "-f FILE with errors: refused (exit $CTL_RC), FILE unchanged" \
     "$(cat "$T/ctl.out")"
 
+# A config the daemon would refuse is refused in its words, not written
+# back root's (its keys would then be applied as root), its owner kept.
+chown 65534 "$CONF"
+"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" >"$T/n.out" 2>&1
+words=$(grep -F "$CONF: " "$T/n.out" | grep -m1 -F "refusing to use it")
+ctl "${ADV[@]}" --apply
+[ "$CTL_RC" -eq 1 ] && [ -n "$words" ] && output_has "$words" &&
+    output_has "not changed" && [ "$(stat -c %u "$CONF")" = 65534 ] &&
+    unchanged
+report $? "the daemon's config owned by uid 65534: refused in the daemon's words (exit $CTL_RC), unchanged" \
+    "$(cat "$T/n.out" "$T/ctl.out")"
+chown 0 "$CONF"
+
 # ---- -f FILE: that file only, no reload
 
 cp "$CONF" "$T/other.conf"
@@ -87,6 +100,24 @@ report $? "-f FILE: FILE edited, its key kept; the daemon's config and the kerne
     "$(cat "$T/ctl.out")"
 "$TCPTUNECTL" check --platform linux "$T/other.conf" >"$T/check" 2>&1
 report $? "-f FILE: the file passes check" "$(cat "$T/check")"
+
+# One writer (lib/config_write.c): the advice written by --apply is the
+# file --config writes, byte for byte, comments too.  The file --apply
+# edits is --config's with the raised keys put back to their stock
+# values; --apply raises them again (the read-only keys it leaves out
+# are already there, as --config wrote them).
+"$TCPTUNECTL" "${ADV[@]}" --config "$T/advised.conf" >"$T/config.out" 2>&1
+sed -e "s|<string>$REC_R</string>|<string>$STOCK_R</string>|" \
+    -e "s|<string>$REC_W</string>|<string>$STOCK_W</string>|" \
+    "$T/advised.conf" >"$T/stock.conf"
+cmp -s "$T/advised.conf" "$T/stock.conf"
+lowered=$?
+ctl "${ADV[@]}" --apply -f "$T/stock.conf"
+[ "$lowered" -eq 1 ] && [ "$CTL_RC" -eq 0 ] &&
+    cmp "$T/advised.conf" "$T/stock.conf" >"$T/cmp.out" 2>&1 && unchanged
+report $? "--apply -f writes the file --config writes, byte for byte (exit $CTL_RC)" \
+    "$(cat "$T/config.out" "$T/ctl.out" "$T/cmp.out")" \
+    "$(diff "$T/advised.conf" "$T/stock.conf")"
 
 # ---- a reload refused: the file is put back (a server that names a
 # config of ours and refuses every reload, tests/system/fakeserver.py)
@@ -136,7 +167,7 @@ report $? "apply: the raised keys are held at-least" "$(cat "$CONF")"
 
 if global_key_readonly net.core.rmem_max; then
 	grep -q "net.core.rmem_max: .* left out, read only" "$T/apply.out" &&
-	    ! grep -q net.core.rmem_max "$CONF"
+	    ! grep -qF "<key>net.core.rmem_max</key>" "$CONF"
 	report $? "apply: net.core.rmem_max, read only here, is left out" \
 	    "$(cat "$T/apply.out")"
 else

@@ -116,7 +116,7 @@ refused lock "the state directory's lock swapped for a symlink" \
 S=$T/s-lockowner
 mkdir -m 0700 "$S" && : >"$S/lock" && chown 65534:65534 "$S/lock"
 refused lockowner "a lock file owned by uid 65534" \
-    "owner uid 65534" -f "$CONF" -s "$SOCK" -S "$S"
+    "owner 65534)" -f "$CONF" -s "$SOCK" -S "$S"
 
 # A root directory with an originals file root did not write alone: not
 # believed (set aside), so the true values are taken as the originals.
@@ -125,7 +125,7 @@ mkdir -m 0700 "$S" && forged_originals "$S/originals" && chown 65534:65534 "$S/o
 start_ready file -f "$CONF" -s "$SOCK" -S "$S"
 wait_until 3 all_in_force
 ctl restore
-untouched && compgen -G "$S/originals.corrupt.*" >/dev/null && log_has file "owner uid 65534"
+untouched && compgen -G "$S/originals.corrupt.*" >/dev/null && log_has file "owner 65534)"
 report $? "an originals file owned by uid 65534 is set aside, never believed: restore brings back the true values" \
     "$(values)"
 ctl resume

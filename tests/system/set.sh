@@ -5,7 +5,9 @@
 # reloaded and the new status printed; a refused value (a typo, a wrong
 # arity, another OS's key) changes nothing, neither file nor kernel;
 # sizes with units; two concurrent sets leave a whole file, one of the
-# two (the last writer wins, never a torn file).
+# two (the last writer wins, never a torn file); a file the daemon would
+# refuse (a user's, or reached through a user's directory) is refused in
+# the daemon's words and left as it was, owner and bytes.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -85,6 +87,43 @@ last=$(sed -n 's|.*<string>4096 16384 \([0-9]*\)</string>.*|\1|p' "$T/other.conf
     [ -z "$(ls "$T"/other.conf.tmp.* 2>/dev/null)" ]
 report $? "eight concurrent sets: a whole file, one of them, no temporary left" \
     "$(cat "$T/check")"
+
+# ---- a config the daemon refuses: refused in its words, left as it was
+
+# refused_as_daemon FILE WHAT [-f]: set (of FILE with -f, else of the
+# daemon's config, FILE) is refused with the line `tcptuned -n -f FILE`
+# refuses FILE with; its bytes, its owner and the kernel unchanged.
+# Written back root's, a user's keys would be applied as root.
+refused_as_daemon() {
+	local file=$1 what=$2 words sum owner
+	shift 2
+	sum=$(sha256sum <"$file")
+	owner=$(stat -L -c %u "$file")
+	"$TCPTUNED" -P "$PARSE_HELPER" -n -f "$file" >"$T/n.out" 2>&1
+	words=$(grep -F "$file: " "$T/n.out" | grep -m1 -F "refusing to use it")
+	ctl set "$@" ${1:+"$file"} "$RMEM=${RV[2]}"
+	[ "$CTL_RC" -eq 1 ] && [ -n "$words" ] && output_has "$words" &&
+	    output_has "not changed" && [ "$(sha256sum <"$file")" = "$sum" ] &&
+	    [ "$(stat -L -c %u "$file")" = "$owner" ] &&
+	    sysctl_is $RMEM "${RV[1]}"
+	report $? "set: $what: refused in the daemon's words, unchanged" \
+	    "$(cat "$T/n.out" "$T/ctl.out")"
+}
+
+chown 65534 "$CONF"
+refused_as_daemon "$CONF" "the daemon's config owned by uid 65534"
+chown 0 "$CONF"
+cp "$CONF" "$T/users.conf"
+chown 65534 "$T/users.conf"
+refused_as_daemon "$T/users.conf" "-f a file owned by uid 65534" -f
+mkdir -m 0755 "$T/home" "$T/home/sub"
+chown 65534 "$T/home"
+cp "$CONF" "$T/home/tcptune.conf"
+ln -s "$T/home/tcptune.conf" "$T/link.conf"
+refused_as_daemon "$T/link.conf" "-f root's link into uid 65534's directory" -f
+cp "$CONF" "$T/home/sub/tcptune.conf"
+refused_as_daemon "$T/home/sub/tcptune.conf" \
+    "-f a file below uid 65534's directory" -f
 
 daemon_stop main
 tap_end

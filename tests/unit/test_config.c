@@ -1218,7 +1218,11 @@ test_load_size(void **state)
 	unlink(path);
 }
 
-/* Not root: the file is the caller's, so the owner check refuses it. */
+/*
+ * Not root: the file is the caller's, and the one owner rule
+ * (trust_file_owner) believes a process's own files, as sshd's
+ * StrictModes does; writable by others, it is refused.
+ */
 static void
 owner_unprivileged(void)
 {
@@ -1226,8 +1230,10 @@ owner_unprivileged(void)
 
 	tmp_path(path, sizeof(path), "mine.conf");
 	write_file(path, good_xml, 0644);
+	expect_load_ok(path, CONFIG_CHECK_OWNER);
+	assert_int_equal(chmod(path, 0666), 0);
 	snprintf(want, sizeof(want), "%s: must be owned by root and not "
-	    "writable by group or others (mode 0644, owner %lu): refusing "
+	    "writable by group or others (mode 0666, owner %lu): refusing "
 	    "to use it", path, (unsigned long)geteuid());
 	expect_load_error(path, CONFIG_CHECK_OWNER, want);
 	unlink(path);

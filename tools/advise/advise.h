@@ -319,6 +319,17 @@ int	 advise_apply(const struct advise_args *, const struct advice *);
 /* advise.c: the command; its own renderer, text or JSON. */
 int	 advise_run(const struct advise_args *, bool);
 void	 advise_plist(FILE *, const struct advice *);
+/* advise's comments in a config, the same for --config and --apply. */
+#define ADV_COMMENT_MAX	8192
+struct advise_notes {
+	const struct advice	*advice;
+	char			 head[ADV_COMMENT_MAX];
+	char			 key[ADV_COMMENT_MAX];
+};
+void	 advise_notes(const struct advice *, struct advise_notes *,
+	    struct config_notes *);
+void	 advise_key_hold(const struct adv_key *, enum key_mode *,
+	    enum on_reject *);
 
 /*
  * advise_posix.c or advise_win.c.  advise_measure and advise_write_config

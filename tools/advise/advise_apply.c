@@ -14,6 +14,7 @@
 #endif
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tcptunectl.h"
@@ -29,21 +30,6 @@ struct apply_plan {
 	int		 n;
 	int		 left_out;	/* to change, but read only here */
 };
-
-/*
- * As advise --config holds it (advise_plist): a number at-least, so that
- * tcptuned never lowers what something else set higher, clamped where
- * the advice says; a word enforced.
- */
-static void
-key_hold(const struct adv_key *k, struct set_new *nw)
-{
-	long long	v[3];
-
-	nw->mode = value_numbers(k->recommended, v, 3) > 0 ? MODE_AT_LEAST :
-	    MODE_ENFORCE;
-	nw->on_reject = k->clamp ? REJECT_CLAMP : REJECT_FAIL;
-}
 
 /* One line a key to change: now -> then, or why it is left out. */
 static void
@@ -63,7 +49,8 @@ plan_key(struct apply_plan *p, const struct adv_key *k)
 	snprintf(p->args[p->n], sizeof(p->args[0]), "%s=%s", k->name,
 	    k->recommended);
 	p->argv[p->n] = p->args[p->n];
-	key_hold(k, &p->nw[p->n]);
+	/* held as advise --config holds it */
+	advise_key_hold(k, &p->nw[p->n].mode, &p->nw[p->n].on_reject);
 	p->n++;
 }
 
@@ -101,9 +88,11 @@ target(const struct advise_args *a, char *path, size_t len)
 int
 advise_apply(const struct advise_args *a, const struct advice *adv)
 {
-	struct apply_plan	p;
-	char			path[1024], rate[32], rtt[32];
-	int			rv;
+	struct apply_plan	 p;
+	struct advise_notes	*notes;
+	struct config_notes	 cn;
+	char			 path[1024], rate[32], rtt[32];
+	int			 rv;
 
 	if ((rv = target(a, path, sizeof(path))) != CTL_OK)
 		return rv;
@@ -119,9 +108,13 @@ advise_apply(const struct advise_args *a, const struct advice *adv)
 		return CTL_OK;
 	}
 	fflush(stdout);
-	if ((rv = set_apply(a->socket, a->file, path, p.argv, p.n, p.nw,
+	if ((notes = malloc(sizeof(*notes))) == NULL)
+		fatal("%s", __func__);
+	advise_notes(adv, notes, &cn);
+	if ((rv = set_apply(a->socket, a->file, path, p.argv, p.n, p.nw, &cn,
 	    a->out)) == CTL_OK && a->file != NULL)
 		printf("%s written; tcptuned reads it at its next reload\n",
 		    path);
+	free(notes);
 	return rv;
 }

@@ -42,7 +42,9 @@
 #endif
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "advise.h"
@@ -55,11 +57,49 @@
 
 /* ---- text */
 
+/* Text built in a caller's buffer, cut short at its size. */
+struct text {
+	char	*p;
+	size_t	 size, len;
+};
+
+static void	text_add(struct text *, const char *, ...) TT_PRINTF(2, 3);
+
+static void
+text_add(struct text *t, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	if (t->len + 1 >= t->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->p + t->len, t->size - t->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len = (size_t)n < t->size - t->len ? t->len + (size_t)n :
+		    t->size - 1;
+}
+
 /* Running text, wrapped at WRAP, every line after the first indented. */
+static void
+wrap_text(struct text *t, const char *first, const char *indent,
+    const char *text)
+{
+	if (t->len + 1 < t->size)
+		t->len += ctl_wrap_buf(t->p + t->len, t->size - t->len, first,
+		    indent, text, WRAP);
+}
+
 static void
 wrap(FILE *f, const char *first, const char *indent, const char *text)
 {
-	ctl_wrap(f, first, indent, text, WRAP);
+	char		buf[ADV_COMMENT_MAX];
+	struct text	t = { buf, sizeof(buf), 0 };
+
+	buf[0] = '\0';
+	wrap_text(&t, first, indent, text);
+	fputs(buf, f);
 }
 
 static void
@@ -579,7 +619,7 @@ advise_json(FILE *f, const struct advice *a)
 	json_close(&j, '}');
 }
 
-/* ---- plist */
+/* ---- plist: advise's config and its comments, for config_write.c */
 
 /*
  * Text wrapped into an open comment, each line indented by ind.  A
@@ -587,7 +627,7 @@ advise_json(FILE *f, const struct advice *a)
  * such dashes are spaced out.
  */
 static void
-comment_text(FILE *f, const char *ind, const char *text)
+comment_text(struct text *t, const char *ind, const char *text)
 {
 	char	buf[2 * (ADV_TEXT_MAX + ADV_NOTE_MAX)];
 	size_t	n = 0;
@@ -610,11 +650,11 @@ comment_text(FILE *f, const char *ind, const char *text)
 			buf[n++] = ' ';
 	}
 	buf[n] = '\0';
-	wrap(f, ind, ind, buf);
+	wrap_text(t, ind, ind, buf);
 }
 
 static void
-plist_path(FILE *f, const struct advice *a)
+plist_path(struct text *t, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
 	char			 rate[32], rtt[32], bdp[32], line[600];
@@ -631,69 +671,86 @@ plist_path(FILE *f, const struct advice *a)
 	    "Bandwidth-delay product: %.0f bytes (%s) in flight.", rate, rtt,
 	    a->probe ? ", measured with TCP connects to " : "",
 	    a->probe ? a->probe->host : "", r->bdp, bdp);
-	comment_text(f, "\t", line);
+	comment_text(t, "\t", line);
 	snprintf(line, sizeof(line), "One stream with the values read: "
 	    "receiving %s, sending %s. With these values: receiving %s, "
 	    "sending %s.", nr, ns, rr, rs);
-	fputc('\n', f);
-	comment_text(f, "\t", line);
+	text_add(t, "\n");
+	comment_text(t, "\t", line);
 }
 
+/* The comment above the <plist>: the path, the verdict, the notes. */
 static void
-plist_head(FILE *f, const struct advice *a)
+plist_head(struct text *t, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
 	char			 line[128], text[ADV_TEXT_MAX + ADV_NOTE_MAX];
 	size_t			 i;
 
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" "
-	    "\"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<!--\n");
 	snprintf(line, sizeof(line), "tcptune.conf(5) for %s, written by "
 	    "tcptunectl advise.", adv_os_label(r->os));
-	comment_text(f, "\t", line);
-	fputc('\n', f);
+	comment_text(t, "\t", line);
+	text_add(t, "\n");
 	/* XML forbids two hyphens in a row inside a comment */
-	comment_text(f, "\t", "An XML comment cannot hold two hyphens in a "
+	comment_text(t, "\t", "An XML comment cannot hold two hyphens in a "
 	    "row, so the options of tcptunectl advise are named below as "
 	    "\"option set\", \"option platform\": type them with two "
 	    "leading hyphens.");
-	fputc('\n', f);
-	plist_path(f, a);
-	fputc('\n', f);
+	text_add(t, "\n");
+	plist_path(t, a);
+	text_add(t, "\n");
 	adv_verdict_text(r, text, sizeof(text));
-	comment_text(f, "\t", text);
+	comment_text(t, "\t", text);
 	for (i = 0; i < r->nnotes; i++) {
-		fputc('\n', f);
+		text_add(t, "\n");
 		adv_note_text(&a->in, r, &r->notes[i], text, sizeof(text));
-		comment_text(f, "\t", text);
+		comment_text(t, "\t", text);
 	}
-	fputc('\n', f);
+	text_add(t, "\n");
 	if (r->os == ADV_WINDOWS)
-		comment_text(f, "\t", "Each key is enforced: tcptuned sets it "
+		comment_text(t, "\t", "Each key is enforced: tcptuned sets it "
 		    "back when something else changes it (where Group Policy "
 		    "sets the auto-tuning level, tcptuned reports it and leaves "
 		    "it). Check this file with tcptunectl check, install it as "
 		    "%ProgramData%\\tcptune\\tcptune.conf and run tcptunectl "
 		    "reload.");
 	else
-		comment_text(f, "\t", "Every key is Mode at-least: tcptuned "
+		comment_text(t, "\t", "Every key is Mode at-least: tcptuned "
 		    "raises a value that falls below it and leaves alone one "
 		    "that something else set higher. Check this file with "
 		    "tcptunectl check, install it as /etc/tcptune.conf (owned by "
 		    "root, mode 0644) and run tcptunectl reload.");
-	fprintf(f, "-->\n");
 }
 
-static void
-plist_key(FILE *f, const struct adv_result *r, const struct adv_key *k)
+/* A row of the advice that goes in a config (the rest is only shown). */
+static const struct adv_key *
+advised_key(const struct adv_result *r, const char *name)
 {
-	char		line[ADV_NOTE_MAX + 2 * TT_VALUE_MAX + 128], need[80] = "";
-	char		why[ADV_NOTE_MAX];
-	long long	v[3];
-	bool		vector = strchr(k->recommended, ' ') != NULL;
-	bool		word = value_numbers(k->recommended, v, 3) <= 0;
+	size_t	i;
 
+	for (i = 0; i < r->nkeys; i++)
+		if (r->keys[i].role != ROLE_INFO &&
+		    strcmp(r->keys[i].name, name) == 0)
+			return &r->keys[i];
+	return NULL;
+}
+
+/* config_notes' key(): why the advice sets k, or NULL for a key not its. */
+static const char *
+plist_key_note(const struct config_key *ck, void *arg)
+{
+	struct advise_notes	*n = arg;
+	const struct adv_result	*r = &n->advice->res;
+	const struct adv_key	*k;
+	struct text		 t = { n->key, sizeof(n->key), 0 };
+	char			 line[ADV_NOTE_MAX + 2 * TT_VALUE_MAX + 128];
+	char			 need[80] = "", why[ADV_NOTE_MAX];
+	long long		 v[3];
+	bool			 word;
+
+	if ((k = advised_key(r, ck->name)) == NULL)
+		return NULL;
+	word = value_numbers(k->recommended, v, 3) <= 0;
 	if (k->needed > 0)
 		snprintf(need, sizeof(need), word ? " This path needs a window "
 		    "of at least %lld bytes." : " This path needs at least %lld.",
@@ -705,42 +762,84 @@ plist_key(FILE *f, const struct adv_result *r, const struct adv_key *k)
 	    " Already enough, kept so it stays: ",
 	    k->current[0] ? k->current : "unknown",
 	    k->assumed ? " (stock default, not read)." : ".");
-	fprintf(f, "\t\t<!--\n");
-	comment_text(f, "\t\t\t", line);
-	fprintf(f, "\t\t-->\n\t\t<key>%s</key>\n\t\t<dict>\n"
-	    "\t\t\t<key>Value</key>\n", k->name);
-	if (vector || word)
-		fprintf(f, "\t\t\t<string>%s</string>\n", k->recommended);
-	else
-		fprintf(f, "\t\t\t<integer>%s</integer>\n", k->recommended);
-	/* a word has no order: enforced, the default Mode */
-	if (!word)
-		fprintf(f, "\t\t\t<key>Mode</key>\n"
-		    "\t\t\t<string>at-least</string>\n");
-	if (k->clamp)
-		fprintf(f, "\t\t\t<key>OnReject</key>\n"
-		    "\t\t\t<string>clamp</string>\n");
-	fprintf(f, "\t\t</dict>\n");
+	n->key[0] = '\0';
+	comment_text(&t, "\t\t\t", line);
+	return n->key;
 }
 
 /*
- * The recommended ceilings as a tcptune.conf.  Rows that are only shown
- * (the initial buffers) stay out: tcptuned would hold them for nothing.
+ * advise's comments, for config_write: the same for --config and for
+ * --apply (through set_apply), so the two write the same file.
+ */
+void
+advise_notes(const struct advice *a, struct advise_notes *n,
+    struct config_notes *cn)
+{
+	struct text	t = { n->head, sizeof(n->head), 0 };
+
+	n->advice = a;
+	n->head[0] = '\0';
+	plist_head(&t, a);
+	cn->head = n->head;
+	cn->key = plist_key_note;
+	cn->arg = n;
+}
+
+/*
+ * How a key the advice sets is held: a number at-least, so that tcptuned
+ * never lowers what something else set higher, clamped where the advice
+ * says; a word enforced (it has no order).
+ */
+void
+advise_key_hold(const struct adv_key *k, enum key_mode *mode,
+    enum on_reject *on_reject)
+{
+	long long	v[3];
+
+	*mode = value_numbers(k->recommended, v, 3) > 0 ? MODE_AT_LEAST :
+	    MODE_ENFORCE;
+	*on_reject = k->clamp ? REJECT_CLAMP : REJECT_FAIL;
+}
+
+/*
+ * The recommended ceilings as a tcptune.conf, written by config_write.c.
+ * Rows that are only shown (the initial buffers) stay out: tcptuned
+ * would hold them for nothing.
  */
 void
 advise_plist(FILE *f, const struct advice *a)
 {
 	const struct adv_result	*r = &a->res;
-	size_t			 i;
+	struct config_key	 keys[ADV_MAX_KEYS];
+	struct config		 cfg;
+	struct config_notes	 cn;
+	struct advise_notes	*n;
+	char			*buf;
+	size_t			 i, len;
 
-	plist_head(f, a);
-	fprintf(f, "<plist version=\"1.0\">\n<dict>\n"
-	    "\t<key>CheckInterval</key>\n\t<integer>%d</integer>\n"
-	    "\t<key>Sysctls</key>\n\t<dict>\n", TT_CHECK_DEFAULT);
-	for (i = 0; i < r->nkeys; i++)
-		if (r->keys[i].role != ROLE_INFO)
-			plist_key(f, r, &r->keys[i]);
-	fprintf(f, "\t</dict>\n</dict>\n</plist>\n");
+	memset(&cfg, 0, sizeof(cfg));
+	memset(keys, 0, sizeof(keys));
+	cfg.check_interval = TT_CHECK_DEFAULT;
+	cfg.keys = keys;
+	for (i = 0; i < r->nkeys; i++) {
+		if (r->keys[i].role == ROLE_INFO)
+			continue;
+		tt_strlcpy(keys[cfg.nkeys].name, r->keys[i].name,
+		    sizeof(keys[0].name));
+		tt_strlcpy(keys[cfg.nkeys].value, r->keys[i].recommended,
+		    sizeof(keys[0].value));
+		advise_key_hold(&r->keys[i], &keys[cfg.nkeys].mode,
+		    &keys[cfg.nkeys].on_reject);
+		cfg.nkeys++;
+	}
+	if ((n = malloc(sizeof(*n))) == NULL)
+		fatal("%s", __func__);
+	advise_notes(a, n, &cn);
+	if (config_write(&cfg, &cn, &buf, &len) == -1)
+		fatal("%s", __func__);
+	fwrite(buf, 1, len, f);
+	free(buf);
+	free(n);
 }
 
 /* The plist must pass tcptunectl check: a failure here is a bug. */
