@@ -183,19 +183,28 @@ read_answer(int sock, struct answer *a)
 	return rv;
 }
 
+static int
+killed_by(int sig, char *why, size_t len)
+{
+	return tt_why(why, len, "it was killed by signal %d (%s)", sig,
+	    strsignal(sig));
+}
+
 /*
  * How the helper ended, in words, into why; 0 when it exited with 0.
  * It is killed first in any case: its answer has ended (it closed its
  * end, by exiting, which sets the status before the descriptors close) or
  * the deadline passed, and a helper that closed its end but lives on is
- * not waited for.  Our kill after the end of an answer is no failure:
- * the answer is judged on its own.
+ * not waited for.  A SIGKILL may be ours, after the end of an answer, and
+ * is no failure then: *killed says it, and the answer is judged on its
+ * own (run_helper).
  */
 static int
-reap(pid_t pid, bool timed_out, char *why, size_t len)
+reap(pid_t pid, bool timed_out, bool *killed, char *why, size_t len)
 {
 	int	status;
 
+	*killed = false;
 	(void)kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR)
@@ -209,10 +218,11 @@ reap(pid_t pid, bool timed_out, char *why, size_t len)
 		return tt_why(why, len, "it exited with status %d%s",
 		    WEXITSTATUS(status), WEXITSTATUS(status) == 127 ?
 		    " (it could not be started)" : "");
-	if (WTERMSIG(status) == SIGKILL)
+	if (WTERMSIG(status) == SIGKILL) {
+		*killed = true;
 		return 0;
-	return tt_why(why, len, "it was killed by signal %d (%s)",
-	    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	}
+	return killed_by(WTERMSIG(status), why, len);
 }
 
 /*
@@ -227,6 +237,7 @@ run_helper(const char *helper, int cfd, int mfd, const char *path,
 	struct answer	 a;
 	int		 sp[2];
 	pid_t		 pid;
+	bool		 killed;
 
 	memset(&a, 0, sizeof(a));
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
@@ -247,10 +258,13 @@ run_helper(const char *helper, int cfd, int mfd, const char *path,
 		log_warn("parse helper: event loop");
 	}
 	close(sp[0]);
-	if (reap(pid, a.timed_out, why, len) == -1 || (a.too_long &&
+	if (reap(pid, a.timed_out, &killed, why, len) == -1 || (a.too_long &&
 	    tt_why(why, len, "its answer is longer than any can be") == -1) ||
 	    parse_wire_decode(a.buf, a.len, path, managed, cfgp, errs, why,
 	    len) == -1) {
+		/* not a whole answer: the SIGKILL came before it, not ours */
+		if (killed)
+			killed_by(SIGKILL, why, len);
 		free(a.buf);
 		return -1;
 	}

@@ -24,6 +24,7 @@ cat >"$FAKE" <<EOF2
 read -r mode <"$HDIR/mode"
 case \$mode in
 crash) kill -SEGV \$\$ ;;
+sigkill) kill -KILL \$\$ ;;
 hang) exec /bin/sleep 999.25 ;;
 garbage) printf 'garbage' >&3; exit 0 ;;
 silent) exit 3 ;;
@@ -95,6 +96,7 @@ helper_fails() {
 	mode real
 }
 helper_fails crash "killed by signal 11"
+helper_fails sigkill "killed by signal 9"
 helper_fails garbage "a short answer"
 helper_fails silent "exited with status 3"
 helper_fails hang "did not answer within"
