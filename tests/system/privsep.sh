@@ -5,8 +5,9 @@
 # libxml2 in tcptuned's maps after start and after reloads; file:line
 # errors come through the helper; a helper that crashes, hangs, exits
 # without an answer or answers garbage is a failed reload that keeps the
-# running configuration and says what happened; -P refuses a helper
-# others could replace.  The helper's user and confinement are
+# running configuration and says what happened; the helper runs as a uid
+# of its own, which a process of nobody's cannot signal; -P refuses a
+# helper others could replace.  The helper's user and confinement are
 # tests/unit/test_confine.c's.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +26,7 @@ read -r mode <"$HDIR/mode"
 case \$mode in
 crash) kill -SEGV \$\$ ;;
 sigkill) kill -KILL \$\$ ;;
+fifo) exec 4<"$HDIR/fifo" ;;
 hang) exec /bin/sleep 999.25 ;;
 garbage) printf 'garbage' >&3; exit 0 ;;
 silent) exit 3 ;;
@@ -106,6 +108,51 @@ ctl reload
 report $? "the real helper again: reloaded" "$(cat "$T/ctl.out")"
 no_libxml2
 report $? "no libxml2 in the resident daemon after the failures"
+
+# ---- the helper's uid is its own: nobody's processes cannot signal it
+# The real helper reads the config from a FIFO the test holds, so it
+# waits, dropped and confined, until the test writes.
+
+helper_pid() {
+	pgrep -P "$DPID" -x tcptune-parse
+}
+helper_dropped() {
+	local pid
+	pid=$(helper_pid) && [ -n "$pid" ] &&
+	    [ "$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")" != 0 ]
+}
+# as_nobody_signal SIG PID: uid 65534's kill, its stderr in $T/kill.err
+as_nobody_signal() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    /bin/kill -s "$1" "$2" >"$T/kill.err" 2>&1
+}
+mkfifo -m 0600 "$HDIR/fifo"
+exec 7<>"$HDIR/fifo"	# read-write: no open blocks, ours or the helper's
+mode fifo
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/fifo.out" 2>&1 7>&- &
+RELOAD=$!
+wait_until 5 helper_dropped
+report $? "the helper runs, dropped, waiting for the config" \
+    "$(pgrep -a -P "$DPID")"
+HPID=$(helper_pid)
+HUID=$(awk '/^Uid:/ { print $2 }' "/proc/$HPID/status")
+[ -n "$HUID" ] && [ "$HUID" != 0 ] && [ "$HUID" != 65534 ]
+report $? "the helper's uid is its own ($HUID), not nobody's" \
+    "$(grep -E '^(Uid|Gid):' "/proc/$HPID/status")"
+for sig in STOP KILL; do
+	! as_nobody_signal "$sig" "$HPID" &&
+	    grep -q "not permitted" "$T/kill.err"
+	report $? "uid 65534 cannot send SIG$sig to the helper (EPERM)" \
+	    "$(cat "$T/kill.err")"
+done
+grep -q '^State:.*S (sleeping)' "/proc/$HPID/status"
+report $? "the helper is still waiting, neither stopped nor killed" \
+    "$(grep '^State:' "/proc/$HPID/status")"
+plist -i 1 "$RMEM=${RV[1]}" >&7
+exec 7>&-
+wait "$RELOAD"
+report $? "its reload then succeeds" "$(cat "$T/fifo.out")"
+mode real
 
 # ---- -P: only a helper nobody but root can replace
 
