@@ -568,6 +568,26 @@ errors_digest(const struct errlist *errs)
 }
 
 /*
+ * The file holds the running configuration again after a failed read (a
+ * typo put right, or the second half of a write the first read caught
+ * half done): that failure is over, so the read is a successful reload,
+ * "unchanged", and the same bad file later is reported again.  Nothing
+ * is applied: the running configuration is what the file says.
+ */
+static void
+reload_unchanged(struct daemon *d)
+{
+	char	msg[TT_TEXT_MAX];
+
+	d->last_reload = time(NULL);
+	d->last_reload_ok = true;
+	d->last_bad_digest = 0;
+	summarize(d, msg, sizeof(msg), "reloaded (unchanged)");
+	log_notice("%s", msg);
+	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
+}
+
+/*
  * The file changed: reload if its contents differ from the running config.
  * A bad file is reported once per set of errors, not again on every event
  * while an editor is at work.
@@ -585,9 +605,15 @@ on_config_settled(void *arg)
 	    d->opt.config_path);
 	errlist_init(&errs);
 	cfg = load_config(d, &errs);
-	if (cfg != NULL ? cfg->digest == d->engine.cfg->digest :
-	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest) {
+	if (cfg != NULL && cfg->digest == d->engine.cfg->digest) {
+		if (!d->last_reload_ok)
+			reload_unchanged(d);
 		config_free(cfg);
+		errlist_clear(&errs);
+		return;
+	}
+	if (cfg == NULL && errs.n > 0 &&
+	    errors_digest(&errs) == d->last_bad_digest) {
 		errlist_clear(&errs);
 		return;
 	}
