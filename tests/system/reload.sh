@@ -4,7 +4,8 @@
 # editor-style rename of the config file; a bad config keeps the running one
 # (still enforced) and reports every error as file:line; keys dropped from
 # the config get their originals back; a failed read clears once the file
-# holds the running config again.  Runs inside `unshare -n`.
+# holds the running config again, and a write in two steps (truncate,
+# then the content) ends on the final content.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -228,6 +229,32 @@ case $line in
 esac
 report $? "status: the last reload is ok, unchanged" "$line"
 check_eq "--prometheus: tcptune_last_reload_success" 1 "$(prom_success)"
+
+# ---- a write in two steps under the watch ends on the final content
+# The file is truncated, the daemon reads it empty (a failed reload: that
+# state is waited for, no sleep), then the content comes: once the same
+# as the running config, once new.
+
+last_msg_has() {
+	status_json && json_get .daemon.last_reload_message | grep -q "$1"
+}
+for final in same new; do
+	: >"$CONF"
+	wait_until 4 last_msg_has "error"
+	report $? "two steps ($final): the empty file is read, a failed reload" \
+	    "$(jq -c .daemon "$T/status.json")"
+	if [ "$final" = same ]; then
+		cat "$T/etc/good.copy" >"$CONF"
+		want=${RV[1]}
+	else
+		plist -i 1 "$RMEM=${RV[2]}" >"$CONF"
+		want=${RV[2]}
+	fi
+	wait_until 4 reload_ok_is true && sysctl_is $RMEM "$want" &&
+	    ! last_msg_has error
+	report $? "two steps ($final): status ends on the final content" \
+	    "$(jq -c .daemon "$T/status.json")" "rmem '$(sysctl_get $RMEM)'"
+done
 
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
