@@ -828,7 +828,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	char		 msg[TT_TEXT_MAX];
 	struct control_ops ops = { op_status, op_key_status, op_reload,
 			    op_restore, op_resume, op_lease, op_client_gone,
-			    op_holds_lease, NULL, op_diagnose };
+			    op_holds_lease, NULL, op_diagnose, NULL };
 
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;
