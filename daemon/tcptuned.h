@@ -310,6 +310,16 @@ struct msg_flow	*diagnose_reply(struct diagnose *, const struct ctl_peer *, bool
  */
 struct config	*parse_config(const char *, const char *, const char *,
 		    int, struct errlist *);
+/*
+ * The same read on the daemon's loop: done(cfg or NULL, errs, arg) when
+ * it ends; NULL when it could not start (errs says why; no done then).
+ */
+typedef void (*parse_done_fn)(struct config *, struct errlist *, void *);
+struct parse_job;
+struct evloop;
+struct parse_job *parse_begin(struct evloop *, const char *, const char *,
+		    const char *, int, parse_done_fn, void *, struct errlist *);
+void		 parse_cancel(struct parse_job *);
 int		 parse_report(const char *, const char *, const char *, int,
 		    FILE *);
 int		 parse_helper_check(const char *, char *, size_t);

@@ -148,11 +148,37 @@ done
 grep -q '^State:.*S (sleeping)' "/proc/$HPID/status"
 report $? "the helper is still waiting, neither stopped nor killed" \
     "$(grep '^State:' "/proc/$HPID/status")"
+
+# The reload is read on the daemon's loop: status answers while the
+# helper is stopped (root may stop it), and a second reload that comes
+# meanwhile is read after it, not lost.
+kill -STOP "$HPID"
+ctl status
+rc=$CTL_RC
+grep -q '^State:.*T (stopped)' "/proc/$HPID/status"
+stopped=$?
+[ "$rc" -eq 0 ] && [ "$stopped" -eq 0 ]
+report $? "status answers (exit $rc) while the helper is stopped" \
+    "$(cat "$T/ctl.out")" "$(grep '^State:' "/proc/$HPID/status")"
+follows() {
+	[ "$(count_in "$T/d.main.log" "another read follows")" -gt "$1" ]
+}
+reloaded=$(count_in "$T/d.main.log" "reloaded $CONF")
+f0=$(count_in "$T/d.main.log" "another read follows")
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/second.out" 2>&1 7>&- &
+SECOND=$!
+wait_until 5 follows "$f0"
+report $? "a second reload meanwhile waits for the read after this one"
+mode real
+kill -CONT "$HPID"
 plist -i 1 "$RMEM=${RV[1]}" >&7
 exec 7>&-
 wait "$RELOAD"
-report $? "its reload then succeeds" "$(cat "$T/fifo.out")"
-mode real
+report $? "the first reload then succeeds" "$(cat "$T/fifo.out")"
+wait "$SECOND"
+report $? "the second one too" "$(cat "$T/second.out")"
+[ "$(count_in "$T/d.main.log" "reloaded $CONF")" -eq $((reloaded + 2)) ]
+report $? "two reads, two reloads" "$(grep "reloaded $CONF" "$T/d.main.log")"
 
 # ---- -P: only a helper nobody but root can replace
 
