@@ -41,6 +41,8 @@ struct ctl_client {
 	bool			 closing;	/* close once the output is out */
 	bool			 input_ended;	/* answer what came, then close */
 	bool			 waiting;	/* for the output budget */
+	bool			 reloading;	/* its reload's answer comes later */
+	uint32_t		 reload_seq;
 	struct ctl_client	*next;
 };
 
@@ -249,26 +251,58 @@ do_status(struct ctl_client *c, uint32_t seq)
 	queue_end(c, seq, info.nkeys);
 }
 
+/* A reload's reply: every error of the file, then the result. */
+static void
+queue_reload_reply(struct ctl_client *c, uint32_t seq, int rv,
+    const struct errlist *errs, const char *msg)
+{
+	struct msg_config_error	ce;
+	size_t			i;
+
+	for (i = 0; i < errs->n; i++) {
+		memset(&ce, 0, sizeof(ce));
+		tt_strlcpy(ce.text, errs->msg[i], sizeof(ce.text));
+		queue(c, MSG_CONFIG_ERROR, seq, &ce, sizeof(ce));
+	}
+	queue_result(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
+	queue_end(c, seq, (uint32_t)errs->n);
+}
+
+/*
+ * A reload the daemon runs on its loop is answered when it ends
+ * (ctl_client_reload_done); the client's next request waits for that
+ * answer, as for any other, and everyone else is served meanwhile.
+ */
 static void
 do_reload(struct ctl_client *c, uint32_t seq)
 {
 	const struct control_ops	*ops = &c->srv->ops;
-	struct msg_config_error		 ce;
 	struct errlist			 errs;
 	char				 msg[TT_TEXT_MAX];
-	size_t				 i;
 	int				 rv;
 
+	if (ops->reload_begin != NULL) {
+		c->reloading = true;
+		c->reload_seq = seq;
+		ops->reload_begin(ops->arg, c);
+		return;
+	}
 	errlist_init(&errs);
 	rv = ops->reload(ops->arg, &errs, msg, sizeof(msg));
-	for (i = 0; i < errs.n; i++) {
-		memset(&ce, 0, sizeof(ce));
-		tt_strlcpy(ce.text, errs.msg[i], sizeof(ce.text));
-		queue(c, MSG_CONFIG_ERROR, seq, &ce, sizeof(ce));
-	}
-	queue_result(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
-	queue_end(c, seq, (uint32_t)errs.n);
+	queue_reload_reply(c, seq, rv, &errs, msg);
 	errlist_clear(&errs);
+}
+
+/* The daemon's reload for c has ended: its answer goes out. */
+void
+ctl_client_reload_done(struct ctl_client *c, int rv,
+    const struct errlist *errs, const char *msg)
+{
+	if (!c->reloading)
+		return;
+	c->reloading = false;
+	queue_reload_reply(c, c->reload_seq, rv, errs, msg);
+	c->srv->io.kick(c->conn);
 }
 
 /* restore and resume: the daemon's answer, as it is. */
@@ -424,7 +458,8 @@ parse_one(struct ctl_client *c)
 	size_t		total;
 	int		rv;
 
-	if (c->closing || c->outlen > 0 || c->inlen < sizeof(h))
+	if (c->closing || c->outlen > 0 || c->reloading ||
+	    c->inlen < sizeof(h))
 		return 0;
 	memcpy(&h, c->in, sizeof(h));
 	if ((rv = proto_check_header(&h, why, sizeof(why))) == 1) {
@@ -584,7 +619,7 @@ ctl_client_room(const struct ctl_client *c)
 {
 	if (c->closing)
 		return sizeof(c->in);
-	if (c->outlen > 0 || c->waiting || c->input_ended)
+	if (c->outlen > 0 || c->waiting || c->reloading || c->input_ended)
 		return 0;
 	return sizeof(c->in) - c->inlen;
 }
@@ -652,7 +687,7 @@ ctl_client_sent(struct ctl_client *c, size_t n)
 bool
 ctl_client_finished(const struct ctl_client *c)
 {
-	return c->outlen == 0 && (c->closing ||
+	return c->outlen == 0 && !c->reloading && (c->closing ||
 	    (c->input_ended && !request_pending(c)));
 }
 
@@ -660,7 +695,7 @@ ctl_client_finished(const struct ctl_client *c)
 time_t
 ctl_client_idle(const struct ctl_client *c, time_t now)
 {
-	if (c->srv->ops.holds_lease(c->srv->ops.arg, c))
+	if (c->reloading || c->srv->ops.holds_lease(c->srv->ops.arg, c))
 		return 0;
 	return now - c->last_active;
 }

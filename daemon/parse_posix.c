@@ -1,15 +1,17 @@
 /*
  * The daemon's side of the parse helper (parse_helper.c): the files are
  * opened here, as root by the trust rule (config_file_open), and handed
- * to a child that execs tcptune-parse; its answer is read on a private
- * event loop with a deadline timer (a helper that hangs is killed, never
+ * to a child that execs tcptune-parse; its answer is read on the loop it
+ * is given with a deadline timer (a helper that hangs is killed, never
  * waited on by a sleep), and checked again field by field
  * (parse_wire_decode).  A helper that crashes, hangs, exits without an
  * answer or answers garbage is one error of the reload, said in words:
  * the running configuration stays.
  *
- * The daemon's loop waits while the helper runs, as it waited while it
- * parsed in-process before: at most PARSE_DEADLINE_MS, a few ms usually.
+ * The daemon reads on its own loop (parse_begin): a slow or stopped
+ * helper holds only the reload, never status or the other requests.  The
+ * deadline bounds the helper.  Start-up and tcptuned -n, with nothing
+ * else to serve, wait on a private loop (parse_config).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -38,14 +40,22 @@
 #define PARSE_DEADLINE_MS	10000
 #define PARSE_FD_MOVED		10	/* above the helper's fds 3-5 */
 
-struct answer {
+struct parse_job {
 	struct evloop	*loop;
 	struct ev_timer	*timer;
 	uint64_t	 deadline;	/* tt_mono_ms() */
+	pid_t		 pid;
+	int		 sock;		/* our end; -1 once the answer ended */
 	char		*buf;
 	size_t		 len;
 	bool		 too_long;
 	bool		 timed_out;
+	int		 flags;
+	char		*path;
+	char		*managed;	/* NULL none */
+	char		*helper;
+	parse_done_fn	 done;
+	void		*arg;
 };
 
 /*
@@ -150,31 +160,33 @@ exec_helper(const char *helper, int sock, int cfd, int mfd,
 	_exit(127);
 }
 
+static void	job_end(struct parse_job *);
+
 static void
 on_answer(int fd, bool readable, bool writable, void *arg)
 {
-	struct answer	*a = arg;
-	char		 chunk[16384];
-	ssize_t		 n;
+	struct parse_job	*j = arg;
+	char			 chunk[16384];
+	ssize_t			 n;
 
 	(void)readable;
 	(void)writable;
 	n = read(fd, chunk, sizeof(chunk));
-	if (n == -1 && errno == EINTR)
+	if (n == -1 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {
-		ev_stop(a->loop);
+		job_end(j);
 		return;
 	}
-	if (a->len + (size_t)n > PW_MAX_BYTES) {
-		a->too_long = true;
-		ev_stop(a->loop);
+	if (j->len + (size_t)n > PW_MAX_BYTES) {
+		j->too_long = true;
+		job_end(j);
 		return;
 	}
-	if ((a->buf = realloc(a->buf, a->len + (size_t)n)) == NULL)
+	if ((j->buf = realloc(j->buf, j->len + (size_t)n)) == NULL)
 		fatal("%s", __func__);
-	memcpy(a->buf + a->len, chunk, (size_t)n);
-	a->len += (size_t)n;
+	memcpy(j->buf + j->len, chunk, (size_t)n);
+	j->len += (size_t)n;
 }
 
 /*
@@ -185,34 +197,33 @@ on_answer(int fd, bool readable, bool writable, void *arg)
 static void
 on_deadline(void *arg)
 {
-	struct answer	*a = arg;
-	uint64_t	 now = tt_mono_ms();
+	struct parse_job	*j = arg;
+	uint64_t		 now = tt_mono_ms();
 
-	if (now < a->deadline &&
-	    ev_timer_start(a->timer, (unsigned)(a->deadline - now), false) == 0)
+	if (now < j->deadline &&
+	    ev_timer_start(j->timer, (unsigned)(j->deadline - now), false) == 0)
 		return;
-	a->timed_out = true;
-	ev_stop(a->loop);
+	j->timed_out = true;
+	job_end(j);
 }
 
-/* Read the whole answer, or until the deadline: 0, or -1 (no loop). */
+/* Read the answer on j->loop, until its end or the deadline: 0 or -1. */
 static int
-read_answer(int sock, struct answer *a)
+job_watch(struct parse_job *j)
 {
-	struct ev_timer	*t;
-	int		 rv = -1;
-
-	if ((a->loop = ev_new()) == NULL)
+	j->deadline = tt_mono_ms() + PARSE_DEADLINE_MS;
+	if ((j->timer = ev_timer_new(j->loop, on_deadline, j)) == NULL ||
+	    ev_timer_start(j->timer, PARSE_DEADLINE_MS, false) == -1 ||
+	    ev_fd_add(j->loop, j->sock, on_answer, j) == -1)
 		return -1;
-	a->deadline = tt_mono_ms() + PARSE_DEADLINE_MS;
-	if ((t = a->timer = ev_timer_new(a->loop, on_deadline, a)) != NULL &&
-	    ev_timer_start(t, PARSE_DEADLINE_MS, false) == 0 &&
-	    ev_fd_add(a->loop, sock, on_answer, a) == 0)
-		rv = ev_run(a->loop);
-	ev_fd_del(a->loop, sock);
-	ev_timer_free(t);
-	ev_free(a->loop);
-	return rv;
+	return 0;
+}
+
+static int
+killed_by(int sig, char *why, size_t len)
+{
+	return tt_why(why, len, "it was killed by signal %d (%s)", sig,
+	    strsignal(sig));
 }
 
 /*
@@ -220,14 +231,16 @@ read_answer(int sock, struct answer *a)
  * It is killed first in any case: its answer has ended (it closed its
  * end, by exiting, which sets the status before the descriptors close) or
  * the deadline passed, and a helper that closed its end but lives on is
- * not waited for.  Our kill after the end of an answer is no failure:
- * the answer is judged on its own.
+ * not waited for.  A SIGKILL may be ours, after the end of an answer, and
+ * is no failure then: *killed says it, and the answer is judged on its
+ * own (job_result).
  */
 static int
-reap(pid_t pid, bool timed_out, char *why, size_t len)
+reap(pid_t pid, bool timed_out, bool *killed, char *why, size_t len)
 {
 	int	status;
 
+	*killed = false;
 	(void)kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) == -1)
 		if (errno != EINTR)
@@ -241,53 +254,117 @@ reap(pid_t pid, bool timed_out, char *why, size_t len)
 		return tt_why(why, len, "it exited with status %d%s",
 		    WEXITSTATUS(status), WEXITSTATUS(status) == 127 ?
 		    " (it could not be started)" : "");
-	if (WTERMSIG(status) == SIGKILL)
+	if (WTERMSIG(status) == SIGKILL) {
+		*killed = true;
 		return 0;
-	return tt_why(why, len, "it was killed by signal %d (%s)",
-	    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	}
+	return killed_by(WTERMSIG(status), why, len);
 }
 
-/*
- * Run the helper on the open files: 0 and *cfgp (NULL when the files
- * have errors, added to errs), or -1 and why when the helper failed.
- */
+/* Start the helper on the open files: 0, or -1 and why. */
 static int
-run_helper(const char *helper, int cfd, int mfd, const char *path,
-    const char *managed, struct config **cfgp, struct errlist *errs,
-    char *why, size_t len)
+job_spawn(struct parse_job *j, int cfd, int mfd, char *why, size_t len)
 {
-	struct answer	 a;
-	int		 sp[2];
-	pid_t		 pid;
+	int	sp[2];
 
-	memset(&a, 0, sizeof(a));
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
 		return tt_why(why, len, "socketpair: %s", strerror(errno));
 	(void)fcntl(sp[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(sp[1], F_SETFD, FD_CLOEXEC);
-	if ((pid = fork()) == -1) {
+	if ((j->pid = fork()) == -1) {
 		close(sp[0]);
 		close(sp[1]);
 		return tt_why(why, len, "fork: %s", strerror(errno));
 	}
-	if (pid == 0)
-		exec_helper(helper, sp[1], cfd, mfd, path, managed);
+	if (j->pid == 0)
+		exec_helper(j->helper, sp[1], cfd, mfd, j->path, j->managed);
 	close(sp[1]);
-	if (read_answer(sp[0], &a) == -1) {
-		a.timed_out = true;	/* no loop to wait on: kill it */
+	j->sock = sp[0];
+	(void)fcntl(j->sock, F_SETFL, fcntl(j->sock, F_GETFL) | O_NONBLOCK);
+	if (job_watch(j) == -1) {
 		log_warn("parse helper: event loop");
+		j->timed_out = true;	/* no loop to wait on: kill it */
+		return 1;
 	}
-	close(sp[0]);
-	if (reap(pid, a.timed_out, why, len) == -1 || (a.too_long &&
-	    tt_why(why, len, "its answer is longer than any can be") == -1) ||
-	    parse_wire_decode(a.buf, a.len, path, managed, cfgp, errs, why,
-	    len) == -1) {
-		free(a.buf);
-		return -1;
-	}
-	free(a.buf);
 	return 0;
+}
+
+/*
+ * The helper's end, in errs or *cfgp: how it ended, then its answer
+ * checked.
+ */
+static struct config *
+job_result(struct parse_job *j, struct errlist *errs)
+{
+	struct config	*cfg = NULL;
+	char		 why[TT_TEXT_MAX];
+	bool		 killed;
+
+	if (reap(j->pid, j->timed_out, &killed, why, sizeof(why)) == -1 ||
+	    (j->too_long && tt_why(why, sizeof(why), "its answer is longer "
+	    "than any can be") == -1) || parse_wire_decode(j->buf, j->len,
+	    j->path, j->managed, &cfg, errs, why, sizeof(why)) == -1) {
+		/* not a whole answer: the SIGKILL came before it, not ours */
+		if (killed)
+			killed_by(SIGKILL, why, sizeof(why));
+		errlist_add(errs, "%s: the parse helper %s failed: %s",
+		    j->path, j->helper, why);
+		return NULL;
+	}
+	/* this OS's catalogue: pure table lookups, no parser needed here */
+	if (cfg != NULL && (j->flags & CONFIG_CHECK_OS) && config_check_os(cfg,
+	    catalogue_host_os(), NULL, errs, NULL) > 0) {
+		config_free(cfg);
+		cfg = NULL;
+	}
+	return cfg;
+}
+
+static void
+job_free(struct parse_job *j)
+{
+	if (j->sock != -1) {
+		ev_fd_del(j->loop, j->sock);
+		close(j->sock);
+	}
+	ev_timer_free(j->timer);
+	free(j->buf);
+	free(j->path);
+	free(j->managed);
+	free(j->helper);
+	free(j);
+}
+
+/* The answer ended, or the time is up: the caller learns the result. */
+static void
+job_end(struct parse_job *j)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	ev_fd_del(j->loop, j->sock);
+	close(j->sock);
+	j->sock = -1;
+	ev_timer_stop(j->timer);
+	errlist_init(&errs);
+	cfg = job_result(j, &errs);
+	j->done(cfg, &errs, j->arg);
+	errlist_clear(&errs);
+	job_free(j);
+}
+
+/* A read no one waits for any more (the daemon exiting). */
+void
+parse_cancel(struct parse_job *j)
+{
+	bool	killed;
+	char	why[TT_TEXT_MAX];
+
+	if (j == NULL)
+		return;
+	(void)reap(j->pid, true, &killed, why, sizeof(why));
+	job_free(j);
 }
 
 /* The checked descriptor of a file, or -1 with its error in errs. */
@@ -302,20 +379,40 @@ open_checked(const char *path, struct errlist *errs)
 	return fd;
 }
 
-/*
- * path with managed over it when that file exists (NULL or "": none), as
- * config_load_layers() reads them, through the helper.  A config, or
- * NULL with every error in errs, the helper's failure among them.
- */
-struct config *
-parse_config(const char *helper, const char *path, const char *managed,
-    int flags, struct errlist *errs)
+static struct parse_job *
+job_new(struct evloop *loop, const char *helper, const char *path,
+    const char *managed, int flags)
 {
-	struct config	*cfg = NULL;
-	struct stat	 st;
-	char		 why[TT_TEXT_MAX];
-	int		 cfd, mfd = -1;
-	bool		 have_managed;
+	struct parse_job	*j;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL ||
+	    (j->path = strdup(path)) == NULL ||
+	    (j->helper = strdup(helper)) == NULL ||
+	    (managed != NULL && (j->managed = strdup(managed)) == NULL))
+		fatal("%s", __func__);
+	j->loop = loop;
+	j->flags = flags;
+	j->sock = -1;
+	return j;
+}
+
+/*
+ * Read path with managed over it when that file exists (NULL or "":
+ * none), as config_load_layers() reads them, through the helper, on
+ * loop: done(cfg, errs, arg) is called from loop with a config, or NULL
+ * and every error, the helper's failure among them.  NULL when the read
+ * could not start, its errors in errs (done is not called then).
+ */
+struct parse_job *
+parse_begin(struct evloop *loop, const char *helper, const char *path,
+    const char *managed, int flags, parse_done_fn done, void *arg,
+    struct errlist *errs)
+{
+	struct parse_job	*j;
+	struct stat		 st;
+	char			 why[TT_TEXT_MAX];
+	int			 cfd, mfd = -1, rv = -1;
+	bool			 have_managed;
 
 	have_managed = managed != NULL && managed[0] != '\0' &&
 	    (stat(managed, &st) == 0 || errno != ENOENT);
@@ -324,25 +421,72 @@ parse_config(const char *helper, const char *path, const char *managed,
 		    why);
 		return NULL;
 	}
+	j = job_new(loop, helper, path, have_managed ? managed : NULL, flags);
+	j->done = done;
+	j->arg = arg;
 	cfd = open_checked(path, errs);
 	if (have_managed)
 		mfd = open_checked(managed, errs);
 	if (cfd != -1 && (mfd != -1 || !have_managed) &&
-	    run_helper(helper, cfd, mfd, path, have_managed ? managed : NULL,
-	    &cfg, errs, why, sizeof(why)) == -1)
+	    (rv = job_spawn(j, cfd, mfd, why, sizeof(why))) == -1)
 		errlist_add(errs, "%s: the parse helper %s failed: %s", path,
 		    helper, why);
 	if (cfd != -1)
 		close(cfd);
 	if (mfd != -1)
 		close(mfd);
-	/* this OS's catalogue: pure table lookups, no parser needed here */
-	if (cfg != NULL && (flags & CONFIG_CHECK_OS) && config_check_os(cfg,
-	    catalogue_host_os(), NULL, errs, NULL) > 0) {
-		config_free(cfg);
-		cfg = NULL;
+	if (rv == 1) {		/* started, but no loop to read it on */
+		config_free(job_result(j, errs));
+		job_free(j);
+		return NULL;
 	}
-	return cfg;
+	if (rv == -1) {
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+struct sync_read {
+	struct evloop	*loop;
+	struct errlist	*errs;
+	struct config	*cfg;
+};
+
+static void
+sync_done(struct config *cfg, struct errlist *errs, void *arg)
+{
+	struct sync_read	*r = arg;
+	size_t			 i;
+
+	r->cfg = cfg;
+	for (i = 0; i < errs->n; i++)
+		errlist_add(r->errs, "%s", errs->msg[i]);
+	ev_stop(r->loop);
+}
+
+/*
+ * The same, waited for on a private loop: a config, or NULL with every
+ * error in errs.
+ */
+struct config *
+parse_config(const char *helper, const char *path, const char *managed,
+    int flags, struct errlist *errs)
+{
+	struct sync_read	r;
+
+	memset(&r, 0, sizeof(r));
+	r.errs = errs;
+	if ((r.loop = ev_new()) == NULL) {
+		errlist_add(errs, "%s: the parse helper %s failed: event loop: "
+		    "%s", path, helper, strerror(errno));
+		return NULL;
+	}
+	if (parse_begin(r.loop, helper, path, managed, flags, sync_done, &r,
+	    errs) != NULL && ev_run(r.loop) == -1)
+		log_warn("parse helper: event loop");
+	ev_free(r.loop);
+	return r.cfg;
 }
 
 /*

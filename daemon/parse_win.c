@@ -10,8 +10,24 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "tcptuned.h"
+#include "event.h"
+
+/*
+ * parse_begin's read, done in-process on the loop's next turn (a timer),
+ * so that done runs from the loop as on Unix, never inside the caller.
+ */
+struct parse_job {
+	struct ev_timer	*timer;
+	char		*path;
+	char		*managed;
+	int		 flags;
+	parse_done_fn	 done;
+	void		*arg;
+};
 
 int
 parse_helper_check(const char *path, char *why, size_t len)
@@ -47,4 +63,58 @@ parse_report(const char *helper, const char *path, const char *managed,
 {
 	(void)helper;
 	return config_report_layers(path, managed, flags, out);
+}
+
+static void
+job_free(struct parse_job *j)
+{
+	ev_timer_free(j->timer);
+	free(j->path);
+	free(j->managed);
+	free(j);
+}
+
+static void
+on_turn(void *arg)
+{
+	struct parse_job	*j = arg;
+	struct errlist		 errs;
+	struct config		*cfg;
+
+	errlist_init(&errs);
+	cfg = config_load_layers(j->path, j->managed, j->flags, &errs);
+	j->done(cfg, &errs, j->arg);
+	errlist_clear(&errs);
+	job_free(j);
+}
+
+struct parse_job *
+parse_begin(struct evloop *loop, const char *helper, const char *path,
+    const char *managed, int flags, parse_done_fn done, void *arg,
+    struct errlist *errs)
+{
+	struct parse_job	*j;
+
+	(void)helper;
+	if ((j = calloc(1, sizeof(*j))) == NULL ||
+	    (j->path = strdup(path)) == NULL ||
+	    (managed != NULL && (j->managed = strdup(managed)) == NULL))
+		fatal("%s", __func__);
+	j->flags = flags;
+	j->done = done;
+	j->arg = arg;
+	if ((j->timer = ev_timer_new(loop, on_turn, j)) == NULL ||
+	    ev_timer_start(j->timer, 1, false) == -1) {
+		errlist_add(errs, "%s: cannot read it on the event loop", path);
+		job_free(j);
+		return NULL;
+	}
+	return j;
+}
+
+void
+parse_cancel(struct parse_job *j)
+{
+	if (j != NULL)
+		job_free(j);
 }

@@ -33,6 +33,27 @@ struct options {
 	bool		 check_only;
 };
 
+/*
+ * The config being read by the helper, on the daemon's loop: one read at
+ * a time.  A request that comes while one runs is coalesced into the one
+ * read that starts when it ends, never lost and never answered from a
+ * read that began before it was made.  forced: a reload (SIGHUP,
+ * tcptunectl), which swaps the config whatever its digest; otherwise the
+ * watch's read, which reloads only a change.
+ */
+struct reader {
+	struct ctl_client	*client;
+	bool			 next;		/* for the read after this one */
+};
+struct reading {
+	struct parse_job	*job;		/* NULL: none running */
+	bool			 forced;
+	bool			 again;		/* another read is wanted */
+	bool			 again_forced;
+	struct reader		*clients;	/* answered when theirs ends */
+	size_t			 nclients;
+};
+
 struct daemon {
 	struct options		 opt;
 	struct evloop		*loop;
@@ -58,9 +79,12 @@ struct daemon {
 	int			 lock_fd;
 	struct kernel_lock	*kernel_lock;	/* one daemon per sysctls */
 	struct diagnose		*diagnose;	/* the flows, sampled */
+	struct reading		 reading;	/* the config, on the loop */
 };
 
 static void	watch_managed(struct daemon *);
+static void	read_config(struct daemon *, bool, struct ctl_client *);
+static void	forget_reader(struct daemon *, const void *);
 
 static void
 usage(FILE *out)
@@ -521,7 +545,14 @@ op_lease(void *arg, const void *holder, const struct ctl_peer *peer,
 static void
 op_client_gone(void *arg, const void *holder)
 {
+	forget_reader(arg, holder);
 	daemon_lease_gone(arg, holder);
+}
+
+static void
+op_reload_begin(void *arg, struct ctl_client *client)
+{
+	read_config(arg, true, client);
 }
 
 static bool
@@ -554,13 +585,9 @@ static void
 on_sighup(void *arg)
 {
 	struct daemon	*d = arg;
-	struct errlist	 errs;
-	char		 msg[TT_TEXT_MAX];
 
 	log_notice("SIGHUP: reloading %s", d->opt.config_path);
-	errlist_init(&errs);
-	daemon_reload(d, &errs, msg, sizeof(msg));
-	errlist_clear(&errs);
+	read_config(d, true, NULL);
 }
 
 static void
@@ -585,33 +612,163 @@ errors_digest(const struct errlist *errs)
 }
 
 /*
- * The file changed: reload if its contents differ from the running config.
- * A bad file is reported once per set of errors, not again on every event
- * while an editor is at work.
+ * The file holds the running configuration again after a failed read (a
+ * typo put right, or the second half of a write the first read caught
+ * half done): that failure is over, so the read is a successful reload,
+ * "unchanged", and the same bad file later is reported again.  Nothing
+ * is applied: the running configuration is what the file says.
  */
+static void
+reload_unchanged(struct daemon *d)
+{
+	char	msg[TT_TEXT_MAX];
+
+	d->last_reload = time(NULL);
+	d->last_reload_ok = true;
+	d->last_bad_digest = 0;
+	summarize(d, msg, sizeof(msg), "reloaded (unchanged)");
+	log_notice("%s", msg);
+	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
+}
+
+/*
+ * The watch's read ended: reload if the contents differ from the running
+ * config.  A bad file is reported once per set of errors, not again on
+ * every event while an editor is at work.  0, or -1 for a failed reload;
+ * msg says what was done ("" nothing).
+ */
+static int
+config_changed(struct daemon *d, struct config *cfg, struct errlist *errs,
+    char *msg, size_t len)
+{
+	msg[0] = '\0';
+	if (cfg != NULL && cfg->digest == d->engine.cfg->digest) {
+		if (!d->last_reload_ok)
+			reload_unchanged(d);
+		config_free(cfg);
+		return 0;
+	}
+	if (cfg == NULL && errs->n > 0 &&
+	    errors_digest(errs) == d->last_bad_digest)
+		return -1;
+	log_notice("%s changed: reloading", d->opt.config_path);
+	if (reload_with(d, cfg, errs, msg, len) == -1) {
+		d->last_bad_digest = errors_digest(errs);
+		return -1;
+	}
+	return 0;
+}
+
+static void	read_start(struct daemon *);
+
+/* Answer the clients whose read this was; the others' comes next. */
+static void
+answer_readers(struct daemon *d, int rv, const struct errlist *errs,
+    const char *msg)
+{
+	struct reading	*r = &d->reading;
+	size_t		 i, kept = 0;
+
+	for (i = 0; i < r->nclients; i++) {
+		if (r->clients[i].next) {
+			r->clients[kept].client = r->clients[i].client;
+			r->clients[kept++].next = false;
+		} else
+			ctl_client_reload_done(r->clients[i].client, rv, errs,
+			    msg);
+	}
+	r->nclients = kept;
+}
+
+/* The helper's answer, on the loop: the read is over. */
+static void
+on_config_read(struct config *cfg, struct errlist *errs, void *arg)
+{
+	struct daemon	*d = arg;
+	struct reading	*r = &d->reading;
+	char		 msg[TT_TEXT_MAX];
+	int		 rv;
+
+	r->job = NULL;
+	if (r->forced)
+		rv = reload_with(d, cfg, errs, msg, sizeof(msg));
+	else
+		rv = config_changed(d, cfg, errs, msg, sizeof(msg));
+	answer_readers(d, rv, errs, msg);
+	if (r->again) {
+		r->forced = r->again_forced;
+		r->again = r->again_forced = false;
+		read_start(d);
+	}
+}
+
+static void
+read_start(struct daemon *d)
+{
+	struct reading	*r = &d->reading;
+	struct errlist	 errs;
+
+	errlist_init(&errs);
+	r->job = parse_begin(d->loop, d->opt.parse_helper,
+	    d->opt.config_path, d->opt.managed_path, config_flags(&d->opt),
+	    on_config_read, d, &errs);
+	if (r->job == NULL)
+		on_config_read(NULL, &errs, d);
+	errlist_clear(&errs);
+}
+
+/*
+ * Read the config: forced for a reload, else the watch's read; client,
+ * when not NULL, is answered when the read made for it ends.
+ */
+static void
+read_config(struct daemon *d, bool forced, struct ctl_client *client)
+{
+	struct reading	*r = &d->reading;
+	bool		 running = r->job != NULL;
+
+	if (client != NULL) {
+		if ((r->clients = realloc(r->clients, (r->nclients + 1) *
+		    sizeof(*r->clients))) == NULL)
+			fatal("%s", __func__);
+		r->clients[r->nclients].client = client;
+		r->clients[r->nclients++].next = running;
+	}
+	if (running) {
+		log_debug("%s is being read: another read follows",
+		    d->opt.config_path);
+		r->again = true;
+		r->again_forced |= forced;
+		return;
+	}
+	r->forced = forced;
+	read_start(d);
+}
+
+/* A client waiting for a reload has gone: nothing to answer. */
+static void
+forget_reader(struct daemon *d, const void *client)
+{
+	struct reading	*r = &d->reading;
+	size_t		 i;
+
+	for (i = 0; i < r->nclients; i++)
+		if (r->clients[i].client == client) {
+			r->clients[i] = r->clients[--r->nclients];
+			return;
+		}
+}
+
+/* The file settled: the watch reads it. */
 static void
 on_config_settled(void *arg)
 {
 	struct daemon	*d = arg;
-	struct errlist	 errs;
-	struct config	*cfg;
-	char		 msg[TT_TEXT_MAX];
 
 	d->first_event_ms = 0;
 	log_debug("%s settled or changed for long enough: reading it",
 	    d->opt.config_path);
-	errlist_init(&errs);
-	cfg = load_config(d, &errs);
-	if (cfg != NULL ? cfg->digest == d->engine.cfg->digest :
-	    errs.n > 0 && errors_digest(&errs) == d->last_bad_digest) {
-		config_free(cfg);
-		errlist_clear(&errs);
-		return;
-	}
-	log_notice("%s changed: reloading", d->opt.config_path);
-	if (reload_with(d, cfg, &errs, msg, sizeof(msg)) == -1)
-		d->last_bad_digest = errors_digest(&errs);
-	errlist_clear(&errs);
+	read_config(d, false, NULL);
 }
 
 /*
@@ -794,6 +951,8 @@ shutdown_daemon(struct daemon *d)
 		engine_restore(&d->engine, RESTORE_EXIT);
 	}
 	control_close(d->ctl);
+	parse_cancel(d->reading.job);
+	free(d->reading.clients);
 	ev_watch_free(d->watch);
 	ev_watch_free(d->managed_watch);
 	policy_watch_free(d->policy_watch);
@@ -836,7 +995,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	char		 msg[TT_TEXT_MAX];
 	struct control_ops ops = { op_status, op_key_status, op_reload,
 			    op_restore, op_resume, op_lease, op_client_gone,
-			    op_holds_lease, NULL, op_diagnose };
+			    op_holds_lease, NULL, op_diagnose,
+			    op_reload_begin };
 
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;

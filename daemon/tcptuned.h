@@ -172,6 +172,7 @@ struct ctl_peer {
 	bool		privileged;	/* may change things (root) */
 	long		pid;		/* -1: the OS does not say */
 };
+struct ctl_client;
 /* What the server asks of the daemon; each gets ops->arg. */
 struct control_ops {
 	/* fills info, with nkeys, from one refresh of the live values */
@@ -190,6 +191,12 @@ struct control_ops {
 	   *n of them; NULL none) */
 	struct msg_flow *(*diagnose)(void *, const struct ctl_peer *, bool,
 		    struct msg_diag_summary *, size_t *);
+	/*
+	 * MSG_RELOAD answered later (NULL: reload answers at once): the
+	 * daemon calls ctl_client_reload_done(client) when its reload ends,
+	 * unless client_gone came first.
+	 */
+	void	(*reload_begin)(void *, struct ctl_client *);
 };
 /* What the server asks of the transport, for one connection. */
 struct ctl_io {
@@ -213,6 +220,8 @@ void		 ctl_client_sent(struct ctl_client *, size_t);
 bool		 ctl_client_finished(const struct ctl_client *);
 time_t		 ctl_client_idle(const struct ctl_client *, time_t);
 const struct ctl_peer *ctl_client_peer(const struct ctl_client *);
+void		 ctl_client_reload_done(struct ctl_client *, int,
+		    const struct errlist *, const char *);
 /* A line about a peer (NULL: not identified yet), within log_limit.c's bound. */
 void		 ctl_server_log(struct ctl_server *, const struct ctl_peer *,
 		    enum log_level, const char *, ...) TT_PRINTF(4, 5);
@@ -301,6 +310,16 @@ struct msg_flow	*diagnose_reply(struct diagnose *, const struct ctl_peer *, bool
  */
 struct config	*parse_config(const char *, const char *, const char *,
 		    int, struct errlist *);
+/*
+ * The same read on the daemon's loop: done(cfg or NULL, errs, arg) when
+ * it ends; NULL when it could not start (errs says why; no done then).
+ */
+typedef void (*parse_done_fn)(struct config *, struct errlist *, void *);
+struct parse_job;
+struct evloop;
+struct parse_job *parse_begin(struct evloop *, const char *, const char *,
+		    const char *, int, parse_done_fn, void *, struct errlist *);
+void		 parse_cancel(struct parse_job *);
 int		 parse_report(const char *, const char *, const char *, int,
 		    FILE *);
 int		 parse_helper_check(const char *, char *, size_t);

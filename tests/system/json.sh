@@ -86,10 +86,20 @@ report $? "the config is in force on the fake root" \
 
 golden status 0 -s "$SOCK" status --json
 golden reload 0 -s "$SOCK" --json reload
+# The files are replaced whole (rename), as an editor does: a write in
+# place can be read half done by the watch.  The good file is the running
+# config again, which the watch's read finds: a successful reload,
+# "unchanged", waited for before the paused status is taken.
 bad_config "$T/etc/bad.conf"
-cp "$T/etc/bad.conf" "$CONF"
+replace_config "$CONF" <"$T/etc/bad.conf"
 golden reload-rejected 1 -s "$SOCK" reload -j
-good_config | write_config "$CONF"
+good_config | replace_config "$CONF"
+reload_ok_again() {
+	"$TCPTUNECTL" -s "$SOCK" --json status 2>/dev/null |
+	    jq -e '.daemon.last_reload_ok' >/dev/null
+}
+wait_until 5 reload_ok_again
+report $? "the good file again: the watch's read is a successful reload"
 golden denied 3 setpriv --reuid=65534 --regid=65534 --clear-groups \
     "$TCPTUNECTL" -s "$SOCK" --json restore
 grep -q "restore needs root" "$T/doc.err"

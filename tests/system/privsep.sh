@@ -5,8 +5,9 @@
 # libxml2 in tcptuned's maps after start and after reloads; file:line
 # errors come through the helper; a helper that crashes, hangs, exits
 # without an answer or answers garbage is a failed reload that keeps the
-# running configuration and says what happened; -P refuses a helper
-# others could replace.  The helper's user and confinement are
+# running configuration and says what happened; the helper runs as a uid
+# of its own, which a process of nobody's cannot signal; -P refuses a
+# helper others could replace.  The helper's user and confinement are
 # tests/unit/test_confine.c's.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +25,8 @@ cat >"$FAKE" <<EOF2
 read -r mode <"$HDIR/mode"
 case \$mode in
 crash) kill -SEGV \$\$ ;;
+sigkill) kill -KILL \$\$ ;;
+fifo) exec 4<"$HDIR/fifo" ;;
 hang) exec /bin/sleep 999.25 ;;
 garbage) printf 'garbage' >&3; exit 0 ;;
 silent) exit 3 ;;
@@ -95,6 +98,7 @@ helper_fails() {
 	mode real
 }
 helper_fails crash "killed by signal 11"
+helper_fails sigkill "killed by signal 9"
 helper_fails garbage "a short answer"
 helper_fails silent "exited with status 3"
 helper_fails hang "did not answer within"
@@ -104,6 +108,77 @@ ctl reload
 report $? "the real helper again: reloaded" "$(cat "$T/ctl.out")"
 no_libxml2
 report $? "no libxml2 in the resident daemon after the failures"
+
+# ---- the helper's uid is its own: nobody's processes cannot signal it
+# The real helper reads the config from a FIFO the test holds, so it
+# waits, dropped and confined, until the test writes.
+
+helper_pid() {
+	pgrep -P "$DPID" -x tcptune-parse
+}
+helper_dropped() {
+	local pid
+	pid=$(helper_pid) && [ -n "$pid" ] &&
+	    [ "$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")" != 0 ]
+}
+# as_nobody_signal SIG PID: uid 65534's kill, its stderr in $T/kill.err
+as_nobody_signal() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	    /bin/kill -s "$1" "$2" >"$T/kill.err" 2>&1
+}
+mkfifo -m 0600 "$HDIR/fifo"
+exec 7<>"$HDIR/fifo"	# read-write: no open blocks, ours or the helper's
+mode fifo
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/fifo.out" 2>&1 7>&- &
+RELOAD=$!
+wait_until 5 helper_dropped
+report $? "the helper runs, dropped, waiting for the config" \
+    "$(pgrep -a -P "$DPID")"
+HPID=$(helper_pid)
+HUID=$(awk '/^Uid:/ { print $2 }' "/proc/$HPID/status")
+[ -n "$HUID" ] && [ "$HUID" != 0 ] && [ "$HUID" != 65534 ]
+report $? "the helper's uid is its own ($HUID), not nobody's" \
+    "$(grep -E '^(Uid|Gid):' "/proc/$HPID/status")"
+for sig in STOP KILL; do
+	! as_nobody_signal "$sig" "$HPID" &&
+	    grep -q "not permitted" "$T/kill.err"
+	report $? "uid 65534 cannot send SIG$sig to the helper (EPERM)" \
+	    "$(cat "$T/kill.err")"
+done
+grep -q '^State:.*S (sleeping)' "/proc/$HPID/status"
+report $? "the helper is still waiting, neither stopped nor killed" \
+    "$(grep '^State:' "/proc/$HPID/status")"
+
+# The reload is read on the daemon's loop: status answers while the
+# helper is stopped (root may stop it), and a second reload that comes
+# meanwhile is read after it, not lost.
+kill -STOP "$HPID"
+ctl status
+rc=$CTL_RC
+grep -q '^State:.*T (stopped)' "/proc/$HPID/status"
+stopped=$?
+[ "$rc" -eq 0 ] && [ "$stopped" -eq 0 ]
+report $? "status answers (exit $rc) while the helper is stopped" \
+    "$(cat "$T/ctl.out")" "$(grep '^State:' "/proc/$HPID/status")"
+follows() {
+	[ "$(count_in "$T/d.main.log" "another read follows")" -gt "$1" ]
+}
+reloaded=$(count_in "$T/d.main.log" "reloaded $CONF")
+f0=$(count_in "$T/d.main.log" "another read follows")
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/second.out" 2>&1 7>&- &
+SECOND=$!
+wait_until 5 follows "$f0"
+report $? "a second reload meanwhile waits for the read after this one"
+mode real
+kill -CONT "$HPID"
+plist -i 1 "$RMEM=${RV[1]}" >&7
+exec 7>&-
+wait "$RELOAD"
+report $? "the first reload then succeeds" "$(cat "$T/fifo.out")"
+wait "$SECOND"
+report $? "the second one too" "$(cat "$T/second.out")"
+[ "$(count_in "$T/d.main.log" "reloaded $CONF")" -eq $((reloaded + 2)) ]
+report $? "two reads, two reloads" "$(grep "reloaded $CONF" "$T/d.main.log")"
 
 # ---- -P: only a helper nobody but root can replace
 

@@ -3,7 +3,9 @@
 # System test: reloads by SIGHUP, by `tcptunectl reload` and by an
 # editor-style rename of the config file; a bad config keeps the running one
 # (still enforced) and reports every error as file:line; keys dropped from
-# the config get their originals back.  Runs inside `unshare -n`.
+# the config get their originals back; a failed read clears once the file
+# holds the running config again, and a write in two steps (truncate,
+# then the content) ends on the final content.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -195,6 +197,64 @@ sysctl_put $RMEM "${RV[2]}"
 wait_until 3 sysctl_is $RMEM "${RV[1]}"
 report $? "reload back to CheckInterval 1: drift is reverted again" \
     "rmem '$(sysctl_get $RMEM)'"
+
+# ---- a failed read is over once the file holds the running config again
+# A typo, then the file put back as it was: the content is the running
+# config's, and status, JSON and the metric say the reload is fine.
+
+reload_ok_is() {
+	status_json && [ "$(json_get .daemon.last_reload_ok)" = "$1" ]
+}
+prom_success() {
+	"$TCPTUNECTL" -s "$SOCK" status --prometheus >"$T/m.prom" 2>&1
+	awk '$1 == "tcptune_last_reload_success" { print $2 }' "$T/m.prom"
+}
+last_reload_line() {
+	"$TCPTUNECTL" -s "$SOCK" status 2>&1 | grep '^last reload'
+}
+cp "$CONF" "$T/etc/good.copy"
+sed 's/<key>CheckInterval</<key>CheckIntreval</' "$T/etc/good.copy" |
+    replace_config "$CONF"
+wait_until 4 reload_ok_is false
+report $? "a typo: the reload fails" "$(jq -c .daemon "$T/status.json")"
+replace_config "$CONF" <"$T/etc/good.copy"
+wait_until 4 reload_ok_is true
+report $? "the file put back as it was: last_reload_ok true again" \
+    "$(jq -c .daemon "$T/status.json")"
+line=$(last_reload_line)
+case $line in
+*FAILED* | *error*) false ;;
+*"ok: reloaded (unchanged)"*) true ;;
+*) false ;;
+esac
+report $? "status: the last reload is ok, unchanged" "$line"
+check_eq "--prometheus: tcptune_last_reload_success" 1 "$(prom_success)"
+
+# ---- a write in two steps under the watch ends on the final content
+# The file is truncated, the daemon reads it empty (a failed reload: that
+# state is waited for, no sleep), then the content comes: once the same
+# as the running config, once new.
+
+last_msg_has() {
+	status_json && json_get .daemon.last_reload_message | grep -q "$1"
+}
+for final in same new; do
+	: >"$CONF"
+	wait_until 4 last_msg_has "error"
+	report $? "two steps ($final): the empty file is read, a failed reload" \
+	    "$(jq -c .daemon "$T/status.json")"
+	if [ "$final" = same ]; then
+		cat "$T/etc/good.copy" >"$CONF"
+		want=${RV[1]}
+	else
+		plist -i 1 "$RMEM=${RV[2]}" >"$CONF"
+		want=${RV[2]}
+	fi
+	wait_until 4 reload_ok_is true && sysctl_is $RMEM "$want" &&
+	    ! last_msg_has error
+	report $? "two steps ($final): status ends on the final content" \
+	    "$(jq -c .daemon "$T/status.json")" "rmem '$(sysctl_get $RMEM)'"
+done
 
 daemon_stop main
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"

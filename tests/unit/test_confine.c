@@ -76,6 +76,22 @@ refused(const char *path, int flags, int err, int bit)
 	return err == 0 || errno == err ? 0 : bit;
 }
 
+/*
+ * The configured user's ids, or where there is no such user an id of its
+ * own from the unused range privdrop_posix.c picks from (never nobody's).
+ */
+static bool
+ids_expected(const struct passwd *pw)
+{
+	uid_t	uid = getuid();
+
+	if (pw != NULL)
+		return uid == pw->pw_uid && geteuid() == pw->pw_uid &&
+		    getgid() == pw->pw_gid;
+	return uid >= 65520 && uid <= 65533 && geteuid() == uid &&
+	    getgid() == (gid_t)uid;
+}
+
 static int
 after_drop(void)
 {
@@ -83,10 +99,9 @@ after_drop(void)
 	char		 why[256];
 	int		 r = 0;
 
-	if (pw == NULL || confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
+	if (confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
 		return F_DROP;
-	if (getuid() != pw->pw_uid || geteuid() != pw->pw_uid ||
-	    getgid() != pw->pw_gid)
+	if (!ids_expected(pw))
 		r |= F_UID;
 	if (setuid(0) == 0 || seteuid(0) == 0)
 		r |= F_BACK;
@@ -160,6 +175,17 @@ test_confine(void **state)
 	assert_int_equal(in_child(after_confine), 0);
 }
 
+/* Root's processes hold uid 0; nothing holds an id past every range. */
+static void
+test_id_held(void **state)
+{
+	char	why[256];
+
+	(void)state;
+	assert_int_equal(confine_id_held(0, why, sizeof(why)), 1);
+	assert_int_equal(confine_id_held(4000000000UL, why, sizeof(why)), 0);
+}
+
 /* Before anything: root can do what the child must not (the test works). */
 static void
 test_root_can(void **state)
@@ -200,6 +226,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_root_can),
+		cmocka_unit_test(test_id_held),
 		cmocka_unit_test(test_drop),
 		cmocka_unit_test(test_confine),
 	};

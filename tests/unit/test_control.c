@@ -139,7 +139,7 @@ server(int max_clients)
 					    fake_reload, fake_restore,
 					    fake_resume, fake_lease,
 					    fake_client_gone, fake_holds_lease,
-					    &fd_state, fake_diagnose };
+					    &fd_state, fake_diagnose, NULL };
 	struct ctl_server		*s;
 
 	memset(&fd_state, 0, sizeof(fd_state));
@@ -398,6 +398,63 @@ test_changes_need_privilege(void **arg)
 	assert_int_equal(fd_state.resumes, 1);
 	assert_int_equal(fd_state.reloads, 1);
 	ctl_client_free(user);
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
+/* The daemon's reload_begin: the client is answered later. */
+static struct ctl_client	*reloading;
+
+static void
+fake_reload_begin(void *arg, struct ctl_client *c)
+{
+	((struct fake_daemon *)arg)->reloads++;
+	reloading = c;
+}
+
+/*
+ * A reload answered when the daemon's read ends: nothing is sent and no
+ * request of that client is taken until then, another client is served
+ * meanwhile, and the answer kicks the transport.
+ */
+static void
+test_reload_later(void **arg)
+{
+	struct ctl_server	*s;
+	struct fake_conn	 k = { 0 }, k2 = { 0 };
+	struct ctl_client	*root, *other;
+	struct errlist		 errs;
+	uint32_t		 t[16];
+	struct control_ops	 ops = { fake_status, fake_key_status,
+				    fake_reload, fake_restore, fake_resume,
+				    fake_lease, fake_client_gone,
+				    fake_holds_lease, &fd_state, fake_diagnose,
+				    fake_reload_begin };
+	static const struct ctl_io io = { fake_kick, fake_gone };
+
+	(void)arg;
+	memset(&fd_state, 0, sizeof(fd_state));
+	assert_non_null(s = ctl_server_new(&ops, &io, 64));
+	root = client(s, 0, &k);
+	other = client(s, 1000, &k2);
+	reloading = NULL;
+	send_request(root, MSG_RELOAD, 7, TT_PROTO_VERSION);
+	assert_ptr_equal(reloading, root);
+	assert_int_equal(pending(root), 0);
+	assert_int_equal(ctl_client_room(root), 0);
+	assert_false(ctl_client_finished(root));
+	send_request(other, MSG_STATUS, 1, TT_PROTO_VERSION);
+	assert_true(pending(other) > 0);
+	errlist_init(&errs);
+	errlist_add(&errs, "t.conf:2: an error");
+	ctl_client_reload_done(root, -1, &errs, "has 1 error");
+	errlist_clear(&errs);
+	assert_true(k.kicks > 0);
+	assert_int_equal(output_types(root, t, 16), 3);
+	assert_int_equal(t[0], MSG_CONFIG_ERROR);
+	assert_int_equal(result_code(root), RESULT_FAILED);
+	assert_int_equal(fd_state.reloads, 1);
+	ctl_client_free(other);
 	ctl_client_free(root);
 	ctl_server_free(s);
 }
@@ -694,6 +751,7 @@ main(void)
 		cmocka_unit_test(test_reply_over_bound),
 		cmocka_unit_test(test_request_in_pieces),
 		cmocka_unit_test(test_idle),
+		cmocka_unit_test(test_reload_later),
 		cmocka_unit_test(test_at_least_one_slot),
 	};
 
