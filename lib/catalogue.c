@@ -8,7 +8,10 @@
  * The ranges are each integer's sane range: the kernel's own bound where
  * it has one (cited), else what its type holds.  Sources:
  *   Linux: net/core/sysctl_net_core.c (rmem_max, wmem_max, *_default:
- *     proc_dointvec_minmax, extra1 SOCK_MIN_RCVBUF/SNDBUF, an int),
+ *     proc_dointvec_minmax, extra1 min_rcvbuf/min_sndbuf, an int, else
+ *     EINVAL), include/net/sock.h (SOCK_MIN_RCVBUF TCP_SKB_MIN_TRUESIZE,
+ *     2048 + SKB_DATA_ALIGN(sizeof(struct sk_buff)); SOCK_MIN_SNDBUF
+ *     twice that; torvalds/linux master: see LINUX_MIN_RCVBUF below),
  *     net/ipv4/sysctl_net_ipv4.c (tcp_rmem, tcp_wmem: int[3], extra1
  *     SYSCTL_ONE; tcp_adv_win_scale -31..31; tcp_mem: unsigned long[3]),
  *     Documentation/networking/ip-sysctl.rst.
@@ -40,6 +43,16 @@
 #define INT_TOP		2147483647LL		/* a C int sysctl */
 #define U32_TOP		4294967295LL		/* a u_int32_t one */
 #define SWITCH		CAT_COUNT, 0, 1		/* 0 or 1 */
+/*
+ * Linux's least rmem_* and wmem_* (SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF):
+ * 2048 + sizeof(struct sk_buff) rounded up to SMP_CACHE_BYTES, 2304 on
+ * x86-64, and twice that, 4608.  Seen on x86-64 Linux 6.18: a socket
+ * asking SO_RCVBUF 1 and SO_SNDBUF 1 gets 2304 and 4608 (net/core/sock.c
+ * clamps to these).  Below them proc_dointvec_minmax refuses the write
+ * with EINVAL.  The struct's size follows the architecture and options.
+ */
+#define LINUX_MIN_RCVBUF	2304LL
+#define LINUX_MIN_SNDBUF	(2 * LINUX_MIN_RCVBUF)
 /* A key name ending in '.' is a family: "tcp.congestionprovider.NAME". */
 #define FAMILY_END	'.'
 
@@ -58,19 +71,23 @@ static const char *const win_providers[] = {
 
 static const struct cat_key keys[] = {
 	/* ---- Linux */
-	{ "net.core.rmem_max", L, 1, NULL, NULL, CAT_BYTES, 4096, INT_TOP,
+	{ "net.core.rmem_max", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_RCVBUF, INT_TOP,
 	    NULL, "the largest receive buffer SO_RCVBUF may ask for",
 	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf",
 	    "tcp.autotuninglevel") },
-	{ "net.core.wmem_max", L, 1, NULL, NULL, CAT_BYTES, 4096, INT_TOP,
+	{ "net.core.wmem_max", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_SNDBUF, INT_TOP,
 	    NULL, "the largest send buffer SO_SNDBUF may ask for",
 	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf", NULL) },
-	{ "net.core.rmem_default", L, 1, NULL, NULL, CAT_BYTES, 4096,
-	    INT_TOP, NULL, "a new socket's receive buffer (not TCP's)",
+	{ "net.core.rmem_default", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_RCVBUF, INT_TOP, NULL,
+	    "a new socket's receive buffer (not TCP's)",
 	    NEAR(NULL, "net.inet.tcp.recvspace", "net.inet.tcp.recvspace",
 	    NULL) },
-	{ "net.core.wmem_default", L, 1, NULL, NULL, CAT_BYTES, 4096,
-	    INT_TOP, NULL, "a new socket's send buffer (not TCP's)",
+	{ "net.core.wmem_default", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_SNDBUF, INT_TOP, NULL,
+	    "a new socket's send buffer (not TCP's)",
 	    NEAR(NULL, "net.inet.tcp.sendspace", "net.inet.tcp.sendspace",
 	    NULL) },
 	{ "net.ipv4.tcp_rmem", L, 3, "min default max", NULL, CAT_BYTES, 1,

@@ -25,6 +25,12 @@
 #define XNU_SB_MIN	18432
 /* FreeBSD: MSIZE + MCLBYTES (sys/kern/uipc_sockbuf.c) */
 #define FBSD_SB_MIN	(256 + 2048)
+/*
+ * Linux on x86-64: SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF (include/net/sock.h;
+ * net/core/sysctl_net_core.c gives them as extra1 of rmem_* and wmem_*)
+ */
+#define LINUX_MIN_RCVBUF	2304
+#define LINUX_MIN_SNDBUF	4608
 
 struct fake_key {
 	char		name[TT_NAME_MAX];
@@ -166,6 +172,23 @@ fake_kernel_stock_linux(struct fake_kernel *fk)
 	    "cubic", true);
 	fake_kernel_add(fk, "net.core.rmem_max", FK_INT, "212992", false);
 	fake_kernel_add(fk, "net.core.wmem_max", FK_INT, "212992", false);
+}
+
+void
+fake_kernel_stock_linux_host(struct fake_kernel *fk)
+{
+	static const char *const core[] = {
+		"net.core.rmem_max", "net.core.wmem_max",
+		"net.core.rmem_default", "net.core.wmem_default"
+	};
+	size_t	i;
+
+	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING,
+	    "4096 131072 6291456", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_wmem", FK_STRING,
+	    "4096 16384 4194304", true);
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		fake_kernel_add(fk, core[i], FK_INT, "212992", true);
 }
 
 int
@@ -315,6 +338,19 @@ fake_kernel_sockbuf_max(struct fake_kernel *fk, long long sb_max)
 	return sb_max;
 }
 
+/* proc_dointvec_minmax under extra1: below it, EINVAL. */
+static int
+linux_rules_check(const char *name, long long v)
+{
+	if (strcmp(name, "net.core.rmem_max") == 0 ||
+	    strcmp(name, "net.core.rmem_default") == 0)
+		return v < LINUX_MIN_RCVBUF ? EINVAL : 0;
+	if (strcmp(name, "net.core.wmem_max") == 0 ||
+	    strcmp(name, "net.core.wmem_default") == 0)
+		return v < LINUX_MIN_SNDBUF ? EINVAL : 0;
+	return 0;
+}
+
 /* The range checks of the kernels' own sysctl handlers. */
 static int
 rules_check(struct fake_kernel *fk, const char *name, long long v)
@@ -346,6 +382,8 @@ rules_check(struct fake_kernel *fk, const char *name, long long v)
 	if (fk->rules == FK_RULES_FREEBSD &&
 	    strcmp(name, "kern.ipc.maxsockbuf") == 0 && v < FBSD_SB_MIN)
 		return EINVAL;
+	if (fk->rules == FK_RULES_LINUX)
+		return linux_rules_check(name, v);
 	return 0;
 }
 
@@ -388,7 +426,8 @@ fake_set_text(struct fake_kernel *fk, const char *name, const char *value)
 	if ((err = take_fault(&k->fail_set, &k->fail_set_left)) != 0)
 		return err;
 	if (!k->writable)
-		return fk->rules == FK_RULES_NONE ? EACCES : EPERM;
+		return fk->rules == FK_RULES_NONE ||
+		    fk->rules == FK_RULES_LINUX ? EACCES : EPERM;
 	if (k->type != FK_STRING) {
 		if (parse_ll(value, &v) == -1)
 			return EINVAL;

@@ -23,6 +23,7 @@ enum fake_type {
 
 enum fake_rules {
 	FK_RULES_NONE,
+	FK_RULES_LINUX,		/* net.core.{r,w}mem_*'s least values */
 	FK_RULES_XNU,		/* macOS 11-15, by its kern.osrelease */
 	FK_RULES_FREEBSD
 };
@@ -35,6 +36,8 @@ void	 fake_kernel_free(struct fake_kernel *);
 void	 fake_kernel_stock_macos(struct fake_kernel *, unsigned ram_gb);
 void	 fake_kernel_stock_freebsd(struct fake_kernel *);
 void	 fake_kernel_stock_linux(struct fake_kernel *);
+/* The initial namespace: net.core.{r,w}mem_{max,default} writable. */
+void	 fake_kernel_stock_linux_host(struct fake_kernel *);
 int	 fake_kernel_add(struct fake_kernel *, const char *, enum fake_type,
 	    const char *, bool);	/* name, type, value, writable */
 /* What another program does: bypasses the rules. */

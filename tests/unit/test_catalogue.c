@@ -600,6 +600,45 @@ test_xnu_fake_kernel(void **state)
 	fake_kernel_free(fk);
 }
 
+/*
+ * Linux's net.core buffers: the catalogue's least is what the kernel
+ * takes (SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF on x86-64), one byte less is
+ * refused by both.
+ */
+static void
+test_linux_least(void **state)
+{
+	static const char *const names[] = {
+		"net.core.rmem_max", "net.core.wmem_max",
+		"net.core.rmem_default", "net.core.wmem_default"
+	};
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_LINUX);
+	struct sysctl_backend	*be;
+	const struct cat_key	*k;
+	char			 v[32], why[256];
+	size_t			 i;
+
+	(void)state;
+	fake_kernel_stock_linux_host(fk);
+	be = fake_backend_new(fk);
+	for (i = 0; i < NITEMS(names); i++) {
+		assert_non_null(k = catalogue_find(names[i], TT_OS_LINUX));
+		snprintf(v, sizeof(v), "%lld", k->min);
+		if (be->set(be, names[i], v) != 0)
+			fail_msg("%s: the kernel refuses %s, the catalogue's "
+			    "least", names[i], v);
+		snprintf(v, sizeof(v), "%lld", k->min - 1);
+		assert_int_equal(be->set(be, names[i], v), EINVAL);
+		assert_int_equal(catalogue_check(names[i], v, TT_OS_LINUX,
+		    why, sizeof(why)), CAT_REFUSED);
+	}
+	expect("net.core.wmem_max", "4607", TT_OS_LINUX, CAT_REFUSED,
+	    "net.core.wmem_max: 4607 is out of range: at least 4608");
+	expect("net.core.rmem_default", "2304", TT_OS_LINUX, CAT_OK, NULL);
+	be->free(be);
+	fake_kernel_free(fk);
+}
+
 static const char conf_xnu[] =
     "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
     "<key>Sysctls</key><dict>\n"
@@ -694,6 +733,7 @@ main(void)
 		cmocka_unit_test(test_config_sizes),
 		cmocka_unit_test(test_config_against_kernel),
 		cmocka_unit_test(test_daemon_reader),
+		cmocka_unit_test(test_linux_least),
 		cmocka_unit_test(test_xnu_facts),
 		cmocka_unit_test(test_xnu_fake_kernel),
 		cmocka_unit_test(test_xnu_warnings),
