@@ -21,8 +21,10 @@
  *     back to xnu-2782).  The skmem ints (autorcvbufmax, autosndbufmax,
  *     autosndbufinc, doautorcvbuf, sack) have format "I": a signed int.
  *   FreeBSD: sys/kern/uipc_sockbuf.c sysctl_handle_sb_max (at least
- *     MSIZE + MCLBYTES, 2304, else EINVAL), sys/netinet/tcp_input.c and
- *     tcp_output.c (recvbuf_max, sendbuf_max, *_inc).
+ *     MSIZE + MCLBYTES, 2304, else EINVAL), sys/netinet/tcp_input.c
+ *     (recvspace, recvbuf_max) and tcp_output.c (sendspace, sendbuf_max,
+ *     sendbuf_inc): each a VNET int under SYSCTL_INT, so at most INT_MAX
+ *     (freebsd/freebsd-src, read at 00786ca6 and a later stored copy).
  *   Windows: backend_win.c's keys and words (MSFT_NetTCPSetting).
  */
 #include "config.h"
@@ -148,12 +150,12 @@ static const struct cat_key keys[] = {
 	    "the largest socket buffer, the ceiling of every other",
 	    NEAR("net.core.rmem_max", NULL, NULL, "tcp.autotuninglevel") },
 	{ "net.inet.tcp.sendspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
+	    INT_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
 	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
 	    "a new TCP socket's send buffer",
 	    NEAR("net.ipv4.tcp_wmem", NULL, NULL, NULL) },
 	{ "net.inet.tcp.recvspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
+	    INT_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
 	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
 	    "a new TCP socket's receive buffer",
 	    NEAR("net.ipv4.tcp_rmem", NULL, NULL, NULL) },
@@ -195,15 +197,15 @@ static const struct cat_key keys[] = {
 	    NULL) },
 	/* ---- FreeBSD */
 	{ "net.inet.tcp.recvbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the most receive autotuning grows a buffer to",
+	    INT_TOP, NULL, "the most receive autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_rmem", "net.inet.tcp.autorcvbufmax", NULL,
 	    "tcp.autotuninglevel") },
 	{ "net.inet.tcp.sendbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the most send autotuning grows a buffer to",
+	    INT_TOP, NULL, "the most send autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_wmem", "net.inet.tcp.autosndbufmax", NULL,
 	    NULL) },
 	{ "net.inet.tcp.sendbuf_inc", F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the step of send autotuning",
+	    INT_TOP, NULL, "the step of send autotuning",
 	    NEAR(NULL, "net.inet.tcp.autosndbufinc", NULL, NULL) },
 	{ "net.inet.tcp.recvbuf_auto", F, 1, NULL, NULL, SWITCH, NULL,
 	    "receive buffer autotuning on (1) or off (0)",

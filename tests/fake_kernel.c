@@ -147,16 +147,23 @@ fake_kernel_stock_macos(struct fake_kernel *fk, unsigned ram_gb)
 	fake_kernel_add(fk, "kern.osrelease", FK_STRING, "24.6.0", false);
 }
 
+/*
+ * FreeBSD: maxsockbuf a u_long (sys/kern/uipc_sockbuf.c); the TCP buffer
+ * keys VNET ints under SYSCTL_INT (sys/netinet/tcp_input.c,
+ * tcp_output.c), 2 MiB ceilings and 8 KiB step by default there.  No
+ * recvbuf_inc: current FreeBSD has none.
+ */
 void
 fake_kernel_stock_freebsd(struct fake_kernel *fk)
 {
 	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_ULONG, "2097152", true);
+	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_INT, "32768", true);
+	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_INT, "65536", true);
 	fake_kernel_add(fk, "net.inet.tcp.sendbuf_max", FK_INT, "2097152",
 	    true);
 	fake_kernel_add(fk, "net.inet.tcp.recvbuf_max", FK_INT, "2097152",
 	    true);
 	fake_kernel_add(fk, "net.inet.tcp.sendbuf_inc", FK_INT, "8192", true);
-	fake_kernel_add(fk, "net.inet.tcp.recvbuf_inc", FK_INT, "16384", true);
 	fake_kernel_add(fk, "kern.ostype", FK_STRING, "FreeBSD", false);
 }
 

@@ -639,6 +639,46 @@ test_linux_least(void **state)
 	fake_kernel_free(fk);
 }
 
+/*
+ * FreeBSD's buffer keys are ints (SYSCTL_INT): the catalogue's top is the
+ * fake kernel's, one more is refused by both.
+ */
+static void
+test_freebsd_ints(void **state)
+{
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_FREEBSD);
+	struct sysctl_backend	*be;
+	const struct cat_key	*k;
+	char			 v[32], why[256];
+	size_t			 i;
+	int			 n = 0;
+
+	(void)state;
+	fake_kernel_stock_freebsd(fk);
+	be = fake_backend_new(fk);
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+		if (!(k->os & TT_OS_BIT(TT_OS_FREEBSD)) || k->nums != 1 ||
+		    be->get(be, k->name, v, sizeof(v)) != 0)
+			continue;
+		n++;
+		snprintf(v, sizeof(v), "%lld", k->max);
+		if (be->set(be, k->name, v) != 0)
+			fail_msg("%s: the kernel refuses %s, the catalogue's "
+			    "top", k->name, v);
+		snprintf(v, sizeof(v), "%lld", k->max + 1);
+		if (strcmp(k->name, "kern.ipc.maxsockbuf") == 0)
+			continue;	/* a u_long: no top below 2^63 */
+		assert_int_not_equal(be->set(be, k->name, v), 0);
+		assert_int_equal(catalogue_check(k->name, v, TT_OS_FREEBSD,
+		    why, sizeof(why)), CAT_REFUSED);
+	}
+	assert_int_equal(n, 6);
+	assert_int_equal(be->get(be, "net.inet.tcp.recvbuf_inc", v,
+	    sizeof(v)), ENOENT);
+	be->free(be);
+	fake_kernel_free(fk);
+}
+
 static const char conf_xnu[] =
     "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
     "<key>Sysctls</key><dict>\n"
@@ -734,6 +774,7 @@ main(void)
 		cmocka_unit_test(test_config_against_kernel),
 		cmocka_unit_test(test_daemon_reader),
 		cmocka_unit_test(test_linux_least),
+		cmocka_unit_test(test_freebsd_ints),
 		cmocka_unit_test(test_xnu_facts),
 		cmocka_unit_test(test_xnu_fake_kernel),
 		cmocka_unit_test(test_xnu_warnings),

@@ -40,8 +40,8 @@
  *   The same sb_max_adj: sbreserve_locked fails above it, and receive
  *   autotuning then stops for good on that socket (sys/kern/uipc_sockbuf.c;
  *   sys/netinet/tcp_input.c, tcp_autorcvbuf), hence maxsockbuf >= 9/8 of
- *   the largest buffer.  recvbuf_max and sendbuf_max default to 2 MiB, as
- *   SB_MAX does (sys/sys/sockbuf.h).
+ *   the largest buffer.  recvbuf_max and sendbuf_max default to 2 MiB
+ *   (tcp_input.c, tcp_output.c: 2*1024*1024).
  *
  * On the BSDs the advertised window is the free space of the receive
  * buffer in bytes (sbspace), so a buffer of one BDP is a window of one.
