@@ -29,6 +29,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -332,6 +333,90 @@ static const struct cat_xnu xnu_facts[] = {
 	{ "net.inet.tcp.sack", 19, 0, 1, 0, 0,
 	    "stock 1 (xnu-6153 to 11417)" },
 };
+
+/*
+ * Linux keys of the initial network namespace only.  net/core/
+ * sysctl_net_core.c registers net_core_table for init_net alone, and
+ * net/ipv4/sysctl_net_ipv4.c does the same with ipv4_table (tcp_mem):
+ * a child namespace has no such file (ENOENT).  From Linux 6.11, commit
+ * 19249c0724f2 ("net: make net.core.{r,w}mem_{default,max} namespaced")
+ * puts those four in netns_core_table, mode 0444 outside init_net, so
+ * a write there is EACCES even for root (seen on 6.18 in unshare -n).
+ */
+static const struct {
+	const char	*name;
+	int		 ro_major, ro_minor;	/* read-only from; 0: never */
+} linux_global[] = {
+	{ "net.core.rmem_max", 6, 11 },
+	{ "net.core.wmem_max", 6, 11 },
+	{ "net.core.rmem_default", 6, 11 },
+	{ "net.core.wmem_default", 6, 11 },
+	{ "net.core.default_qdisc", 0, 0 },
+	{ "net.core.netdev_max_backlog", 0, 0 },
+	{ "net.ipv4.tcp_mem", 0, 0 },
+};
+
+static bool
+linux_global_ro(const char *name, int major, int minor, bool *ever)
+{
+	size_t	i;
+
+	*ever = false;
+	for (i = 0; i < NITEMS(linux_global); i++)
+		if (strcmp(linux_global[i].name, name) == 0) {
+			*ever = linux_global[i].ro_major != 0;
+			return *ever && (major > linux_global[i].ro_major ||
+			    (major == linux_global[i].ro_major &&
+			    minor >= linux_global[i].ro_minor));
+		}
+	return false;
+}
+
+/* The errno a write of name gets in a child namespace of Linux major.minor. */
+int
+catalogue_linux_netns(const char *name, int major, int minor)
+{
+	size_t	i;
+	bool	ever;
+
+	if (linux_global_ro(name, major, minor, &ever))
+		return EACCES;
+	for (i = 0; i < NITEMS(linux_global); i++)
+		if (strcmp(linux_global[i].name, name) == 0)
+			return ENOENT;
+	return 0;
+}
+
+/*
+ * Why a get or set of name failed with err on the kernel of release
+ * ("6.10.3-amd64", as /proc/sys/kernel/osrelease has it), when that is
+ * what a child network namespace gives there: true and the words in buf.
+ * False for any other failure, which the caller explains its own way.
+ */
+bool
+catalogue_linux_netns_note(const char *name, int err, const char *release,
+    char *buf, size_t len)
+{
+	int	major, minor, want;
+	bool	ever;
+
+	if (sscanf(release, "%d.%d", &major, &minor) != 2 ||
+	    (want = catalogue_linux_netns(name, major, minor)) == 0 ||
+	    (err != want && !(want == EACCES && err == EPERM)))
+		return false;
+	(void)linux_global_ro(name, major, minor, &ever);
+	if (want == EACCES)
+		snprintf(buf, len, "a global key, read only in a child network "
+		    "namespace from Linux 6.11: set it on the host");
+	else if (ever)
+		snprintf(buf, len, "a global key, absent from a child network "
+		    "namespace before Linux 6.11 (this is %d.%d): set it on "
+		    "the host", major, minor);
+	else
+		snprintf(buf, len, "a global key, which no child network "
+		    "namespace has: set it on the host");
+	return true;
+}
 
 static const char *const os_names[TT_OS_N] = {
 	"linux", "darwin", "freebsd", "windows"

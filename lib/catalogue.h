@@ -57,6 +57,15 @@ struct cat_xnu {
 	const char	*note;		/* stock, bound, what changed */
 };
 
+/*
+ * Linux: what a child network namespace does with a key of the initial
+ * one's (catalogue.c cites the kernel's files): 0 when the namespace has
+ * its own, else the errno a write there gets on that kernel.
+ */
+int			 catalogue_linux_netns(const char *, int, int);
+bool			 catalogue_linux_netns_note(const char *, int,
+			    const char *, char *, size_t);
+
 /* The result of catalogue_check(). */
 enum cat_verdict {
 	CAT_OK,			/* a key of this OS, its value fits */

@@ -167,18 +167,35 @@ fake_kernel_stock_freebsd(struct fake_kernel *fk)
 	fake_kernel_add(fk, "kern.ostype", FK_STRING, "FreeBSD", false);
 }
 
-/* As seen inside a network namespace: net.core.* is read-only there. */
+/*
+ * As seen from a child network namespace of Linux release ("6.10.0"):
+ * net.core's buffer keys are absent before 6.11 and read only from it
+ * (commit 19249c0724f2, net/core/sysctl_net_core.c netns_core_table,
+ * mode 0444 outside init_net); tcp_mem, default_qdisc and
+ * netdev_max_backlog are never there (init_net's tables only).
+ */
 void
-fake_kernel_stock_linux(struct fake_kernel *fk)
+fake_kernel_stock_linux(struct fake_kernel *fk, const char *release)
 {
+	static const char *const core[] = {
+		"net.core.rmem_max", "net.core.wmem_max",
+		"net.core.rmem_default", "net.core.wmem_default"
+	};
+	int	major = 0, minor = 0;
+	size_t	i;
+
+	fake_kernel_add(fk, "kernel.osrelease", FK_STRING, release, false);
 	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING,
 	    "4096 131072 6291456", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_wmem", FK_STRING,
 	    "4096 16384 4194304", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_congestion_control", FK_STRING,
 	    "cubic", true);
-	fake_kernel_add(fk, "net.core.rmem_max", FK_INT, "212992", false);
-	fake_kernel_add(fk, "net.core.wmem_max", FK_INT, "212992", false);
+	if (sscanf(release, "%d.%d", &major, &minor) != 2 ||
+	    major < 6 || (major == 6 && minor < 11))
+		return;
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		fake_kernel_add(fk, core[i], FK_INT, "212992", false);
 }
 
 void

@@ -35,7 +35,8 @@ void	 fake_kernel_free(struct fake_kernel *);
 /* A stock machine of that kind, e.g. macOS with ram_gb of memory. */
 void	 fake_kernel_stock_macos(struct fake_kernel *, unsigned ram_gb);
 void	 fake_kernel_stock_freebsd(struct fake_kernel *);
-void	 fake_kernel_stock_linux(struct fake_kernel *);
+/* A child network namespace of that Linux release ("6.11.0"). */
+void	 fake_kernel_stock_linux(struct fake_kernel *, const char *);
 /* The initial namespace: net.core.{r,w}mem_{max,default} writable. */
 void	 fake_kernel_stock_linux_host(struct fake_kernel *);
 int	 fake_kernel_add(struct fake_kernel *, const char *, enum fake_type,

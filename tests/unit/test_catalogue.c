@@ -679,6 +679,77 @@ test_freebsd_ints(void **state)
 	fake_kernel_free(fk);
 }
 
+/*
+ * Linux's global keys from a child network namespace: the fake of each
+ * release gives what the catalogue says (absent before 6.11, read only
+ * from it; tcp_mem and default_qdisc never there), and the note status
+ * shows names the release's behaviour.
+ */
+static void
+test_linux_netns(void **state)
+{
+	static const char *const releases[] = {
+		"5.15.0", "6.10.14", "6.11.0", "6.18.4"
+	};
+	const struct cat_key	*k;
+	struct fake_kernel	*fk;
+	struct sysctl_backend	*be;
+	char			 buf[TT_VALUE_MAX];
+	size_t			 i, r;
+	int			 major, minor, want, got, globals;
+
+	(void)state;
+	for (r = 0; r < NITEMS(releases); r++) {
+		fk = fake_kernel_new(FK_RULES_LINUX);
+		fake_kernel_stock_linux(fk, releases[r]);
+		be = fake_backend_new(fk);
+		assert_int_equal(sscanf(releases[r], "%d.%d", &major, &minor),
+		    2);
+		globals = 0;
+		for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+			if (!(k->os & TT_OS_BIT(TT_OS_LINUX)))
+				continue;
+			want = catalogue_linux_netns(k->name, major, minor);
+			got = be->set(be, k->name, "1");
+			if (want == 0)
+				continue;
+			globals++;
+			if (got != want)
+				fail_msg("%s on %s: fake %d, catalogue %d",
+				    k->name, releases[r], got, want);
+		}
+		assert_int_equal(globals, 7);
+		be->free(be);
+		fake_kernel_free(fk);
+	}
+	assert_int_equal(catalogue_linux_netns("net.ipv4.tcp_rmem", 6, 18), 0);
+	assert_int_equal(catalogue_linux_netns("net.ipv4.tcp_mem", 6, 18),
+	    ENOENT);
+	assert_int_equal(catalogue_linux_netns("net.core.default_qdisc", 6,
+	    18), ENOENT);
+	assert_true(catalogue_linux_netns_note("net.core.rmem_max", ENOENT,
+	    "6.10.14-amd64", buf, sizeof(buf)));
+	assert_string_equal(buf, "a global key, absent from a child network "
+	    "namespace before Linux 6.11 (this is 6.10): set it on the host");
+	assert_true(catalogue_linux_netns_note("net.core.wmem_max", EACCES,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_string_equal(buf, "a global key, read only in a child network "
+	    "namespace from Linux 6.11: set it on the host");
+	assert_true(catalogue_linux_netns_note("net.ipv4.tcp_mem", ENOENT,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_string_equal(buf, "a global key, which no child network "
+	    "namespace has: set it on the host");
+	/* Not what a namespace gives: the engine's own words. */
+	assert_false(catalogue_linux_netns_note("net.core.rmem_max", ENOENT,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_false(catalogue_linux_netns_note("net.core.rmem_max", EINVAL,
+	    "6.10.1", buf, sizeof(buf)));
+	assert_false(catalogue_linux_netns_note("net.ipv4.tcp_rmem", EACCES,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_false(catalogue_linux_netns_note("net.core.rmem_max", EACCES,
+	    "garbage", buf, sizeof(buf)));
+}
+
 static const char conf_xnu[] =
     "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
     "<key>Sysctls</key><dict>\n"
@@ -775,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_daemon_reader),
 		cmocka_unit_test(test_linux_least),
 		cmocka_unit_test(test_freebsd_ints),
+		cmocka_unit_test(test_linux_netns),
 		cmocka_unit_test(test_xnu_facts),
 		cmocka_unit_test(test_xnu_fake_kernel),
 		cmocka_unit_test(test_xnu_warnings),
