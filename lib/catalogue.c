@@ -44,6 +44,7 @@
 #define F	TT_OS_BIT(TT_OS_FREEBSD)
 #define W	TT_OS_BIT(TT_OS_WINDOWS)
 #define INT_TOP		2147483647LL		/* a C int sysctl */
+#define MIB		(1024LL * 1024)
 #define U32_TOP		4294967295LL		/* a u_int32_t one */
 #define SWITCH		CAT_COUNT, 0, 1		/* 0 or 1 */
 /*
@@ -251,18 +252,18 @@ static const struct cat_key keys[] = {
  * the tags are in the comment at the top.  nmbclusters is the mbuf
  * cluster pool (2 KiB each), sb_max kern.ipc.maxsockbuf.
  */
-#define MIB	(1024LL * 1024)
 static const struct cat_xnu xnu_facts[] = {
 	/*
 	 * bsd/sys/socketvar.h SB_MAX, LOW_SB_MAX (2 * 9 * 1024 since
 	 * xnu-1456); bsd/kern/uipc_socket2.c sysctl_sb_max; bsd/kern/
 	 * uipc_mbuf.c mbinit: high_sb_max = nmbclusters << (MCLSHIFT - 4).
 	 */
-	{ "kern.ipc.maxsockbuf", 0, 0, 8 * MIB, 18433, U32_TOP,
-	    "stock 8 MiB (SB_MAX), less when 1/16 of the mbuf pool is "
-	    "smaller; above 18432 (LOW_SB_MAX) and at most 1/16 of the "
-	    "pool, else ERANGE; a buffer may use 8/9 of it up to macOS 14.3 "
-	    "(xnu-10002), all of it from 14.4 (xnu-10063)" },
+	{ "kern.ipc.maxsockbuf", 0, 0, CAT_XNU_SB_MAX, 18433, U32_TOP,
+	    "stock 8 MiB (SB_MAX) from 8 GB of RAM (16 GB on macOS 10.15), "
+	    "else 1/16 of the mbuf pool: 6 MiB from 4 GB (8 on 10.15), 4 "
+	    "MiB below (xnu_mem); above 18432 (LOW_SB_MAX) and at most 1/16 "
+	    "of the pool, else ERANGE; a buffer may use 8/9 of it up to "
+	    "macOS 14.3 (xnu-10002), all of it from 14.4 (xnu-10063)" },
 	/*
 	 * bsd/netinet/tcp_usrreq.c: tcp_sendspace 1448 * 256, tcp_recvspace
 	 * 1448 * 384; bsd/dev/unix_startup.c multiplies both by
@@ -416,6 +417,83 @@ catalogue_linux_netns_note(const char *name, int err, const char *release,
 		snprintf(buf, len, "a global key, which no child network "
 		    "namespace has: set it on the host");
 	return true;
+}
+
+/*
+ * RAM to mbuf cluster pool: bsd/kern/uipc_mbuf.c ncl_table (the row of
+ * the largest nt_maxmem not above the RAM; mbuf_default_ncl), called from
+ * bsd_mbuf_cluster_reserve in bsd/dev/unix_startup.c.  xnu-6153.141.1
+ * (macOS 10.15): 64 MB below 8 GB, 96 MB from 8, 128 MB from 16
+ * (ncl_table_srv, with serverperfmode, is larger).  xnu-7195.141.2 to
+ * 11417.121.6 (macOS 11 to 15): 64 MB below 4 GB, 96 from 4, 128 from 8,
+ * 256 from 16, 512 from 32.  mbinit then caps sb_max, the stock
+ * maxsockbuf, at high_sb_max = 1/16 of the pool: 4 MiB, 6 MiB, else
+ * SB_MAX's 8 MiB.  The autotuning ceilings: tcp_init in
+ * bsd/netinet/tcp_subr.c, 2 MiB when nmbclusters > 30720 in xnu-6153
+ * (every 64 MB pool), 4 MiB from 4 GB of RAM from xnu-7195 (8 MiB with
+ * serverperfmode from xnu-11215, not modelled).
+ */
+#define MB_POOL(mb)	((long long)(mb) << 20)
+static const struct cat_xnu_mem xnu_mem[] = {
+	{ 19, 19, 0, MB_POOL(64), 2 * MIB },
+	{ 19, 19, 8, MB_POOL(96), 2 * MIB },
+	{ 19, 19, 16, MB_POOL(128), 2 * MIB },
+	{ 20, 0, 0, MB_POOL(64), 2 * MIB },
+	{ 20, 0, 4, MB_POOL(96), 4 * MIB },
+	{ 20, 0, 8, MB_POOL(128), 4 * MIB },
+	{ 20, 0, 16, MB_POOL(256), 4 * MIB },
+	{ 20, 0, 32, MB_POOL(512), 4 * MIB },
+};
+
+const struct cat_xnu_mem *
+catalogue_xnu_mem_at(size_t i)
+{
+	return i < NITEMS(xnu_mem) ? &xnu_mem[i] : NULL;
+}
+
+/*
+ * The row of a Mac of mem bytes on Darwin major darwin (0: the newest;
+ * a release older than the table's takes its oldest row).
+ */
+const struct cat_xnu_mem *
+catalogue_xnu_mem(int darwin, long long mem)
+{
+	const struct cat_xnu_mem	*best = NULL;
+	size_t				 i;
+
+	if (darwin != 0 && darwin < xnu_mem[0].from)
+		darwin = xnu_mem[0].from;
+	for (i = 0; i < NITEMS(xnu_mem); i++) {
+		const struct cat_xnu_mem *m = &xnu_mem[i];
+
+		if (darwin == 0 ? m->to != 0 : (darwin < m->from ||
+		    (m->to != 0 && darwin > m->to)))
+			continue;
+		if (best == NULL || mem >= (long long)m->min_gb << 30)
+			best = m;
+	}
+	return best;
+}
+
+/*
+ * The stock value of a macOS key on a Mac of mem bytes running Darwin
+ * major darwin (0: the newest): maxsockbuf and the autotuning ceilings
+ * follow RAM and release, the others are xnu_facts' stock.  -1 (as
+ * CAT_XNU_ABSENT) when that release has no such key or nothing is known.
+ */
+long long
+catalogue_xnu_stock(const char *name, int darwin, long long mem)
+{
+	const struct cat_xnu_mem	*m = catalogue_xnu_mem(darwin, mem);
+	const struct cat_xnu		*x = catalogue_xnu(name, darwin);
+
+	if (strcmp(name, "kern.ipc.maxsockbuf") == 0)
+		return m->pool / 16 < CAT_XNU_SB_MAX ? m->pool / 16 :
+		    CAT_XNU_SB_MAX;
+	if (strcmp(name, "net.inet.tcp.autorcvbufmax") == 0 ||
+	    strcmp(name, "net.inet.tcp.autosndbufmax") == 0)
+		return m->autobuf;
+	return x != NULL ? x->stock : CAT_XNU_ABSENT;
 }
 
 static const char *const os_names[TT_OS_N] = {

@@ -103,48 +103,45 @@ fake_kernel_add(struct fake_kernel *fk, const char *name, enum fake_type type,
 }
 
 /*
- * xnu's RAM -> mbuf cluster pool (bsd/kern/uipc_mbuf.c, ncl_table and
- * mbuf_default_ncl: 64, 96, 128, 256, 512 MiB of 2 KiB clusters from
- * <4, 4, 8, 16, 32 GB); high_sb_max is 1/16 of the pool (mbinit).
+ * A stock Mac of ram_gb of memory on Darwin release ("24.6.0", macOS
+ * 15.6; "19.6.0" 10.15): the mbuf pool, maxsockbuf and the autotuning
+ * ceilings from the catalogue's one table of RAM by release (xnu_mem,
+ * lib/catalogue.c), send/recvspace 128 KiB, and on macOS 11 or later no
+ * rfc1323 nor doautosndbuf (gone in xnu-7195): writing them is ENOENT.
  */
-static long
-xnu_nmbclusters(unsigned ram_gb)
+void
+fake_kernel_stock_macos_on(struct fake_kernel *fk, unsigned ram_gb,
+    const char *release)
 {
-	if (ram_gb >= 32)
-		return 262144;
-	if (ram_gb >= 16)
-		return 131072;
-	if (ram_gb >= 8)
-		return 65536;
-	return ram_gb >= 4 ? 49152 : 32768;
+	long long	 mem = (long long)ram_gb << 30;
+	int		 darwin = atoi(release);
+	char		 v[32];
+
+	snprintf(v, sizeof(v), "%lld", catalogue_xnu_mem(darwin, mem)->pool >>
+	    11);
+	fake_kernel_add(fk, "kern.ipc.nmbclusters", FK_INT, v, false);
+	snprintf(v, sizeof(v), "%lld", catalogue_xnu_stock(
+	    "kern.ipc.maxsockbuf", darwin, mem));
+	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_UINT, v, true);
+	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_UINT, "131072", true);
+	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_UINT, "131072", true);
+	snprintf(v, sizeof(v), "%lld", catalogue_xnu_stock(
+	    "net.inet.tcp.autorcvbufmax", darwin, mem));
+	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, v, true);
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, v, true);
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
+	if (darwin < 20)
+		fake_kernel_add(fk, "net.inet.tcp.doautosndbuf", FK_INT, "1",
+		    true);
+	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);
+	fake_kernel_add(fk, "kern.osrelease", FK_STRING, release, false);
 }
 
-/*
- * A stock Mac of macOS 11 to 15 (lib/catalogue.c, xnu_facts): maxsockbuf
- * 8 MiB; send/recvspace 128 KiB; autorcv/autosndbufmax 4 MiB from 4 GB
- * of RAM, 2 MiB below (tcp_init, bsd/netinet/tcp_subr.c, xnu-7195 on);
- * no rfc1323 nor doautosndbuf (gone in xnu-7195): writing them is ENOENT.
- */
+/* macOS 15.6; fake_kernel_poke "23.3.0" for a macOS 14.3 kernel */
 void
 fake_kernel_stock_macos(struct fake_kernel *fk, unsigned ram_gb)
 {
-	char		 nmb[32];
-	long		 clusters = xnu_nmbclusters(ram_gb);
-	const char	*autobuf = ram_gb >= 4 ? "4194304" : "2097152";
-
-	snprintf(nmb, sizeof(nmb), "%ld", clusters);
-	fake_kernel_add(fk, "kern.ipc.nmbclusters", FK_INT, nmb, false);
-	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_UINT, "8388608", true);
-	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_UINT, "131072", true);
-	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_UINT, "131072", true);
-	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, autobuf,
-	    true);
-	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, autobuf,
-	    true);
-	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
-	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);
-	/* macOS 15.6; fake_kernel_poke "23.3.0" for a macOS 14.3 kernel */
-	fake_kernel_add(fk, "kern.osrelease", FK_STRING, "24.6.0", false);
+	fake_kernel_stock_macos_on(fk, ram_gb, "24.6.0");
 }
 
 /*

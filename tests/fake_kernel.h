@@ -34,6 +34,9 @@ struct fake_kernel *fake_kernel_new(enum fake_rules);
 void	 fake_kernel_free(struct fake_kernel *);
 /* A stock machine of that kind, e.g. macOS with ram_gb of memory. */
 void	 fake_kernel_stock_macos(struct fake_kernel *, unsigned ram_gb);
+/* The same Mac on that Darwin release ("19.6.0": macOS 10.15). */
+void	 fake_kernel_stock_macos_on(struct fake_kernel *, unsigned ram_gb,
+	    const char *);
 void	 fake_kernel_stock_freebsd(struct fake_kernel *);
 /* A child network namespace of that Linux release ("6.11.0"). */
 void	 fake_kernel_stock_linux(struct fake_kernel *, const char *);

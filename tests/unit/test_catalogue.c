@@ -750,6 +750,60 @@ test_linux_netns(void **state)
 	    "garbage", buf, sizeof(buf)));
 }
 
+/*
+ * The stock maxsockbuf and autotuning ceilings follow RAM and release
+ * (xnu ncl_table in bsd/kern/uipc_mbuf.c at xnu-6153.141.1 and
+ * 7195.141.2 to 11417.121.6, high_sb_max in mbinit, tcp_init), in the
+ * catalogue and in the fake Mac: the figures are the sources', by hand.
+ */
+static void
+test_xnu_ram(void **state)
+{
+	static const struct {
+		const char	*release;
+		unsigned	 gb;
+		const char	*ncl, *sb, *autobuf;
+	} macs[] = {
+		{ "24.6.0", 2, "32768", "4194304", "2097152" },
+		{ "24.6.0", 6, "49152", "6291456", "4194304" },
+		{ "24.6.0", 8, "65536", "8388608", "4194304" },
+		{ "20.6.0", 6, "49152", "6291456", "4194304" },
+		{ "24.6.0", 32, "262144", "8388608", "4194304" },
+		{ "19.6.0", 6, "32768", "4194304", "2097152" },
+		{ "19.6.0", 12, "49152", "6291456", "2097152" },
+		{ "19.6.0", 16, "65536", "8388608", "2097152" },
+	};
+	struct fake_kernel	*fk;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(macs); i++) {
+		fk = fake_kernel_new(FK_RULES_XNU);
+		fake_kernel_stock_macos_on(fk, macs[i].gb, macs[i].release);
+		assert_string_equal(fake_kernel_peek(fk,
+		    "kern.ipc.nmbclusters"), macs[i].ncl);
+		assert_string_equal(fake_kernel_peek(fk, "kern.ipc.maxsockbuf"),
+		    macs[i].sb);
+		assert_string_equal(fake_kernel_peek(fk,
+		    "net.inet.tcp.autorcvbufmax"), macs[i].autobuf);
+		assert_string_equal(fake_kernel_peek(fk,
+		    "net.inet.tcp.autosndbufmax"), macs[i].autobuf);
+		fake_kernel_free(fk);
+	}
+	assert_int_equal(catalogue_xnu_stock("kern.ipc.maxsockbuf", 24,
+	    6LL << 30), 6291456);
+	assert_int_equal(catalogue_xnu_stock("kern.ipc.maxsockbuf", 0,
+	    3LL << 30), 4194304);
+	assert_int_equal(catalogue_xnu_stock("net.inet.tcp.autorcvbufmax",
+	    19, 64LL << 30), 2097152);
+	assert_int_equal(catalogue_xnu_stock("net.inet.tcp.sendspace", 24,
+	    6LL << 30), 131072);
+	assert_int_equal(catalogue_xnu_stock("net.inet.tcp.doautosndbuf", 24,
+	    6LL << 30), CAT_XNU_ABSENT);
+	/* a release older than the table's: its oldest rows */
+	assert_int_equal(catalogue_xnu_mem(18, 12LL << 30)->pool, 96 << 20);
+}
+
 static const char conf_xnu[] =
     "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
     "<key>Sysctls</key><dict>\n"
@@ -818,8 +872,13 @@ test_xnu_warnings_stock(void **state)
 	assert_non_null(cfg);
 	assert_int_equal(config_check_os(cfg, TT_OS_DARWIN, NULL, &errs,
 	    &warns), 0);
-	assert_int_equal(warns.n, 1);
+	assert_int_equal(warns.n, 2);
 	assert_string_equal(warns.msg[0], "t.conf:4: warning: "
+	    "net.inet.tcp.sendspace: 8388608 is above kern.ipc.maxsockbuf "
+	    "6291456, the stock value below 8 GB of RAM (1/16 of the mbuf "
+	    "pool; macOS 10.15: below 16 GB): such a Mac refuses it "
+	    "(ERANGE)");
+	assert_string_equal(warns.msg[1], "t.conf:4: warning: "
 	    "net.inet.tcp.sendspace: 8388608 is above 7454720, 8/9 of "
 	    "kern.ipc.maxsockbuf 8388608 (stock): macOS up to 14.3 "
 	    "(xnu-10002) refuses it (ERANGE), 14.4 (xnu-10063) on takes it");
@@ -849,6 +908,7 @@ main(void)
 		cmocka_unit_test(test_linux_netns),
 		cmocka_unit_test(test_xnu_facts),
 		cmocka_unit_test(test_xnu_fake_kernel),
+		cmocka_unit_test(test_xnu_ram),
 		cmocka_unit_test(test_xnu_warnings),
 		cmocka_unit_test(test_xnu_warnings_stock),
 	};
