@@ -18,7 +18,20 @@
 
 struct sysctl_dir_ctx {
 	char	root[PATH_MAX];
+	char	failed[TT_NAME_MAX];	/* the last get or set that failed */
+	int	failed_err;
 };
+
+/* Kept for explain: the engine asks right after the failure. */
+static int
+note_failure(struct sysctl_dir_ctx *ctx, const char *name, int err)
+{
+	if (err != 0) {
+		tt_strlcpy(ctx->failed, name, sizeof(ctx->failed));
+		ctx->failed_err = err;
+	}
+	return err;
+}
 
 /* A part of a name: letters, digits, '_' and '-', and not "-..." */
 static bool
@@ -96,7 +109,7 @@ symlink_errno(int err)
 }
 
 static int
-sysctl_dir_get(struct sysctl_backend *be, const char *name, char *buf,
+read_sysctl(struct sysctl_backend *be, const char *name, char *buf,
     size_t len)
 {
 	struct sysctl_dir_ctx	*ctx = be->ctx;
@@ -121,7 +134,7 @@ sysctl_dir_get(struct sysctl_backend *be, const char *name, char *buf,
 
 /* One write of the whole value, as sysctl(8) does; proc handlers parse it. */
 static int
-sysctl_dir_set(struct sysctl_backend *be, const char *name, const char *value)
+write_sysctl(struct sysctl_backend *be, const char *name, const char *value)
 {
 	struct sysctl_dir_ctx	*ctx = be->ctx;
 	char			 path[PATH_MAX], line[TT_VALUE_MAX + 1];
@@ -142,6 +155,38 @@ sysctl_dir_set(struct sysctl_backend *be, const char *name, const char *value)
 	if (close(fd) == -1 && err == 0)
 		err = errno;
 	return err;
+}
+
+static int
+sysctl_dir_get(struct sysctl_backend *be, const char *name, char *buf,
+    size_t len)
+{
+	return note_failure(be->ctx, name, read_sysctl(be, name, buf, len));
+}
+
+static int
+sysctl_dir_set(struct sysctl_backend *be, const char *name, const char *value)
+{
+	return note_failure(be->ctx, name, write_sysctl(be, name, value));
+}
+
+/*
+ * A global key refused in a child network namespace, in the words of
+ * this kernel's release (kernel.osrelease in the same tree): absent
+ * before Linux 6.11, read only from it (catalogue_linux_netns_note).
+ */
+static int
+sysctl_dir_explain(struct sysctl_backend *be, const char *name, char *buf,
+    size_t len)
+{
+	struct sysctl_dir_ctx	*ctx = be->ctx;
+	char			 release[TT_VALUE_MAX];
+
+	if (strcmp(ctx->failed, name) != 0 ||
+	    read_sysctl(be, "kernel.osrelease", release, sizeof(release)) != 0)
+		return -1;
+	return catalogue_linux_netns_note(name, ctx->failed_err, release, buf,
+	    len) ? 0 : -1;
 }
 
 static void
@@ -170,6 +215,7 @@ backend_sysctl_dir_new(const char *root)
 	    "sysctl-dir (" TT_PROC_SYS ")" : "sysctl-dir";
 	be->get = sysctl_dir_get;
 	be->set = sysctl_dir_set;
+	be->explain = sysctl_dir_explain;
 	be->free = sysctl_dir_free;
 	be->ctx = ctx;
 	return be;

@@ -117,8 +117,11 @@ static const char *const ts_values[] = {
 	"disabled", "enabled", "allowed", NULL
 };
 /*
- * CongestionProvider as the Set-NetTCPSetting documentation names its
- * values; one this table does not know is shown as its number.
+ * CongestionProvider by its uint8 code.  Microsoft documents only
+ * Default, CTCP and DCTCP (0, 2, 3: Set-NetTCPSetting, learn.microsoft.com
+ * previous-versions hh826132(v=wps.640)); 1 NewReno, 4 LEDBAT and 5 CUBIC
+ * are undocumented, names as published dumps of Get-NetTCPSetting show
+ * them.  A code this table does not know is shown as its number.
  */
 static const char *const providers[] = {
 	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL

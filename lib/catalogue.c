@@ -8,7 +8,10 @@
  * The ranges are each integer's sane range: the kernel's own bound where
  * it has one (cited), else what its type holds.  Sources:
  *   Linux: net/core/sysctl_net_core.c (rmem_max, wmem_max, *_default:
- *     proc_dointvec_minmax, extra1 SOCK_MIN_RCVBUF/SNDBUF, an int),
+ *     proc_dointvec_minmax, extra1 min_rcvbuf/min_sndbuf, an int, else
+ *     EINVAL), include/net/sock.h (SOCK_MIN_RCVBUF TCP_SKB_MIN_TRUESIZE,
+ *     2048 + SKB_DATA_ALIGN(sizeof(struct sk_buff)); SOCK_MIN_SNDBUF
+ *     twice that; torvalds/linux master: see LINUX_MIN_RCVBUF below),
  *     net/ipv4/sysctl_net_ipv4.c (tcp_rmem, tcp_wmem: int[3], extra1
  *     SYSCTL_ONE; tcp_adv_win_scale -31..31; tcp_mem: unsigned long[3]),
  *     Documentation/networking/ip-sysctl.rst.
@@ -18,12 +21,15 @@
  *     back to xnu-2782).  The skmem ints (autorcvbufmax, autosndbufmax,
  *     autosndbufinc, doautorcvbuf, sack) have format "I": a signed int.
  *   FreeBSD: sys/kern/uipc_sockbuf.c sysctl_handle_sb_max (at least
- *     MSIZE + MCLBYTES, 2304, else EINVAL), sys/netinet/tcp_input.c and
- *     tcp_output.c (recvbuf_max, sendbuf_max, *_inc).
+ *     MSIZE + MCLBYTES, 2304, else EINVAL), sys/netinet/tcp_input.c
+ *     (recvspace, recvbuf_max) and tcp_output.c (sendspace, sendbuf_max,
+ *     sendbuf_inc): each a VNET int under SYSCTL_INT, so at most INT_MAX
+ *     (freebsd/freebsd-src, read at 00786ca6 and a later stored copy).
  *   Windows: backend_win.c's keys and words (MSFT_NetTCPSetting).
  */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,8 +45,19 @@
 #define F	TT_OS_BIT(TT_OS_FREEBSD)
 #define W	TT_OS_BIT(TT_OS_WINDOWS)
 #define INT_TOP		2147483647LL		/* a C int sysctl */
+#define MIB		(1024LL * 1024)
 #define U32_TOP		4294967295LL		/* a u_int32_t one */
 #define SWITCH		CAT_COUNT, 0, 1		/* 0 or 1 */
+/*
+ * Linux's least rmem_* and wmem_* (SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF):
+ * 2048 + sizeof(struct sk_buff) rounded up to SMP_CACHE_BYTES, 2304 on
+ * x86-64, and twice that, 4608.  Seen on x86-64 Linux 6.18: a socket
+ * asking SO_RCVBUF 1 and SO_SNDBUF 1 gets 2304 and 4608 (net/core/sock.c
+ * clamps to these).  Below them proc_dointvec_minmax refuses the write
+ * with EINVAL.  The struct's size follows the architecture and options.
+ */
+#define LINUX_MIN_RCVBUF	2304LL
+#define LINUX_MIN_SNDBUF	(2 * LINUX_MIN_RCVBUF)
 /* A key name ending in '.' is a family: "tcp.congestionprovider.NAME". */
 #define FAMILY_END	'.'
 
@@ -59,19 +76,23 @@ static const char *const win_providers[] = {
 
 static const struct cat_key keys[] = {
 	/* ---- Linux */
-	{ "net.core.rmem_max", L, 1, NULL, NULL, CAT_BYTES, 4096, INT_TOP,
+	{ "net.core.rmem_max", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_RCVBUF, INT_TOP,
 	    NULL, "the largest receive buffer SO_RCVBUF may ask for",
 	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf",
 	    "tcp.autotuninglevel") },
-	{ "net.core.wmem_max", L, 1, NULL, NULL, CAT_BYTES, 4096, INT_TOP,
+	{ "net.core.wmem_max", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_SNDBUF, INT_TOP,
 	    NULL, "the largest send buffer SO_SNDBUF may ask for",
 	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf", NULL) },
-	{ "net.core.rmem_default", L, 1, NULL, NULL, CAT_BYTES, 4096,
-	    INT_TOP, NULL, "a new socket's receive buffer (not TCP's)",
+	{ "net.core.rmem_default", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_RCVBUF, INT_TOP, NULL,
+	    "a new socket's receive buffer (not TCP's)",
 	    NEAR(NULL, "net.inet.tcp.recvspace", "net.inet.tcp.recvspace",
 	    NULL) },
-	{ "net.core.wmem_default", L, 1, NULL, NULL, CAT_BYTES, 4096,
-	    INT_TOP, NULL, "a new socket's send buffer (not TCP's)",
+	{ "net.core.wmem_default", L, 1, NULL, NULL, CAT_BYTES,
+	    LINUX_MIN_SNDBUF, INT_TOP, NULL,
+	    "a new socket's send buffer (not TCP's)",
 	    NEAR(NULL, "net.inet.tcp.sendspace", "net.inet.tcp.sendspace",
 	    NULL) },
 	{ "net.ipv4.tcp_rmem", L, 3, "min default max", NULL, CAT_BYTES, 1,
@@ -132,12 +153,12 @@ static const struct cat_key keys[] = {
 	    "the largest socket buffer, the ceiling of every other",
 	    NEAR("net.core.rmem_max", NULL, NULL, "tcp.autotuninglevel") },
 	{ "net.inet.tcp.sendspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
+	    INT_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
 	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
 	    "a new TCP socket's send buffer",
 	    NEAR("net.ipv4.tcp_wmem", NULL, NULL, NULL) },
 	{ "net.inet.tcp.recvspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
+	    INT_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
 	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
 	    "a new TCP socket's receive buffer",
 	    NEAR("net.ipv4.tcp_rmem", NULL, NULL, NULL) },
@@ -179,15 +200,15 @@ static const struct cat_key keys[] = {
 	    NULL) },
 	/* ---- FreeBSD */
 	{ "net.inet.tcp.recvbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the most receive autotuning grows a buffer to",
+	    INT_TOP, NULL, "the most receive autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_rmem", "net.inet.tcp.autorcvbufmax", NULL,
 	    "tcp.autotuninglevel") },
 	{ "net.inet.tcp.sendbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the most send autotuning grows a buffer to",
+	    INT_TOP, NULL, "the most send autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_wmem", "net.inet.tcp.autosndbufmax", NULL,
 	    NULL) },
 	{ "net.inet.tcp.sendbuf_inc", F, 1, NULL, NULL, CAT_BYTES, 1,
-	    U32_TOP, NULL, "the step of send autotuning",
+	    INT_TOP, NULL, "the step of send autotuning",
 	    NEAR(NULL, "net.inet.tcp.autosndbufinc", NULL, NULL) },
 	{ "net.inet.tcp.recvbuf_auto", F, 1, NULL, NULL, SWITCH, NULL,
 	    "receive buffer autotuning on (1) or off (0)",
@@ -232,18 +253,18 @@ static const struct cat_key keys[] = {
  * the tags are in the comment at the top.  nmbclusters is the mbuf
  * cluster pool (2 KiB each), sb_max kern.ipc.maxsockbuf.
  */
-#define MIB	(1024LL * 1024)
 static const struct cat_xnu xnu_facts[] = {
 	/*
 	 * bsd/sys/socketvar.h SB_MAX, LOW_SB_MAX (2 * 9 * 1024 since
 	 * xnu-1456); bsd/kern/uipc_socket2.c sysctl_sb_max; bsd/kern/
 	 * uipc_mbuf.c mbinit: high_sb_max = nmbclusters << (MCLSHIFT - 4).
 	 */
-	{ "kern.ipc.maxsockbuf", 0, 0, 8 * MIB, 18433, U32_TOP,
-	    "stock 8 MiB (SB_MAX), less when 1/16 of the mbuf pool is "
-	    "smaller; above 18432 (LOW_SB_MAX) and at most 1/16 of the "
-	    "pool, else ERANGE; a buffer may use 8/9 of it up to macOS 14.3 "
-	    "(xnu-10002), all of it from 14.4 (xnu-10063)" },
+	{ "kern.ipc.maxsockbuf", 0, 0, CAT_XNU_SB_MAX, 18433, U32_TOP,
+	    "stock 8 MiB (SB_MAX) from 8 GB of RAM (16 GB on macOS 10.15), "
+	    "else 1/16 of the mbuf pool: 6 MiB from 4 GB (8 on 10.15), 4 "
+	    "MiB below (xnu_mem); above 18432 (LOW_SB_MAX) and at most 1/16 "
+	    "of the pool, else ERANGE; a buffer may use 8/9 of it up to "
+	    "macOS 14.3 (xnu-10002), all of it from 14.4 (xnu-10063)" },
 	/*
 	 * bsd/netinet/tcp_usrreq.c: tcp_sendspace 1448 * 256, tcp_recvspace
 	 * 1448 * 384; bsd/dev/unix_startup.c multiplies both by
@@ -314,6 +335,167 @@ static const struct cat_xnu xnu_facts[] = {
 	{ "net.inet.tcp.sack", 19, 0, 1, 0, 0,
 	    "stock 1 (xnu-6153 to 11417)" },
 };
+
+/*
+ * Linux keys of the initial network namespace only.  net/core/
+ * sysctl_net_core.c registers net_core_table for init_net alone, and
+ * net/ipv4/sysctl_net_ipv4.c does the same with ipv4_table (tcp_mem):
+ * a child namespace has no such file (ENOENT).  From Linux 6.11, commit
+ * 19249c0724f2 ("net: make net.core.{r,w}mem_{default,max} namespaced")
+ * puts those four in netns_core_table, mode 0444 outside init_net, so
+ * a write there is EACCES even for root (seen on 6.18 in unshare -n).
+ */
+static const struct {
+	const char	*name;
+	int		 ro_major, ro_minor;	/* read-only from; 0: never */
+} linux_global[] = {
+	{ "net.core.rmem_max", 6, 11 },
+	{ "net.core.wmem_max", 6, 11 },
+	{ "net.core.rmem_default", 6, 11 },
+	{ "net.core.wmem_default", 6, 11 },
+	{ "net.core.default_qdisc", 0, 0 },
+	{ "net.core.netdev_max_backlog", 0, 0 },
+	{ "net.ipv4.tcp_mem", 0, 0 },
+};
+
+static bool
+linux_global_ro(const char *name, int major, int minor, bool *ever)
+{
+	size_t	i;
+
+	*ever = false;
+	for (i = 0; i < NITEMS(linux_global); i++)
+		if (strcmp(linux_global[i].name, name) == 0) {
+			*ever = linux_global[i].ro_major != 0;
+			return *ever && (major > linux_global[i].ro_major ||
+			    (major == linux_global[i].ro_major &&
+			    minor >= linux_global[i].ro_minor));
+		}
+	return false;
+}
+
+/* The errno a write of name gets in a child namespace of Linux major.minor. */
+int
+catalogue_linux_netns(const char *name, int major, int minor)
+{
+	size_t	i;
+	bool	ever;
+
+	if (linux_global_ro(name, major, minor, &ever))
+		return EACCES;
+	for (i = 0; i < NITEMS(linux_global); i++)
+		if (strcmp(linux_global[i].name, name) == 0)
+			return ENOENT;
+	return 0;
+}
+
+/*
+ * Why a get or set of name failed with err on the kernel of release
+ * ("6.10.3-amd64", as /proc/sys/kernel/osrelease has it), when that is
+ * what a child network namespace gives there: true and the words in buf.
+ * False for any other failure, which the caller explains its own way.
+ */
+bool
+catalogue_linux_netns_note(const char *name, int err, const char *release,
+    char *buf, size_t len)
+{
+	int	major, minor, want;
+	bool	ever;
+
+	if (sscanf(release, "%d.%d", &major, &minor) != 2 ||
+	    (want = catalogue_linux_netns(name, major, minor)) == 0 ||
+	    (err != want && !(want == EACCES && err == EPERM)))
+		return false;
+	(void)linux_global_ro(name, major, minor, &ever);
+	if (want == EACCES)
+		snprintf(buf, len, "a global key, read only in a child network "
+		    "namespace from Linux 6.11: set it on the host");
+	else if (ever)
+		snprintf(buf, len, "a global key, absent from a child network "
+		    "namespace before Linux 6.11 (this is %d.%d): set it on "
+		    "the host", major, minor);
+	else
+		snprintf(buf, len, "a global key, which no child network "
+		    "namespace has: set it on the host");
+	return true;
+}
+
+/*
+ * RAM to mbuf cluster pool: bsd/kern/uipc_mbuf.c ncl_table (the row of
+ * the largest nt_maxmem not above the RAM; mbuf_default_ncl), called from
+ * bsd_mbuf_cluster_reserve in bsd/dev/unix_startup.c.  xnu-6153.141.1
+ * (macOS 10.15): 64 MB below 8 GB, 96 MB from 8, 128 MB from 16
+ * (ncl_table_srv, with serverperfmode, is larger).  xnu-7195.141.2 to
+ * 11417.121.6 (macOS 11 to 15): 64 MB below 4 GB, 96 from 4, 128 from 8,
+ * 256 from 16, 512 from 32.  mbinit then caps sb_max, the stock
+ * maxsockbuf, at high_sb_max = 1/16 of the pool: 4 MiB, 6 MiB, else
+ * SB_MAX's 8 MiB.  The autotuning ceilings: tcp_init in
+ * bsd/netinet/tcp_subr.c, 2 MiB when nmbclusters > 30720 in xnu-6153
+ * (every 64 MB pool), 4 MiB from 4 GB of RAM from xnu-7195 (8 MiB with
+ * serverperfmode from xnu-11215, not modelled).
+ */
+#define MB_POOL(mb)	((long long)(mb) << 20)
+static const struct cat_xnu_mem xnu_mem[] = {
+	{ 19, 19, 0, MB_POOL(64), 2 * MIB },
+	{ 19, 19, 8, MB_POOL(96), 2 * MIB },
+	{ 19, 19, 16, MB_POOL(128), 2 * MIB },
+	{ 20, 0, 0, MB_POOL(64), 2 * MIB },
+	{ 20, 0, 4, MB_POOL(96), 4 * MIB },
+	{ 20, 0, 8, MB_POOL(128), 4 * MIB },
+	{ 20, 0, 16, MB_POOL(256), 4 * MIB },
+	{ 20, 0, 32, MB_POOL(512), 4 * MIB },
+};
+
+const struct cat_xnu_mem *
+catalogue_xnu_mem_at(size_t i)
+{
+	return i < NITEMS(xnu_mem) ? &xnu_mem[i] : NULL;
+}
+
+/*
+ * The row of a Mac of mem bytes on Darwin major darwin (0: the newest;
+ * a release older than the table's takes its oldest row).
+ */
+const struct cat_xnu_mem *
+catalogue_xnu_mem(int darwin, long long mem)
+{
+	const struct cat_xnu_mem	*best = NULL;
+	size_t				 i;
+
+	if (darwin != 0 && darwin < xnu_mem[0].from)
+		darwin = xnu_mem[0].from;
+	for (i = 0; i < NITEMS(xnu_mem); i++) {
+		const struct cat_xnu_mem *m = &xnu_mem[i];
+
+		if (darwin == 0 ? m->to != 0 : (darwin < m->from ||
+		    (m->to != 0 && darwin > m->to)))
+			continue;
+		if (best == NULL || mem >= (long long)m->min_gb << 30)
+			best = m;
+	}
+	return best;
+}
+
+/*
+ * The stock value of a macOS key on a Mac of mem bytes running Darwin
+ * major darwin (0: the newest): maxsockbuf and the autotuning ceilings
+ * follow RAM and release, the others are xnu_facts' stock.  -1 (as
+ * CAT_XNU_ABSENT) when that release has no such key or nothing is known.
+ */
+long long
+catalogue_xnu_stock(const char *name, int darwin, long long mem)
+{
+	const struct cat_xnu_mem	*m = catalogue_xnu_mem(darwin, mem);
+	const struct cat_xnu		*x = catalogue_xnu(name, darwin);
+
+	if (strcmp(name, "kern.ipc.maxsockbuf") == 0)
+		return m->pool / 16 < CAT_XNU_SB_MAX ? m->pool / 16 :
+		    CAT_XNU_SB_MAX;
+	if (strcmp(name, "net.inet.tcp.autorcvbufmax") == 0 ||
+	    strcmp(name, "net.inet.tcp.autosndbufmax") == 0)
+		return m->autobuf;
+	return x != NULL ? x->stock : CAT_XNU_ABSENT;
+}
 
 static const char *const os_names[TT_OS_N] = {
 	"linux", "darwin", "freebsd", "windows"

@@ -50,12 +50,39 @@ struct cat_key {
 struct cat_xnu {
 	const char	*name;
 	int		 from, to;	/* Darwin majors, both in; 0: open */
-	long long	 stock;		/* on a Mac of 4 GB or more, no
-					   boot-args; or CAT_XNU_ABSENT */
+	long long	 stock;		/* on a Mac of 8 GB or more, no
+					   boot-args (catalogue_xnu_stock
+					   follows RAM); or CAT_XNU_ABSENT */
 	long long	 min, max;	/* its handler's bound; 0, 0: none
 					   beyond cat_key's */
 	const char	*note;		/* stock, bound, what changed */
 };
+
+/*
+ * Linux: what a child network namespace does with a key of the initial
+ * one's (catalogue.c cites the kernel's files): 0 when the namespace has
+ * its own, else the errno a write there gets on that kernel.
+ */
+int			 catalogue_linux_netns(const char *, int, int);
+bool			 catalogue_linux_netns_note(const char *, int,
+			    const char *, char *, size_t);
+
+/*
+ * What a Mac's RAM gives on a range of xnu releases (catalogue.c cites
+ * the files): the mbuf cluster pool, whose 1/16 bounds maxsockbuf, and
+ * the autotuning ceilings.  One table for the catalogue, check, advise
+ * and the tests' fake Mac.
+ */
+#define CAT_XNU_SB_MAX	(8LL << 20)	/* SB_MAX, bsd/sys/socketvar.h */
+struct cat_xnu_mem {
+	int		 from, to;	/* Darwin majors, both in; 0: open */
+	int		 min_gb;	/* RAM from which the row holds */
+	long long	 pool;		/* mbuf cluster pool, bytes */
+	long long	 autobuf;	/* autorcvbufmax, autosndbufmax */
+};
+const struct cat_xnu_mem *catalogue_xnu_mem(int, long long);
+const struct cat_xnu_mem *catalogue_xnu_mem_at(size_t);
+long long		 catalogue_xnu_stock(const char *, int, long long);
 
 /* The result of catalogue_check(). */
 enum cat_verdict {

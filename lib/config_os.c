@@ -41,8 +41,27 @@ unknown_key(const struct config *cfg, const struct config_key *k,
 }
 
 /*
+ * The least RAM, in GB, of a Mac whose stock maxsockbuf (newest xnu,
+ * catalogue.c xnu_mem: 1/16 of the mbuf pool, at most SB_MAX) takes v;
+ * 0 every Mac, -1 none.
+ */
+static int
+xnu_stock_ram_for(long long v)
+{
+	const struct cat_xnu_mem	*m;
+	size_t				 i;
+
+	for (i = 0; (m = catalogue_xnu_mem_at(i)) != NULL; i++)
+		if (m->to == 0 && v <= catalogue_xnu_stock(
+		    "kern.ipc.maxsockbuf", 0, (long long)m->min_gb << 30))
+			return m->min_gb;
+	return -1;
+}
+
+/*
  * The maxsockbuf that send/recvspace meet: what cfg sets (applied first,
- * lib/plan.c), else the newest xnu's stock (catalogue.c).
+ * lib/plan.c), else the newest xnu's stock on a Mac of 8 GB or more
+ * (catalogue.c); xnu_warnings says what a smaller Mac's stock refuses.
  */
 static long long
 xnu_sb_max(const struct config *cfg, bool *stock)
@@ -70,6 +89,7 @@ xnu_warnings(const struct config *cfg, const struct config_key *k,
 	const char		*file = config_key_source(cfg, k);
 	long long		 v, sb;
 	bool			 stock;
+	int			 gb;
 
 	if (x != NULL && x->stock == CAT_XNU_ABSENT) {
 		errlist_add(warns, "%s:%d: warning: %s is %s", file, k->line,
@@ -82,12 +102,21 @@ xnu_warnings(const struct config *cfg, const struct config_key *k,
 	if (parse_ll(k->value, &v) == -1)
 		return;
 	sb = xnu_sb_max(cfg, &stock);
-	if (v > sb)
+	if (v > sb) {
 		errlist_add(warns, "%s:%d: warning: %s: %lld is above "
 		    "kern.ipc.maxsockbuf %lld%s: every macOS refuses it "
 		    "(ERANGE)", file, k->line, k->name, v, sb, stock ?
 		    " (stock)" : "");
-	else if (v > xnu_sospace_max(sb, 0))
+		return;
+	}
+	if (stock && (gb = xnu_stock_ram_for(v)) > 0)
+		errlist_add(warns, "%s:%d: warning: %s: %lld is above "
+		    "kern.ipc.maxsockbuf %lld, the stock value below %d GB of "
+		    "RAM (1/16 of the mbuf pool; macOS 10.15: below %d GB): "
+		    "such a Mac refuses it (ERANGE)", file, k->line, k->name,
+		    v, catalogue_xnu_stock("kern.ipc.maxsockbuf", 0,
+		    ((long long)gb << 30) - 1), gb, 2 * gb);
+	if (v > xnu_sospace_max(sb, 0))
 		errlist_add(warns, "%s:%d: warning: %s: %lld is above %lld, "
 		    "8/9 of kern.ipc.maxsockbuf %lld%s: macOS up to 14.3 "
 		    "(xnu-10002) refuses it (ERANGE), 14.4 (xnu-10063) on takes "

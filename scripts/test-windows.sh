@@ -42,6 +42,7 @@ out=$work/tap
 	    bash "$top/tests/lint/call_cycles.sh"
 	WINBIN=$bin top_srcdir=$top timeout 1500 bash "$top/tests/windows/wine.sh"
 	WINBIN=$bin top_srcdir=$top timeout 900 bash "$top/tests/windows/msi.sh"
+	top_srcdir=$top timeout 60 bash "$top/tests/windows/smoke_rules.sh"
 } | tee "$out"
 pass=$(grep -c '^ok ' "$out")
 failed=$(grep -c -e '^not ok ' -e '^Bail out!' "$out")

@@ -25,6 +25,12 @@
 #define XNU_SB_MIN	18432
 /* FreeBSD: MSIZE + MCLBYTES (sys/kern/uipc_sockbuf.c) */
 #define FBSD_SB_MIN	(256 + 2048)
+/*
+ * Linux on x86-64: SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF (include/net/sock.h;
+ * net/core/sysctl_net_core.c gives them as extra1 of rmem_* and wmem_*)
+ */
+#define LINUX_MIN_RCVBUF	2304
+#define LINUX_MIN_SNDBUF	4608
 
 struct fake_key {
 	char		name[TT_NAME_MAX];
@@ -97,75 +103,113 @@ fake_kernel_add(struct fake_kernel *fk, const char *name, enum fake_type type,
 }
 
 /*
- * xnu's RAM -> mbuf cluster pool (bsd/kern/uipc_mbuf.c, ncl_table and
- * mbuf_default_ncl: 64, 96, 128, 256, 512 MiB of 2 KiB clusters from
- * <4, 4, 8, 16, 32 GB); high_sb_max is 1/16 of the pool (mbinit).
+ * A stock Mac of ram_gb of memory on Darwin release ("24.6.0", macOS
+ * 15.6; "19.6.0" 10.15): the mbuf pool, maxsockbuf and the autotuning
+ * ceilings from the catalogue's one table of RAM by release (xnu_mem,
+ * lib/catalogue.c), send/recvspace 128 KiB, and on macOS 11 or later no
+ * rfc1323 nor doautosndbuf (gone in xnu-7195): writing them is ENOENT.
  */
-static long
-xnu_nmbclusters(unsigned ram_gb)
+void
+fake_kernel_stock_macos_on(struct fake_kernel *fk, unsigned ram_gb,
+    const char *release)
 {
-	if (ram_gb >= 32)
-		return 262144;
-	if (ram_gb >= 16)
-		return 131072;
-	if (ram_gb >= 8)
-		return 65536;
-	return ram_gb >= 4 ? 49152 : 32768;
+	long long	 mem = (long long)ram_gb << 30;
+	int		 darwin = atoi(release);
+	char		 v[32];
+
+	snprintf(v, sizeof(v), "%lld", catalogue_xnu_mem(darwin, mem)->pool >>
+	    11);
+	fake_kernel_add(fk, "kern.ipc.nmbclusters", FK_INT, v, false);
+	snprintf(v, sizeof(v), "%lld", catalogue_xnu_stock(
+	    "kern.ipc.maxsockbuf", darwin, mem));
+	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_UINT, v, true);
+	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_UINT, "131072", true);
+	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_UINT, "131072", true);
+	snprintf(v, sizeof(v), "%lld", catalogue_xnu_stock(
+	    "net.inet.tcp.autorcvbufmax", darwin, mem));
+	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, v, true);
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, v, true);
+	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
+	if (darwin < 20)
+		fake_kernel_add(fk, "net.inet.tcp.doautosndbuf", FK_INT, "1",
+		    true);
+	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);
+	fake_kernel_add(fk, "kern.osrelease", FK_STRING, release, false);
 }
 
-/*
- * A stock Mac of macOS 11 to 15 (lib/catalogue.c, xnu_facts): maxsockbuf
- * 8 MiB; send/recvspace 128 KiB; autorcv/autosndbufmax 4 MiB from 4 GB
- * of RAM, 2 MiB below (tcp_init, bsd/netinet/tcp_subr.c, xnu-7195 on);
- * no rfc1323 nor doautosndbuf (gone in xnu-7195): writing them is ENOENT.
- */
+/* macOS 15.6; fake_kernel_poke "23.3.0" for a macOS 14.3 kernel */
 void
 fake_kernel_stock_macos(struct fake_kernel *fk, unsigned ram_gb)
 {
-	char		 nmb[32];
-	long		 clusters = xnu_nmbclusters(ram_gb);
-	const char	*autobuf = ram_gb >= 4 ? "4194304" : "2097152";
-
-	snprintf(nmb, sizeof(nmb), "%ld", clusters);
-	fake_kernel_add(fk, "kern.ipc.nmbclusters", FK_INT, nmb, false);
-	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_UINT, "8388608", true);
-	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_UINT, "131072", true);
-	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_UINT, "131072", true);
-	fake_kernel_add(fk, "net.inet.tcp.autorcvbufmax", FK_INT, autobuf,
-	    true);
-	fake_kernel_add(fk, "net.inet.tcp.autosndbufmax", FK_INT, autobuf,
-	    true);
-	fake_kernel_add(fk, "net.inet.tcp.autosndbufinc", FK_INT, "8192", true);
-	fake_kernel_add(fk, "kern.ostype", FK_STRING, "Darwin", false);
-	/* macOS 15.6; fake_kernel_poke "23.3.0" for a macOS 14.3 kernel */
-	fake_kernel_add(fk, "kern.osrelease", FK_STRING, "24.6.0", false);
+	fake_kernel_stock_macos_on(fk, ram_gb, "24.6.0");
 }
 
+/*
+ * FreeBSD: maxsockbuf a u_long (sys/kern/uipc_sockbuf.c); the TCP buffer
+ * keys VNET ints under SYSCTL_INT (sys/netinet/tcp_input.c,
+ * tcp_output.c), 2 MiB ceilings and 8 KiB step by default there.  No
+ * recvbuf_inc: current FreeBSD has none.
+ */
 void
 fake_kernel_stock_freebsd(struct fake_kernel *fk)
 {
 	fake_kernel_add(fk, "kern.ipc.maxsockbuf", FK_ULONG, "2097152", true);
+	fake_kernel_add(fk, "net.inet.tcp.sendspace", FK_INT, "32768", true);
+	fake_kernel_add(fk, "net.inet.tcp.recvspace", FK_INT, "65536", true);
 	fake_kernel_add(fk, "net.inet.tcp.sendbuf_max", FK_INT, "2097152",
 	    true);
 	fake_kernel_add(fk, "net.inet.tcp.recvbuf_max", FK_INT, "2097152",
 	    true);
 	fake_kernel_add(fk, "net.inet.tcp.sendbuf_inc", FK_INT, "8192", true);
-	fake_kernel_add(fk, "net.inet.tcp.recvbuf_inc", FK_INT, "16384", true);
 	fake_kernel_add(fk, "kern.ostype", FK_STRING, "FreeBSD", false);
 }
 
-/* As seen inside a network namespace: net.core.* is read-only there. */
+/*
+ * As seen from a child network namespace of Linux release ("6.10.0"):
+ * net.core's buffer keys are absent before 6.11 and read only from it
+ * (commit 19249c0724f2, net/core/sysctl_net_core.c netns_core_table,
+ * mode 0444 outside init_net); tcp_mem, default_qdisc and
+ * netdev_max_backlog are never there (init_net's tables only).
+ */
 void
-fake_kernel_stock_linux(struct fake_kernel *fk)
+fake_kernel_stock_linux(struct fake_kernel *fk, const char *release)
 {
+	static const char *const core[] = {
+		"net.core.rmem_max", "net.core.wmem_max",
+		"net.core.rmem_default", "net.core.wmem_default"
+	};
+	int	major = 0, minor = 0;
+	size_t	i;
+
+	fake_kernel_add(fk, "kernel.osrelease", FK_STRING, release, false);
 	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING,
 	    "4096 131072 6291456", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_wmem", FK_STRING,
 	    "4096 16384 4194304", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_congestion_control", FK_STRING,
 	    "cubic", true);
-	fake_kernel_add(fk, "net.core.rmem_max", FK_INT, "212992", false);
-	fake_kernel_add(fk, "net.core.wmem_max", FK_INT, "212992", false);
+	if (sscanf(release, "%d.%d", &major, &minor) != 2 ||
+	    major < 6 || (major == 6 && minor < 11))
+		return;
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		fake_kernel_add(fk, core[i], FK_INT, "212992", false);
+}
+
+void
+fake_kernel_stock_linux_host(struct fake_kernel *fk)
+{
+	static const char *const core[] = {
+		"net.core.rmem_max", "net.core.wmem_max",
+		"net.core.rmem_default", "net.core.wmem_default"
+	};
+	size_t	i;
+
+	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING,
+	    "4096 131072 6291456", true);
+	fake_kernel_add(fk, "net.ipv4.tcp_wmem", FK_STRING,
+	    "4096 16384 4194304", true);
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		fake_kernel_add(fk, core[i], FK_INT, "212992", true);
 }
 
 int
@@ -315,6 +359,19 @@ fake_kernel_sockbuf_max(struct fake_kernel *fk, long long sb_max)
 	return sb_max;
 }
 
+/* proc_dointvec_minmax under extra1: below it, EINVAL. */
+static int
+linux_rules_check(const char *name, long long v)
+{
+	if (strcmp(name, "net.core.rmem_max") == 0 ||
+	    strcmp(name, "net.core.rmem_default") == 0)
+		return v < LINUX_MIN_RCVBUF ? EINVAL : 0;
+	if (strcmp(name, "net.core.wmem_max") == 0 ||
+	    strcmp(name, "net.core.wmem_default") == 0)
+		return v < LINUX_MIN_SNDBUF ? EINVAL : 0;
+	return 0;
+}
+
 /* The range checks of the kernels' own sysctl handlers. */
 static int
 rules_check(struct fake_kernel *fk, const char *name, long long v)
@@ -346,6 +403,8 @@ rules_check(struct fake_kernel *fk, const char *name, long long v)
 	if (fk->rules == FK_RULES_FREEBSD &&
 	    strcmp(name, "kern.ipc.maxsockbuf") == 0 && v < FBSD_SB_MIN)
 		return EINVAL;
+	if (fk->rules == FK_RULES_LINUX)
+		return linux_rules_check(name, v);
 	return 0;
 }
 
@@ -388,7 +447,8 @@ fake_set_text(struct fake_kernel *fk, const char *name, const char *value)
 	if ((err = take_fault(&k->fail_set, &k->fail_set_left)) != 0)
 		return err;
 	if (!k->writable)
-		return fk->rules == FK_RULES_NONE ? EACCES : EPERM;
+		return fk->rules == FK_RULES_NONE ||
+		    fk->rules == FK_RULES_LINUX ? EACCES : EPERM;
 	if (k->type != FK_STRING) {
 		if (parse_ll(value, &v) == -1)
 			return EINVAL;

@@ -23,6 +23,7 @@ enum fake_type {
 
 enum fake_rules {
 	FK_RULES_NONE,
+	FK_RULES_LINUX,		/* net.core.{r,w}mem_*'s least values */
 	FK_RULES_XNU,		/* macOS 11-15, by its kern.osrelease */
 	FK_RULES_FREEBSD
 };
@@ -33,8 +34,14 @@ struct fake_kernel *fake_kernel_new(enum fake_rules);
 void	 fake_kernel_free(struct fake_kernel *);
 /* A stock machine of that kind, e.g. macOS with ram_gb of memory. */
 void	 fake_kernel_stock_macos(struct fake_kernel *, unsigned ram_gb);
+/* The same Mac on that Darwin release ("19.6.0": macOS 10.15). */
+void	 fake_kernel_stock_macos_on(struct fake_kernel *, unsigned ram_gb,
+	    const char *);
 void	 fake_kernel_stock_freebsd(struct fake_kernel *);
-void	 fake_kernel_stock_linux(struct fake_kernel *);
+/* A child network namespace of that Linux release ("6.11.0"). */
+void	 fake_kernel_stock_linux(struct fake_kernel *, const char *);
+/* The initial namespace: net.core.{r,w}mem_{max,default} writable. */
+void	 fake_kernel_stock_linux_host(struct fake_kernel *);
 int	 fake_kernel_add(struct fake_kernel *, const char *, enum fake_type,
 	    const char *, bool);	/* name, type, value, writable */
 /* What another program does: bypasses the rules. */

@@ -15,14 +15,19 @@ $conf = Join-Path $env:ProgramData 'tcptune\tcptune.conf'
 $report = New-Object System.Collections.Generic.List[string]
 function Say($line) { $report.Add($line); Write-Host $line }
 function Check($ok, $what) { Say ("{0} - {1}" -f ($(if ($ok) { 'ok' } else { 'FAIL' })), $what) }
-function Ctl { & $ctl @args 2>&1 | Out-String }
+# tcptunectl's stderr merged as text: under 'Stop', Windows PowerShell 5.1
+# throws at the first stderr line of a native program (7.1 does not).
+function Ctl {
+    $ErrorActionPreference = 'Continue'
+    & $ctl @args 2>&1 | ForEach-Object { "$_" } | Out-String
+}
 
 # A config holding one value of each writable key, through a reload.
+# Not qos.tcpautotuninglevel: read-only, refused without AllowAnySysctl.
 function Apply($level, $rss) {
     $keys = "<key>tcp.autotuninglevel</key><string>$level</string>"
     if ($rss) { $keys += "<key>offload.rss</key><string>$rss</string>" }
     $keys += "<key>tcp.scalingheuristics</key><string>disabled</string>"
-    $keys += "<key>qos.tcpautotuninglevel</key><string>notconfigured</string>"
     Set-Content -Path $conf -Encoding UTF8 -Value ("<plist version=`"1.0`"><dict>" +
         "<key>CheckInterval</key><integer>10</integer><key>Sysctls</key><dict>$keys</dict></dict></plist>")
     Ctl reload | Out-Null
@@ -65,7 +70,8 @@ $test = if ("$level0" -eq 'Restricted') { 'normal' } else { 'restricted' }
 $rssTest = if ($SkipRss) { $null } elseif ("$rss0" -eq 'Enabled') { 'disabled' } else { 'enabled' }
 try {
     Apply $test $rssTest
-    $got = Get-NetTCPSetting | Where-Object { $_.AutoTuningLevelLocal } |
+    # not a truth test: Disabled is 0
+    $got = Get-NetTCPSetting | Where-Object { $null -ne $_.AutoTuningLevelLocal } |
         ForEach-Object { "$($_.SettingName)=$($_.AutoTuningLevelLocal)" }
     Check ((NetshLevel) -eq $test) "tcp.autotuninglevel ${test}: netsh says '$(NetshLevel)'; $($got -join ', ')"
     if ($rssTest) {
@@ -84,7 +90,10 @@ Say "after: Internet AutoTuningLevelLocal $((Get-NetTCPSetting -SettingName Inte
 # Administrators (the same account, no password asked)
 $out = Join-Path $env:TEMP 'tcptune-smoke-user.txt'
 Remove-Item $out -ErrorAction SilentlyContinue
-runas /trustlevel:0x20000 "cmd /c `"`"$ctl`" status > `"$out`" 2>&1 & `"$ctl`" reload >> `"$out`" 2>&1`""
+# 5.1 hands an argument's quotes to runas as they are: they must be \",
+# which runas's command-line parsing turns into quotes for cmd.
+$cmdline = 'cmd /c \"\"{0}\" status > \"{1}\" 2>&1 & \"{0}\" reload >> \"{1}\" 2>&1\"' -f $ctl, $out
+runas /trustlevel:0x20000 $cmdline
 Start-Sleep -Seconds 5
 $user = if (Test-Path $out) { Get-Content -Raw $out } else { '(no output)' }
 Check ($user -match 'tcp.autotuninglevel' -and $user -match "needs root") "standard user: status answers, reload refused"

@@ -706,6 +706,44 @@ test_darwin_by_memory(void **arg)
 	assert_true(r.now_rcv.buffer == 131072);
 }
 
+/*
+ * A 6 GB Mac: 96 MB of clusters, so a stock maxsockbuf of 6 MiB, not
+ * SB_MAX's 8 (xnu mbinit, high_sb_max); nothing recommended above it.
+ * macOS 10.15 needs twice the RAM for that pool, and keeps 2 MiB
+ * autotuning ceilings (catalogue.c, xnu_mem).
+ */
+static void
+test_darwin_ram_release(void **arg)
+{
+	struct adv_input	 in;
+	struct adv_result	 r;
+	const struct adv_key	*k;
+	long long		 v;
+
+	(void)arg;
+	mac(&in, NULL);
+	set(&in, "hw.memsize", "6442450944");
+	adv_model(&in, &r);
+	assert_true(r.ncl == 49152 && r.sb_cap == 6 * MIB);
+	assert_non_null(k = key(&r, "kern.ipc.maxsockbuf"));
+	assert_string_equal(k->current, "6291456");
+	assert_int_equal(parse_ll(k->recommended, &v), 0);
+	assert_true(v <= 6 * MIB);
+	assert_string_equal(key(&r, "net.inet.tcp.autorcvbufmax")->current,
+	    "4194304");
+	/* macOS 10.15, 12 GB: the same pool, 2 MiB ceilings */
+	mac(&in, NULL);
+	set(&in, "hw.memsize", "12884901888");
+	set(&in, "kernel.osrelease", "19.6.0");
+	adv_model(&in, &r);
+	assert_true(r.ncl == 49152 && r.sb_cap == 6 * MIB);
+	assert_string_equal(key(&r, "kern.ipc.maxsockbuf")->current,
+	    "6291456");
+	assert_string_equal(key(&r, "net.inet.tcp.autorcvbufmax")->current,
+	    "2097152");
+	assert_true(r.pool_min_gb == 8 && r.pool_max_gb == 16);
+}
+
 static void
 test_freebsd_headroom(void **arg)
 {
@@ -1605,6 +1643,7 @@ main(void)
 		cmocka_unit_test(test_darwin_shipped),
 		cmocka_unit_test(test_darwin_stock_by_release),
 		cmocka_unit_test(test_darwin_by_memory),
+		cmocka_unit_test(test_darwin_ram_release),
 		cmocka_unit_test(test_freebsd_headroom),
 		cmocka_unit_test(test_window_limit),
 		cmocka_unit_test(test_keys_and_names),

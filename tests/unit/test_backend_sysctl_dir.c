@@ -392,6 +392,40 @@ test_short_write_is_eio(void **arg)
 	assert_int_equal(f->be->set(f->be, "net.ipv4.tcp_rmem", "1 2 3"), 0);
 }
 
+/*
+ * A global key refused as a child network namespace refuses it: the
+ * backend explains it by the release in the tree's kernel/osrelease.
+ */
+static void
+test_global_key_explained(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 why[256];
+
+	put(f->root, "kernel/osrelease", "6.10.14-amd64\n", 0444);
+	put(f->root, "net/core/somaxconn", "4096\n", 0644);
+	assert_int_equal(f->be->set(f->be, "net.core.rmem_max", "8388608"),
+	    ENOENT);
+	assert_non_null(f->be->explain);
+	assert_int_equal(f->be->explain(f->be, "net.core.rmem_max", why,
+	    sizeof(why)), 0);
+	assert_string_equal(why, "a global key, absent from a child network "
+	    "namespace before Linux 6.11 (this is 6.10): set it on the host");
+	/* Only the key that failed last, and only as a namespace fails. */
+	assert_int_equal(f->be->explain(f->be, "net.core.wmem_max", why,
+	    sizeof(why)), -1);
+	assert_int_equal(f->be->set(f->be, "net.ipv4.tcp_nosuch", "1"),
+	    ENOENT);
+	assert_int_equal(f->be->explain(f->be, "net.ipv4.tcp_nosuch", why,
+	    sizeof(why)), -1);
+	/* From 6.11 the key is there: its absence is not the namespace's. */
+	put(f->root, "kernel/osrelease", "6.11.0\n", 0444);
+	assert_int_equal(f->be->get(f->be, "net.core.rmem_max", why,
+	    sizeof(why)), ENOENT);
+	assert_int_equal(f->be->explain(f->be, "net.core.rmem_max", why,
+	    sizeof(why)), -1);
+}
+
 int
 main(void)
 {
@@ -413,6 +447,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_error_mix, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_global_key_explained,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_write_is_eio, setup,
 		    teardown),
 	};

@@ -600,6 +600,210 @@ test_xnu_fake_kernel(void **state)
 	fake_kernel_free(fk);
 }
 
+/*
+ * Linux's net.core buffers: the catalogue's least is what the kernel
+ * takes (SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF on x86-64), one byte less is
+ * refused by both.
+ */
+static void
+test_linux_least(void **state)
+{
+	static const char *const names[] = {
+		"net.core.rmem_max", "net.core.wmem_max",
+		"net.core.rmem_default", "net.core.wmem_default"
+	};
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_LINUX);
+	struct sysctl_backend	*be;
+	const struct cat_key	*k;
+	char			 v[32], why[256];
+	size_t			 i;
+
+	(void)state;
+	fake_kernel_stock_linux_host(fk);
+	be = fake_backend_new(fk);
+	for (i = 0; i < NITEMS(names); i++) {
+		assert_non_null(k = catalogue_find(names[i], TT_OS_LINUX));
+		snprintf(v, sizeof(v), "%lld", k->min);
+		if (be->set(be, names[i], v) != 0)
+			fail_msg("%s: the kernel refuses %s, the catalogue's "
+			    "least", names[i], v);
+		snprintf(v, sizeof(v), "%lld", k->min - 1);
+		assert_int_equal(be->set(be, names[i], v), EINVAL);
+		assert_int_equal(catalogue_check(names[i], v, TT_OS_LINUX,
+		    why, sizeof(why)), CAT_REFUSED);
+	}
+	expect("net.core.wmem_max", "4607", TT_OS_LINUX, CAT_REFUSED,
+	    "net.core.wmem_max: 4607 is out of range: at least 4608");
+	expect("net.core.rmem_default", "2304", TT_OS_LINUX, CAT_OK, NULL);
+	be->free(be);
+	fake_kernel_free(fk);
+}
+
+/*
+ * FreeBSD's buffer keys are ints (SYSCTL_INT): the catalogue's top is the
+ * fake kernel's, one more is refused by both.
+ */
+static void
+test_freebsd_ints(void **state)
+{
+	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_FREEBSD);
+	struct sysctl_backend	*be;
+	const struct cat_key	*k;
+	char			 v[32], why[256];
+	size_t			 i;
+	int			 n = 0;
+
+	(void)state;
+	fake_kernel_stock_freebsd(fk);
+	be = fake_backend_new(fk);
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+		if (!(k->os & TT_OS_BIT(TT_OS_FREEBSD)) || k->nums != 1 ||
+		    be->get(be, k->name, v, sizeof(v)) != 0)
+			continue;
+		n++;
+		snprintf(v, sizeof(v), "%lld", k->max);
+		if (be->set(be, k->name, v) != 0)
+			fail_msg("%s: the kernel refuses %s, the catalogue's "
+			    "top", k->name, v);
+		snprintf(v, sizeof(v), "%lld", k->max + 1);
+		if (strcmp(k->name, "kern.ipc.maxsockbuf") == 0)
+			continue;	/* a u_long: no top below 2^63 */
+		assert_int_not_equal(be->set(be, k->name, v), 0);
+		assert_int_equal(catalogue_check(k->name, v, TT_OS_FREEBSD,
+		    why, sizeof(why)), CAT_REFUSED);
+	}
+	assert_int_equal(n, 6);
+	assert_int_equal(be->get(be, "net.inet.tcp.recvbuf_inc", v,
+	    sizeof(v)), ENOENT);
+	be->free(be);
+	fake_kernel_free(fk);
+}
+
+/*
+ * Linux's global keys from a child network namespace: the fake of each
+ * release gives what the catalogue says (absent before 6.11, read only
+ * from it; tcp_mem and default_qdisc never there), and the note status
+ * shows names the release's behaviour.
+ */
+static void
+test_linux_netns(void **state)
+{
+	static const char *const releases[] = {
+		"5.15.0", "6.10.14", "6.11.0", "6.18.4"
+	};
+	const struct cat_key	*k;
+	struct fake_kernel	*fk;
+	struct sysctl_backend	*be;
+	char			 buf[TT_VALUE_MAX];
+	size_t			 i, r;
+	int			 major, minor, want, got, globals;
+
+	(void)state;
+	for (r = 0; r < NITEMS(releases); r++) {
+		fk = fake_kernel_new(FK_RULES_LINUX);
+		fake_kernel_stock_linux(fk, releases[r]);
+		be = fake_backend_new(fk);
+		assert_int_equal(sscanf(releases[r], "%d.%d", &major, &minor),
+		    2);
+		globals = 0;
+		for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+			if (!(k->os & TT_OS_BIT(TT_OS_LINUX)))
+				continue;
+			want = catalogue_linux_netns(k->name, major, minor);
+			got = be->set(be, k->name, "1");
+			if (want == 0)
+				continue;
+			globals++;
+			if (got != want)
+				fail_msg("%s on %s: fake %d, catalogue %d",
+				    k->name, releases[r], got, want);
+		}
+		assert_int_equal(globals, 7);
+		be->free(be);
+		fake_kernel_free(fk);
+	}
+	assert_int_equal(catalogue_linux_netns("net.ipv4.tcp_rmem", 6, 18), 0);
+	assert_int_equal(catalogue_linux_netns("net.ipv4.tcp_mem", 6, 18),
+	    ENOENT);
+	assert_int_equal(catalogue_linux_netns("net.core.default_qdisc", 6,
+	    18), ENOENT);
+	assert_true(catalogue_linux_netns_note("net.core.rmem_max", ENOENT,
+	    "6.10.14-amd64", buf, sizeof(buf)));
+	assert_string_equal(buf, "a global key, absent from a child network "
+	    "namespace before Linux 6.11 (this is 6.10): set it on the host");
+	assert_true(catalogue_linux_netns_note("net.core.wmem_max", EACCES,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_string_equal(buf, "a global key, read only in a child network "
+	    "namespace from Linux 6.11: set it on the host");
+	assert_true(catalogue_linux_netns_note("net.ipv4.tcp_mem", ENOENT,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_string_equal(buf, "a global key, which no child network "
+	    "namespace has: set it on the host");
+	/* Not what a namespace gives: the engine's own words. */
+	assert_false(catalogue_linux_netns_note("net.core.rmem_max", ENOENT,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_false(catalogue_linux_netns_note("net.core.rmem_max", EINVAL,
+	    "6.10.1", buf, sizeof(buf)));
+	assert_false(catalogue_linux_netns_note("net.ipv4.tcp_rmem", EACCES,
+	    "6.18.4", buf, sizeof(buf)));
+	assert_false(catalogue_linux_netns_note("net.core.rmem_max", EACCES,
+	    "garbage", buf, sizeof(buf)));
+}
+
+/*
+ * The stock maxsockbuf and autotuning ceilings follow RAM and release
+ * (xnu ncl_table in bsd/kern/uipc_mbuf.c at xnu-6153.141.1 and
+ * 7195.141.2 to 11417.121.6, high_sb_max in mbinit, tcp_init), in the
+ * catalogue and in the fake Mac: the figures are the sources', by hand.
+ */
+static void
+test_xnu_ram(void **state)
+{
+	static const struct {
+		const char	*release;
+		unsigned	 gb;
+		const char	*ncl, *sb, *autobuf;
+	} macs[] = {
+		{ "24.6.0", 2, "32768", "4194304", "2097152" },
+		{ "24.6.0", 6, "49152", "6291456", "4194304" },
+		{ "24.6.0", 8, "65536", "8388608", "4194304" },
+		{ "20.6.0", 6, "49152", "6291456", "4194304" },
+		{ "24.6.0", 32, "262144", "8388608", "4194304" },
+		{ "19.6.0", 6, "32768", "4194304", "2097152" },
+		{ "19.6.0", 12, "49152", "6291456", "2097152" },
+		{ "19.6.0", 16, "65536", "8388608", "2097152" },
+	};
+	struct fake_kernel	*fk;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < NITEMS(macs); i++) {
+		fk = fake_kernel_new(FK_RULES_XNU);
+		fake_kernel_stock_macos_on(fk, macs[i].gb, macs[i].release);
+		assert_string_equal(fake_kernel_peek(fk,
+		    "kern.ipc.nmbclusters"), macs[i].ncl);
+		assert_string_equal(fake_kernel_peek(fk, "kern.ipc.maxsockbuf"),
+		    macs[i].sb);
+		assert_string_equal(fake_kernel_peek(fk,
+		    "net.inet.tcp.autorcvbufmax"), macs[i].autobuf);
+		assert_string_equal(fake_kernel_peek(fk,
+		    "net.inet.tcp.autosndbufmax"), macs[i].autobuf);
+		fake_kernel_free(fk);
+	}
+	assert_int_equal(catalogue_xnu_stock("kern.ipc.maxsockbuf", 24,
+	    6LL << 30), 6291456);
+	assert_int_equal(catalogue_xnu_stock("kern.ipc.maxsockbuf", 0,
+	    3LL << 30), 4194304);
+	assert_int_equal(catalogue_xnu_stock("net.inet.tcp.autorcvbufmax",
+	    19, 64LL << 30), 2097152);
+	assert_int_equal(catalogue_xnu_stock("net.inet.tcp.sendspace", 24,
+	    6LL << 30), 131072);
+	assert_int_equal(catalogue_xnu_stock("net.inet.tcp.doautosndbuf", 24,
+	    6LL << 30), CAT_XNU_ABSENT);
+	/* a release older than the table's: its oldest rows */
+	assert_int_equal(catalogue_xnu_mem(18, 12LL << 30)->pool, 96 << 20);
+}
+
 static const char conf_xnu[] =
     "<?xml version=\"1.0\"?>\n<plist version=\"1.0\"><dict>\n"
     "<key>Sysctls</key><dict>\n"
@@ -668,8 +872,13 @@ test_xnu_warnings_stock(void **state)
 	assert_non_null(cfg);
 	assert_int_equal(config_check_os(cfg, TT_OS_DARWIN, NULL, &errs,
 	    &warns), 0);
-	assert_int_equal(warns.n, 1);
+	assert_int_equal(warns.n, 2);
 	assert_string_equal(warns.msg[0], "t.conf:4: warning: "
+	    "net.inet.tcp.sendspace: 8388608 is above kern.ipc.maxsockbuf "
+	    "6291456, the stock value below 8 GB of RAM (1/16 of the mbuf "
+	    "pool; macOS 10.15: below 16 GB): such a Mac refuses it "
+	    "(ERANGE)");
+	assert_string_equal(warns.msg[1], "t.conf:4: warning: "
 	    "net.inet.tcp.sendspace: 8388608 is above 7454720, 8/9 of "
 	    "kern.ipc.maxsockbuf 8388608 (stock): macOS up to 14.3 "
 	    "(xnu-10002) refuses it (ERANGE), 14.4 (xnu-10063) on takes it");
@@ -694,8 +903,12 @@ main(void)
 		cmocka_unit_test(test_config_sizes),
 		cmocka_unit_test(test_config_against_kernel),
 		cmocka_unit_test(test_daemon_reader),
+		cmocka_unit_test(test_linux_least),
+		cmocka_unit_test(test_freebsd_ints),
+		cmocka_unit_test(test_linux_netns),
 		cmocka_unit_test(test_xnu_facts),
 		cmocka_unit_test(test_xnu_fake_kernel),
+		cmocka_unit_test(test_xnu_ram),
 		cmocka_unit_test(test_xnu_warnings),
 		cmocka_unit_test(test_xnu_warnings_stock),
 	};

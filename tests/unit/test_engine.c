@@ -609,7 +609,7 @@ setup_linux_mix(void **arg)
 {
 	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_NONE);
 
-	fake_kernel_stock_linux(fk);		/* net.core.* read-only */
+	fake_kernel_stock_linux(fk, "6.11.0");	/* net.core read only */
 	fake_kernel_add(fk, "net.ipv4.tcp_limit_output_bytes", FK_INT,
 	    "1048576", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_notsent_lowat", FK_UINT,

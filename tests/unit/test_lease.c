@@ -116,7 +116,7 @@ setup(void **arg)
 	struct fake_kernel	*fk = fake_kernel_new(FK_RULES_NONE);
 	struct fixture		*f;
 
-	fake_kernel_stock_linux(fk);
+	fake_kernel_stock_linux(fk, "6.11.0");
 	f = fixture_new("tt-lease", fake_backend_new(fk));
 	f->fk = fk;
 	engine_configure(&f->e, parse(linux_conf));

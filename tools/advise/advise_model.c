@@ -40,8 +40,8 @@
  *   The same sb_max_adj: sbreserve_locked fails above it, and receive
  *   autotuning then stops for good on that socket (sys/kern/uipc_sockbuf.c;
  *   sys/netinet/tcp_input.c, tcp_autorcvbuf), hence maxsockbuf >= 9/8 of
- *   the largest buffer.  recvbuf_max and sendbuf_max default to 2 MiB, as
- *   SB_MAX does (sys/sys/sockbuf.h).
+ *   the largest buffer.  recvbuf_max and sendbuf_max default to 2 MiB
+ *   (tcp_input.c, tcp_output.c: 2*1024*1024).
  *
  * On the BSDs the advertised window is the free space of the receive
  * buffer in bytes (sbspace), so a buffer of one BDP is a window of one.
@@ -406,30 +406,59 @@ adv_input_given(const struct adv_input *in, const char *name)
 	return i >= 0 && in->values[i].given;
 }
 
+/* The Darwin major kernel.osrelease names; 0: not known (the newest). */
+static int
+darwin_major(const struct adv_input *in)
+{
+	const char	*rel = adv_input_get(in, "kernel.osrelease");
+	int		 major;
+
+	return rel != NULL && sscanf(rel, "%d", &major) == 1 && major > 0 ?
+	    major : 0;
+}
+
+/*
+ * A macOS key's stock value on Darwin major darwin (0: the newest), on
+ * this Mac's RAM (hw.memsize, else the stock 16 GB): maxsockbuf is 1/16
+ * of the mbuf pool up to SB_MAX, of the pool nmbclusters gives when it
+ * was read or given (catalogue_xnu_stock).
+ */
+static long long
+darwin_stock(const struct adv_input *in, const char *name, int darwin)
+{
+	const char	*text;
+	long long	 mem = 16 * GIB, ncl;
+
+	if ((text = adv_input_get(in, "hw.memsize")) != NULL)
+		(void)parse_ll(text, &mem);
+	if (strcmp(name, "kern.ipc.maxsockbuf") == 0 &&
+	    (text = adv_input_get(in, "kern.ipc.nmbclusters")) != NULL &&
+	    parse_ll(text, &ncl) == 0 && ncl > 0)
+		return xnu_high_sb_max(ncl) < CAT_XNU_SB_MAX ?
+		    xnu_high_sb_max(ncl) : CAT_XNU_SB_MAX;
+	return catalogue_xnu_stock(name, darwin, mem);
+}
+
 /*
  * The stock value of name for in's OS, as text; the caller copies it.  On
- * macOS, that of the release kernel.osrelease names (its Darwin major),
- * else of the newest xnu the catalogue knows.
+ * macOS, that of the release kernel.osrelease names (its Darwin major)
+ * and of this Mac's RAM, else of the newest xnu the catalogue knows.
  */
 static const char *
 stock_value(const struct adv_input *in, const char *name)
 {
 	static char		 xnu[32];
-	const struct cat_xnu	*x = NULL;
-	const char		*rel;
+	long long		 v = CAT_XNU_ABSENT;
 	enum adv_os		 os = in->os;
 	size_t			 i;
-	int			 major;
 
-	if (os == ADV_DARWIN) {
-		rel = adv_input_get(in, "kernel.osrelease");
-		if (rel != NULL && sscanf(rel, "%d", &major) == 1 && major > 0)
-			x = catalogue_xnu(name, major);
-		if (x == NULL)
-			x = catalogue_xnu(name, 0);
+	if (os == ADV_DARWIN && catalogue_find(name, TT_OS_DARWIN) != NULL) {
+		v = darwin_stock(in, name, darwin_major(in));
+		if (v == CAT_XNU_ABSENT)
+			v = darwin_stock(in, name, 0);
 	}
-	if (x != NULL && x->stock != CAT_XNU_ABSENT) {
-		snprintf(xnu, sizeof(xnu), "%lld", x->stock);
+	if (v != CAT_XNU_ABSENT) {
+		snprintf(xnu, sizeof(xnu), "%lld", v);
 		return xnu;
 	}
 	for (i = 0; i < NITEMS(stock); i++)
@@ -798,58 +827,50 @@ bsd_sb_target(long long rbuf, long long sbuf, const struct cur *rcur,
 
 /* ---- macOS */
 
-/* The cluster pool for each class of RAM (mbuf_default_ncl, ncl_table) */
-static const struct {
-	long long	 pool;		/* bytes */
-	int		 min_gb;	/* up to the next row's */
-} xnu_pools[] = {
-	{ 64 * MIB, 0 },
-	{ 96 * MIB, 4 },
-	{ 128 * MIB, 8 },
-	{ 256 * MIB, 16 },
-	{ 512 * MIB, 32 },
-};
+/*
+ * The pools of each class of RAM come from the catalogue's one table of
+ * RAM by xnu release (lib/catalogue.c, xnu_mem: ncl_table, tcp_init).
+ */
 
-/* The cluster count macOS gives a Mac of mem bytes (mbuf_default_ncl). */
-static long long
-xnu_default_ncl(long long mem)
+/* Whether row m is of Darwin major darwin (0: the newest). */
+static bool
+xnu_row_of(const struct cat_xnu_mem *m, int darwin)
 {
-	long long	pool = xnu_pools[0].pool;
-	size_t		i;
+	const struct cat_xnu_mem	*any = catalogue_xnu_mem(darwin, 0);
 
-	for (i = 1; i < NITEMS(xnu_pools); i++)
-		if (mem >= (long long)xnu_pools[i].min_gb * GIB)
-			pool = xnu_pools[i].pool;
-	return pool >> XNU_MCLSHIFT;
+	return m->from == any->from && m->to == any->to;
 }
 
 /* The RAM that gives a pool of ncl clusters: [min, max) GB, max 0 none. */
 static void
-xnu_ram_class(long long ncl, int *min_gb, int *max_gb)
+xnu_ram_class(int darwin, long long ncl, int *min_gb, int *max_gb)
 {
-	size_t	i;
+	const struct cat_xnu_mem	*m, *next;
+	size_t				 i;
 
 	*min_gb = -1;
 	*max_gb = 0;
-	for (i = 0; i < NITEMS(xnu_pools); i++)
-		if (xnu_pools[i].pool >> XNU_MCLSHIFT == ncl) {
-			*min_gb = xnu_pools[i].min_gb;
-			if (i + 1 < NITEMS(xnu_pools))
-				*max_gb = xnu_pools[i + 1].min_gb;
-		}
+	for (i = 0; (m = catalogue_xnu_mem_at(i)) != NULL; i++) {
+		if (!xnu_row_of(m, darwin) || m->pool >> XNU_MCLSHIFT != ncl)
+			continue;
+		*min_gb = m->min_gb;
+		next = catalogue_xnu_mem_at(i + 1);
+		if (next != NULL && xnu_row_of(next, darwin))
+			*max_gb = next->min_gb;
+	}
 }
 
 /* The least RAM, in GB, whose ceiling holds a buffer of buf; 0: none. */
 static int
-xnu_ram_for(long long buf, bool whole)
+xnu_ram_for(int darwin, long long buf, bool whole)
 {
-	size_t	i;
+	const struct cat_xnu_mem	*m;
+	size_t				 i;
 
-	for (i = 0; i < NITEMS(xnu_pools); i++)
-		if (sb_usable(xnu_high_sb_max(xnu_pools[i].pool >>
+	for (i = 0; (m = catalogue_xnu_mem_at(i)) != NULL; i++)
+		if (xnu_row_of(m, darwin) && sb_usable(xnu_high_sb_max(m->pool >>
 		    XNU_MCLSHIFT), whole) >= buf)
-			return xnu_pools[i].min_gb > 0 ? xnu_pools[i].min_gb :
-			    1;
+			return m->min_gb > 0 ? m->min_gb : 1;
 	return 0;
 }
 
@@ -873,7 +894,8 @@ darwin_cur_get(const struct adv_input *in, struct darwin_cur *c)
 	cur_get(in, "hw.memsize", 1, &c->mem);
 	cur_get(in, "kern.ipc.nmbclusters", 1, &c->ncl);
 	if (c->ncl.v[0] <= 0) {		/* no stock value: from RAM */
-		c->ncl.v[0] = xnu_default_ncl(c->mem.v[0]);
+		c->ncl.v[0] = catalogue_xnu_mem(darwin_major(in),
+		    c->mem.v[0])->pool >> XNU_MCLSHIFT;
 		snprintf(c->ncl.text, sizeof(c->ncl.text), "%lld",
 		    c->ncl.v[0]);
 		c->ncl_derived = true;
@@ -995,8 +1017,10 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	r->sb_whole = darwin_whole(in, &c, r);
 	r->ncl = c.ncl.v[0];
 	r->sb_cap = c.high;
-	xnu_ram_class(r->ncl, &r->pool_min_gb, &r->pool_max_gb);
-	r->ram_for_window = xnu_ram_for(r->window, r->sb_whole);
+	xnu_ram_class(darwin_major(in), r->ncl, &r->pool_min_gb,
+	    &r->pool_max_gb);
+	r->ram_for_window = xnu_ram_for(darwin_major(in), r->window,
+	    r->sb_whole);
 	rbuf = raise_to(c.rbuf.v[0], r->window, INT_MAX);
 	sbuf = raise_to(c.sbuf.v[0], r->window, INT_MAX);
 	sb = raise_to(c.sb.v[0], bsd_sb_target(rbuf, sbuf, &c.rbuf, &c.sbuf,
