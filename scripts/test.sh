@@ -12,12 +12,14 @@
 #   windows     the Windows build (mingw-w64) and its tests under Wine
 #   release     scripts/release.sh end to end (tests/packaging/release.sh),
 #               on the builds the macos and windows stages left
-# Each stage prints its own "N passed, N failed"; the last line sums them.
+# Each stage prints its own "N passed, N failed"; the summary gives each
+# stage's figures and duration, and its last line sums them.
 # TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
 
+started=$(date +%s)
 bash scripts/deps.sh test || exit 1
 # The check stage must build the unit tests, so configure requires cmocka
 # here (it fails, loudly, without it).  A tree configured without that
@@ -36,6 +38,12 @@ bash scripts/build.sh "${conf[@]}" --with-cmocka ||
 total_pass=0
 total_fail=0
 summary=""
+
+# minsec SECONDS: "12m05s".
+minsec() {
+	printf '%dm%02ds' "$(($1 / 60))" "$(($1 % 60))"
+}
+summary=$(printf '%-11s %35s' setup "$(minsec $(($(date +%s) - started)))")"\n"
 
 # count_trs DIR: "PASS FAIL SKIP" over the automake test results under DIR.
 count_trs() {
@@ -58,11 +66,13 @@ show_failures() {
 	done
 }
 
-# tally NAME PASS FAIL: add one stage's figures to the total.
+# tally NAME PASS FAIL: add one stage's figures to the total, with the
+# time since stage_start.
 tally() {
 	total_pass=$((total_pass + $2))
 	total_fail=$((total_fail + $3))
-	summary="$summary$(printf '%-11s %5s passed, %s failed' "$1" "$2" "$3")\n"
+	summary="$summary$(printf '%-11s %5s passed, %4s failed %9s' "$1" "$2" "$3" \
+	    "$(minsec $(($(date +%s) - stage_start)))")\n"
 }
 
 stage_check() {
@@ -143,6 +153,7 @@ stage_release() {
 
 for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos windows release}; do
 	echo "==== stage: $stage"
+	stage_start=$(date +%s)
 	case $stage in
 	check) stage_check ;;
 	distcheck) stage_distcheck ;;
@@ -157,5 +168,6 @@ for stage in ${TT_STAGES:-check distcheck sanitizers valgrind fuzz macos windows
 done
 
 printf '\n%b' "$summary"
+printf '%-11s %35s\n' all "$(minsec $(($(date +%s) - started)))"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
