@@ -16,7 +16,8 @@
 #               on the builds the macos and windows stages left
 # Each stage prints its own "N passed, N failed"; the summary gives each
 # stage's figures and duration, and its last line sums them.
-# TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds.
+# TT_STAGES="check fuzz" picks stages; TT_FUZZ_TIME sets the fuzz seconds;
+# TT_TEST_JOBS make check's jobs (twice the cores).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
@@ -38,6 +39,10 @@ bash scripts/build.sh "${conf[@]}" --with-cmocka ||
     { echo "0 passed, 1 failed"; exit 1; }
 
 jobs=$(nproc 2>/dev/null || echo 2)
+# make check's jobs in the check and distcheck stages.  A system test
+# mostly waits on its daemon (apply.sh: 18 s of CPU in 82 s, control.sh 5
+# in 46), so twice the cores keeps them busy; TT_TEST_JOBS overrides.
+test_jobs=${TT_TEST_JOBS:-$((2 * jobs))}
 total_pass=0
 total_fail=0
 summary=""
@@ -122,7 +127,7 @@ stage_check() {
 	done < <(tests_of)
 	echo "check: ${#san[@]} tests under the sanitizers, ${#plain[@]} uninstrumented"
 	stamp=$(mktemp)
-	make -j"$jobs" check TESTS="${plain[*]}"
+	make -j"$test_jobs" check TESTS="${plain[*]}"
 	status=$?
 	read -r pass fail skip <<<"$(count_trs . "$stamp")"
 	rm -f "$stamp"
@@ -133,7 +138,7 @@ stage_check() {
 	fi
 	echo "check, uninstrumented: $pass passed, $fail failed, $skip skipped"
 	out=$(mktemp)
-	SANITIZE_TESTS="${san[*]}" MAKE_JOBS=$jobs bash scripts/sanitize.sh 2>&1 |
+	SANITIZE_TESTS="${san[*]}" MAKE_JOBS=$test_jobs bash scripts/sanitize.sh 2>&1 |
 	    tee "$out"
 	read -r spass sfail <<<"$(counts_of "$out")"
 	rm -f "$out"
@@ -179,7 +184,7 @@ stage_distcheck() {
 	# With the check stage's jobs: the tarball's own make check, serial,
 	# was the longest stage (16 minutes of an 81-minute run).  TESTS on
 	# the command line reaches the tarball's make check through MAKEFLAGS.
-	if make -j"$jobs" distcheck TESTS="$tests" >"$log" 2>&1; then
+	if make -j"$test_jobs" distcheck TESTS="$tests" >"$log" 2>&1; then
 		echo "distcheck: the tarball's make check:" \
 		    "$(grep -E '^# (TOTAL|PASS|FAIL):' "$log" | tr -s '\n ' ' ')"
 		rm -f "$log"
