@@ -33,6 +33,7 @@
 #include "confine.h"
 #include "parse_wire.h"
 #include "catalogue.h"
+#include "orphan.h"
 
 #define PARSE_DEADLINE_MS	10000
 #define PARSE_FD_MOVED		10	/* above the helper's fds 3-5 */
@@ -86,14 +87,20 @@ place_fd(int fd, int want)
 		_exit(127);
 }
 
-/* The child, between fork and exec: nothing of the daemon's but fds 3-5. */
+/*
+ * The child, between fork and exec: nothing of the daemon's but fds 3-5.
+ * The rest (the listening socket, the locks, the state directory, the
+ * clients) is closed first, before anything that can wait: a daemon
+ * killed now would otherwise live on in this copy, answering connects
+ * and holding what the next daemon needs (docs/RELIABILITY.md, "Restart
+ * after a crash").  Then it ends with the daemon (orphan.h).
+ */
 static void
-exec_helper(const char *helper, int sock, int cfd, int mfd,
-    const char *path, const char *managed)
+exec_helper(const char *helper, pid_t daemon_pid, int sock, int cfd,
+    int mfd, const char *path, const char *managed)
 {
 	char		*argv[4], *envp[1] = { NULL };
 	sigset_t	 none;
-	long		 fd, max = sysconf(_SC_OPEN_MAX);
 
 	sock = fcntl(sock, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
 	cfd = fcntl(cfd, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
@@ -102,9 +109,9 @@ exec_helper(const char *helper, int sock, int cfd, int mfd,
 	place_fd(sock, PARSE_FD_ANSWER);
 	place_fd(cfd, PARSE_FD_CONFIG);
 	place_fd(mfd, PARSE_FD_MANAGED);
-	for (fd = mfd == -1 ? PARSE_FD_MANAGED : PARSE_FD_MANAGED + 1;
-	    fd < (max < 0 || max > 65536 ? 65536 : max); fd++)
-		(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	child_close_from(mfd == -1 ? PARSE_FD_MANAGED : PARSE_FD_MANAGED + 1);
+	if (die_with_parent(daemon_pid) == -1)
+		_exit(127);
 	/* The daemon blocks and ignores signals for its loop: not the child. */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -226,7 +233,7 @@ run_helper(const char *helper, int cfd, int mfd, const char *path,
 {
 	struct answer	 a;
 	int		 sp[2];
-	pid_t		 pid;
+	pid_t		 pid, self = getpid();
 
 	memset(&a, 0, sizeof(a));
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
@@ -240,7 +247,7 @@ run_helper(const char *helper, int cfd, int mfd, const char *path,
 		return tt_why(why, len, "fork: %s", strerror(errno));
 	}
 	if (pid == 0)
-		exec_helper(helper, sp[1], cfd, mfd, path, managed);
+		exec_helper(helper, self, sp[1], cfd, mfd, path, managed);
 	close(sp[1]);
 	if (read_answer(sp[0], &a) == -1) {
 		a.timed_out = true;	/* no loop to wait on: kill it */
