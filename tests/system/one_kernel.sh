@@ -10,7 +10,7 @@
 #   - a daemon on another -r tree, or in another network namespace (its
 #     own unshare -n), starts beside the first;
 #   - once the first is gone, kill -9 included, a new one starts at once
-#     (flock(2) ends with its holder); a clean exit removes the lock file.
+#     (the record lock ends with its holder); a clean exit removes the lock file.
 # Runs inside `unshare -n`: every sysctl written is in its namespace.
 
 . "$(dirname "$0")/lib.sh"
