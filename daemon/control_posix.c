@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -30,9 +29,18 @@
 #include "tcptuned.h"
 #include "event.h"
 #include "compat_socket.h"
+#include "kernel_lock.h"
 
 #define ACCEPTS_PER_EVENT	64	/* then the loop serves the others */
 #define SUN_PATH_MAX	sizeof(((struct sockaddr_un *)0)->sun_path)
+/*
+ * How long a peer on the name has to answer the hello.  A tcptuned
+ * answers from its loop in milliseconds; the bound only delays a start
+ * over a stale socket whose copy outlives its daemon.
+ */
+#define HELLO_WAIT_MS	2000
+#define HELLO_WAIT_TEXT	"2 s"
+#define HELLO_SEQ	0x7463706cU	/* "tcpl": echoed in the answer */
 
 struct conn {
 	int			 fd;
@@ -496,15 +504,62 @@ split_path(struct control *ctl, const char *path, char *dir, size_t dirlen)
 }
 
 /*
- * Whether something answers on the name: 0 nothing (no socket, or a stale
- * one), 1 and why otherwise, naming its uid when it is not root's.  A
- * listener whose queue is full answers too (EAGAIN on a non-blocking
- * connect).
+ * Whether a peer answered the hello (lib/proto.h) on fd within
+ * HELLO_WAIT_MS: MSG_VERSION, with our seq.  A copy of a dead daemon's
+ * listening socket (in a child it left, or a process stopped before it
+ * could close it) accepts but never answers; what it queued ends with
+ * the copy, so the read ends early then.  false with what happened in
+ * what.
+ */
+static bool
+hello_answered(int fd, const char **what)
+{
+	struct msg_hdr	hello, reply;
+	struct pollfd	pfd;
+	uint64_t	end = tt_mono_ms() + HELLO_WAIT_MS, now;
+	size_t		got = 0;
+	ssize_t		n;
+
+	memset(&hello, 0, sizeof(hello));
+	hello.type = MSG_STATUS;
+	hello.seq = HELLO_SEQ;
+	hello.version = TT_PROTO_HELLO_VERSION;
+	*what = "it took no hello";
+	if (send(fd, &hello, sizeof(hello), MSG_NOSIGNAL) !=
+	    (ssize_t)sizeof(hello))
+		return false;
+	*what = "no answer within " HELLO_WAIT_TEXT;
+	while (got < sizeof(reply) && (now = tt_mono_ms()) < end) {
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, (int)(end - now)) == -1 && errno != EINTR)
+			return false;
+		n = read(fd, (char *)&reply + got, sizeof(reply) - got);
+		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR)) {
+			*what = "it closed the connection without an answer";
+			return false;
+		}
+		if (n > 0)
+			got += (size_t)n;
+	}
+	if (got < sizeof(reply))
+		return false;
+	*what = "its answer is not tcptuned's";
+	return reply.type == MSG_VERSION && reply.seq == HELLO_SEQ;
+}
+
+/*
+ * Whether a tcptuned answers on the name: 0 nothing (no socket, or a
+ * stale one, said in the log), 1 and why otherwise, naming its uid when
+ * it is not root's.  A connect is not an answer: a copy of a dead
+ * daemon's socket accepts too.  A listener whose queue is full is taken
+ * for a daemon (EAGAIN on a non-blocking connect: no hello can be sent).
  */
 static int
 probe(struct control *ctl, char *why, size_t len)
 {
 	struct sockaddr_un	sun;
+	const char		*what;
 	uid_t			uid;
 	int			fd, rv = 0;
 
@@ -514,14 +569,19 @@ probe(struct control *ctl, char *why, size_t len)
 		return tt_why(why, len, "%s: %s", ctl->path,
 		    strerror(errno)) == -1;
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
-		rv = 1;
-		if (peer_uid(fd, &uid) == 0 && uid != 0 && uid != geteuid())
+		if (peer_uid(fd, &uid) == 0 && uid != 0 && uid != geteuid()) {
+			rv = 1;
 			tt_why(why, len, "uid %lu answers on %s; it is not "
 			    "tcptuned: remove it before starting",
 			    (unsigned long)uid, ctl->path);
-		else
+		} else if (hello_answered(fd, &what)) {
+			rv = 1;
 			tt_why(why, len, "another tcptuned is running (it "
 			    "answers on %s)", ctl->path);
+		} else
+			log_warnx("%s accepts connections but is no running "
+			    "tcptuned (%s): a stale socket, replacing it",
+			    ctl->path, what);
 	} else if (errno == EAGAIN || errno == EINPROGRESS) {
 		rv = 1;
 		tt_why(why, len, "another tcptuned is running (%s is "
@@ -535,11 +595,16 @@ probe(struct control *ctl, char *why, size_t len)
 	return rv;
 }
 
-/* The lock beside the socket, held for the daemon's life. */
+/*
+ * The lock beside the socket, held for the daemon's life.  A record lock
+ * (fcntl F_SETLK), not flock(2): a child does not inherit it
+ * (kernel_lock_posix.c, lock_whole_file()).
+ */
 static int
 take_lock(struct control *ctl, char *why, size_t len)
 {
 	char	lock[SUN_PATH_MAX + 8];
+	long	holder;
 
 	(void)tt_snprintf(lock, sizeof(lock), "%s.lock", ctl->name);
 	ctl->lock_fd = openat(ctl->dirfd, lock, O_RDWR | O_CREAT | O_CLOEXEC |
@@ -554,12 +619,13 @@ take_lock(struct control *ctl, char *why, size_t len)
 		tt_strlcpy(detail, why, sizeof(detail));
 		return tt_why(why, len, "%s.lock: %s", ctl->path, detail);
 	}
-	if (flock(ctl->lock_fd, LOCK_EX | LOCK_NB) == -1)
-		return tt_why(why, len, errno == EWOULDBLOCK ? "another "
-		    "tcptuned is starting or running on %s (it holds %s.lock)" :
-		    "%s.lock: %s", ctl->path, errno == EWOULDBLOCK ?
-		    ctl->path : strerror(errno));
-	return 0;
+	if (lock_whole_file(ctl->lock_fd, &holder) == 0)
+		return 0;
+	if (errno != EAGAIN)
+		return tt_why(why, len, "%s.lock: %s", ctl->path,
+		    strerror(errno));
+	return tt_why(why, len, "another tcptuned is starting or running on "
+	    "%s (pid %ld holds %s.lock)", ctl->path, holder, ctl->path);
 }
 
 /* A stale socket goes; anything else in its place stays, and so do we. */

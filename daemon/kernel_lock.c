@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tcptune.h"
@@ -62,4 +63,21 @@ kernel_lock_refusal(const char *text, const char *unit, const char *lock,
 	snprintf(why, len, "another tcptuned (pid %s, socket %s, state %s) "
 	    "already manages the sysctls of %s; stop it first (it holds %s)",
 	    pid, sock, state, unit, lock);
+}
+
+/*
+ * Whether the holder's lines name pid, the process the kernel says holds
+ * the lock (-1: it does not say, and the lines are believed).
+ */
+int
+kernel_lock_held_by_writer(const char *text, long pid)
+{
+	char	named[32], *end;
+	long	n;
+
+	if (pid == -1)
+		return 1;
+	identity_field(text, "pid", named, sizeof(named));
+	n = strtol(named, &end, 10);
+	return end != named && *end == '\0' && n == pid;
 }

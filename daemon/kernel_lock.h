@@ -31,5 +31,9 @@ int	 kernel_lock_identity(char *, size_t, unsigned long, const char *,
 	    const char *);
 void	 kernel_lock_refusal(const char *, const char *, const char *, char *,
 	    size_t);
+int	 kernel_lock_held_by_writer(const char *, long);
+
+/* kernel_lock_posix.c: a record lock, which a child does not inherit. */
+int	 lock_whole_file(int, long *);
 
 #endif /* KERNEL_LOCK_H */

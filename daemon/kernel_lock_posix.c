@@ -1,17 +1,30 @@
 /*
  * One tcptuned per set of sysctls (kernel_lock.h), on Unix: a lock file
- * named for the unit, in TT_KERNEL_LOCK_DIR (configure: runstatedir/
- * tcptune, /run/tcptune on Linux), held with flock(2) for the daemon's
- * life.
+ * named for the unit, in TT_KERNEL_LOCK_DIR/locks (configure:
+ * runstatedir/tcptune, /run/tcptune on Linux), held with a record lock
+ * (fcntl F_SETLK) for the daemon's life.
  *
  * The directory is fixed when tcptuned is built and named by no option,
  * so two daemons given different sockets and state directories still
  * meet there.  It is opened with trust_open_dir(): every directory from
  * "/" is root's and nobody else may write it, so no user can create the
- * lock file first, swap it or point the name elsewhere, and cannot keep
- * tcptuned from starting.  flock(2) ends with the holder however it ends
- * (kill -9 too): a new daemon starts at once.  The holder writes its pid,
- * socket and state directory into the file, for the refusal to name it.
+ * lock file first, swap it or point the name elsewhere.  The locks live
+ * in a subdirectory only root may enter (the socket's directory, often
+ * the same, must stay searchable), in files made 0600 whatever the umask
+ * (a start by hand has 022, not the unit's UMask): no other user can
+ * open one, so none can hold it and keep tcptuned from starting.
+ *
+ * A record lock, not flock(2): fcntl(2) and POSIX ("Record locks are not
+ * inherited by a child created via fork(2)"), where a flock(2) lock
+ * belongs to the open file, which a child shares until it closes its
+ * copy.  A daemon killed while its parse helper was between fork and
+ * exec would otherwise live on in the child for the next start to find
+ * (docs/RELIABILITY.md, "Restart after a crash").  The lock ends with its
+ * holder however it ends (kill -9 too), so a stale lock never blocks a
+ * start; F_GETLK names the process that holds it, and the holder writes
+ * its pid, socket and state directory into the file, for the refusal to
+ * name it and to tell a tcptuned from another process.  The daemon opens
+ * the file once: closing any other descriptor of it would drop the lock.
  *
  * Why not a Linux abstract socket, which is per network namespace and
  * gone with its process (unix(7))?  Anyone may bind an abstract name, so
@@ -29,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -39,10 +51,12 @@
 #define LOCK_TRIES	8	/* a holder unlinking its file at exit: again */
 #define LOCK_HELD	-2	/* lock_file(): another daemon has it */
 #define IDENTITY_MAX	(3 * 4 * 1024 + 64)
+#define LOCK_SUBDIR	"locks"	/* in TT_KERNEL_LOCK_DIR, root's alone */
 
 struct kernel_lock {
-	int	dirfd;		/* TT_KERNEL_LOCK_DIR, held */
+	int	dirfd;		/* TT_KERNEL_LOCK_DIR/locks, held */
 	int	fd;		/* the lock file, locked; -1 none */
+	long	holder;		/* LOCK_HELD: its pid, -1 unknown */
 	int	treefd;		/* the -r tree, held: its dev:ino stays its own */
 	char	file[64];	/* the lock file's name in dirfd */
 	char	unit[TT_TEXT_MAX];	/* for messages */
@@ -99,6 +113,66 @@ tree_unit(struct kernel_lock *kl, const char *root, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * A write lock on the whole of fd, without waiting: 0, or -1 with errno
+ * (EAGAIN when another process holds it, its pid in *holder, -1 when the
+ * kernel does not say).  Also the socket's lock (control_posix.c).
+ */
+int
+lock_whole_file(int fd, long *holder)
+{
+	struct flock	fl;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_SETLK, &fl) == 0)
+		return 0;
+	if (errno != EAGAIN && errno != EACCES)
+		return -1;
+	*holder = -1;
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+		*holder = (long)fl.l_pid;
+	errno = EAGAIN;
+	return -1;
+}
+
+/*
+ * LOCK_SUBDIR in the held parent, made 0700 when missing: root's, and
+ * nobody else's to enter.  Its fd, or -1 and why.
+ */
+static int
+private_dir(int parent, char *why, size_t len)
+{
+	struct stat	st;
+	int		fd;
+
+	if (mkdirat(parent, LOCK_SUBDIR, 0700) == -1 && errno != EEXIST)
+		return tt_why(why, len, "%s/%s: %s", TT_KERNEL_LOCK_DIR,
+		    LOCK_SUBDIR, strerror(errno));
+	fd = openat(parent, LOCK_SUBDIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd == -1 || fstat(fd, &st) == -1) {
+		(void)tt_why(why, len, "%s/%s: %s", TT_KERNEL_LOCK_DIR,
+		    LOCK_SUBDIR, errno == ELOOP ? "a symbolic link" :
+		    strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	/* The parent is root's alone: only root can have made it wider. */
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+	    ((st.st_mode & 077) && fchmod(fd, 0700) == -1)) {
+		close(fd);
+		return tt_why(why, len, "%s/%s: not a directory only root "
+		    "may enter", TT_KERNEL_LOCK_DIR, LOCK_SUBDIR);
+	}
+	return fd;
+}
+
 /* fd is (still) the file the name stands for. */
 static bool
 still_named(const struct kernel_lock *kl, int fd)
@@ -112,9 +186,10 @@ still_named(const struct kernel_lock *kl, int fd)
 
 /*
  * Open and lock the unit's file: the locked fd, LOCK_HELD (*heldfd is the
- * holder's file, to read who it is) or -1.  A holder unlinks its file at
- * exit with the lock held, so a file locked once the name has moved on
- * is opened again: two daemons never hold two files of one name.
+ * holder's file, to read who it is; kl->holder its pid) or -1.  A holder
+ * unlinks its file at exit with the lock held, so a file locked once the
+ * name has moved on is opened again: two daemons never hold two files of
+ * one name.
  */
 static int
 lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
@@ -124,36 +199,41 @@ lock_file(struct kernel_lock *kl, int *heldfd, char *why, size_t len)
 
 	for (i = 0; i < LOCK_TRIES; i++) {
 		fd = openat(kl->dirfd, kl->file, O_RDWR | O_CREAT | O_CLOEXEC |
-		    O_NOFOLLOW | O_NONBLOCK, 0644);
+		    O_NOFOLLOW | O_NONBLOCK, 0600);
 		if (fd == -1)
-			return tt_why(why, len, "%s/%s: %s",
-			    TT_KERNEL_LOCK_DIR, kl->file, errno == ELOOP ||
-			    errno == EMLINK ? "a symbolic link" :
-			    strerror(errno));
+			return tt_why(why, len, "%s/%s/%s: %s",
+			    TT_KERNEL_LOCK_DIR, LOCK_SUBDIR, kl->file,
+			    errno == ELOOP || errno == EMLINK ?
+			    "a symbolic link" : strerror(errno));
 		if (trust_file_check(fd, detail, sizeof(detail)) == -1) {
 			close(fd);
-			return tt_why(why, len, "%s/%s: %s",
-			    TT_KERNEL_LOCK_DIR, kl->file, detail);
+			return tt_why(why, len, "%s/%s/%s: %s",
+			    TT_KERNEL_LOCK_DIR, LOCK_SUBDIR, kl->file, detail);
 		}
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+		if (lock_whole_file(fd, &kl->holder) == 0) {
 			if (still_named(kl, fd))
 				return fd;
-		} else if (errno == EWOULDBLOCK) {
+		} else if (errno == EAGAIN) {
 			*heldfd = fd;
 			return LOCK_HELD;
 		} else {
-			(void)tt_why(why, len, "%s/%s: %s",
-			    TT_KERNEL_LOCK_DIR, kl->file, strerror(errno));
+			(void)tt_why(why, len, "%s/%s/%s: %s",
+			    TT_KERNEL_LOCK_DIR, LOCK_SUBDIR, kl->file,
+			    strerror(errno));
 			close(fd);
 			return -1;
 		}
 		close(fd);
 	}
-	return tt_why(why, len, "%s/%s keeps being replaced",
-	    TT_KERNEL_LOCK_DIR, kl->file);
+	return tt_why(why, len, "%s/%s/%s keeps being replaced",
+	    TT_KERNEL_LOCK_DIR, LOCK_SUBDIR, kl->file);
 }
 
-/* The refusal, naming the holder from what it wrote into fd. */
+/*
+ * The refusal, naming the holder from what it wrote into fd, or as what
+ * it is not: a process other than the one the file names holds it (a
+ * tcptuned writes its pid as soon as it holds the lock).
+ */
 static int
 refuse(const struct kernel_lock *kl, int fd, char *why, size_t len)
 {
@@ -162,9 +242,14 @@ refuse(const struct kernel_lock *kl, int fd, char *why, size_t len)
 
 	n = pread(fd, text, sizeof(text) - 1, 0);
 	text[n > 0 ? n : 0] = '\0';
-	(void)tt_snprintf(lock, sizeof(lock), "%s/%s", TT_KERNEL_LOCK_DIR,
-	    kl->file);
-	kernel_lock_refusal(text, kl->unit, lock, why, len);
+	(void)tt_snprintf(lock, sizeof(lock), "%s/%s/%s", TT_KERNEL_LOCK_DIR,
+	    LOCK_SUBDIR, kl->file);
+	if (kernel_lock_held_by_writer(text, kl->holder))
+		kernel_lock_refusal(text, kl->unit, lock, why, len);
+	else
+		(void)tt_snprintf(why, len, "pid %ld, which is not a tcptuned "
+		    "managing the sysctls of %s, holds %s; not starting while "
+		    "it does", kl->holder, kl->unit, lock);
 	return -1;
 }
 
@@ -194,8 +279,8 @@ write_identity(const struct kernel_lock *kl, const char *sock,
 	    asock, astate);
 	if (n == -1 || ftruncate(kl->fd, 0) == -1 ||
 	    pwrite(kl->fd, text, (size_t)n, 0) != n)
-		log_warn("%s/%s: cannot say who holds it", TT_KERNEL_LOCK_DIR,
-		    kl->file);
+		log_warn("%s/%s/%s: cannot say who holds it",
+		    TT_KERNEL_LOCK_DIR, LOCK_SUBDIR, kl->file);
 }
 
 struct kernel_lock *
@@ -204,7 +289,7 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 {
 	struct kernel_lock	*kl;
 	char			 detail[TT_TEXT_MAX];
-	int			 held = -1;
+	int			 held = -1, parent;
 
 	if ((kl = calloc(1, sizeof(*kl))) == NULL) {
 		(void)tt_why(why, len, "%s", strerror(errno));
@@ -216,12 +301,16 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 			goto fail;
 	} else
 		running_unit(kl);
-	if ((kl->dirfd = trust_open_dir(TT_KERNEL_LOCK_DIR, 0, 0755, detail,
-	    sizeof(detail))) < 0) {
+	if ((parent = trust_open_dir(TT_KERNEL_LOCK_DIR, 0, 0755, detail,
+	    sizeof(detail))) < 0 || (kl->dirfd = private_dir(parent, detail,
+	    sizeof(detail))) == -1) {
 		(void)tt_why(why, len, "lock directory: %s: cannot make "
 		    "sure no other tcptuned manages the same sysctls", detail);
+		if (parent >= 0)
+			close(parent);
 		goto fail;
 	}
+	close(parent);
 	if ((kl->fd = lock_file(kl, &held, why, len)) == LOCK_HELD) {
 		(void)refuse(kl, held, why, len);
 		close(held);
@@ -231,8 +320,8 @@ kernel_lock_take(const char *sysctl_root, const char *socket_path,
 	if (kl->fd == -1)
 		goto fail;
 	write_identity(kl, socket_path, state_dir);
-	log_debug("holding %s/%s for the sysctls of %s", TT_KERNEL_LOCK_DIR,
-	    kl->file, kl->unit);
+	log_debug("holding %s/%s/%s for the sysctls of %s",
+	    TT_KERNEL_LOCK_DIR, LOCK_SUBDIR, kl->file, kl->unit);
 	return kl;
 fail:
 	kernel_lock_release(kl);

@@ -25,6 +25,7 @@
 #include "tcptune.h"
 #include "parse_wire.h"
 #include "confine.h"
+#include "orphan.h"
 
 /* Built with AddressSanitizer (configure --enable-sanitizers)? */
 #if defined(__SANITIZE_ADDRESS__)
@@ -98,6 +99,7 @@ main(int argc, char **argv)
 	const char	*what = "";
 	char		 why[256], *buf;
 	size_t		 len;
+	pid_t		 daemon_pid = getppid();
 
 	log_init(1, 0, "tcptune-parse");
 	if (argc < 2 || argc > 3)
@@ -106,6 +108,9 @@ main(int argc, char **argv)
 	leak_check_before_confining();
 	if (confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
 		fatalx("giving up root: %s", why);
+	/* Giving up root cleared the parent-death signal (orphan_linux.c). */
+	if (die_with_parent(daemon_pid) == -1)
+		fatalx("tcptuned, which started this, is gone");
 	if (confine_enter(why, sizeof(why), &what) == -1)
 		fatalx("confining: %s", why);
 	errlist_init(&errs);

@@ -36,6 +36,7 @@
 #include "confine.h"
 #include "parse_wire.h"
 #include "catalogue.h"
+#include "orphan.h"
 
 #define PARSE_DEADLINE_MS	10000
 #define PARSE_FD_MOVED		10	/* above the helper's fds 3-5 */
@@ -128,14 +129,20 @@ place_fd(int fd, int want)
 		_exit(127);
 }
 
-/* The child, between fork and exec: nothing of the daemon's but fds 3-5. */
+/*
+ * The child, between fork and exec: nothing of the daemon's but fds 3-5.
+ * The rest (the listening socket, the locks, the state directory, the
+ * clients) is closed first, before anything that can wait: a daemon
+ * killed now would otherwise live on in this copy, answering connects
+ * and holding what the next daemon needs (docs/RELIABILITY.md, "Restart
+ * after a crash").  Then it ends with the daemon (orphan.h).
+ */
 static void
-exec_helper(const char *helper, int sock, int cfd, int mfd,
-    const char *path, const char *managed)
+exec_helper(const char *helper, pid_t daemon_pid, int sock, int cfd,
+    int mfd, const char *path, const char *managed)
 {
 	char		*argv[4], *envp[1] = { NULL };
 	sigset_t	 none;
-	long		 fd, max = sysconf(_SC_OPEN_MAX);
 
 	sock = fcntl(sock, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
 	cfd = fcntl(cfd, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
@@ -144,9 +151,9 @@ exec_helper(const char *helper, int sock, int cfd, int mfd,
 	place_fd(sock, PARSE_FD_ANSWER);
 	place_fd(cfd, PARSE_FD_CONFIG);
 	place_fd(mfd, PARSE_FD_MANAGED);
-	for (fd = mfd == -1 ? PARSE_FD_MANAGED : PARSE_FD_MANAGED + 1;
-	    fd < (max < 0 || max > 65536 ? 65536 : max); fd++)
-		(void)fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	child_close_from(mfd == -1 ? PARSE_FD_MANAGED : PARSE_FD_MANAGED + 1);
+	if (die_with_parent(daemon_pid) == -1)
+		_exit(127);
 	/* The daemon blocks and ignores signals for its loop: not the child. */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -266,6 +273,7 @@ static int
 job_spawn(struct parse_job *j, int cfd, int mfd, char *why, size_t len)
 {
 	int	sp[2];
+	pid_t	self = getpid();
 
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
@@ -278,7 +286,8 @@ job_spawn(struct parse_job *j, int cfd, int mfd, char *why, size_t len)
 		return tt_why(why, len, "fork: %s", strerror(errno));
 	}
 	if (j->pid == 0)
-		exec_helper(j->helper, sp[1], cfd, mfd, j->path, j->managed);
+		exec_helper(j->helper, self, sp[1], cfd, mfd, j->path,
+		    j->managed);
 	close(sp[1]);
 	j->sock = sp[0];
 	(void)fcntl(j->sock, F_SETFL, fcntl(j->sock, F_GETFL) | O_NONBLOCK);

@@ -18,6 +18,12 @@
  *   diagnose -> MSG_DIAG_SUMMARY, MSG_FLOW x n, MSG_END(n)
  *   a request with another version -> MSG_VERSION, then the daemon closes
  *
+ * The hello: a header of version TT_PROTO_HELLO_VERSION, which no version
+ * has, is answered by every tcptuned, of any version, with MSG_VERSION
+ * and the same seq (struct msg_hdr and struct msg_version never change).
+ * A starting tcptuned sends it to tell a running daemon from a stale
+ * socket (daemon/control_posix.c).
+ *
  * Version history (bump TT_PROTO_VERSION when any payload changes):
  *   1  first version.
  *   2  msg_key_status.source: the file the key's wanted value came from
@@ -42,6 +48,7 @@
 #include "tcptune.h"
 
 #define TT_PROTO_VERSION	4
+#define TT_PROTO_HELLO_VERSION	0	/* never a version: see above */
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 #define TT_ADDR_MAX		64	/* "[v6 address]:port" with the NUL */

@@ -10,7 +10,7 @@
 #   - a daemon on another -r tree, or in another network namespace (its
 #     own unshare -n), starts beside the first;
 #   - once the first is gone, kill -9 included, a new one starts at once
-#     (flock(2) ends with its holder); a clean exit removes the lock file.
+#     (the record lock ends with its holder); a clean exit removes the lock file.
 # Runs inside `unshare -n`: every sysctl written is in its namespace.
 
 . "$(dirname "$0")/lib.sh"
@@ -90,8 +90,8 @@ report $? "no sysctl was touched by the second: $(values)"
 [ ! -e "$T/state2/originals" ]
 report $? "no originals were written by the second" "$(ls -la "$T/state2" 2>&1)"
 LOCK=$(lock_file second)
-[ -n "$LOCK" ] && grep -qx "pid $DPID_first" "$LOCK" && [ "$(stat -c %u:%a "$LOCK")" = 0:644 ] &&
-    [ "$(stat -c %u:%a "$(dirname "$LOCK")")" = 0:755 ]
+[ -n "$LOCK" ] && grep -qx "pid $DPID_first" "$LOCK" && [ "$(stat -c %u:%a "$LOCK")" = 0:600 ] &&
+    [ "$(stat -c %u:%a "$(dirname "$LOCK")")" = 0:700 ]
 report $? "the lock file ${LOCK:-?} and its directory are root's, and name the holder" \
     "$(ls -la "$LOCK" "$(dirname "$LOCK")" 2>&1 | head -n 3)" "$(cat "$LOCK" 2>&1)"
 
