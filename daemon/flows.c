@@ -99,6 +99,7 @@ slot(struct flow_history *h)
 	}
 	if (h->top < FLOWS_MAX)
 		return &h->flows[h->top++];
+	h->evicted++;
 	return best;
 }
 
@@ -147,7 +148,9 @@ flows_take(struct flow_history *h, const struct flow_reading *r,
 	if ((f = find(h, r)) == NULL) {
 		f = slot(h);
 		start(f, r, now_ms);
-	} else
+	} else if (!f->open)
+		return;		/* judged already: closed since the dump */
+	else
 		update(f, r, now_ms);
 	f->last = *r;
 	f->last_ms = now_ms;
@@ -184,31 +187,109 @@ log_closed(const struct flow *f, const struct flow_verdict *v)
 	    (unsigned long long)f->last.peer_wnd);
 }
 
+/* A closed connection's verdict is final: counted once (held_total). */
+static void
+judge_closed(struct flow_history *h, struct flow *f)
+{
+	struct flow_verdict	 v;
+
+	f->open = false;
+	flows_classify(f, &v);
+	log_closed(f, &v);
+	if (v.held != HELD_UNCLASSIFIED)
+		h->held_total[v.held]++;
+}
+
 /*
- * A connection not in this pass has closed: its verdict is final and
- * counted (held_total); one older than FLOWS_MAX_AGE is forgotten.
+ * A connection not in this pass has closed; one older than
+ * FLOWS_MAX_AGE is forgotten.
  */
 void
 flows_end_pass(struct flow_history *h, uint64_t now_ms)
 {
-	struct flow_verdict	 v;
-	struct flow		*f;
-	size_t			 i;
+	struct flow	*f;
+	size_t		 i;
 
 	for (i = 0; i < h->top; i++) {
 		f = &h->flows[i];
 		if (!f->used)
 			continue;
-		if (f->open && f->seen_pass != h->passes) {
-			f->open = false;
-			flows_classify(f, &v);
-			log_closed(f, &v);
-			if (v.held != HELD_UNCLASSIFIED)
-				h->held_total[v.held]++;
-		}
+		if (f->open && f->seen_pass != h->passes)
+			judge_closed(h, f);
 		if (!f->open && now_ms - f->last_ms > FLOWS_MAX_AGE * 1000ULL)
 			f->used = false;
 	}
+}
+
+/*
+ * What a close notice does not carry (Linux sends no owner and no
+ * buffers: net/ipv4/inet_diag.c inet_diag_handler_get_info) is kept from
+ * the connection's last live reading.
+ */
+static void
+keep_unknown(struct flow_reading *r, const struct flow_reading *last)
+{
+	if (!(r->known & FLOW_KNOWS_UID) && (last->known & FLOW_KNOWS_UID)) {
+		r->uid = last->uid;
+		r->known |= FLOW_KNOWS_UID;
+	}
+	if (r->rcvbuf == 0 && r->sndbuf == 0) {
+		r->rcvbuf = last->rcvbuf;
+		r->sndbuf = last->sndbuf;
+		r->rmem_alloc = last->rmem_alloc;
+	}
+}
+
+/*
+ * A connection never read live, seen first in its close notice: its
+ * history starts with nothing moved, as long before as it was busy
+ * sending (tcpi_busy_time; 0 for a download, which then stays
+ * unclassified: no rate without a second reading).
+ */
+static void
+start_at_close(struct flow_history *h, struct flow *f,
+    const struct flow_reading *r, uint64_t now_ms)
+{
+	start(f, r, now_ms);
+	f->first.bytes_acked = f->first.bytes_received = 0;
+	f->first.busy_us = f->first.rwnd_limited_us = 0;
+	f->first.sndbuf_limited_us = 0;
+	f->prev_bytes = 0;
+	if (r->busy_us / 1000 < now_ms)
+		f->first_ms = f->prev_ms = now_ms - r->busy_us / 1000;
+	h->closes_unsampled++;
+}
+
+/*
+ * A close notice: the connection's last reading ends its history entry
+ * and its verdict is counted, whenever it closed (flows.h).
+ */
+void
+flows_close(struct flow_history *h, const struct flow_reading *r,
+    const struct flow_limits *lim, uint64_t now_ms)
+{
+	struct flow_reading	 last = *r;
+	struct flow		*f;
+
+	h->closes++;
+	if (moved(r) < FLOW_TRACK_BYTES)
+		return;
+	if ((f = find(h, r)) != NULL) {
+		if (!f->open)
+			return;
+		keep_unknown(&last, &f->last);
+		update(f, &last, now_ms);
+	} else {
+		f = slot(h);
+		start_at_close(h, f, r, now_ms);
+		f->limits = *lim;
+		update(f, &last, now_ms);
+	}
+	f->last = last;
+	f->last_ms = now_ms;
+	f->readings++;
+	f->app_limited += last.app_limited;
+	judge_closed(h, f);
 }
 
 /* ---- the classifier */
@@ -448,6 +529,10 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 	tt_strlcpy(s->cannot_tell, flows_os_cannot_tell,
 	    sizeof(s->cannot_tell));
 	tt_strlcpy(s->problem, h->problem, sizeof(s->problem));
+	s->closes = h->closes;
+	s->closes_unsampled = h->closes_unsampled;
+	s->evicted = h->evicted;
+	s->tick_ms = FLOW_TICK_MS;
 	for (i = 0; i < h->top; i++) {
 		if (!(f = &h->flows[i])->used)
 			continue;

@@ -35,6 +35,17 @@
  */
 #define FLOW_QUIET_SEGS		64
 #define FLOW_QUIET_MAX_MS	60000
+/*
+ * The passes are not tied to CheckInterval (60 s as shipped: a transfer
+ * that started and ended between two checks went unseen): a tick every
+ * FLOW_TICK_MS reads the segment count and runs a pass while the machine
+ * is busy, so a transfer of FLOW_TICK_MS or more is read while it runs.
+ * A pass never starts before FLOW_CPU_SHARE times the last one's cost has
+ * gone by: passes take at most 1/FLOW_CPU_SHARE of one CPU, however large
+ * the connection table.
+ */
+#define FLOW_TICK_MS		1000
+#define FLOW_CPU_SHARE		100
 
 /* What an OS can tell of a connection (flow_reading.known). */
 #define FLOW_KNOWS_LIMITED	0x01	/* rwnd/sndbuf-limited times */
@@ -110,6 +121,9 @@ struct flow_history {
 	uint64_t	 last_pass_ms;
 	uint64_t	 last_pass_ms_cost;	/* how long the last pass took */
 	uint64_t	 held_total[HELD_COUNT];	/* since start */
+	uint64_t	 closes;	/* close notices taken */
+	uint64_t	 closes_unsampled;	/* of those, never read live */
+	uint64_t	 evicted;	/* entries taken over, the table full */
 	char		 problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
 };
 
@@ -167,6 +181,8 @@ void	 flows_begin_pass(struct flow_history *, uint64_t);
 void	 flows_take(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);
 void	 flows_end_pass(struct flow_history *, uint64_t);
+void	 flows_close(struct flow_history *, const struct flow_reading *,
+	    const struct flow_limits *, uint64_t);
 void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 	    struct msg_flow *);
@@ -198,6 +214,17 @@ int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
 void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
 uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
 int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
+/*
+ * Close notices, where the OS sends them (Linux): an fd that becomes
+ * readable when connections close, or -1 with why; each notice read is
+ * handed to take(arg, reading) as the connection's last reading (what
+ * the OS does not say in a notice is not marked known); notices the
+ * kernel dropped, its queue full, are added to *lost.  0, or -1 with
+ * errno.
+ */
+int	 flows_os_watch_open(char *, size_t);
+int	 flows_os_watch_read(int, void (*)(void *, const struct flow_reading *),
+	    void *, uint64_t *);
 extern const char *const flows_os_name;
 extern const char *const flows_os_cannot_tell;
 

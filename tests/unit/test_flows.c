@@ -396,6 +396,85 @@ test_bounds(void **arg)
 	free(h);
 }
 
+/*
+ * A close notice (Linux's, as flows_linux.c hands it in: tcp_info at
+ * close, no owner, no buffers) ends a download read live once: judged
+ * at once with the buffer and owner of its live reading, counted once,
+ * never reopened by a later dump.
+ */
+static void
+test_close_notice(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a = reading(1, RTT_150MS), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = 4 * MIB;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	b = a;
+	b.bytes_received += 19 * 1000 * 1000;
+	b.rcvbuf = 0;
+	b.uid = 0;
+	b.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	flows_close(h, &b, &l, 2000);
+	assert_false(h->flows[0].open);
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 1);
+	assert_true(flows_owned_by(&h->flows[0], 1000));
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	/* a dump read before the close, taken after: not reopened */
+	flows_begin_pass(h, 2500);
+	flows_take(h, &b, &l, 2500);
+	flows_end_pass(h, 2500);
+	flows_close(h, &b, &l, 3000);
+	assert_false(h->flows[0].open);
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 1);
+	assert_int_equal(h->closes, 2);
+	assert_int_equal(h->closes_unsampled, 0);
+	free(h);
+}
+
+/*
+ * Connections no pass read: an upload held by its send buffer judged
+ * from its notice alone (its rate over its busy time); a download stays
+ * unclassified (no rate from one reading), an owner never made up.
+ */
+static void
+test_close_unsampled(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 1 * MIB, 16 * MIB);
+	struct flow_reading	 up = reading(1, RTT_150MS), down;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	up.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	up.bytes_acked = 12 * MIB;
+	up.busy_us = 2000000;
+	up.sndbuf_limited_us = 1500000;
+	flows_close(h, &up, &l, 10000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_int_equal(v.rate_bps, 12 * MIB * 8 / 2);
+	assert_int_equal(h->held_total[HELD_SEND_BUFFER], 1);
+	assert_false(flows_owned_by(&h->flows[0], 0));
+	down = reading(2, RTT_150MS);
+	down.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	down.bytes_received = 20 * MIB;
+	flows_close(h, &down, &l, 10000);
+	flows_classify(&h->flows[1], &v);
+	assert_int_equal(v.held, HELD_UNCLASSIFIED);
+	assert_int_equal(h->closes_unsampled, 2);
+	free(h);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -1022,6 +1101,8 @@ main(void)
 		cmocka_unit_test(test_send_without_times),
 		cmocka_unit_test(test_unclassified),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_close_notice),
+		cmocka_unit_test(test_close_unsampled),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
 		cmocka_unit_test(test_estats_levels),
