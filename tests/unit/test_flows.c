@@ -510,6 +510,58 @@ test_counts_and_privacy(void **arg)
 }
 
 /* The sentence a person reads. */
+/* diagnose_text or diagnose_json of r, into buf. */
+static void
+report(void (*print)(FILE *, const struct reply *), const struct reply *r,
+    char *buf, size_t len)
+{
+	FILE	*f = fmemopen(buf, len, "w");
+
+	assert_non_null(f);
+	print(f, r);
+	fclose(f);
+}
+
+/*
+ * With nothing in the history, "no connection" is said alone only when
+ * nothing could have been missed; else each reason, in text and JSON.
+ */
+static void
+test_blind_spots(void **arg)
+{
+	struct reply	 r;
+	static char	 out[8192];
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	r.diag.last_pass = 1;
+	r.diag.tick_ms = 1000;
+	r.diag.watching = 1;
+	tt_strlcpy(r.diag.sampler, "sock_diag", sizeof(r.diag.sampler));
+	report(diagnose_text, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "no connection in the last hour"));
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"may_have_missed\": []"));
+
+	r.diag.watching = 0;
+	tt_strlcpy(r.diag.watch_why, "sock_diag close notices: Operation "
+	    "not permitted", sizeof(r.diag.watch_why));
+	r.diag.closes_lost = 3;
+	r.diag.evicted = 7;
+	report(diagnose_text, &r, out, sizeof(out));
+	assert_null(strstr(out, "no connection in the last hour"));
+	assert_non_null(strstr(out, "it may have missed some"));
+	assert_non_null(strstr(out, "not as they close (sock_diag close "
+	    "notices: Operation not permitted)"));
+	assert_non_null(strstr(out, "dropped close notices 3 times"));
+	assert_non_null(strstr(out, "7 older connections were dropped"));
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"no-close-notices\""));
+	assert_non_null(strstr(out, "\"close-notices-dropped\""));
+	assert_non_null(strstr(out, "\"history-full\""));
+	assert_non_null(strstr(out, "\"close_notices\": false"));
+}
+
 static void
 test_sentence(void **arg)
 {
@@ -1105,6 +1157,7 @@ main(void)
 		cmocka_unit_test(test_close_unsampled),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
+		cmocka_unit_test(test_blind_spots),
 		cmocka_unit_test(test_estats_levels),
 		cmocka_unit_test(test_estats_receive),
 		cmocka_unit_test(test_estats_send),
