@@ -2,8 +2,10 @@
 #
 # tcptunectl diagnose end to end (TAP), in two private network namespaces
 # joined by the delay line of bench/throughput (lib.sh there): near (A)
-# runs tcptuned (CheckInterval 1, the shipped Linux ceilings) and iperf3
-# clients, far (B) an iperf3 server.  A 100 ms path (150 ms made each
+# runs tcptuned (CheckInterval 60 as shipped: every transfer below starts
+# and ends between two checks, so diagnose sees them only through its own
+# sampling while the machine is busy and the kernel's close notices, not
+# the check cycle) and iperf3 clients, far (B) an iperf3 server.  A 100 ms path (150 ms made each
 # transfer longer, not the verdicts different):
 #
 #   - a download into A with its original 4 MiB receive ceiling (the
@@ -91,7 +93,7 @@ cat >"$TB_TMP/tcptune.conf" <<EOF
 <plist version="1.0">
 <dict>
 	<key>CheckInterval</key>
-	<integer>1</integer>
+	<integer>60</integer>
 	<key>Sysctls</key>
 	<dict>
 		<key>net.ipv4.tcp_rmem</key>
@@ -148,6 +150,12 @@ held_is before receive-buffer &&
     "$TB_TMP/before.json" >/dev/null
 report $? "a download at the 4 MiB ceiling is receive-buffer, tcp_rmem named, possible above measured" \
     "$(cat "$TB_TMP/before.json" 2>/dev/null)"
+ctl diagnose --json >"$TB_TMP/summary.json" 2>&1
+jq -e '.close_notices == true and .closes > 0 and .tick_ms == 1000 and
+    (.may_have_missed | index("no-close-notices") | not)' \
+    "$TB_TMP/summary.json" >/dev/null
+report $? "the daemon watches the kernel's close notices, and says so" \
+    "$(jq -c '{close_notices, close_notices_problem, closes, may_have_missed}' "$TB_TMP/summary.json" 2>&1)"
 ctl diagnose >"$TB_TMP/before.txt" 2>&1
 grep -q "receive buffer stops at 4 MiB (net.ipv4.tcp_rmem)" "$TB_TMP/before.txt"
 report $? "the text report says so in a sentence"
