@@ -178,6 +178,8 @@ sample(struct diagnose *d, uint64_t t0)
 
 	d->last_start_ms = t0;
 	read_limits(d);
+	if (flows_os_local_addrs(&d->hist->local) == -1)
+		log_warn("diagnose: this machine's addresses");
 	d->now_ms = tt_mono_ms();
 	flows_begin_pass(d->hist, d->now_ms);
 	if (flows_os_sample(take, d, why, sizeof(why)) == -1) {

@@ -103,6 +103,65 @@ slot(struct flow_history *h)
 	return best;
 }
 
+/*
+ * "addr:port" or "[v6]:port" into the address alone, an IPv4-mapped
+ * IPv6 one as its IPv4 form.
+ */
+static void
+host_of(const char *endpoint, char *buf, size_t len)
+{
+	const char	*end;
+	size_t		 n;
+
+	if (endpoint[0] == '[') {
+		endpoint++;
+		end = strchr(endpoint, ']');
+	} else
+		end = strrchr(endpoint, ':');
+	n = end != NULL ? (size_t)(end - endpoint) : strlen(endpoint);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, endpoint, n);
+	buf[n] = '\0';
+	if (strncmp(buf, "::ffff:", 7) == 0 && strchr(buf + 7, ':') == NULL)
+		memmove(buf, buf + 7, strlen(buf + 7) + 1);
+}
+
+static bool
+loopback(const char *host)
+{
+	return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
+}
+
+static bool
+is_local(const char *host, const struct flow_addrs *a)
+{
+	size_t	i;
+
+	if (loopback(host))
+		return true;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(host, a->host[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Both ends this machine's own (loopback, the same address, or two of
+ * its addresses): never evidence of a path's buffers, whatever the round
+ * trip (any user's loopback connections with delayed ACKs reach 40 ms).
+ */
+bool
+flows_local_pair(const struct flow_reading *r, const struct flow_addrs *a)
+{
+	char	local[TT_ADDR_MAX], remote[TT_ADDR_MAX];
+
+	host_of(r->local, local, sizeof(local));
+	host_of(r->remote, remote, sizeof(remote));
+	/* the local end is this machine's by definition */
+	return strcmp(local, remote) == 0 || is_local(remote, a);
+}
+
 static void
 start(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 {
@@ -143,7 +202,7 @@ flows_take(struct flow_history *h, const struct flow_reading *r,
 {
 	struct flow	*f;
 
-	if (moved(r) < FLOW_TRACK_BYTES)
+	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
 		return;
 	if ((f = find(h, r)) == NULL) {
 		f = slot(h);
@@ -272,7 +331,7 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 	struct flow		*f;
 
 	h->closes++;
-	if (moved(r) < FLOW_TRACK_BYTES)
+	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
 		return;
 	if ((f = find(h, r)) != NULL) {
 		if (!f->open)

@@ -21,6 +21,7 @@
 #include "proto.h"
 
 #define FLOWS_MAX		256	/* connections in the history */
+#define FLOW_LOCAL_MAX		128	/* this machine's addresses known */
 #define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
 #define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */
 #define FLOW_MIN_RTT_US		2000	/* below: a LAN or loopback */
@@ -112,6 +113,12 @@ struct flow {
 	bool			used;
 };
 
+/* This machine's own addresses, as flows_os_local_addrs() found them. */
+struct flow_addrs {
+	char		 host[FLOW_LOCAL_MAX][TT_ADDR_MAX];	/* no port */
+	size_t		 n;
+};
+
 struct flow_history {
 	struct flow	 flows[FLOWS_MAX];
 	size_t		 top;		/* flows[top...] never used: never
@@ -124,6 +131,7 @@ struct flow_history {
 	uint64_t	 closes;	/* close notices taken */
 	uint64_t	 closes_unsampled;	/* of those, never read live */
 	uint64_t	 evicted;	/* entries taken over, the table full */
+	struct flow_addrs local;	/* both ends in it: never evidence */
 	char		 problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
 };
 
@@ -183,6 +191,8 @@ void	 flows_take(struct flow_history *, const struct flow_reading *,
 void	 flows_end_pass(struct flow_history *, uint64_t);
 void	 flows_close(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);
+bool	 flows_local_pair(const struct flow_reading *,
+	    const struct flow_addrs *);
 void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 	    struct msg_flow *);
@@ -222,6 +232,7 @@ int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
  * kernel dropped, its queue full, are added to *lost.  0, or -1 with
  * errno.
  */
+int	 flows_os_local_addrs(struct flow_addrs *);	/* 0, or -1 */
 int	 flows_os_watch_open(char *, size_t);
 int	 flows_os_watch_read(int, void (*)(void *, const struct flow_reading *),
 	    void *, uint64_t *);

@@ -475,6 +475,65 @@ test_close_unsampled(void **arg)
 	free(h);
 }
 
+/*
+ * Both ends this machine's own are never evidence, however long the
+ * round trip (a user's loopback connections with delayed ACKs: 40 ms):
+ * loopback in either family, IPv4-mapped, the same address on both
+ * ends, two of the machine's addresses; neither a reading nor a close
+ * notice takes a slot or counts.
+ */
+static void
+test_local_pairs(void **arg)
+{
+	static const char *const local[][2] = {
+		{ "127.0.0.1:40001", "127.0.0.1:5201" },
+		{ "127.0.0.1:40001", "127.0.1.1:5201" },
+		{ "[::1]:40001", "[::1]:5201" },
+		{ "[::ffff:127.0.0.1]:40001", "[::ffff:127.0.0.1]:5201" },
+		{ "10.77.0.1:40001", "10.77.0.1:5201" },
+		{ "10.77.0.1:40001", "192.0.2.9:5201" },
+		{ "[2001:db8::1]:40001", "[2001:db8::2]:5201" },
+	};
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 r;
+	size_t			 i;
+
+	(void)arg;
+	flows_init(h);
+	tt_strlcpy(h->local.host[0], "10.77.0.1", sizeof(h->local.host[0]));
+	tt_strlcpy(h->local.host[1], "192.0.2.9", sizeof(h->local.host[1]));
+	tt_strlcpy(h->local.host[2], "2001:db8::2", sizeof(h->local.host[2]));
+	h->local.n = 3;
+	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
+		r = reading(i + 1, 40000);
+		tt_strlcpy(r.local, local[i][0], sizeof(r.local));
+		tt_strlcpy(r.remote, local[i][1], sizeof(r.remote));
+		r.bytes_acked = 20 * MIB;
+		assert_true(flows_local_pair(&r, &h->local));
+		flows_begin_pass(h, 1000);
+		flows_take(h, &r, &l, 1000);
+		flows_end_pass(h, 1000);
+		r.bytes_acked = 40 * MIB;
+		r.sndbuf_limited_us = r.busy_us = 1000000;
+		flows_close(h, &r, &l, 2000);
+	}
+	assert_int_equal(used(h), 0);
+	for (i = 0; i < HELD_COUNT; i++)
+		assert_int_equal(h->held_total[i], 0);
+	/* the far end of the delay line is not local */
+	r = reading(99, 40000);
+	tt_strlcpy(r.local, "10.77.0.1:40001", sizeof(r.local));
+	tt_strlcpy(r.remote, "10.77.0.2:5201", sizeof(r.remote));
+	assert_false(flows_local_pair(&r, &h->local));
+	r.bytes_acked = 20 * MIB;
+	flows_begin_pass(h, 3000);
+	flows_take(h, &r, &l, 3000);
+	flows_end_pass(h, 3000);
+	assert_int_equal(used(h), 1);
+	free(h);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -1155,6 +1214,7 @@ main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_close_notice),
 		cmocka_unit_test(test_close_unsampled),
+		cmocka_unit_test(test_local_pairs),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
 		cmocka_unit_test(test_blind_spots),
