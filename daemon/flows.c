@@ -79,28 +79,53 @@ find(struct flow_history *h, const struct flow_reading *r)
 	return NULL;
 }
 
+/* The owner, where the OS says; all unknown ones count as one. */
+static bool
+same_owner(const struct flow_reading *a, const struct flow_reading *b)
+{
+	if (!(a->known & FLOW_KNOWS_UID) || !(b->known & FLOW_KNOWS_UID))
+		return !(a->known & FLOW_KNOWS_UID) &&
+		    !(b->known & FLOW_KNOWS_UID);
+	return a->uid == b->uid;
+}
+
+/* Whether f is a better one to give up than best: gone, then older. */
+static bool
+staler(const struct flow *f, const struct flow *best)
+{
+	return best == NULL || (best->open && !f->open) ||
+	    (best->open == f->open && f->last_ms < best->last_ms);
+}
+
 /*
  * A free slot among those used so far, a new one, else the one seen
- * longest ago (a gone one first).
+ * longest ago (a gone one first); but an owner that holds
+ * FLOWS_UID_SHARE entries of the full history gives up its own, so that
+ * one user's connections (140 of them filled the table) cannot push
+ * everyone else's out.
  */
 static struct flow *
-slot(struct flow_history *h)
+slot(struct flow_history *h, const struct flow_reading *r)
 {
-	struct flow	*best = NULL, *f;
-	size_t		 i;
+	struct flow	*best = NULL, *own = NULL, *f;
+	size_t		 i, mine = 0;
 
 	for (i = 0; i < h->top; i++) {
 		f = &h->flows[i];
 		if (!f->used)
 			return f;
-		if (best == NULL || (best->open && !f->open) ||
-		    (best->open == f->open && f->last_ms < best->last_ms))
+		if (same_owner(&f->last, r)) {
+			mine++;
+			if (staler(f, own))
+				own = f;
+		}
+		if (staler(f, best))
 			best = f;
 	}
 	if (h->top < FLOWS_MAX)
 		return &h->flows[h->top++];
 	h->evicted++;
-	return best;
+	return mine >= FLOWS_UID_SHARE ? own : best;
 }
 
 /*
@@ -205,7 +230,7 @@ flows_take(struct flow_history *h, const struct flow_reading *r,
 	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
 		return;
 	if ((f = find(h, r)) == NULL) {
-		f = slot(h);
+		f = slot(h, r);
 		start(f, r, now_ms);
 	} else if (!f->open)
 		return;		/* judged already: closed since the dump */
@@ -339,7 +364,7 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 		keep_unknown(&last, &f->last);
 		update(f, &last, now_ms);
 	} else {
-		f = slot(h);
+		f = slot(h, r);
 		start_at_close(h, f, r, now_ms);
 		f->limits = *lim;
 		update(f, &last, now_ms);

@@ -21,6 +21,7 @@
 #include "proto.h"
 
 #define FLOWS_MAX		256	/* connections in the history */
+#define FLOWS_UID_SHARE		(FLOWS_MAX / 4)	/* one owner's, when full */
 #define FLOW_LOCAL_MAX		128	/* this machine's addresses known */
 #define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
 #define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */

@@ -534,6 +534,45 @@ test_local_pairs(void **arg)
 	free(h);
 }
 
+/*
+ * One owner's flood cannot push another's connections out: uid 1000's
+ * ten stay while uid 65534 opens three times the table; the flood
+ * recycles its own entries once the history is full.
+ */
+static void
+test_uid_share(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_reading	 r;
+	size_t			 i, kept = 0;
+	uint64_t		 id;
+
+	(void)arg;
+	flows_init(h);
+	flows_begin_pass(h, 1000);
+	for (id = 1; id <= 10; id++) {
+		r = reading(id, RTT_150MS);
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, 1000);
+	}
+	flows_end_pass(h, 1000);
+	for (id = 11; id <= 10 + 3 * FLOWS_MAX; id++) {
+		flows_begin_pass(h, id * 1000);
+		r = reading(id, RTT_150MS);
+		r.uid = 65534;
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, id * 1000);
+		flows_end_pass(h, id * 1000);
+	}
+	assert_int_equal(used(h), FLOWS_MAX);
+	for (i = 0; i < FLOWS_MAX; i++)
+		kept += h->flows[i].last.uid == 1000;
+	assert_int_equal(kept, 10);
+	assert_true(h->evicted > 0);
+	free(h);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -1215,6 +1254,7 @@ main(void)
 		cmocka_unit_test(test_close_notice),
 		cmocka_unit_test(test_close_unsampled),
 		cmocka_unit_test(test_local_pairs),
+		cmocka_unit_test(test_uid_share),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
 		cmocka_unit_test(test_blind_spots),
