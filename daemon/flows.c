@@ -345,8 +345,26 @@ start_at_close(struct flow_history *h, struct flow *f,
 }
 
 /*
+ * When a closing connection last moved data: a program may close it well
+ * after its transfer (iperf3 after its report), and that idle time is not
+ * part of the transfer (it read as an idle application); not before the
+ * last live reading.
+ */
+static uint64_t
+transfer_end(const struct flow_reading *r, uint64_t after_ms,
+    uint64_t now_ms)
+{
+	uint64_t	end = now_ms;
+
+	if (r->idle_ms > 0 && r->idle_ms < now_ms)
+		end = now_ms - r->idle_ms;
+	return end > after_ms ? end : after_ms + 1;
+}
+
+/*
  * A close notice: the connection's last reading ends its history entry
- * and its verdict is counted, whenever it closed (flows.h).
+ * and its verdict is counted, whenever it closed (flows.h).  Its
+ * app-limited flag is not counted: every connection ends app-limited.
  */
 void
 flows_close(struct flow_history *h, const struct flow_reading *r,
@@ -354,6 +372,7 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 {
 	struct flow_reading	 last = *r;
 	struct flow		*f;
+	uint64_t		 end_ms;
 
 	h->closes++;
 	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
@@ -362,17 +381,17 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 		if (!f->open)
 			return;
 		keep_unknown(&last, &f->last);
-		update(f, &last, now_ms);
+		end_ms = transfer_end(r, f->prev_ms, now_ms);
 	} else {
 		f = slot(h, r);
-		start_at_close(h, f, r, now_ms);
+		end_ms = transfer_end(r, 0, now_ms);
+		start_at_close(h, f, r, end_ms);
 		f->limits = *lim;
-		update(f, &last, now_ms);
 	}
+	update(f, &last, end_ms);
 	f->last = last;
-	f->last_ms = now_ms;
+	f->last_ms = end_ms;
 	f->readings++;
-	f->app_limited += last.app_limited;
 	judge_closed(h, f);
 }
 

@@ -75,6 +75,7 @@ struct flow_reading {
 	uint64_t	rcvbuf;		/* receive buffer, its limit now */
 	uint64_t	sndbuf;
 	uint64_t	rmem_alloc;	/* in the receive queue now */
+	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
 };
 

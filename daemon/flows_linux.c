@@ -86,6 +86,9 @@ take_info(struct flow_reading *r, const void *data, size_t len)
 	r->known |= FLOW_KNOWS_CWND;
 	r->bytes_acked = ti.tcpi_bytes_acked;
 	r->app_limited = ti.tcpi_delivery_rate_app_limited;
+	/* a download sends no data and an upload gets none: the smaller */
+	r->idle_ms = ti.tcpi_last_data_sent < ti.tcpi_last_data_recv ?
+	    ti.tcpi_last_data_sent : ti.tcpi_last_data_recv;
 	if (HAS(len, tcpi_bytes_received)) {
 		r->bytes_received = ti.tcpi_bytes_received;
 		r->known |= FLOW_KNOWS_RECEIVED;

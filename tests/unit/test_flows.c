@@ -441,6 +441,40 @@ test_close_notice(void **arg)
 }
 
 /*
+ * A program that closes long after its transfer (iperf3 sends its report
+ * first): the transfer ends when data last moved (tcpi_last_data_sent),
+ * not at the close, so an upload busy all its transfer is not an idle
+ * application.
+ */
+static void
+test_close_after_idle(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a = reading(1, RTT_150MS), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 100000;
+	a.cwnd_bytes = 512 * 1024;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	b = a;
+	b.bytes_acked += 6 * MIB;
+	b.busy_us += 2000000;
+	b.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	b.idle_ms = 5000;
+	flows_close(h, &b, &l, 8000);
+	assert_int_equal(h->flows[0].last_ms, 3000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
+/*
  * Connections no pass read: an upload held by its send buffer judged
  * from its notice alone (its rate over its busy time); a download stays
  * unclassified (no rate from one reading), an owner never made up.
@@ -1253,6 +1287,7 @@ main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_close_notice),
 		cmocka_unit_test(test_close_unsampled),
+		cmocka_unit_test(test_close_after_idle),
 		cmocka_unit_test(test_local_pairs),
 		cmocka_unit_test(test_uid_share),
 		cmocka_unit_test(test_counts_and_privacy),
