@@ -14,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tcptuned.h"
@@ -30,6 +31,7 @@ struct diagnose {
 	struct flow_quiet	 quiet;
 	uint64_t		 now_ms;
 	uint64_t		 last_start_ms;	/* of the last pass */
+	uint64_t		 last_cpu_us;	/* the CPU time it took */
 	uint64_t		 throttled;	/* passes put off: FLOW_CPU_SHARE */
 	uint64_t		 closes_lost;	/* dropped, the queue full */
 	int			 watch_fd;	/* close notices; -1 none */
@@ -155,16 +157,18 @@ read_limits(struct diagnose *d)
 }
 
 /*
- * Whether a pass may start now: FLOW_CPU_SHARE times the last one's cost
- * has gone by since it started.
+ * Whether a pass may start now: FLOW_CPU_SHARE times the CPU time the
+ * last one took has gone by since it started.  CPU time, from clock()
+ * (the process's user and system time on glibc and macOS: the dump's
+ * kernel work is done in our recv calls), not wall time, which a loaded
+ * machine stretches: at a load of 12 a pass of a few ms of CPU took 60
+ * ms and put the next off by 6 s, past a short transfer.
  */
 static bool
 within_cpu_share(struct diagnose *d, uint64_t now_ms)
 {
-	uint64_t	cost = d->hist->last_pass_ms_cost;
-
-	if (d->hist->passes == 0 || now_ms - d->last_start_ms >=
-	    cost * FLOW_CPU_SHARE)
+	if (d->hist->passes == 0 || (now_ms - d->last_start_ms) * 1000 >=
+	    d->last_cpu_us * FLOW_CPU_SHARE)
 		return true;
 	d->throttled++;
 	return false;
@@ -175,6 +179,7 @@ static void
 sample(struct diagnose *d, uint64_t t0)
 {
 	char	why[TT_TEXT_MAX];
+	clock_t	cpu0 = clock();
 
 	d->last_start_ms = t0;
 	read_limits(d);
@@ -188,6 +193,9 @@ sample(struct diagnose *d, uint64_t t0)
 	}
 	flows_end_pass(d->hist, d->now_ms);
 	d->hist->last_pass_ms_cost = tt_mono_ms() - t0;
+	if (cpu0 != (clock_t)-1 && clock() >= cpu0)
+		d->last_cpu_us = (uint64_t)(clock() - cpu0) * 1000000 /
+		    CLOCKS_PER_SEC;
 }
 
 /* The tick: a pass unless the machine is quiet (flows_pass_due). */
