@@ -1,31 +1,68 @@
 /*
- * diagnose: the daemon's side of tcptunectl diagnose.  Each check cycle
- * runs one sampling pass (flows_os_sample) into the history (flows.c),
- * except on a quiet machine (FLOW_QUIET_SEGS),
- * with the ceilings in force read through the sysctl backend and what
- * the configuration wants for them; a MSG_DIAGNOSE gets the history's
- * counts and the flows this client may see: root all of them, anyone
- * else only its own uid's (docs/SECURITY.md).
+ * diagnose: the daemon's side of tcptunectl diagnose.  Sampling passes
+ * (flows_os_sample) into the history (flows.c) run on a tick of their
+ * own, FLOW_TICK_MS, not the check cycle: while the machine is busy
+ * (FLOW_QUIET_SEGS), at most FLOW_CPU_SHARE's share of a CPU, and once
+ * a FLOW_QUIET_MAX_MS however quiet; where the OS sends close notices
+ * (Linux), each connection is judged as it closes, whenever that is.
+ * Each pass reads the ceilings in force through the sysctl backend and
+ * what the configuration wants for them; a MSG_DIAGNOSE gets the
+ * history's counts and the flows this client may see: root all of them,
+ * anyone else only its own uid's (docs/SECURITY.md).
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tcptuned.h"
+#include "event.h"
 #include "flows.h"
 
 struct diagnose {
 	struct flow_history	*hist;
 	struct engine		*engine;
 	struct sysctl_backend	*be;
-	struct flow_limits	 lim;	/* of the pass under way */
+	struct evloop		*loop;
+	struct ev_timer		*tick;
+	struct flow_limits	 lim;	/* of the last pass */
 	struct flow_quiet	 quiet;
 	uint64_t		 now_ms;
+	uint64_t		 last_start_ms;	/* of the last pass */
+	uint64_t		 last_cpu_us;	/* the CPU time it took */
+	uint64_t		 throttled;	/* passes put off: FLOW_CPU_SHARE */
+	uint64_t		 closes_lost;	/* dropped, the queue full */
+	int			 watch_fd;	/* close notices; -1 none */
+	char			 watch_why[TT_TEXT_MAX];	/* why none */
 };
 
+static void	on_tick(void *);
+static void	on_close_notice(int, bool, bool, void *);
+
+/* Close notices, where the OS has them; else why not, for the report. */
+static void
+watch_closes(struct diagnose *d)
+{
+	d->watch_fd = flows_os_watch_open(d->watch_why, sizeof(d->watch_why));
+	if (d->watch_fd == -1) {
+		log_info("diagnose: %s; connections are judged at the passes",
+		    d->watch_why);
+		return;
+	}
+	if (ev_fd_add(d->loop, d->watch_fd, on_close_notice, d) == -1) {
+		tt_strlcpy(d->watch_why, "cannot watch the close notices",
+		    sizeof(d->watch_why));
+		log_warnx("diagnose: %s", d->watch_why);
+		close(d->watch_fd);
+		d->watch_fd = -1;
+	}
+}
+
 struct diagnose *
-diagnose_new(struct engine *e, struct sysctl_backend *be)
+diagnose_new(struct engine *e, struct sysctl_backend *be,
+    struct evloop *loop)
 {
 	struct diagnose	*d;
 
@@ -38,6 +75,15 @@ diagnose_new(struct engine *e, struct sysctl_backend *be)
 	}
 	d->engine = e;
 	d->be = be;
+	d->loop = loop;
+	if ((d->tick = ev_timer_new(loop, on_tick, d)) == NULL ||
+	    ev_timer_start(d->tick, FLOW_TICK_MS, true) == -1) {
+		ev_timer_free(d->tick);
+		free(d->hist);
+		free(d);
+		return NULL;
+	}
+	watch_closes(d);
 	return d;
 }
 
@@ -46,6 +92,11 @@ diagnose_free(struct diagnose *d)
 {
 	if (d == NULL)
 		return;
+	if (d->watch_fd != -1) {
+		ev_fd_del(d->loop, d->watch_fd);
+		close(d->watch_fd);
+	}
+	ev_timer_free(d->tick);
 	free(d->hist);
 	free(d);
 }
@@ -70,26 +121,70 @@ take(void *arg, const struct flow_reading *r)
 	flows_take(d->hist, r, &d->lim, d->now_ms);
 }
 
-/*
- * One sampling pass, unless the machine is quiet (flows_pass_due): its
- * cost is kept for status and the benchmark.
- */
-void
-diagnose_pass(struct diagnose *d)
+static void
+take_closed(void *arg, const struct flow_reading *r)
 {
-	char		why[TT_TEXT_MAX];
-	uint64_t	t0 = tt_mono_ms(), segs = 0;
-	int		have;
+	struct diagnose	*d = arg;
 
-	have = flows_os_segments(&segs);
-	if (!flows_pass_due(&d->quiet, have, segs, t0))
-		return;
+	flows_close(d->hist, r, &d->lim, tt_mono_ms());
+}
 
+static void
+on_close_notice(int fd, bool readable, bool writable, void *arg)
+{
+	struct diagnose	*d = arg;
+	uint64_t	 lost = d->closes_lost;
+
+	(void)readable;
+	(void)writable;
+	if (flows_os_watch_read(fd, take_closed, d, &d->closes_lost) == -1)
+		log_warn("diagnose: close notices");
+	if (d->closes_lost > lost)
+		log_warnx("diagnose: the kernel dropped close notices, its "
+		    "queue full (%llu times so far); those connections are "
+		    "judged at the next pass",
+		    (unsigned long long)d->closes_lost);
+}
+
+static void
+read_limits(struct diagnose *d)
+{
 	flows_os_limits(d->be, &d->lim);
 	wanted(d->engine, &d->lim.rcv_auto);
 	wanted(d->engine, &d->lim.rcv_fixed);
 	wanted(d->engine, &d->lim.snd_auto);
 	wanted(d->engine, &d->lim.snd_fixed);
+}
+
+/*
+ * Whether a pass may start now: FLOW_CPU_SHARE times the CPU time the
+ * last one took has gone by since it started.  CPU time, from clock()
+ * (the process's user and system time on glibc and macOS: the dump's
+ * kernel work is done in our recv calls), not wall time, which a loaded
+ * machine stretches: at a load of 12 a pass of a few ms of CPU took 60
+ * ms and put the next off by 6 s, past a short transfer.
+ */
+static bool
+within_cpu_share(struct diagnose *d, uint64_t now_ms)
+{
+	if (d->hist->passes == 0 || (now_ms - d->last_start_ms) * 1000 >=
+	    d->last_cpu_us * FLOW_CPU_SHARE)
+		return true;
+	d->throttled++;
+	return false;
+}
+
+/* One sampling pass, its cost kept for status and the benchmark. */
+static void
+sample(struct diagnose *d, uint64_t t0)
+{
+	char	why[TT_TEXT_MAX];
+	clock_t	cpu0 = clock();
+
+	d->last_start_ms = t0;
+	read_limits(d);
+	if (flows_os_local_addrs(&d->hist->local) == -1)
+		log_warn("diagnose: this machine's addresses");
 	d->now_ms = tt_mono_ms();
 	flows_begin_pass(d->hist, d->now_ms);
 	if (flows_os_sample(take, d, why, sizeof(why)) == -1) {
@@ -98,6 +193,24 @@ diagnose_pass(struct diagnose *d)
 	}
 	flows_end_pass(d->hist, d->now_ms);
 	d->hist->last_pass_ms_cost = tt_mono_ms() - t0;
+	if (cpu0 != (clock_t)-1 && clock() >= cpu0)
+		d->last_cpu_us = (uint64_t)(clock() - cpu0) * 1000000 /
+		    CLOCKS_PER_SEC;
+}
+
+/* The tick: a pass unless the machine is quiet (flows_pass_due). */
+static void
+on_tick(void *arg)
+{
+	struct diagnose	*d = arg;
+	uint64_t	 t0 = tt_mono_ms(), segs = 0;
+	int		 have;
+
+	if (!within_cpu_share(d, t0))
+		return;
+	have = flows_os_segments(&segs);
+	if (flows_pass_due(&d->quiet, have, segs, t0))
+		sample(d, t0);
 }
 
 static bool
@@ -124,6 +237,10 @@ diagnose_reply(struct diagnose *d, const struct ctl_peer *peer, bool all,
 	size_t			 i;
 
 	flows_summary(d->hist, peer->user, peer->privileged, sum);
+	sum->closes_lost = d->closes_lost;
+	sum->throttled = d->throttled;
+	sum->watching = d->watch_fd != -1;
+	tt_strlcpy(sum->watch_why, d->watch_why, sizeof(sum->watch_why));
 	*n = 0;
 	if ((out = calloc(FLOWS_MAX, sizeof(*out))) == NULL)
 		return NULL;

@@ -79,27 +79,112 @@ find(struct flow_history *h, const struct flow_reading *r)
 	return NULL;
 }
 
+/* The owner, where the OS says; all unknown ones count as one. */
+static bool
+same_owner(const struct flow_reading *a, const struct flow_reading *b)
+{
+	if (!(a->known & FLOW_KNOWS_UID) || !(b->known & FLOW_KNOWS_UID))
+		return !(a->known & FLOW_KNOWS_UID) &&
+		    !(b->known & FLOW_KNOWS_UID);
+	return a->uid == b->uid;
+}
+
+/* Whether f is a better one to give up than best: gone, then older. */
+static bool
+staler(const struct flow *f, const struct flow *best)
+{
+	return best == NULL || (best->open && !f->open) ||
+	    (best->open == f->open && f->last_ms < best->last_ms);
+}
+
 /*
  * A free slot among those used so far, a new one, else the one seen
- * longest ago (a gone one first).
+ * longest ago (a gone one first); but an owner that holds
+ * FLOWS_UID_SHARE entries of the full history gives up its own, so that
+ * one user's connections (140 of them filled the table) cannot push
+ * everyone else's out.
  */
 static struct flow *
-slot(struct flow_history *h)
+slot(struct flow_history *h, const struct flow_reading *r)
 {
-	struct flow	*best = NULL, *f;
-	size_t		 i;
+	struct flow	*best = NULL, *own = NULL, *f;
+	size_t		 i, mine = 0;
 
 	for (i = 0; i < h->top; i++) {
 		f = &h->flows[i];
 		if (!f->used)
 			return f;
-		if (best == NULL || (best->open && !f->open) ||
-		    (best->open == f->open && f->last_ms < best->last_ms))
+		if (same_owner(&f->last, r)) {
+			mine++;
+			if (staler(f, own))
+				own = f;
+		}
+		if (staler(f, best))
 			best = f;
 	}
 	if (h->top < FLOWS_MAX)
 		return &h->flows[h->top++];
-	return best;
+	h->evicted++;
+	return mine >= FLOWS_UID_SHARE ? own : best;
+}
+
+/*
+ * "addr:port" or "[v6]:port" into the address alone, an IPv4-mapped
+ * IPv6 one as its IPv4 form.
+ */
+static void
+host_of(const char *endpoint, char *buf, size_t len)
+{
+	const char	*end;
+	size_t		 n;
+
+	if (endpoint[0] == '[') {
+		endpoint++;
+		end = strchr(endpoint, ']');
+	} else
+		end = strrchr(endpoint, ':');
+	n = end != NULL ? (size_t)(end - endpoint) : strlen(endpoint);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, endpoint, n);
+	buf[n] = '\0';
+	if (strncmp(buf, "::ffff:", 7) == 0 && strchr(buf + 7, ':') == NULL)
+		memmove(buf, buf + 7, strlen(buf + 7) + 1);
+}
+
+static bool
+loopback(const char *host)
+{
+	return strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
+}
+
+static bool
+is_local(const char *host, const struct flow_addrs *a)
+{
+	size_t	i;
+
+	if (loopback(host))
+		return true;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(host, a->host[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Both ends this machine's own (loopback, the same address, or two of
+ * its addresses): never evidence of a path's buffers, whatever the round
+ * trip (any user's loopback connections with delayed ACKs reach 40 ms).
+ */
+bool
+flows_local_pair(const struct flow_reading *r, const struct flow_addrs *a)
+{
+	char	local[TT_ADDR_MAX], remote[TT_ADDR_MAX];
+
+	host_of(r->local, local, sizeof(local));
+	host_of(r->remote, remote, sizeof(remote));
+	/* the local end is this machine's by definition */
+	return strcmp(local, remote) == 0 || is_local(remote, a);
 }
 
 static void
@@ -142,12 +227,14 @@ flows_take(struct flow_history *h, const struct flow_reading *r,
 {
 	struct flow	*f;
 
-	if (moved(r) < FLOW_TRACK_BYTES)
+	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
 		return;
 	if ((f = find(h, r)) == NULL) {
-		f = slot(h);
+		f = slot(h, r);
 		start(f, r, now_ms);
-	} else
+	} else if (!f->open)
+		return;		/* judged already: closed since the dump */
+	else
 		update(f, r, now_ms);
 	f->last = *r;
 	f->last_ms = now_ms;
@@ -184,31 +271,128 @@ log_closed(const struct flow *f, const struct flow_verdict *v)
 	    (unsigned long long)f->last.peer_wnd);
 }
 
+/* A closed connection's verdict is final: counted once (held_total). */
+static void
+judge_closed(struct flow_history *h, struct flow *f)
+{
+	struct flow_verdict	 v;
+
+	f->open = false;
+	flows_classify(f, &v);
+	log_closed(f, &v);
+	if (v.held != HELD_UNCLASSIFIED)
+		h->held_total[v.held]++;
+}
+
 /*
- * A connection not in this pass has closed: its verdict is final and
- * counted (held_total); one older than FLOWS_MAX_AGE is forgotten.
+ * A connection not in this pass has closed; one older than
+ * FLOWS_MAX_AGE is forgotten.
  */
 void
 flows_end_pass(struct flow_history *h, uint64_t now_ms)
 {
-	struct flow_verdict	 v;
-	struct flow		*f;
-	size_t			 i;
+	struct flow	*f;
+	size_t		 i;
 
 	for (i = 0; i < h->top; i++) {
 		f = &h->flows[i];
 		if (!f->used)
 			continue;
-		if (f->open && f->seen_pass != h->passes) {
-			f->open = false;
-			flows_classify(f, &v);
-			log_closed(f, &v);
-			if (v.held != HELD_UNCLASSIFIED)
-				h->held_total[v.held]++;
-		}
+		if (f->open && f->seen_pass != h->passes)
+			judge_closed(h, f);
 		if (!f->open && now_ms - f->last_ms > FLOWS_MAX_AGE * 1000ULL)
 			f->used = false;
 	}
+}
+
+/*
+ * What a close notice does not carry (Linux sends no owner and no
+ * buffers: net/ipv4/inet_diag.c inet_diag_handler_get_info) is kept from
+ * the connection's last live reading.
+ */
+static void
+keep_unknown(struct flow_reading *r, const struct flow_reading *last)
+{
+	if (!(r->known & FLOW_KNOWS_UID) && (last->known & FLOW_KNOWS_UID)) {
+		r->uid = last->uid;
+		r->known |= FLOW_KNOWS_UID;
+	}
+	if (r->rcvbuf == 0 && r->sndbuf == 0) {
+		r->rcvbuf = last->rcvbuf;
+		r->sndbuf = last->sndbuf;
+		r->rmem_alloc = last->rmem_alloc;
+	}
+}
+
+/*
+ * A connection never read live, seen first in its close notice: its
+ * history starts with nothing moved, as long before as it was busy
+ * sending (tcpi_busy_time; 0 for a download, which then stays
+ * unclassified: no rate without a second reading).
+ */
+static void
+start_at_close(struct flow_history *h, struct flow *f,
+    const struct flow_reading *r, uint64_t now_ms)
+{
+	start(f, r, now_ms);
+	f->first.bytes_acked = f->first.bytes_received = 0;
+	f->first.busy_us = f->first.rwnd_limited_us = 0;
+	f->first.sndbuf_limited_us = 0;
+	f->prev_bytes = 0;
+	if (r->busy_us / 1000 < now_ms)
+		f->first_ms = f->prev_ms = now_ms - r->busy_us / 1000;
+	h->closes_unsampled++;
+}
+
+/*
+ * When a closing connection last moved data: a program may close it well
+ * after its transfer (iperf3 after its report), and that idle time is not
+ * part of the transfer (it read as an idle application); not before the
+ * last live reading.
+ */
+static uint64_t
+transfer_end(const struct flow_reading *r, uint64_t after_ms,
+    uint64_t now_ms)
+{
+	uint64_t	end = now_ms;
+
+	if (r->idle_ms > 0 && r->idle_ms < now_ms)
+		end = now_ms - r->idle_ms;
+	return end > after_ms ? end : after_ms + 1;
+}
+
+/*
+ * A close notice: the connection's last reading ends its history entry
+ * and its verdict is counted, whenever it closed (flows.h).  Its
+ * app-limited flag is not counted: every connection ends app-limited.
+ */
+void
+flows_close(struct flow_history *h, const struct flow_reading *r,
+    const struct flow_limits *lim, uint64_t now_ms)
+{
+	struct flow_reading	 last = *r;
+	struct flow		*f;
+	uint64_t		 end_ms;
+
+	h->closes++;
+	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
+		return;
+	if ((f = find(h, r)) != NULL) {
+		if (!f->open)
+			return;
+		keep_unknown(&last, &f->last);
+		end_ms = transfer_end(r, f->prev_ms, now_ms);
+	} else {
+		f = slot(h, r);
+		end_ms = transfer_end(r, 0, now_ms);
+		start_at_close(h, f, r, end_ms);
+		f->limits = *lim;
+	}
+	update(f, &last, end_ms);
+	f->last = last;
+	f->last_ms = end_ms;
+	f->readings++;
+	judge_closed(h, f);
 }
 
 /* ---- the classifier */
@@ -448,6 +632,10 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 	tt_strlcpy(s->cannot_tell, flows_os_cannot_tell,
 	    sizeof(s->cannot_tell));
 	tt_strlcpy(s->problem, h->problem, sizeof(s->problem));
+	s->closes = h->closes;
+	s->closes_unsampled = h->closes_unsampled;
+	s->evicted = h->evicted;
+	s->tick_ms = FLOW_TICK_MS;
 	for (i = 0; i < h->top; i++) {
 		if (!(f = &h->flows[i])->used)
 			continue;

@@ -21,6 +21,8 @@
 #include "proto.h"
 
 #define FLOWS_MAX		256	/* connections in the history */
+#define FLOWS_UID_SHARE		(FLOWS_MAX / 4)	/* one owner's, when full */
+#define FLOW_LOCAL_MAX		128	/* this machine's addresses known */
 #define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
 #define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */
 #define FLOW_MIN_RTT_US		2000	/* below: a LAN or loopback */
@@ -35,6 +37,17 @@
  */
 #define FLOW_QUIET_SEGS		64
 #define FLOW_QUIET_MAX_MS	60000
+/*
+ * The passes are not tied to CheckInterval (60 s as shipped: a transfer
+ * that started and ended between two checks went unseen): a tick every
+ * FLOW_TICK_MS reads the segment count and runs a pass while the machine
+ * is busy, so a transfer of FLOW_TICK_MS or more is read while it runs.
+ * A pass never starts before FLOW_CPU_SHARE times the last one's cost has
+ * gone by: passes take at most 1/FLOW_CPU_SHARE of one CPU, however large
+ * the connection table.
+ */
+#define FLOW_TICK_MS		1000
+#define FLOW_CPU_SHARE		100
 
 /* What an OS can tell of a connection (flow_reading.known). */
 #define FLOW_KNOWS_LIMITED	0x01	/* rwnd/sndbuf-limited times */
@@ -62,6 +75,7 @@ struct flow_reading {
 	uint64_t	rcvbuf;		/* receive buffer, its limit now */
 	uint64_t	sndbuf;
 	uint64_t	rmem_alloc;	/* in the receive queue now */
+	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
 };
 
@@ -101,6 +115,12 @@ struct flow {
 	bool			used;
 };
 
+/* This machine's own addresses, as flows_os_local_addrs() found them. */
+struct flow_addrs {
+	char		 host[FLOW_LOCAL_MAX][TT_ADDR_MAX];	/* no port */
+	size_t		 n;
+};
+
 struct flow_history {
 	struct flow	 flows[FLOWS_MAX];
 	size_t		 top;		/* flows[top...] never used: never
@@ -110,6 +130,10 @@ struct flow_history {
 	uint64_t	 last_pass_ms;
 	uint64_t	 last_pass_ms_cost;	/* how long the last pass took */
 	uint64_t	 held_total[HELD_COUNT];	/* since start */
+	uint64_t	 closes;	/* close notices taken */
+	uint64_t	 closes_unsampled;	/* of those, never read live */
+	uint64_t	 evicted;	/* entries taken over, the table full */
+	struct flow_addrs local;	/* both ends in it: never evidence */
 	char		 problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
 };
 
@@ -167,6 +191,10 @@ void	 flows_begin_pass(struct flow_history *, uint64_t);
 void	 flows_take(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);
 void	 flows_end_pass(struct flow_history *, uint64_t);
+void	 flows_close(struct flow_history *, const struct flow_reading *,
+	    const struct flow_limits *, uint64_t);
+bool	 flows_local_pair(const struct flow_reading *,
+	    const struct flow_addrs *);
 void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 	    struct msg_flow *);
@@ -198,6 +226,18 @@ int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
 void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
 uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
 int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
+/*
+ * Close notices, where the OS sends them (Linux): an fd that becomes
+ * readable when connections close, or -1 with why; each notice read is
+ * handed to take(arg, reading) as the connection's last reading (what
+ * the OS does not say in a notice is not marked known); notices the
+ * kernel dropped, its queue full, are added to *lost.  0, or -1 with
+ * errno.
+ */
+int	 flows_os_local_addrs(struct flow_addrs *);	/* 0, or -1 */
+int	 flows_os_watch_open(char *, size_t);
+int	 flows_os_watch_read(int, void (*)(void *, const struct flow_reading *),
+	    void *, uint64_t *);
 extern const char *const flows_os_name;
 extern const char *const flows_os_cannot_tell;
 

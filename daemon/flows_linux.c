@@ -86,6 +86,9 @@ take_info(struct flow_reading *r, const void *data, size_t len)
 	r->known |= FLOW_KNOWS_CWND;
 	r->bytes_acked = ti.tcpi_bytes_acked;
 	r->app_limited = ti.tcpi_delivery_rate_app_limited;
+	/* a download sends no data and an upload gets none: the smaller */
+	r->idle_ms = ti.tcpi_last_data_sent < ti.tcpi_last_data_recv ?
+	    ti.tcpi_last_data_sent : ti.tcpi_last_data_recv;
 	if (HAS(len, tcpi_bytes_received)) {
 		r->bytes_received = ti.tcpi_bytes_received;
 		r->known |= FLOW_KNOWS_RECEIVED;
@@ -158,6 +161,34 @@ nl_ok(const struct nlmsghdr *nh, size_t left)
 	    nh->nlmsg_len <= left;
 }
 
+/* The messages of one datagram: 1 at NLMSG_DONE, 0, or -1 with errno. */
+static int
+take_batch(char *buf, size_t n, void (*take)(void *,
+    const struct flow_reading *), void *arg)
+{
+	struct flow_reading	 r;
+	struct nlmsghdr		*nh;
+	size_t			 left, step = 0;
+
+	for (nh = (struct nlmsghdr *)buf, left = n; nl_ok(nh, left);
+	    nh = (struct nlmsghdr *)((char *)nh + step), left -= step) {
+		if (nh->nlmsg_type == NLMSG_DONE)
+			return 1;
+		if (nh->nlmsg_type == NLMSG_ERROR) {
+			const struct nlmsgerr *e = NLMSG_DATA(nh);
+
+			errno = e->error < 0 ? -e->error : EPROTO;
+			return -1;
+		}
+		if (parse_msg(nh, &r) == 0)
+			take(arg, &r);
+		step = NLMSG_ALIGN(nh->nlmsg_len);
+		if (step > left)
+			break;
+	}
+	return 0;
+}
+
 static int
 send_dump(int fd, int family)
 {
@@ -190,30 +221,11 @@ static int
 read_batch(int fd, char *buf, void (*take)(void *,
     const struct flow_reading *), void *arg)
 {
-	struct flow_reading	 r;
-	struct nlmsghdr		*nh;
 	ssize_t			 n;
-	size_t			 left, step = 0;
 
 	if ((n = recv(fd, buf, DIAG_BUF, 0)) == -1)
 		return errno == EINTR ? 0 : -1;
-	for (nh = (struct nlmsghdr *)buf, left = (size_t)n; nl_ok(nh, left);
-	    nh = (struct nlmsghdr *)((char *)nh + step), left -= step) {
-		if (nh->nlmsg_type == NLMSG_DONE)
-			return 1;
-		if (nh->nlmsg_type == NLMSG_ERROR) {
-			const struct nlmsgerr *e = NLMSG_DATA(nh);
-
-			errno = e->error < 0 ? -e->error : EPROTO;
-			return -1;
-		}
-		if (parse_msg(nh, &r) == 0)
-			take(arg, &r);
-		step = NLMSG_ALIGN(nh->nlmsg_len);
-		if (step > left)
-			break;
-	}
-	return 0;
+	return take_batch(buf, (size_t)n, take, arg);
 }
 
 static int
@@ -249,6 +261,89 @@ flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
 	}
 	close(fd);
 	return rv;
+}
+
+/*
+ * Close notices: the kernel multicasts each TCP socket's last state as it
+ * is destroyed to the sock_diag groups SKNLGRP_INET_TCP_DESTROY and
+ * SKNLGRP_INET6_TCP_DESTROY, in the socket's own network namespace
+ * (torvalds/linux net/core/sock_diag.c, sock_diag_broadcast_destroy_work
+ * and sock_diag_bind, at b4f27969; 4.9 and later).  Binding needs no
+ * capability (NL_CFG_F_NONROOT_RECV).  A notice is one inet_diag_msg with
+ * INET_DIAG_PROTOCOL and INET_DIAG_INFO, the tcp_info at close, and
+ * nothing else: no INET_DIAG_SKMEMINFO (no buffers) and idiag_uid left 0
+ * (net/ipv4/inet_diag.c, inet_diag_handler_get_info), so the owner and
+ * the buffers come from the connection's live readings.  Notices queue on
+ * the socket; when its buffer is full the kernel drops them and the next
+ * recv fails with ENOBUFS (netlink(7)), counted in *lost.
+ */
+#define WATCH_RCVBUF	(1024 * 1024)
+
+int
+flows_os_watch_open(char *why, size_t len)
+{
+	struct sockaddr_nl	sa;
+	int			fd, size = WATCH_RCVBUF;
+
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    NETLINK_SOCK_DIAG);
+	if (fd == -1) {
+		snprintf(why, len, "NETLINK_SOCK_DIAG: %s", strerror(errno));
+		return -1;
+	}
+	/* a larger queue for a burst of closes; the default where refused */
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	memset(&sa, 0, sizeof(sa));
+	sa.nl_family = AF_NETLINK;
+	sa.nl_groups = (1u << (SKNLGRP_INET_TCP_DESTROY - 1)) |
+	    (1u << (SKNLGRP_INET6_TCP_DESTROY - 1));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == -1) {
+		snprintf(why, len, "sock_diag close notices: %s",
+		    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct notice_take {
+	void	(*take)(void *, const struct flow_reading *);
+	void	 *arg;
+};
+
+/* A notice's idiag_uid is not the owner's: not known. */
+static void
+take_notice(void *arg, const struct flow_reading *r)
+{
+	const struct notice_take	*nt = arg;
+	struct flow_reading		 n = *r;
+
+	n.uid = 0;
+	n.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	nt->take(nt->arg, &n);
+}
+
+int
+flows_os_watch_read(int fd, void (*take)(void *, const struct flow_reading *),
+    void *arg, uint64_t *lost)
+{
+	static _Alignas(struct nlmsghdr) char	buf[DIAG_BUF];
+	struct notice_take	nt = { take, arg };
+	ssize_t			n;
+
+	for (;;) {
+		if ((n = recv(fd, buf, sizeof(buf), 0)) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			if (errno != ENOBUFS)
+				return -1;
+			(*lost)++;
+			continue;
+		}
+		(void)take_batch(buf, (size_t)n, take_notice, &nt);
+	}
 }
 
 /* The last number of a sysctl's value (tcp_rmem's max); 0 unknown. */

@@ -576,7 +576,6 @@ on_check(void *arg)
 
 	d->refreshed_turn = 0;
 	engine_check(&d->engine);
-	diagnose_pass(d->diagnose);
 	originals_retry(&d->originals);
 	watch_managed(d);
 }
@@ -959,8 +958,8 @@ shutdown_daemon(struct daemon *d)
 	ev_timer_free(d->check_timer);
 	ev_timer_free(d->debounce_timer);
 	ev_timer_free(d->lease_timer);
+	diagnose_free(d->diagnose);	/* its timer and fd are the loop's */
 	ev_free(d->loop);
-	diagnose_free(d->diagnose);
 	engine_free(&d->engine);
 	originals_close(&d->originals);
 	backend_free(d->be);
@@ -1021,7 +1020,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	d.started = time(NULL);
 	engine_init(&d.engine, d.be, &d.originals);
 	engine_configure(&d.engine, cfg);
-	if ((d.diagnose = diagnose_new(&d.engine, d.be)) == NULL)
+	if ((d.diagnose = diagnose_new(&d.engine, d.be, d.loop)) == NULL)
 		fatal("diagnose");
 	summarize(&d, msg, sizeof(msg), "started with");
 	log_notice("%s", msg);

@@ -295,9 +295,9 @@ void	 policy_watch_free(struct policy_watch *);
 
 /* diagnose.c: the flow history's sampling and its replies (flows.h). */
 struct diagnose;
-struct diagnose	*diagnose_new(struct engine *, struct sysctl_backend *);
+struct diagnose	*diagnose_new(struct engine *, struct sysctl_backend *,
+		    struct evloop *);
 void		 diagnose_free(struct diagnose *);
-void		 diagnose_pass(struct diagnose *);
 struct msg_flow	*diagnose_reply(struct diagnose *, const struct ctl_peer *, bool,
 		    struct msg_diag_summary *, size_t *);
 

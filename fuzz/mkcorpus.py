@@ -9,7 +9,7 @@ checked against its _Static_asserts.
 import os
 import struct
 
-VERSION = 4
+VERSION = 5
 T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
          key_status=101, config_error=102, result=103, version=104, end=105)
 

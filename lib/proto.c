@@ -160,6 +160,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(ds->sampler);
 		TERMINATE(ds->cannot_tell);
 		TERMINATE(ds->problem);
+		TERMINATE(ds->watch_why);
 		break;
 	case MSG_FLOW:
 		TERMINATE(fl->local);

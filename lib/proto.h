@@ -38,6 +38,10 @@
  *      and MSG_FLOW: the connections the daemon samples and what held
  *      them (daemon/flows.c).  Anyone may ask; a non-root client gets
  *      its own uid's connections in full and the others as counts.
+ *   5  msg_diag_summary: what the history may have missed (whether close
+ *      notices are watched and why not, notices dropped, connections
+ *      seen only as they closed, entries evicted, passes put off, the
+ *      tick), so that diagnose never says "no connection" blind.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -47,7 +51,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	4
+#define TT_PROTO_VERSION	5
 #define TT_PROTO_HELLO_VERSION	0	/* never a version: see above */
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
@@ -185,6 +189,14 @@ struct msg_diag_summary {
 	char		sampler[32];	/* "sock_diag", "pcblist_n", ... */
 	char		cannot_tell[TT_TEXT_MAX];	/* what this OS hides */
 	char		problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
+	uint64_t	closes;		/* close notices taken */
+	uint64_t	closes_lost;	/* dropped by the kernel: queue full */
+	uint64_t	closes_unsampled;	/* closed before any pass read them */
+	uint64_t	evicted;	/* history entries taken over, full */
+	uint64_t	throttled;	/* passes put off for the CPU share */
+	uint32_t	tick_ms;	/* a pass this often while busy */
+	uint32_t	watching;	/* 1: close notices watched */
+	char		watch_why[TT_TEXT_MAX];	/* why not; "" watching */
 };
 
 /* One connection and its verdict. */
@@ -247,7 +259,7 @@ _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");
 _Static_assert(sizeof(struct msg_end) == 8, "end v1");
 _Static_assert(sizeof(struct msg_diagnose) == 8, "diagnose v4");
-_Static_assert(sizeof(struct msg_diag_summary) == 2848, "diag_summary v4");
+_Static_assert(sizeof(struct msg_diag_summary) == 4176, "diag_summary v5");
 _Static_assert(sizeof(struct msg_flow) == 328, "flow v4");
 _Static_assert(sizeof(struct msg_daemon_info) <= TT_PROTO_MAX_PAYLOAD,
     "daemon info too large");

@@ -396,6 +396,217 @@ test_bounds(void **arg)
 	free(h);
 }
 
+/*
+ * A close notice (Linux's, as flows_linux.c hands it in: tcp_info at
+ * close, no owner, no buffers) ends a download read live once: judged
+ * at once with the buffer and owner of its live reading, counted once,
+ * never reopened by a later dump.
+ */
+static void
+test_close_notice(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a = reading(1, RTT_150MS), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = 4 * MIB;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	b = a;
+	b.bytes_received += 19 * 1000 * 1000;
+	b.rcvbuf = 0;
+	b.uid = 0;
+	b.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	flows_close(h, &b, &l, 2000);
+	assert_false(h->flows[0].open);
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 1);
+	assert_true(flows_owned_by(&h->flows[0], 1000));
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	/* a dump read before the close, taken after: not reopened */
+	flows_begin_pass(h, 2500);
+	flows_take(h, &b, &l, 2500);
+	flows_end_pass(h, 2500);
+	flows_close(h, &b, &l, 3000);
+	assert_false(h->flows[0].open);
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 1);
+	assert_int_equal(h->closes, 2);
+	assert_int_equal(h->closes_unsampled, 0);
+	free(h);
+}
+
+/*
+ * A program that closes long after its transfer (iperf3 sends its report
+ * first): the transfer ends when data last moved (tcpi_last_data_sent),
+ * not at the close, so an upload busy all its transfer is not an idle
+ * application.
+ */
+static void
+test_close_after_idle(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a = reading(1, RTT_150MS), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 100000;
+	a.cwnd_bytes = 512 * 1024;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	b = a;
+	b.bytes_acked += 6 * MIB;
+	b.busy_us += 2000000;
+	b.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	b.idle_ms = 5000;
+	flows_close(h, &b, &l, 8000);
+	assert_int_equal(h->flows[0].last_ms, 3000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	free(h);
+}
+
+/*
+ * Connections no pass read: an upload held by its send buffer judged
+ * from its notice alone (its rate over its busy time); a download stays
+ * unclassified (no rate from one reading), an owner never made up.
+ */
+static void
+test_close_unsampled(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 1 * MIB, 16 * MIB);
+	struct flow_reading	 up = reading(1, RTT_150MS), down;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	up.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	up.bytes_acked = 12 * MIB;
+	up.busy_us = 2000000;
+	up.sndbuf_limited_us = 1500000;
+	flows_close(h, &up, &l, 10000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_int_equal(v.rate_bps, 12 * MIB * 8 / 2);
+	assert_int_equal(h->held_total[HELD_SEND_BUFFER], 1);
+	assert_false(flows_owned_by(&h->flows[0], 0));
+	down = reading(2, RTT_150MS);
+	down.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	down.bytes_received = 20 * MIB;
+	flows_close(h, &down, &l, 10000);
+	flows_classify(&h->flows[1], &v);
+	assert_int_equal(v.held, HELD_UNCLASSIFIED);
+	assert_int_equal(h->closes_unsampled, 2);
+	free(h);
+}
+
+/*
+ * Both ends this machine's own are never evidence, however long the
+ * round trip (a user's loopback connections with delayed ACKs: 40 ms):
+ * loopback in either family, IPv4-mapped, the same address on both
+ * ends, two of the machine's addresses; neither a reading nor a close
+ * notice takes a slot or counts.
+ */
+static void
+test_local_pairs(void **arg)
+{
+	static const char *const local[][2] = {
+		{ "127.0.0.1:40001", "127.0.0.1:5201" },
+		{ "127.0.0.1:40001", "127.0.1.1:5201" },
+		{ "[::1]:40001", "[::1]:5201" },
+		{ "[::ffff:127.0.0.1]:40001", "[::ffff:127.0.0.1]:5201" },
+		{ "10.77.0.1:40001", "10.77.0.1:5201" },
+		{ "10.77.0.1:40001", "192.0.2.9:5201" },
+		{ "[2001:db8::1]:40001", "[2001:db8::2]:5201" },
+	};
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 r;
+	size_t			 i;
+
+	(void)arg;
+	flows_init(h);
+	tt_strlcpy(h->local.host[0], "10.77.0.1", sizeof(h->local.host[0]));
+	tt_strlcpy(h->local.host[1], "192.0.2.9", sizeof(h->local.host[1]));
+	tt_strlcpy(h->local.host[2], "2001:db8::2", sizeof(h->local.host[2]));
+	h->local.n = 3;
+	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
+		r = reading(i + 1, 40000);
+		tt_strlcpy(r.local, local[i][0], sizeof(r.local));
+		tt_strlcpy(r.remote, local[i][1], sizeof(r.remote));
+		r.bytes_acked = 20 * MIB;
+		assert_true(flows_local_pair(&r, &h->local));
+		flows_begin_pass(h, 1000);
+		flows_take(h, &r, &l, 1000);
+		flows_end_pass(h, 1000);
+		r.bytes_acked = 40 * MIB;
+		r.sndbuf_limited_us = r.busy_us = 1000000;
+		flows_close(h, &r, &l, 2000);
+	}
+	assert_int_equal(used(h), 0);
+	for (i = 0; i < HELD_COUNT; i++)
+		assert_int_equal(h->held_total[i], 0);
+	/* the far end of the delay line is not local */
+	r = reading(99, 40000);
+	tt_strlcpy(r.local, "10.77.0.1:40001", sizeof(r.local));
+	tt_strlcpy(r.remote, "10.77.0.2:5201", sizeof(r.remote));
+	assert_false(flows_local_pair(&r, &h->local));
+	r.bytes_acked = 20 * MIB;
+	flows_begin_pass(h, 3000);
+	flows_take(h, &r, &l, 3000);
+	flows_end_pass(h, 3000);
+	assert_int_equal(used(h), 1);
+	free(h);
+}
+
+/*
+ * One owner's flood cannot push another's connections out: uid 1000's
+ * ten stay while uid 65534 opens three times the table; the flood
+ * recycles its own entries once the history is full.
+ */
+static void
+test_uid_share(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_reading	 r;
+	size_t			 i, kept = 0;
+	uint64_t		 id;
+
+	(void)arg;
+	flows_init(h);
+	flows_begin_pass(h, 1000);
+	for (id = 1; id <= 10; id++) {
+		r = reading(id, RTT_150MS);
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, 1000);
+	}
+	flows_end_pass(h, 1000);
+	for (id = 11; id <= 10 + 3 * FLOWS_MAX; id++) {
+		flows_begin_pass(h, id * 1000);
+		r = reading(id, RTT_150MS);
+		r.uid = 65534;
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, id * 1000);
+		flows_end_pass(h, id * 1000);
+	}
+	assert_int_equal(used(h), FLOWS_MAX);
+	for (i = 0; i < FLOWS_MAX; i++)
+		kept += h->flows[i].last.uid == 1000;
+	assert_int_equal(kept, 10);
+	assert_true(h->evicted > 0);
+	free(h);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -431,6 +642,58 @@ test_counts_and_privacy(void **arg)
 }
 
 /* The sentence a person reads. */
+/* diagnose_text or diagnose_json of r, into buf. */
+static void
+report(void (*print)(FILE *, const struct reply *), const struct reply *r,
+    char *buf, size_t len)
+{
+	FILE	*f = fmemopen(buf, len, "w");
+
+	assert_non_null(f);
+	print(f, r);
+	fclose(f);
+}
+
+/*
+ * With nothing in the history, "no connection" is said alone only when
+ * nothing could have been missed; else each reason, in text and JSON.
+ */
+static void
+test_blind_spots(void **arg)
+{
+	struct reply	 r;
+	static char	 out[8192];
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	r.diag.last_pass = 1;
+	r.diag.tick_ms = 1000;
+	r.diag.watching = 1;
+	tt_strlcpy(r.diag.sampler, "sock_diag", sizeof(r.diag.sampler));
+	report(diagnose_text, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "no connection in the last hour"));
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"may_have_missed\": []"));
+
+	r.diag.watching = 0;
+	tt_strlcpy(r.diag.watch_why, "sock_diag close notices: Operation "
+	    "not permitted", sizeof(r.diag.watch_why));
+	r.diag.closes_lost = 3;
+	r.diag.evicted = 7;
+	report(diagnose_text, &r, out, sizeof(out));
+	assert_null(strstr(out, "no connection in the last hour"));
+	assert_non_null(strstr(out, "it may have missed some"));
+	assert_non_null(strstr(out, "not as they close (sock_diag close "
+	    "notices: Operation not permitted)"));
+	assert_non_null(strstr(out, "dropped close notices 3 times"));
+	assert_non_null(strstr(out, "7 older connections were dropped"));
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"no-close-notices\""));
+	assert_non_null(strstr(out, "\"close-notices-dropped\""));
+	assert_non_null(strstr(out, "\"history-full\""));
+	assert_non_null(strstr(out, "\"close_notices\": false"));
+}
+
 static void
 test_sentence(void **arg)
 {
@@ -1022,8 +1285,14 @@ main(void)
 		cmocka_unit_test(test_send_without_times),
 		cmocka_unit_test(test_unclassified),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_close_notice),
+		cmocka_unit_test(test_close_unsampled),
+		cmocka_unit_test(test_close_after_idle),
+		cmocka_unit_test(test_local_pairs),
+		cmocka_unit_test(test_uid_share),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
+		cmocka_unit_test(test_blind_spots),
 		cmocka_unit_test(test_estats_levels),
 		cmocka_unit_test(test_estats_receive),
 		cmocka_unit_test(test_estats_send),

@@ -136,6 +136,153 @@ diagnose_status_line(const struct msg_diag_summary *s, char *buf, size_t len)
 	    s->rcv_ceiling_flows == 1 ? "was" : "were", bytes, key);
 }
 
+/*
+ * What the history may have missed, and why: a word for JSON and a
+ * sentence for the text, each where it applies.  With none of these,
+ * "no connection" is the whole truth; with any, it is not said alone.
+ */
+struct blind_spot {
+	const char	*word;
+	bool		 (*applies)(const struct msg_diag_summary *);
+	void		 (*say)(FILE *, const struct msg_diag_summary *);
+};
+
+static bool
+no_sampler(const struct msg_diag_summary *s)
+{
+	return s->cannot_tell[0] != '\0' && strcmp(s->sampler, "none") == 0;
+}
+
+static void
+say_no_sampler(FILE *out, const struct msg_diag_summary *s)
+{
+	(void)s;
+	fprintf(out, "  tcptuned cannot read this system's connections\n");
+}
+
+static bool
+no_notices(const struct msg_diag_summary *s)
+{
+	return !s->watching && !no_sampler(s);
+}
+
+static void
+say_no_notices(FILE *out, const struct msg_diag_summary *s)
+{
+	char	t[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+
+	tt_escape(t, sizeof(t), s->watch_why[0] ? s->watch_why : "unknown");
+	fprintf(out, "  connections are read every %.3g s while the machine "
+	    "is busy, not as they close (%s): a transfer shorter than that "
+	    "may not have been seen\n", s->tick_ms / 1000.0, t);
+}
+
+static bool
+notices_lost(const struct msg_diag_summary *s)
+{
+	return s->closes_lost > 0;
+}
+
+static void
+say_notices_lost(FILE *out, const struct msg_diag_summary *s)
+{
+	fprintf(out, "  the kernel dropped close notices %llu time%s (its "
+	    "queue was full): connections that closed then were seen only "
+	    "if a pass read them\n", (unsigned long long)s->closes_lost,
+	    s->closes_lost == 1 ? "" : "s");
+}
+
+static bool
+unsampled(const struct msg_diag_summary *s)
+{
+	return s->closes_unsampled > 0;
+}
+
+static void
+say_unsampled(FILE *out, const struct msg_diag_summary *s)
+{
+	fprintf(out, "  %llu connection%s closed before any pass read %s: "
+	    "a close notice carries no buffer sizes, so a download among "
+	    "them cannot be judged\n",
+	    (unsigned long long)s->closes_unsampled,
+	    s->closes_unsampled == 1 ? "" : "s",
+	    s->closes_unsampled == 1 ? "it" : "them");
+}
+
+static bool
+history_full(const struct msg_diag_summary *s)
+{
+	return s->evicted > 0;
+}
+
+static void
+say_history_full(FILE *out, const struct msg_diag_summary *s)
+{
+	fprintf(out, "  the history was full: %llu older connection%s "
+	    "dropped\n", (unsigned long long)s->evicted,
+	    s->evicted == 1 ? " was" : "s were");
+}
+
+static bool
+throttled(const struct msg_diag_summary *s)
+{
+	return s->throttled > 0;
+}
+
+static void
+say_throttled(FILE *out, const struct msg_diag_summary *s)
+{
+	fprintf(out, "  %llu pass%s put off to keep sampling under 1 %% of a "
+	    "CPU (the connection table is large)\n",
+	    (unsigned long long)s->throttled,
+	    s->throttled == 1 ? " was" : "es were");
+}
+
+static bool
+failed(const struct msg_diag_summary *s)
+{
+	return s->problem[0] != '\0';
+}
+
+static void
+say_failed(FILE *out, const struct msg_diag_summary *s)
+{
+	char	t[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+
+	tt_escape(t, sizeof(t), s->problem);
+	fprintf(out, "  the last sampling failed: %s\n", t);
+}
+
+static const struct blind_spot blind_spots[] = {
+	{ "no-sampler",		no_sampler,	say_no_sampler },
+	{ "no-close-notices",	no_notices,	say_no_notices },
+	{ "close-notices-dropped", notices_lost, say_notices_lost },
+	{ "closed-before-sampled", unsampled,	say_unsampled },
+	{ "history-full",	history_full,	say_history_full },
+	{ "passes-put-off",	throttled,	say_throttled },
+	{ "sampling-failed",	failed,		say_failed },
+};
+
+static size_t
+blind_count(const struct msg_diag_summary *s)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < sizeof(blind_spots) / sizeof(blind_spots[0]); i++)
+		n += blind_spots[i].applies(s);
+	return n;
+}
+
+static void
+text_blind_spots(FILE *out, const struct msg_diag_summary *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(blind_spots) / sizeof(blind_spots[0]); i++)
+		if (blind_spots[i].applies(s))
+			blind_spots[i].say(out, s);
+}
+
 static void
 text_summary(FILE *out, const struct reply *r)
 {
@@ -146,17 +293,19 @@ text_summary(FILE *out, const struct reply *r)
 		tt_escape(t, sizeof(t), s->cannot_tell);
 		fprintf(out, "note: %s\n", t);
 	}
-	if (s->problem[0] != '\0') {
-		tt_escape(t, sizeof(t), s->problem);
-		fprintf(out, "the last sampling failed: %s\n", t);
-	}
-	if (s->last_pass == 0)
-		fprintf(out, "tcptuned has not sampled the connections yet "
-		    "(it does at each check)\n");
-	if (r->nflows == 0 && s->last_pass != 0)
+	if (s->last_pass == 0 && s->closes == 0)
+		fprintf(out, "tcptuned has not sampled the connections yet\n");
+	else if (r->nflows == 0 && blind_count(s) == 0)
 		fprintf(out, "no connection in the last hour moved enough "
 		    "data over a long enough round trip to tell what held "
 		    "it\n");
+	else if (r->nflows == 0)
+		fprintf(out, "no connection tcptuned saw in the last hour "
+		    "moved enough data over a long enough round trip to tell "
+		    "what held it; it may have missed some:\n");
+	else if (blind_count(s) > 0)
+		fprintf(out, "tcptuned may have missed connections:\n");
+	text_blind_spots(out, s);
 	if (s->nhidden > 0)
 		fprintf(out, "%u connection%s of other users not shown (root "
 		    "sees them)\n", s->nhidden, s->nhidden == 1 ? "" : "s");
@@ -213,6 +362,19 @@ json_flow(struct json *j, const struct msg_flow *f)
 	json_close(j, '}');
 }
 
+/* "may_have_missed": the words of the blind spots that apply. */
+static void
+json_blind_spots(struct json *j, const struct msg_diag_summary *s)
+{
+	size_t	i;
+
+	json_open(j, "may_have_missed", '[');
+	for (i = 0; i < sizeof(blind_spots) / sizeof(blind_spots[0]); i++)
+		if (blind_spots[i].applies(s))
+			json_str(j, NULL, blind_spots[i].word);
+	json_close(j, ']');
+}
+
 void
 diagnose_json(FILE *out, const struct reply *r)
 {
@@ -227,6 +389,18 @@ diagnose_json(FILE *out, const struct reply *r)
 	json_str(&j, "cannot_tell", s->cannot_tell);
 	json_str(&j, "problem", s->problem);
 	json_uint(&j, "hidden", s->nhidden);
+	json_bool(&j, "close_notices", s->watching != 0);
+	if (s->watching)
+		json_null(&j, "close_notices_problem");
+	else
+		json_str(&j, "close_notices_problem", s->watch_why);
+	json_uint(&j, "tick_ms", s->tick_ms);
+	json_uint(&j, "closes", s->closes);
+	json_uint(&j, "closes_dropped", s->closes_lost);
+	json_uint(&j, "closed_before_sampled", s->closes_unsampled);
+	json_uint(&j, "evicted", s->evicted);
+	json_uint(&j, "passes_put_off", s->throttled);
+	json_blind_spots(&j, s);
 	json_open(&j, "flows", '[');
 	for (i = 0; i < r->nflows; i++)
 		json_flow(&j, &r->flows[i]);
