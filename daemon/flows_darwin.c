@@ -116,27 +116,3 @@ flows_os_wanted(const struct flow_ceiling *c, const char *value)
 	    (uint64_t)n[0] : 0;
 }
 
-int
-flows_os_segments(uint64_t *segs)
-{
-	(void)segs;
-	return -1;	/* not counted here: every cycle gets its pass */
-}
-
-int
-flows_os_watch_open(char *why, size_t len)
-{
-	snprintf(why, len, "this system sends no close notices");
-	return -1;
-}
-
-int
-flows_os_watch_read(int fd, void (*take)(void *, const struct flow_reading *),
-    void *arg, uint64_t *lost)
-{
-	(void)fd;
-	(void)take;
-	(void)arg;
-	(void)lost;
-	return -1;
-}

@@ -170,31 +170,6 @@ flows_os_wanted(const struct flow_ceiling *c, const char *value)
 	return flows_estats_level_window(value);
 }
 
-int
-flows_os_segments(uint64_t *segs)
-{
-	(void)segs;
-	return -1;	/* not counted here: every cycle gets its pass */
-}
-
-int
-flows_os_watch_open(char *why, size_t len)
-{
-	snprintf(why, len, "this system sends no close notices");
-	return -1;
-}
-
-int
-flows_os_watch_read(int fd, void (*take)(void *, const struct flow_reading *),
-    void *arg, uint64_t *lost)
-{
-	(void)fd;
-	(void)take;
-	(void)arg;
-	(void)lost;
-	return -1;
-}
-
 /*
  * This machine's addresses are not listed here: only loopback and a
  * connection to its own address are known to be local (flows.c).
