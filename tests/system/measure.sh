@@ -210,12 +210,18 @@ kill -KILL "$MPID"
 wait "$MPID" 2>/dev/null
 check_until "kill -9 mid-round: enforcing again" $((5 * SCALE)) enforcing
 
-# a lease that runs out, its holder still connected (raw protocol)
+# a lease that runs out, its holder still connected (raw protocol, of
+# the version lib/proto.h says: a bump cannot leave this client behind)
+PROTO_VERSION=$(awk '$1 == "#define" && $2 == "TT_PROTO_VERSION" { print $3 }' \
+    "$top_srcdir/lib/proto.h")
+[ -n "$PROTO_VERSION" ] || bail "no TT_PROTO_VERSION in lib/proto.h"
+export PROTO_VERSION
 cat >"$TB_TMP/lease.py" <<'EOF'
-import socket, struct, sys, time
+import os, socket, struct, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
-s.sendall(struct.pack("=IIIHH", 5, 8, 1, 4, 0) + struct.pack("=II", int(sys.argv[2]), 0))
+s.sendall(struct.pack("=IIIHH", 5, 8, 1, int(os.environ["PROTO_VERSION"]), 0) +
+          struct.pack("=II", int(sys.argv[2]), 0))
 d = b""
 while len(d) < 16 + 1288 + 16 + 8:
     b = s.recv(65536)
