@@ -160,7 +160,8 @@ wait_checks 2
 sysctl_is $WMEM "${WV[1]}" && sysctl_is $RMEM "${RV[0]}"
 report $? "a dropped key is no longer enforced" "wmem '$(sysctl_get $WMEM)'"
 
-# ---- CheckInterval follows the config; no wake-ups between checks
+# ---- CheckInterval follows the config; no wake-ups between checks but
+# diagnose's once a second
 
 wakeups() {
 	awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$PID/status"
@@ -189,8 +190,12 @@ w1=$(wakeups)
 sysctl_is $RMEM "${RV[2]}"
 report $? "CheckInterval 3600: an outside write is not reverted within 2 s" \
     "rmem '$(sysctl_get $RMEM)'"
-[ -n "$w0" ] && [ $((w1 - w0)) -le 1 ]
-report $? "CheckInterval 3600: the daemon does not wake up between checks ($((w1 - w0)) wake-ups in 2 s)"
+# diagnose's tick (daemon/diagnose.c, FLOW_TICK_MS, 1 s) wakes the daemon
+# once a second to read /proc/net/snmp, whatever the CheckInterval: two
+# in the window, and one more where a tick falls on its edge; a check or
+# a busy loop would be more
+[ -n "$w0" ] && [ $((w1 - w0)) -le 3 ]
+report $? "CheckInterval 3600: no wake-ups between checks but diagnose's tick ($((w1 - w0)) wake-ups in 2 s)"
 plist -i 1 "$RMEM=${RV[1]}" | write_config "$CONF"
 ctl reload
 sysctl_put $RMEM "${RV[2]}"
