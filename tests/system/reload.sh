@@ -214,8 +214,14 @@ prom_success() {
 	"$TCPTUNECTL" -s "$SOCK" status --prometheus >"$T/m.prom" 2>&1
 	awk '$1 == "tcptune_last_reload_success" { print $2 }' "$T/m.prom"
 }
+# status's "last reload" line with its continuation lines (it is wrapped
+# at 80 columns), joined
 last_reload_line() {
-	"$TCPTUNECTL" -s "$SOCK" status 2>&1 | grep '^last reload'
+	"$TCPTUNECTL" -s "$SOCK" status 2>&1 | awk '
+	    /^last reload/ { l = $0; on = 1; next }
+	    on && /^  / { l = l " " $0; next }
+	    { on = 0 }
+	    END { gsub(/ +/, " ", l); print l }'
 }
 cp "$CONF" "$T/etc/good.copy"
 sed 's/<key>CheckInterval</<key>CheckIntreval</' "$T/etc/good.copy" |

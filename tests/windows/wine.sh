@@ -456,7 +456,7 @@ fi
 # SERVICE_CONTROL_PARAMCHANGE (Wine's sc.exe has no "control" verb).
 svc_reloaded() {
 	wine "$ctl" -s '\\.\pipe\tcptune-wine-svc' status 2>/dev/null |
-	    unix | grep -q '^last reload .*ok: reloaded '
+	    unix | grep -Eq '^last reload .*ok: reloaded( |$)'	# wrapped at 80
 }
 if wine "$WINBIN/svc_control.exe" tcptuned >"$tmp/out" 2>&1 &&
     wait_for 30 svc_reloaded
