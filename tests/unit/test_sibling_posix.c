@@ -34,28 +34,10 @@
 #include <cmocka.h>
 
 #include "tcptune.h"
+#include "tree_fixture.h"
 
 #define USER	65534	/* nobody: a user who is not root */
 #define OTHER	65533	/* another one */
-
-static char	top[256];
-
-static void
-path_of(char *buf, size_t len, const char *rel)
-{
-	assert_true(tt_snprintf(buf, len, "%s/%s", top, rel) != -1);
-}
-
-static void
-make_dir(const char *rel, mode_t mode, uid_t uid)
-{
-	char	p[512];
-
-	path_of(p, sizeof(p), rel);
-	assert_int_equal(mkdir(p, mode), 0);
-	assert_int_equal(chmod(p, mode), 0);
-	assert_int_equal(chown(p, uid, (gid_t)-1), 0);
-}
 
 static void
 make_prog(const char *rel, mode_t mode, uid_t uid)
@@ -71,18 +53,8 @@ make_prog(const char *rel, mode_t mode, uid_t uid)
 	assert_int_equal(chown(p, uid, (gid_t)-1), 0);
 }
 
-static void
-make_link(const char *target, const char *rel, uid_t uid)
-{
-	char	p[512];
-
-	path_of(p, sizeof(p), rel);
-	assert_int_equal(symlink(target, p), 0);
-	assert_int_equal(lchown(p, uid, (gid_t)-1), 0);
-}
-
 /*
- * rel beside the program self (both under top): allowed (want NULL,
+ * rel beside the program self (both under tree_top): allowed (want NULL,
  * the path the expected one), or refused with want in the reason.
  */
 static void
@@ -257,23 +229,14 @@ static int
 setup(void **arg)
 {
 	(void)arg;
-	umask(022);
-	/* /tmp is root's and sticky: passed through on the way. */
-	tt_strlcpy(top, "/tmp/test_sibling.XXXXXX", sizeof(top));
-	if (mkdtemp(top) == NULL)
-		return -1;
-	return chmod(top, 0755);
+	return tree_setup("test_sibling");
 }
 
 static int
 teardown(void **arg)
 {
-	char	cmd[300];
-
 	(void)arg;
-	if (tt_snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top) == -1)
-		return -1;
-	return system(cmd) == 0 ? 0 : -1;
+	return tree_teardown();
 }
 
 int
