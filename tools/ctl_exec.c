@@ -37,7 +37,7 @@ find_beside(char *path, size_t len)
 
 	if (self_exe_path(self, sizeof(self)) == -1)
 		return 1;
-	for (i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+	for (i = 0; i < NITEMS(places); i++) {
 		if (sibling_path(self, places[i], path, len, why,
 		    sizeof(why)) == 0)
 			return 0;
