@@ -12,6 +12,13 @@
 # neither its start nor its exit is counted.  Each trip prints the .c
 # files with a line run, one a line.  Linux, as root (the daemon's paths
 # must be root's), with gdb and gcov.
+# Nothing is installed: tcptuned takes the tcptune-parse built beside it
+# (the sibling rule, docs/SECURITY.md), so WORKDIR must be a directory
+# only root can write (mktemp's is; /tmp itself is not).  The helper's
+# own files are not counted: it gives up root and confines itself before
+# it parses, so its counters cannot be written ("profiling: ... Cannot
+# create directory" in the daemon's log); the config trip's count is
+# tcptuned's side of it.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "trips.sh: $*" >&2; exit 1; }
@@ -33,7 +40,7 @@ if [ ! -f Makefile ]; then
 	    LDFLAGS="--coverage -Wl,-u,__gcov_reset -Wl,-u,__gcov_dump" ||
 	    die "configure failed"
 fi
-make -s -j"$(nproc 2>/dev/null || echo 2)" tcptuned tcptunectl >/dev/null ||
+make -s -j"$(nproc 2>/dev/null || echo 2)" tcptuned tcptunectl tcptune-parse >/dev/null ||
     die "the build failed"
 
 run=$work/run
@@ -60,6 +67,9 @@ until ./tcptunectl -s "$sock" status >/dev/null 2>&1; do
 	kill -0 "$pid" 2>/dev/null || die "tcptuned exited: $(tail -n 3 "$run/daemon.log")"
 	sleep 0.1
 done
+# the helper of this build, not one installed elsewhere
+grep -qxF "parse helper $build/tcptune-parse" "$run/daemon.log" ||
+    die "tcptuned did not take $build/tcptune-parse: $(head -n 3 "$run/daemon.log")"
 
 gcov_call() {
 	gdb -p "$pid" -batch -ex "call (void)$1()" >/dev/null 2>&1 ||
