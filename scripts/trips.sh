@@ -14,11 +14,11 @@
 # must be root's), with gdb and gcov.
 # Nothing is installed: tcptuned takes the tcptune-parse built beside it
 # (the sibling rule, docs/SECURITY.md), so WORKDIR must be a directory
-# only root can write (mktemp's is; /tmp itself is not).  The helper's
-# own files are not counted: it gives up root and confines itself before
-# it parses, so its counters cannot be written ("profiling: ... Cannot
-# create directory" in the daemon's log); the config trip's count is
-# tcptuned's side of it.
+# only root can write (mktemp's is; /tmp itself is not).  The helper
+# gives up root and confines itself before it parses, so its counters
+# could not be written ("profiling: ... Cannot create directory"): gdb
+# lets it keep root for the config trip (helper_unconfined), and the
+# trip counts the files of both processes.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "trips.sh: $*" >&2; exit 1; }
@@ -100,12 +100,33 @@ trip() {
 }
 
 status_trip() { ./tcptunectl -s "$sock" status >/dev/null; }
+# The helper's side, in the same trip: gdb follows tcptuned's fork into
+# the exec'd tcptune-parse and makes its giving up root and confining
+# return at once, so that it can write its counters when it exits.  Its
+# parse is the same; privdrop_posix.c and confine_linux.c are then
+# counted without having run.
+helper_unconfined() {
+	gdb -p "$pid" -batch -ex 'set confirm off' \
+	    -ex 'set follow-fork-mode child' -ex 'set detach-on-fork on' \
+	    -ex 'catch exec' -ex continue \
+	    -ex 'break confine_drop' -ex 'break confine_enter' \
+	    -ex continue -ex 'return 0' -ex continue -ex 'return 0' \
+	    -ex continue >"$run/gdb-helper.log" 2>&1
+}
 config_trip() {
+	helper_unconfined &
+	gdb_pid=$!
+	# gdb has stopped tcptuned once attached: the change waits for it
+	until grep -q 'Catchpoint' "$run/gdb-helper.log" 2>/dev/null; do
+		kill -0 "$gdb_pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
 	config 8388608
 	until [ "$(cat "$run/tree/net/core/rmem_max")" = 8388608 ]; do
 		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.1
 	done
+	wait "$gdb_pid"
 }
 trip status status_trip
 trip config config_trip
