@@ -1,12 +1,13 @@
 #!/bin/bash
-# No two files of a program call each other: in tcptuned and tcptunectl
-# as built (their objects and lib/libtcptune.a), when file A uses a
-# symbol that file B defines, B uses nothing that A defines.  A pair that
-# calls both ways is one concern split in two, or two concerns knotted
-# together: the lower one returns a value (an errno, a result the caller
-# words) instead of calling back, or takes a table of the caller's
-# functions (control_ops).  Read off the symbol tables
-# (nm), so a call added anywhere is seen.  Speaks TAP.
+# No two files of a program call each other: in tcptuned, tcptunectl,
+# tcptunectl-full and tcptune-parse as built (their objects and
+# lib/libtcptune.a), when file A uses a symbol that file B defines, B
+# uses nothing that A defines.  A pair that calls both ways is one
+# concern split in two, or two concerns knotted together: the lower one
+# returns a value (an errno, a result the caller words) instead of
+# calling back, or takes a table of the caller's functions
+# (control_ops).  Read off the symbol tables (nm), so a call added
+# anywhere is seen.  Speaks TAP.
 set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -81,7 +82,7 @@ program_objects() {
 	echo "$found"
 }
 
-for name in tcptuned tcptunectl; do
+for name in tcptuned tcptunectl tcptunectl-full tcptune-parse; do
 	objs=$(program_objects "$name")
 	if [ -z "$objs" ] || [ ! -f "$top_builddir/lib/libtcptune.a" ]; then
 		not_ok "$name: no file pair calls each other" \
