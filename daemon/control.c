@@ -234,6 +234,23 @@ queue_answer(struct ctl_client *c, uint32_t seq, uint32_t code,
 
 /* ---- requests */
 
+/*
+ * Diagnose's summary, as status's tail: one status is then one snapshot
+ * on one connection (its line and metrics), where flows are sampled.
+ */
+static void
+queue_diag_summary(struct ctl_client *c, uint32_t seq)
+{
+	const struct control_ops	*ops = &c->srv->ops;
+	struct msg_diag_summary		 sum;
+	size_t				 n;
+
+	if (ops->diagnose == NULL)
+		return;
+	free(ops->diagnose(ops->arg, &c->peer, false, &sum, &n));
+	queue(c, MSG_DIAG_SUMMARY, seq, &sum, sizeof(sum));
+}
+
 static void
 do_status(struct ctl_client *c, uint32_t seq)
 {
@@ -248,6 +265,7 @@ do_status(struct ctl_client *c, uint32_t seq)
 		ops->key_status(ops->arg, i, &ks);
 		queue(c, MSG_KEY_STATUS, seq, &ks, sizeof(ks));
 	}
+	queue_diag_summary(c, seq);
 	queue_end(c, seq, info.nkeys);
 }
 

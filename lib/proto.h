@@ -10,7 +10,8 @@
  * A request gets a reply stream that always ends with MSG_END, whose count
  * says how many list items (keys, config errors) came before it.
  *
- *   status   -> MSG_DAEMON_INFO, MSG_KEY_STATUS x n, MSG_END(n)
+ *   status   -> MSG_DAEMON_INFO, MSG_KEY_STATUS x n, [MSG_DIAG_SUMMARY],
+ *               MSG_END(n)
  *   reload   -> MSG_CONFIG_ERROR x n, MSG_RESULT, MSG_END(n)
  *   restore  -> MSG_RESULT, MSG_END(0)
  *   resume   -> MSG_RESULT, MSG_END(0)
@@ -42,6 +43,9 @@
  *      notices are watched and why not, notices dropped, connections
  *      seen only as they closed, entries evicted, passes put off, the
  *      tick), so that diagnose never says "no connection" blind.
+ *   6  status's reply ends with diagnose's MSG_DIAG_SUMMARY (where the
+ *      daemon samples flows), so one status is one snapshot on one
+ *      connection, not two.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -51,7 +55,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	5
+#define TT_PROTO_VERSION	6
 #define TT_PROTO_HELLO_VERSION	0	/* never a version: see above */
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */

@@ -34,15 +34,17 @@ struct grammar {
 	uint32_t	head;	/* exactly one, first; 0 none */
 	uint32_t	item;	/* any number, counted by MSG_END; 0 none */
 	uint32_t	tail;	/* exactly one, last before MSG_END; 0 none */
+	bool		tail_optional;	/* or none: a daemon without it */
 };
 
 static const struct grammar grammars[] = {
-	{ MSG_STATUS,	MSG_DAEMON_INFO, MSG_KEY_STATUS,	0 },
-	{ MSG_RELOAD,	0,		 MSG_CONFIG_ERROR,	MSG_RESULT },
-	{ MSG_RESTORE,	0,		 0,			MSG_RESULT },
-	{ MSG_RESUME,	0,		 0,			MSG_RESULT },
-	{ MSG_LEASE,	0,		 0,			MSG_RESULT },
-	{ MSG_DIAGNOSE,	MSG_DIAG_SUMMARY, MSG_FLOW,		0 },
+	/* status's tail: where the daemon samples flows (proto.h, 6) */
+	{ MSG_STATUS,	MSG_DAEMON_INFO, MSG_KEY_STATUS, MSG_DIAG_SUMMARY, true },
+	{ MSG_RELOAD,	0,		 MSG_CONFIG_ERROR, MSG_RESULT,	   false },
+	{ MSG_RESTORE,	0,		 0,		   MSG_RESULT,	   false },
+	{ MSG_RESUME,	0,		 0,		   MSG_RESULT,	   false },
+	{ MSG_LEASE,	0,		 0,		   MSG_RESULT,	   false },
+	{ MSG_DIAGNOSE,	MSG_DIAG_SUMMARY, MSG_FLOW,	   0,		   false },
 };
 
 enum phase {
@@ -80,7 +82,8 @@ expected(const struct reply_session *s, uint32_t type)
 		return type == g->head;
 	case PH_ITEMS:
 		return (g->item != 0 && type == g->item) ||
-		    type == (g->tail != 0 ? g->tail : MSG_END);
+		    type == (g->tail != 0 ? g->tail : MSG_END) ||
+		    (g->tail_optional && type == MSG_END);
 	default:	/* PH_END; reply_feed stops at PH_DONE */
 		return type == MSG_END;
 	}
@@ -191,8 +194,10 @@ take(struct reply_session *s, uint32_t type, const union reply_payload *p)
 	else if (type == MSG_CONFIG_ERROR)
 		return take_error(r, &p->ce);
 	else if (type == MSG_DIAG_SUMMARY) {
+		/* diagnose's head, status's tail */
 		r->diag = p->ds;
-		s->phase = PH_ITEMS;
+		r->has_diag = true;
+		s->phase = type == s->g->head ? PH_ITEMS : PH_END;
 	} else if (type == MSG_FLOW)
 		return take_flow(r, &p->fl);
 	else if (type == MSG_RESULT) {

@@ -832,19 +832,6 @@ parse_args(int argc, char *argv[], struct params *p)
 
 /* ---- commands */
 
-/* The flows' counts for status's line and metrics (diagnose's summary). */
-static void
-status_diag(const char *socket, struct reply *r)
-{
-	struct reply	d;
-
-	if (diagnose_fetch(socket, false, &d) != CTL_OK)
-		return;
-	r->diag = d.diag;
-	r->has_diag = true;
-	reply_free(&d);
-}
-
 static int
 run_status(const struct params *p)
 {
@@ -856,8 +843,6 @@ run_status(const struct params *p)
 	rv = client_request(p->socket, MSG_STATUS, &r);
 	if (rv != CTL_OK && !p->out->tells_unreachable)
 		return rv;
-	if (rv == CTL_OK)
-		status_diag(p->socket, &r);
 	wrv = p->out->status(rv == CTL_OK ? &r : NULL);
 	if (rv == CTL_OK) {
 		rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;

@@ -139,8 +139,10 @@ round_trip(struct client *c, int fd, uint32_t seq)
 			    strerror(errno));
 			return -1;
 		}
+		/* the keys, then diagnose's summary (proto.h, version 6) */
 		if (h.seq != seq || (n == 0 && h.type != MSG_DAEMON_INFO) ||
-		    (n > 0 && h.type != MSG_KEY_STATUS && h.type != MSG_END)) {
+		    (n > 0 && h.type != MSG_KEY_STATUS &&
+		    h.type != MSG_DIAG_SUMMARY && h.type != MSG_END)) {
 			snprintf(c->error, sizeof(c->error), "reply %u: "
 			    "unexpected %s (seq %u, wanted %u)", n,
 			    proto_type_name(h.type), h.seq, seq);

@@ -119,6 +119,16 @@ put_result(uint32_t code, const char *text)
 }
 
 static void
+put_diag(uint32_t ntracked)
+{
+	struct msg_diag_summary	ds;
+
+	memset(&ds, 0, sizeof(ds));
+	ds.ntracked = ntracked;
+	st_put(MSG_DIAG_SUMMARY, SEQ, &ds, sizeof(ds));
+}
+
+static void
 put_end(uint32_t count)
 {
 	struct msg_end	end = { count, 0 };
@@ -253,6 +263,40 @@ test_status(void **arg)
 	assert_false(reply_all_in_force(&r));
 	reply_free(&r);
 	assert_null(r.keys);
+}
+
+/* Status ends with diagnose's summary: one snapshot, one connection. */
+static void
+test_status_with_diag(void **arg)
+{
+	struct reply	r;
+
+	(void)arg;
+	st_reset();
+	put_info(1, 0);
+	put_key("net.a", KS_IN_FORCE, MODE_ENFORCE, REJECT_FAIL);
+	put_diag(9);
+	put_end(1);
+	expect_done(MSG_STATUS, &r);
+	assert_int_equal(r.nkeys, 1);
+	assert_true(r.has_diag);
+	assert_int_equal(r.diag.ntracked, 9);
+	reply_free(&r);
+	/* without it (no flows sampled): no summary, not a bad reply */
+	st_reset();
+	put_info(0, 0);
+	put_end(0);
+	expect_done(MSG_STATUS, &r);
+	assert_false(r.has_diag);
+	reply_free(&r);
+	/* the summary is the tail: a key after it is out of place */
+	st_reset();
+	put_info(2, 0);
+	put_key("net.a", KS_IN_FORCE, MODE_ENFORCE, REJECT_FAIL);
+	put_diag(9);
+	put_key("net.b", KS_IN_FORCE, MODE_ENFORCE, REJECT_FAIL);
+	put_end(2);
+	expect_fail(MSG_STATUS, CTL_PROTOCOL, "unexpected key-status message");
 }
 
 static void
@@ -655,6 +699,7 @@ main(void)
 		cmocka_unit_test(test_bad_enums),
 		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_count_mismatch),
+		cmocka_unit_test(test_status_with_diag),
 		cmocka_unit_test(test_too_many),
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_truncated),

@@ -258,11 +258,12 @@ test_status_reply(void **arg)
 
 	(void)arg;
 	send_request(c, MSG_STATUS, 7, TT_PROTO_VERSION);
-	assert_int_equal(output_types(c, t, 16), 5);
+	assert_int_equal(output_types(c, t, 16), 6);
 	assert_int_equal(t[0], MSG_DAEMON_INFO);
 	assert_int_equal(t[1], MSG_KEY_STATUS);
 	assert_int_equal(t[3], MSG_KEY_STATUS);
-	assert_int_equal(t[4], MSG_END);
+	assert_int_equal(t[4], MSG_DIAG_SUMMARY);	/* one snapshot */
+	assert_int_equal(t[5], MSG_END);
 	assert_false(ctl_client_finished(c));
 	ctl_client_free(c);
 	ctl_server_free(s);
@@ -289,7 +290,7 @@ test_one_reply_at_a_time(void **arg)
 	assert_true(ctl_client_room(c) > 0);
 	/* two pipelined: answered one after the other */
 	send_request(c, MSG_STATUS, 2, TT_PROTO_VERSION);
-	assert_int_equal(output_types(c, t, 16), 5);
+	assert_int_equal(output_types(c, t, 16), 6);
 	drain(c);
 	assert_int_equal(fd_state.statuses, 2);
 	ctl_client_free(c);
