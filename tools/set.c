@@ -49,10 +49,8 @@ edit(struct config *cfg, const char *arg, bool unset,
 	const char		*eq = strchr(arg, '=');
 	size_t			 n = eq ? (size_t)(eq - arg) : strlen(arg);
 
-	if (n >= sizeof(name) || (unset && eq != NULL) || (!unset &&
-	    eq == NULL)) {
-		ctl_warnx("\"%s\": %s", arg, unset ? "say the key only: "
-		    "unset KEY" : "say KEY=VALUE");
+	if (n >= sizeof(name)) {
+		ctl_warnx("\"%.*s\" is not a sysctl name", (int)n, arg);
 		return -1;
 	}
 	memcpy(name, arg, n);
@@ -239,8 +237,8 @@ reload_or_put_back(const char *socket, const char *path, const char *old,
  * held-descriptor walk of trust_posix.c, the owner and mode rule), so a
  * file the daemon refuses is refused here in the daemon's words: writing
  * a user's file back as root's would make root apply the user's keys.
- * What passes is root's (or, run by a user on their own file, theirs),
- * so the file written back has the owner it had.
+ * What passes is root's (set runs as root only), so the file written
+ * back has the owner it had.
  */
 static struct config *
 load(const char *path, char **old, size_t *oldlen)
@@ -310,16 +308,83 @@ edit_config(const char *socket, const char *file, const char *path,
 	return rv;
 }
 
+/* A word that is a number, not a key: the rest of a split value. */
+static bool
+number_word(const char *w)
+{
+	return w[0] >= '0' && w[0] <= '9' && strchr(w, '=') == NULL;
+}
+
+/*
+ * args[a], a KEY=VALUE, joined with the numbers after it: a value of
+ * several numbers the shell split because it was not quoted.  How many
+ * numbers followed.
+ */
+static int
+split_value(char *const *args, int nargs, int a, char *whole, size_t len)
+{
+	size_t	used;
+	int	n;
+
+	tt_strlcpy(whole, args[a], len);
+	for (n = 1; a + n < nargs && number_word(args[a + n]); n++)
+		if ((used = strlen(whole)) < len)
+			snprintf(whole + used, len - used, " %s", args[a + n]);
+	return n - 1;
+}
+
+/*
+ * The arguments' shape, before anything is read: set takes KEY=VALUE
+ * words, unset KEY words.  A usage error (told) or CTL_OK.
+ */
+static int
+check_args(char *const *args, int nargs, bool unset)
+{
+	char	whole[TT_NAME_MAX + TT_VALUE_MAX + 8];
+	int	a;
+
+	for (a = 0; a < nargs; a++) {
+		if (unset && strchr(args[a], '=') != NULL) {
+			ctl_warnx_wrap("unset %s: unset takes keys only, no "
+			    "value: unset KEY...", args[a]);
+			return CTL_USAGE;
+		}
+		if (unset || strchr(args[a], '=') != NULL) {
+			if (!unset && split_value(args, nargs, a, whole,
+			    sizeof(whole)) > 0) {
+				ctl_warnx_wrap("set: \"%s\" is not KEY=VALUE: a "
+				    "value of several numbers is one argument, "
+				    "in quotes: set '%s'", args[a + 1], whole);
+				return CTL_USAGE;
+			}
+			continue;
+		}
+		ctl_warnx_wrap("set %s: no value: say KEY=VALUE, in quotes "
+		    "when the value has spaces: set '%s=VALUE'", args[a],
+		    args[a]);
+		return CTL_USAGE;
+	}
+	return CTL_OK;
+}
+
 int
 set_run(const char *socket, const char *file, char *const *args, int nargs,
     bool unset, const struct output *out)
 {
-	char	path[1024];
+	char	path[1024], why[160];
+	int	rv;
 
 	if (nargs == 0) {
 		ctl_warnx("%s needs %s", unset ? "unset" : "set", unset ?
 		    "KEY..." : "KEY=VALUE...");
 		return CTL_USAGE;
+	}
+	if ((rv = check_args(args, nargs, unset)) != CTL_OK)
+		return rv;
+	if (!advise_privileged(why, sizeof(why))) {
+		ctl_warnx_wrap("%s needs root: %s; nothing changed", unset ?
+		    "unset" : "set", why);
+		return CTL_DENIED;
 	}
 	if (file != NULL)
 		tt_strlcpy(path, file, sizeof(path));

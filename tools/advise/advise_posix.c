@@ -93,14 +93,13 @@ out:
 }
 
 
-/* --apply edits root's config and has tcptuned reload it. */
+/* set and advise --apply write root's config. */
 bool
 advise_privileged(char *why, size_t len)
 {
 	if (geteuid() == 0)
 		return true;
-	snprintf(why, len, "it edits tcptuned's config and reloads it "
-	    "(sudo tcptunectl advise --apply ...)");
+	snprintf(why, len, "it writes tcptuned's config (run it with sudo)");
 	return false;
 }
 
