@@ -94,7 +94,10 @@ edit(struct config *cfg, const char *arg, bool unset,
 /*
  * The edited file read back as the daemon will: its own errors, then
  * each edited key against this OS's catalogue (a key in none is refused
- * here: set writes only what tcptune knows; edit by hand for the rest).
+ * here: set writes only what tcptune knows; edit by hand for the rest)
+ * and against this kernel: a key it refuses even to root (a global key
+ * inside a network namespace) is refused, as advise --apply leaves it
+ * out, rather than written for tcptuned to report refused at every check.
  * The config as read back (sizes in bytes), or NULL.
  */
 static struct config *
@@ -121,12 +124,16 @@ validate(const char *buf, size_t len, const char *path, char *const *args,
 	for (a = 0; cfg != NULL && !unset && a < nargs; a++) {
 		tt_strlcpy(name, args[a], sizeof(name));
 		name[strcspn(name, "=")] = '\0';
-		if ((k = config_find(cfg, name)) != NULL &&
-		    catalogue_check(k->name, k->value, catalogue_host_os(),
+		if ((k = config_find(cfg, name)) == NULL)
+			continue;
+		if (catalogue_check(k->name, k->value, catalogue_host_os(),
 		    why, sizeof(why)) == CAT_UNKNOWN) {
 			ctl_warnx("%s is not in tcptune's catalogue of %s keys: "
 			    "add it by hand", name,
 			    catalogue_os_label(catalogue_host_os()));
+			bad = 1;
+		} else if (!advise_key_writable(k->name, why, sizeof(why))) {
+			ctl_warnx_wrap("refused: %s: %s", k->name, why);
 			bad = 1;
 		}
 	}
