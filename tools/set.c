@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,8 +166,36 @@ write_back(const struct config *good, const struct config_notes *notes,
 }
 
 /*
- * The running daemon's config path, else the default one; CTL_OK when
- * the daemon answered, else why not (told).
+ * How to start a config: what set and advise --apply say without one,
+ * why there is none and, for the daemon's, what comes after.
+ */
+static void
+no_config(const char *path, const char *why, const char *then)
+{
+	ctl_warnx_wrap("%s: no such file: %s; start one with tcptunectl "
+	    "advise --rate RATE --rtt TIME --config %s (the advice for a path) "
+	    "or tcptunectl import FILE (a sysctl.conf)%s; nothing changed",
+	    path, why, path, then);
+}
+
+static bool
+file_missing(const char *path)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "r")) != NULL) {
+		fclose(f);
+		return false;
+	}
+	return errno == ENOENT;
+}
+
+/*
+ * The running daemon's config path; CTL_OK when the daemon answered,
+ * else why not (told).  No daemon, no edit: the file would be written
+ * and put back when the reload finds none.  tcptuned does not start
+ * without a config, so with no daemon and no file at the default path
+ * there is no config yet: how to start one is said.
  */
 int
 set_daemon_config(const char *socket, char *path, size_t len)
@@ -179,7 +208,13 @@ set_daemon_config(const char *socket, char *path, size_t len)
 		if (r.info.config_path[0] != '\0')
 			tt_strlcpy(path, r.info.config_path, len);
 		reply_free(&r);
-	}
+	} else if (rv == CTL_UNREACHABLE && file_missing(path))
+		no_config(path, "no config yet, and tcptuned runs only with "
+		    "one", ", then start tcptuned");
+	else if (rv == CTL_UNREACHABLE)
+		ctl_warnx_wrap("tcptuned does not answer on %s: nothing changed "
+		    "(start it, or give -f FILE to edit a config only)",
+		    socket);
 	return rv;
 }
 
@@ -258,7 +293,12 @@ load(const char *path, char **old, size_t *oldlen)
 	errlist_init(&errs);
 	*old = NULL;
 	if ((err = config_file_read(path, CONFIG_CHECK_OWNER, old, oldlen,
-	    &errs)) > 0)
+	    &errs)) == ENOENT) {
+		no_config(path, "nothing to edit", "");
+		errlist_clear(&errs);
+		return NULL;
+	}
+	if (err > 0)
 		config_file_error(&errs, path, err);
 	else if (err == 0)
 		cfg = config_parse(*old, *oldlen, path, &errs);
@@ -395,8 +435,9 @@ set_run(const char *socket, const char *file, char *const *args, int nargs,
 	}
 	if (file != NULL)
 		tt_strlcpy(path, file, sizeof(path));
-	else
-		(void)set_daemon_config(socket, path, sizeof(path));
+	else if ((rv = set_daemon_config(socket, path, sizeof(path))) !=
+	    CTL_OK)
+		return rv;
 	return edit_config(socket, file, path, args, nargs, unset, NULL,
 	    &set_notes, out);
 }
