@@ -9,7 +9,9 @@
  * never a torn one; the last writer wins).  Without -f the daemon then
  * reloads it and the new status is printed.  A refused edit writes
  * nothing, and so does a reload the daemon refuses: the file is put back
- * as it was.  advise --apply edits through the same path (set_apply).
+ * as it was.  A file set did not write (the shipped one, commented) is
+ * copied to FILE.orig before it is first replaced.  advise --apply edits
+ * through the same path (set_apply).
  */
 #include "config.h"
 
@@ -24,6 +26,9 @@
 static const struct config_notes set_notes = {
 	"Written by tcptunectl set: edit with it, or by hand.", NULL, NULL
 };
+
+/* Copies of a hand-written config set keeps: .orig, .orig.1 ... */
+#define ORIG_COPIES	10
 
 static struct config_key *
 find_key(struct config *cfg, const char *name)
@@ -191,6 +196,78 @@ file_missing(const char *path)
 }
 
 /*
+ * Whether old is a file the one writer lays out, with set's comments or
+ * the caller's (advise's): set rewrites such a file and loses nothing.
+ * Any other (the shipped config, with its reasons in comments; a file
+ * edited by hand) loses its comments and layout when set replaces it.
+ */
+static bool
+written_by_tcptune(const struct config *cfg, const char *old, size_t oldlen,
+    const struct config_notes *notes)
+{
+	const struct config_notes	*as[2] = { &set_notes, notes };
+	char				*buf;
+	size_t				 len, i;
+	bool				 same = false;
+
+	for (i = 0; i < NITEMS(as) && !same; i++) {
+		if (config_write(cfg, as[i], &buf, &len) == -1)
+			fatal("%s", __func__);
+		same = len == oldlen && memcmp(buf, old, len) == 0;
+		free(buf);
+	}
+	return same;
+}
+
+/*
+ * old kept beside path before set replaces it: path.orig, or the first
+ * free path.orig.N when an earlier copy is there (never replaced: it may
+ * be the shipped file).  0, or -1 with why.
+ */
+static int
+keep_copy(const char *path, const char *old, size_t oldlen, char *copy,
+    size_t copylen, char *why, size_t whylen)
+{
+	int	n;
+
+	for (n = 0; n < ORIG_COPIES; n++) {
+		if (n == 0)
+			snprintf(copy, copylen, "%s.orig", path);
+		else
+			snprintf(copy, copylen, "%s.orig.%d", path, n);
+		if (trust_write_file(copy, TRUST_NO_REPLACE, old, oldlen, 0644,
+		    why, whylen) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return tt_why(why, whylen, "%s.orig to .orig.%d are all there",
+	    path, ORIG_COPIES - 1);
+}
+
+/*
+ * A config set did not write is copied before set first replaces it, and
+ * said: its comments and layout are not kept.  0, or -1 (told): then
+ * nothing is written.
+ */
+static int
+keep_hand_written(const char *path, const char *old, size_t oldlen)
+{
+	char	copy[1024], why[256];
+
+	if (keep_copy(path, old, oldlen, copy, sizeof(copy), why,
+	    sizeof(why)) == -1) {
+		ctl_warnx_wrap("%s: not changed: it has comments or a layout of "
+		    "its own, which are not kept, and no copy could be kept: %s",
+		    path, why);
+		return -1;
+	}
+	ctl_warnx_wrap("%s has comments or a layout of its own, which are not "
+	    "kept: the file as it was is kept as %s", path, copy);
+	return 0;
+}
+
+/*
  * The running daemon's config path; CTL_OK when the daemon answered,
  * else why not (told).  No daemon, no edit: the file would be written
  * and put back when the reload finds none.  tcptuned does not start
@@ -327,6 +404,7 @@ edit_config(const char *socket, const char *file, const char *path,
 	struct config	*cfg, *good = NULL;
 	char		*old, *buf = NULL, why[256];
 	size_t		 oldlen, len;
+	bool		 ours;
 	int		 a, rv = CTL_FAIL;
 
 	if ((cfg = load(path, &old, &oldlen)) == NULL)
@@ -334,6 +412,7 @@ edit_config(const char *socket, const char *file, const char *path,
 	if (cfg->nkeys == 0 && (cfg->keys = calloc(TT_MAX_KEYS,
 	    sizeof(*cfg->keys))) == NULL)
 		fatal("%s", __func__);
+	ours = written_by_tcptune(cfg, old, oldlen, notes);
 	for (a = 0; a < nargs; a++)
 		if (edit(cfg, args[a], unset, nw ? &nw[a] : NULL) == -1)
 			break;
@@ -343,6 +422,8 @@ edit_config(const char *socket, const char *file, const char *path,
 		fatal("%s", __func__);
 	else if ((good = validate(buf, len, path, args, nargs, unset)) == NULL)
 		ctl_warnx("%s: not changed", path);
+	else if (!ours && keep_hand_written(path, old, oldlen) == -1)
+		;	/* told */
 	else if (write_back(good, notes, path, why, sizeof(why)) == -1)
 		ctl_warnx("%s: not changed: %s", path, why);
 	else
