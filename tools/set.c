@@ -8,10 +8,11 @@
  * it, so a reader or a concurrent set sees the old file or the new one,
  * never a torn one; the last writer wins).  Without -f the daemon then
  * reloads it and the new status is printed.  A refused edit writes
- * nothing, and so does a reload the daemon refuses: the file is put back
- * as it was.  A file set did not write (the shipped one, commented) is
- * copied to FILE.orig before it is first replaced.  advise --apply edits
- * through the same path (set_apply).
+ * nothing, and so does a reload the daemon refuses, or an edited key the
+ * kernel refuses at that reload: the file is put back as it was.  A file
+ * set did not write (the shipped one, commented) is copied to FILE.orig
+ * before it is first replaced.  advise --apply edits through the same
+ * path (set_apply).
  */
 #include "config.h"
 
@@ -312,41 +313,97 @@ reload(const char *socket, const struct output *out)
 	return rv;
 }
 
-/* The status as status prints it. */
+/* Whether name is one of the KEY=VALUE args. */
+static bool
+edited(const char *name, char *const *args, int nargs)
+{
+	size_t	n = strlen(name);
+	int	a;
+
+	for (a = 0; a < nargs; a++)
+		if (strncmp(args[a], name, n) == 0 && args[a][n] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * The keys of args the kernel refused at the reload, each told with the
+ * daemon's reason: what access(2) could not foresee (a congestion
+ * control this kernel does not have, a size above macOS's ceiling).
+ */
 static int
-show(const char *socket, const struct output *out)
+refused_edits(const struct reply *r, char *const *args, int nargs)
+{
+	const struct msg_key_status	*k;
+	char				 num[32];
+	size_t				 i;
+	int				 n = 0;
+
+	for (i = 0; i < r->nkeys; i++) {
+		k = &r->keys[i];
+		if (k->state != KS_REFUSED || !edited(k->name, args, nargs))
+			continue;
+		ctl_warnx_wrap("refused: %s: the kernel refused %s: %s %s%s%s",
+		    k->name, k->applied, errno_label(k->err, num, sizeof(num)),
+		    strerror(k->err), k->note[0] ? ": " : "", k->note);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The old bytes back in path after what went wrong (what): reloaded
+ * too when the daemon took the new file (again), so that the file says
+ * what the daemon runs.
+ */
+static void
+put_back(const char *socket, const char *path, const char *old,
+    size_t oldlen, bool again, const char *what, const struct output *out)
+{
+	char	why[256];
+
+	if (trust_write_file(path, 0, old, oldlen, 0644, why, sizeof(why)) ==
+	    -1)
+		ctl_warnx("%s: %s and the file could not be put back: %s",
+		    path, what, why);
+	else if (again && reload(socket, out) != CTL_OK)
+		ctl_warnx_wrap("%s: %s: the file is put back as it was, but "
+		    "tcptuned did not reload it", path, what);
+	else if (again)
+		ctl_warnx_wrap("%s: not changed: %s, the file is as it was",
+		    path, what);
+	else
+		ctl_warnx("%s: not changed: %s, the file is as it was", path,
+		    what);
+}
+
+/*
+ * The file written is in force only once the daemon has reloaded it and
+ * the kernel has taken each edited key (args; none for unset): else the
+ * old bytes are put back, so that the file keeps only what the kernel
+ * takes.  The new status is printed.
+ */
+static int
+reload_or_put_back(const char *socket, const char *path, const char *old,
+    size_t oldlen, char *const *args, int nargs, const struct output *out)
 {
 	struct reply	r;
 	int		rv;
 
-	if ((rv = client_request(socket, MSG_STATUS, &r)) != CTL_OK)
+	if ((rv = reload(socket, out)) != CTL_OK) {
+		put_back(socket, path, old, oldlen, false, "the reload failed",
+		    out);
 		return rv;
-	rv = out->status(&r) == -1 ? CTL_FAIL : CTL_OK;
+	}
+	if ((rv = client_request(socket, MSG_STATUS, &r)) != CTL_OK)
+		return rv;	/* taken: the file stays */
+	if (refused_edits(&r, args, nargs) > 0) {
+		put_back(socket, path, old, oldlen, true,
+		    "the kernel refused it", out);
+		rv = CTL_FAIL;
+	} else
+		rv = out->status(&r) == -1 ? CTL_FAIL : CTL_OK;
 	reply_free(&r);
-	return rv;
-}
-
-/*
- * The file written is in force only once the daemon has reloaded it: a
- * reload refused (or no daemon) puts the old bytes back, so that the
- * file says what the daemon runs.
- */
-static int
-reload_or_put_back(const char *socket, const char *path, const char *old,
-    size_t oldlen, const struct output *out)
-{
-	char	why[256];
-	int	rv;
-
-	if ((rv = reload(socket, out)) == CTL_OK)
-		return show(socket, out);
-	if (trust_write_file(path, 0, old, oldlen, 0644, why, sizeof(why)) ==
-	    -1)
-		ctl_warnx("%s: the reload failed and the file could not be "
-		    "put back: %s", path, why);
-	else
-		ctl_warnx("%s: not changed: the reload failed, the file is "
-		    "as it was", path);
 	return rv;
 }
 
@@ -428,7 +485,7 @@ edit_config(const char *socket, const char *file, const char *path,
 		ctl_warnx("%s: not changed: %s", path, why);
 	else
 		rv = file != NULL ? CTL_OK : reload_or_put_back(socket, path,
-		    old, oldlen, out);
+		    old, oldlen, args, unset ? 0 : nargs, out);
 	free(buf);
 	free(old);
 	config_free(good);

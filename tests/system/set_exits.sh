@@ -4,7 +4,8 @@
 # exit codes, in `unshare -n`: a user other than root 3; a key without
 # =VALUE, an unquoted value of several numbers and unset KEY=VALUE 64; a
 # key this kernel refuses even to root (a global key in a namespace) 1,
-# the file and the kernel as they were; no daemon 2, as advise --apply,
+# the file and the kernel as they were, and one it refuses at the reload
+# 1, the file put back; no daemon 2, as advise --apply,
 # with how to start a config when there is none; and the shipped,
 # commented config kept as tcptune.conf.orig before set first replaces
 # it.  What a user reads on stderr is compared with set_text/NAME.txt
@@ -163,6 +164,18 @@ cmp -s "$CONF.orig" "$T/shipped" && cmp -s "$CONF.orig.1" "$T/shipped"
 report $? "a hand-written config again: kept as .orig.1, .orig kept" \
     "$(ls "$T/etc")" "$(cat "$T/ctl.err")"
 golden shipped-again 0
+
+# ---- a value the kernel refuses at the reload (no such congestion
+# control: access(2) cannot tell): the file put back and reloaded, 1
+
+cp "$CONF" "$T/before"
+before_w=$(sysctl_get $WMEM)
+ctl_err set "$CC=nosuchcc" "$WMEM=${WV[1]}"
+cmp -s "$CONF" "$T/before" && wait_until 3 sysctl_is $WMEM "$before_w" &&
+    ! sysctl_is $CC nosuchcc
+report $? "set of a value the kernel refuses: the file put back, the daemon on it again" \
+    "$(values)" "$(cat "$T/ctl.err")"
+golden kernel-refused 1
 
 daemon_stop main
 tap_end
