@@ -60,6 +60,25 @@ ctl_warnx(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * ctl_warnx for a message of several clauses: the same line, wrapped to
+ * CTL_TEXT_WIDTH columns under "tcptunectl: " with the rest indented, so
+ * that a hint read on a terminal is not cut by it.
+ */
+void
+ctl_warnx_wrap(const char *fmt, ...)
+{
+	va_list	ap;
+	char	msg[CTL_LINE_MAX], safe[TT_ESCAPE_SIZE(CTL_LINE_MAX)];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tt_escape(safe, sizeof(safe), msg);
+	fflush(stdout);
+	ctl_wrap(stderr, CTL_NAME ": ", "    ", safe, CTL_TEXT_WIDTH);
+}
+
 /* The deadline ran out on WHAT (connecting, sending, the reply). */
 int
 ctl_timed_out(const struct ctl_conn *c, const char *what)

@@ -73,9 +73,19 @@ int	 set_apply(const char *, const char *, const char *, char *const *,
 	    int, const struct set_new *, const struct config_notes *,
 	    const struct output *);
 
+/*
+ * advise/advise_posix.c | advise/advise_win.c: what set, unset and
+ * advise --apply ask of the system: whether this user may write
+ * tcptuned's config, and whether the kernel takes a key (why not in the
+ * buffer).
+ */
+bool	 advise_privileged(char *, size_t);
+bool	 advise_key_writable(const char *, char *, size_t);
+
 /* ctl_log.c: messages prefixed "tcptunectl: ", escaped, to stderr. */
 void	 ctl_warn(const char *, ...) TT_PRINTF(1, 2);
 void	 ctl_warnx(const char *, ...) TT_PRINTF(1, 2);
+void	 ctl_warnx_wrap(const char *, ...) TT_PRINTF(1, 2);
 #define CTL_TEXT_WIDTH	80	/* running text a person reads: ctl_wrap */
 void	 ctl_wrap(FILE *, const char *, const char *, const char *, int);
 size_t	 ctl_wrap_buf(char *, size_t, const char *, const char *,

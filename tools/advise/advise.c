@@ -50,7 +50,7 @@ check_apply(const struct advise_args *a, bool json)
 		ctl_warnx("--apply works from this machine's values: --set "
 		    "models other ones (run advise without --apply)");
 	else if (a->apply && !advise_privileged(why, sizeof(why))) {
-		ctl_warnx("--apply needs root: %s; nothing changed", why);
+		ctl_warnx_wrap("--apply needs root: %s; nothing changed", why);
 		return CTL_DENIED;
 	} else
 		return CTL_OK;

@@ -339,9 +339,6 @@ void	 advise_read_release(struct adv_input *);
 int	 advise_measure(const char *, int, double, struct adv_input *,
 	    struct adv_probe *);
 int	 advise_write_config(const char *, bool, const struct advice *);
-/* --apply: whether this user may (why not in the buffer), and a key. */
-bool	 advise_privileged(char *, size_t);
-bool	 advise_key_writable(const char *, char *, size_t);
 
 /* advise_output.c: the plist parses back (a failure is a bug, told); 0 or -1. */
 int	 advise_self_check(const char *, size_t, const char *);

@@ -72,17 +72,11 @@ plan(const struct adv_result *r, struct apply_plan *p)
 static int
 target(const struct advise_args *a, char *path, size_t len)
 {
-	int	rv;
-
 	if (a->file != NULL) {
 		tt_strlcpy(path, a->file, len);
 		return CTL_OK;
 	}
-	if ((rv = set_daemon_config(a->socket, path, len)) != CTL_OK)
-		ctl_warnx("--apply: tcptuned does not answer on %s: nothing "
-		    "changed (start it, or give -f FILE to edit a config "
-		    "only)", a->socket);
-	return rv;
+	return set_daemon_config(a->socket, path, len);	/* told */
 }
 
 int

@@ -93,14 +93,13 @@ out:
 }
 
 
-/* --apply edits root's config and has tcptuned reload it. */
+/* set and advise --apply write root's config. */
 bool
 advise_privileged(char *why, size_t len)
 {
 	if (geteuid() == 0)
 		return true;
-	snprintf(why, len, "it edits tcptuned's config and reloads it "
-	    "(sudo tcptunectl advise --apply ...)");
+	snprintf(why, len, "it writes tcptuned's config (run it with sudo)");
 	return false;
 }
 
@@ -108,6 +107,10 @@ advise_privileged(char *why, size_t len)
  * Whether root may write the key here.  On Linux a global key (net.core.*)
  * is read only, even to root, in any network namespace but the first
  * one: a container's tcptuned would report it refused at every check.
+ * access(2) asks the kernel's own check, which for /proc/sys gives root
+ * the owner's bits only ("sysctl_perm does NOT grant the superuser all
+ * rights automatically": torvalds/linux@v6.6:fs/proc/proc_sysctl.c,
+ * test_perm), so a key shown 0444 is refused to root as to anyone.
  * Elsewhere, and when the answer is not a plain no, it is tried.
  */
 bool

@@ -150,7 +150,7 @@ advise_write_config(const char *path, bool force, const struct advice *adv)
 	return CTL_OK;
 }
 
-/* --apply edits the config and has the service reload it. */
+/* set and advise --apply write the service's config. */
 bool
 advise_privileged(char *why, size_t len)
 {
@@ -166,8 +166,8 @@ advise_privileged(char *why, size_t len)
 	}
 	if (member)
 		return true;
-	snprintf(why, len, "it edits tcptuned's config and reloads it (run "
-	    "it from an elevated prompt)");
+	snprintf(why, len, "it writes tcptuned's config (run it from an "
+	    "elevated prompt)");
 	return false;
 }
 
