@@ -101,6 +101,9 @@ add_setting(struct import *im, int line, const char *name, const char *raw)
 		drop(im, line, "%s", why);
 		return;
 	case CAT_UNKNOWN:
+		/* check takes it with a warning (config_warnings) */
+		if (sysctl_name_managed(name))
+			break;
 		drop(im, line, "%s is not in tcptune's catalogue of %s keys "
 		    "(add it by hand, with AllowAnySysctl outside net.*)",
 		    name, catalogue_os_label(im->os));
@@ -714,6 +717,26 @@ read_plist(struct import *im, const char *buf, size_t len,
 }
 
 /*
+ * The warnings check gives the keys kept (config_os.c: a key in no
+ * catalogue, what some xnu release refuses), at their lines in the
+ * file imported: they are carried over with them, as check takes them.
+ */
+static void
+config_warnings(const struct config *cfg, enum tt_os os)
+{
+	struct errlist	errs, warns;
+	size_t		i;
+
+	errlist_init(&errs);
+	errlist_init(&warns);
+	(void)config_check_os(cfg, os, NULL, &errs, &warns);
+	for (i = 0; i < warns.n; i++)
+		ctl_warnx("%s", warns.msg[i]);
+	errlist_clear(&errs);
+	errlist_clear(&warns);
+}
+
+/*
  * The keys kept, as a tcptune.conf on stdout, by the one writer
  * (config_write.c), checked as tcptuned's default says.
  */
@@ -727,6 +750,7 @@ write_config(const struct import *im)
 	int			 rv;
 
 	memset(&cfg, 0, sizeof(cfg));
+	tt_strlcpy(cfg.path, im->path, sizeof(cfg.path));
 	cfg.check_interval = TT_CHECK_DEFAULT;
 	if ((cfg.keys = calloc(im->nkeys, sizeof(*cfg.keys))) == NULL)
 		fatal("%s", __func__);
@@ -735,8 +759,10 @@ write_config(const struct import *im)
 		    sizeof(cfg.keys[i].name));
 		tt_strlcpy(cfg.keys[i].value, im->keys[i].value,
 		    sizeof(cfg.keys[i].value));
+		cfg.keys[i].line = im->keys[i].line;
 	}
 	cfg.nkeys = im->nkeys;
+	config_warnings(&cfg, im->os);
 	snprintf(head, sizeof(head), "From %s by tcptunectl import, for %s "
 	    "(check platform %s)", im->path, catalogue_os_label(im->os),
 	    catalogue_os_name(im->os));
