@@ -716,6 +716,19 @@ read_plist(struct import *im, const char *buf, size_t len,
 	return found;
 }
 
+/* Why a key is written in its long form: the clamp of write_config(). */
+static const char *
+key_note(const struct config_key *k, void *arg)
+{
+	(void)arg;
+	return k->on_reject != REJECT_CLAMP ? NULL :
+	    "\t\t\tOnReject clamp, as in the shipped macOS config: a Mac\n"
+	    "\t\t\trefuses a maxsockbuf above 1/16 of its mbuf pool, which\n"
+	    "\t\t\tfollows its RAM (16 MiB is refused on an 8 GB Mac);\n"
+	    "\t\t\ttcptuned then sets the highest value the kernel takes\n"
+	    "\t\t\tand says so.";
+}
+
 /*
  * The warnings check gives the keys kept (config_os.c: a key in no
  * catalogue, what some xnu release refuses), at their lines in the
@@ -738,7 +751,9 @@ config_warnings(const struct config *cfg, enum tt_os os)
 
 /*
  * The keys kept, as a tcptune.conf on stdout, by the one writer
- * (config_write.c), checked as tcptuned's default says.
+ * (config_write.c), checked as tcptuned's default says.  A macOS
+ * maxsockbuf gets OnReject clamp, as etc/tcptune.conf.darwin has it:
+ * the highest value xnu takes depends on the Mac's RAM.
  */
 static int
 write_config(const struct import *im)
@@ -760,6 +775,9 @@ write_config(const struct import *im)
 		tt_strlcpy(cfg.keys[i].value, im->keys[i].value,
 		    sizeof(cfg.keys[i].value));
 		cfg.keys[i].line = im->keys[i].line;
+		if (im->os == TT_OS_DARWIN &&
+		    strcmp(im->keys[i].name, "kern.ipc.maxsockbuf") == 0)
+			cfg.keys[i].on_reject = REJECT_CLAMP;
 	}
 	cfg.nkeys = im->nkeys;
 	config_warnings(&cfg, im->os);
@@ -768,6 +786,7 @@ write_config(const struct import *im)
 	    catalogue_os_name(im->os));
 	memset(&notes, 0, sizeof(notes));
 	notes.head = head;
+	notes.key = key_note;
 	if (config_write(&cfg, &notes, &buf, &len) == -1)
 		fatal("%s", __func__);
 	rv = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ?

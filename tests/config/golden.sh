@@ -276,6 +276,18 @@ report_ok() {
 	if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2" "$3"; fi
 }
 import_case launchd-sh.plist darwin 0
+# its maxsockbuf is held as the shipped macOS config holds it (clamp)
+reject_of() {
+	"$ctl" check -v --platform darwin "$1" 2>&1 |
+	    sed -n 's/.* kern\.ipc\.maxsockbuf = .*(\(.*\))$/\1/p'
+}
+(cd "$cfg/import" && "$ctl" import launchd-sh.plist) >"$tmp/imp.conf" \
+    2>/dev/null
+shipped=$(reject_of "$top_srcdir/etc/tcptune.conf.darwin")
+imported=$(reject_of "$tmp/imp.conf")
+[ -n "$shipped" ] && [ "$imported" = "$shipped" ]
+report_ok $? "import/launchd-sh.plist: maxsockbuf $shipped, as shipped" \
+    "imported: $imported"
 # net.inet.tcp.mssdflt is in no catalogue: carried over with check's
 # warning, at its own line
 import_case launchd-args.plist darwin 0
