@@ -49,10 +49,19 @@ struct import_key {
 struct import {
 	const char		*path;
 	enum tt_os		 os;
+	bool			 os_guessed;	/* no --platform */
 	struct import_key	 keys[IMPORT_MAX_KEYS];
 	size_t			 nkeys;
+	struct import_key	 found[IMPORT_MAX_KEYS];	/* as read */
+	size_t			 nfound;
 	size_t			 seen;		/* settings found, kept or not */
 	size_t			 dropped;
+};
+
+/* --platform's word for each enum tt_os, as a user would type it. */
+static const char *const platform_words[TT_OS_N] = {
+	[TT_OS_LINUX] = "linux", [TT_OS_DARWIN] = "macos",
+	[TT_OS_FREEBSD] = "freebsd", [TT_OS_WINDOWS] = "windows",
 };
 
 /* netsh's global settings tcptune manages, and their keys. */
@@ -95,6 +104,11 @@ add_setting(struct import *im, int line, const char *name, const char *raw)
 	    value[0] == '\0') {
 		drop(im, line, "\"%s = %s\" is not a sysctl setting", name, raw);
 		return;
+	}
+	if (im->nfound < IMPORT_MAX_KEYS) {
+		tt_strlcpy(im->found[im->nfound].name, name, TT_NAME_MAX);
+		tt_strlcpy(im->found[im->nfound++].value, value,
+		    TT_VALUE_MAX);
 	}
 	switch (catalogue_check(name, value, im->os, why, sizeof(why))) {
 	case CAT_REFUSED:
@@ -867,6 +881,46 @@ file_os(const char *buf, bool *plist)
 	return catalogue_host_os();
 }
 
+/* How many of the settings read os's catalogue takes. */
+static size_t
+fits_os(const struct import *im, enum tt_os os)
+{
+	char	why[512];
+	size_t	i, n = 0;
+
+	for (i = 0; i < im->nfound; i++)
+		n += catalogue_check(im->found[i].name, im->found[i].value, os,
+		    why, sizeof(why)) == CAT_OK;
+	return n;
+}
+
+/*
+ * A file whose OS was guessed (this one) but whose keys are another's
+ * (a Mac's sysctl.conf read on Linux): the --platform that reads it.
+ */
+static void
+platform_hint(const struct import *im)
+{
+	size_t	n, best = fits_os(im, im->os);
+	int	os, best_os = -1;
+
+	if (!im->os_guessed)
+		return;
+	for (os = 0; os < TT_OS_N; os++)
+		if (os != (int)im->os && (n = fits_os(im, (enum tt_os)os)) >
+		    best) {
+			best = n;
+			best_os = os;
+		}
+	if (best_os != -1)
+		ctl_warnx("%s: %zu of its %zu setting%s %s %s key%s: if the "
+		    "file is from %s, import it with --platform %s", im->path,
+		    best, im->nfound, im->nfound == 1 ? "" : "s", best == 1 ?
+		    "is a" : "are", catalogue_os_label((enum tt_os)best_os),
+		    best == 1 ? "" : "s", catalogue_os_label((enum tt_os)
+		    best_os), platform_words[best_os]);
+}
+
 /*
  * The keys read: the config on stdout when there are any; CTL_FAIL when
  * there are none or something was not carried over (said on stderr).
@@ -877,11 +931,13 @@ import_result(struct import *im)
 	int	rv;
 
 	if (im->nkeys == 0) {
+		platform_hint(im);
 		ctl_warnx("%s: nothing to carry over (%zu setting%s found)",
 		    im->path, im->seen, im->seen == 1 ? "" : "s");
 		return CTL_FAIL;
 	}
 	rv = write_config(im);
+	platform_hint(im);
 	if (im->dropped == 0)
 		return rv;
 	ctl_warnx("%s: %zu setting%s or command%s not carried over (said "
@@ -916,6 +972,7 @@ import_run(const char *path, const char *platform)
 		return CTL_FAIL;
 	}
 	im->os = file_os(buf, &plist);
+	im->os_guessed = platform == NULL;
 	if (platform != NULL && catalogue_os_parse(platform, &im->os) == -1) {
 		ctl_warnx("unknown platform \"%s\": say linux, macos, freebsd "
 		    "or windows", platform);

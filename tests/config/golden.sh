@@ -311,6 +311,9 @@ import_case netsh-lines.cmd windows 1
 # a boot script: sudo, a path, if/then/fi; sysctl -p and set -e said
 import_case tune.sh linux 1 --platform linux
 import_case garbage.txt linux 1 --platform linux
+# a Mac's sysctl.conf read without --platform on Linux: each key said,
+# and the --platform that reads it
+import_case sysctl-mac.conf linux 1
 import_case launchd-on-windows.plist windows 1 --platform windows
 import_case empty.conf linux 1 --platform linux
 
