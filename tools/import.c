@@ -90,6 +90,46 @@ drop(struct import *im, int line, const char *fmt, ...)
 	im->dropped++;
 }
 
+/*
+ * A size given with a unit, or not as a number, for a key the catalogue
+ * counts in bytes: import reads plain bytes only, so say so here rather
+ * than in the catalogue's words, which list the units a tcptune.conf
+ * takes.  True when it was said.
+ */
+static bool
+size_with_unit(struct import *im, int line, const char *name,
+    const char *value)
+{
+	const struct cat_key	*k = catalogue_find(name, im->os);
+	char			 copy[TT_VALUE_MAX], bytes[TT_VALUE_MAX];
+	char			 hint[TT_VALUE_MAX + 32], *w, *sp;
+	long long		 n[TT_VALUE_MAX_WORDS], v;
+
+	if (k == NULL || k->unit != CAT_BYTES ||
+	    value_numbers(value, n, TT_VALUE_MAX_WORDS) >= 0)
+		return false;
+	tt_strlcpy(copy, value, sizeof(copy));	/* normalized: one space */
+	bytes[0] = '\0';
+	for (w = copy; w != NULL; w = sp != NULL ? sp + 1 : NULL) {
+		if ((sp = strchr(w, ' ')) != NULL)
+			*sp = '\0';
+		if (tt_parse_size(w, &v) == -1) {
+			bytes[0] = '\0';
+			break;
+		}
+		snprintf(bytes + strlen(bytes), sizeof(bytes) - strlen(bytes),
+		    "%s%lld", bytes[0] ? " " : "", v);
+	}
+	hint[0] = '\0';
+	if (bytes[0] != '\0')
+		snprintf(hint, sizeof(hint), " (\"%s\" is %s)", value, bytes);
+	drop(im, line, "%s takes %s in bytes, not \"%s\": import reads sizes "
+	    "as plain numbers, without units%s", name, k->nums == 1 ?
+	    "one size" : k->nums == 2 ? "two sizes" : "three sizes", value,
+	    hint);
+	return true;
+}
+
 /* One setting: checked against the catalogue, the last one wins. */
 static void
 add_setting(struct import *im, int line, const char *name, const char *raw)
@@ -110,6 +150,8 @@ add_setting(struct import *im, int line, const char *name, const char *raw)
 		tt_strlcpy(im->found[im->nfound++].value, value,
 		    TT_VALUE_MAX);
 	}
+	if (size_with_unit(im, line, name, value))
+		return;
 	switch (catalogue_check(name, value, im->os, why, sizeof(why))) {
 	case CAT_REFUSED:
 		drop(im, line, "%s", why);

@@ -304,6 +304,9 @@ import_case launchd-wrapped.plist darwin 1
 import_case launchd-binary.plist darwin 0
 import_case launchd-entity.plist darwin 1
 import_case sysctl.d.conf linux 1 --platform linux
+# sizes with units: refused in words that do not offer "16M" as a form
+# import takes, with the bytes they would be
+import_case sysctl-units.conf linux 1 --platform linux
 import_case netsh.cmd windows 1
 # a netsh command that is not set global, and exit 0: each said, the
 # rest carried over
