@@ -640,6 +640,31 @@ batch_comment(const char *s)
 }
 
 /*
+ * Whether s is "name = value" with a dotted sysctl name before the '=':
+ * read as sysctl.conf, never as a command, even when the name holds the
+ * word sysctl (kernel.sysctl_writes_strict).  A shell word before '='
+ * has no '.' (shell_assignment) or holds a blank.
+ */
+static bool
+conf_form(const char *s)
+{
+	char	name[TT_NAME_MAX], *p;
+	size_t	n = strcspn(s, "=");
+
+	if (s[n] != '=' || n >= sizeof(name))
+		return false;
+	memcpy(name, s + (*s == '-'), n - (*s == '-'));
+	name[n - (*s == '-')] = '\0';
+	for (p = name + strlen(name); p > name && isspace((unsigned char)p[-1]);
+	    p--)
+		p[-1] = '\0';
+	for (p = name; *p != '\0'; p++)
+		if (*p == '/')
+			*p = '.';
+	return strchr(name, '.') != NULL && sysctl_name_valid(name);
+}
+
+/*
  * Every line of a text file: a sysctl.conf line or shell commands.  A
  * line that is neither, and runs nothing that sets a sysctl, is said and
  * left out; the rest is still read.
@@ -664,11 +689,13 @@ read_text(struct import *im, char *buf)
 			e[-1] = '\0';
 		if (*s == '\0' || *s == '#' || *s == ';' || batch_comment(s))
 			continue;
-		/* shell_text() splits its copy in place */
-		tt_strlcpy(copy, s, sizeof(copy));
-		c = shell_text(im, line, copy);
-		if (c.kind[CMD_READ] > 0 || c.kind[CMD_OTHER] == 0)
-			continue;
+		if (!conf_form(s)) {
+			/* shell_text() splits its copy in place */
+			tt_strlcpy(copy, s, sizeof(copy));
+			c = shell_text(im, line, copy);
+			if (c.kind[CMD_READ] > 0 || c.kind[CMD_OTHER] == 0)
+				continue;
+		}
 		if ((e = strpbrk(s, "#;")) != NULL)	/* "a = b # why" */
 			*e = '\0';
 		if (conf_line(im, line, s) == 0) {
