@@ -151,6 +151,15 @@ confined() {
 				next
 			if ($0 ~ /O_DIRECTORY/ && path !~ /^\/proc\/sys/)
 				next
+			# getpwnam through nss-systemd ("passwd: files
+			# systemd", the libnss-systemd that systemd
+			# recommends): its drop-in user records, read-only,
+			# reached a component at a time with O_PATH
+			# (nss-systemd(8), "Static drop-in JSON user/group
+			# records": https://man7.org/linux/man-pages/man8/nss-systemd.8.html)
+			if (path ~ /^\/(etc|run|run\/host|usr\/local\/lib|usr\/lib)\/userdb(\/|$)/ ||
+			    ($0 ~ /O_PATH/ && path ~ /^(etc|run|host|usr|local|lib|userdb)$/))
+				next
 			if (path ~ /^\/proc\/sys(\/|$)/) { print; bad = 1; next }
 			if (path ~ /^\/(etc\/ld\.so\.(cache|preload)|lib|lib64|usr\/lib|usr\/lib64|usr\/local\/lib|usr\/share\/locale|proc)(\/|$)/)
 				next
