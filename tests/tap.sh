@@ -67,7 +67,8 @@ diag_file() {
 }
 
 tap_context_show() {
-	if declare -F tap_context >/dev/null; then
+	# command -v, not bash's declare -F: the sh tests source this too
+	if command -v tap_context >/dev/null 2>&1; then
 		tap_context
 	fi
 	return 0
