@@ -73,18 +73,6 @@ fmt_local(int64_t t, int64_t now, bool compact, char *buf, size_t len)
 		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
 }
 
-void
-fmt_utc(int64_t t, char *buf, size_t len)
-{
-	time_t		tt = (time_t)t;
-	struct tm	tm;
-
-	if (gmtime_r(&tt, &tm) == NULL)
-		snprintf(buf, len, "@%lld", (long long)t);
-	else
-		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* "ERANGE", or the number for the errnos errno_name() does not know. */
 const char *
 errno_label(int err, char *buf, size_t len)

@@ -694,6 +694,30 @@ test_blind_spots(void **arg)
 	assert_non_null(strstr(out, "\"close_notices\": false"));
 }
 
+/* diagnose --json gives its times as status --json does: ISO 8601 UTC. */
+static void
+test_json_times(void **arg)
+{
+	struct reply	 r;
+	struct msg_flow	 flow;
+	static char	 out[8192];
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	memset(&flow, 0, sizeof(flow));
+	r.diag.last_pass = 1764979200;		/* 2025-12-06 00:00:00 UTC */
+	flow.last_seen = 1764979261;
+	r.flows = &flow;
+	r.nflows = 1;
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"last_pass\": \"2025-12-06T00:00:00Z\""));
+	assert_non_null(strstr(out, "\"last_seen\": \"2025-12-06T00:01:01Z\""));
+	r.diag.last_pass = 0;			/* no pass yet */
+	r.nflows = 0;
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"last_pass\": null"));
+}
+
 static void
 test_sentence(void **arg)
 {
@@ -1302,6 +1326,7 @@ main(void)
 		cmocka_unit_test(test_pcblist_receive),
 		cmocka_unit_test(test_snmp_segments),
 		cmocka_unit_test(test_pass_due),
+		cmocka_unit_test(test_json_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -358,7 +358,7 @@ json_flow(struct json *j, const struct msg_flow *f)
 	json_uint(j, "bytes", f->bytes);
 	json_uint(j, "uid", f->uid);
 	json_bool(j, "open", f->open != 0);
-	json_int(j, "last_seen", f->last_seen);
+	json_time(j, "last_seen", f->last_seen);
 	json_close(j, '}');
 }
 
@@ -385,7 +385,7 @@ diagnose_json(FILE *out, const struct reply *r)
 	json_begin(&j, out);
 	json_open(&j, NULL, '{');
 	json_str(&j, "sampler", s->sampler);
-	json_int(&j, "last_pass", s->last_pass);
+	json_time(&j, "last_pass", s->last_pass);
 	json_str(&j, "cannot_tell", s->cannot_tell);
 	json_str(&j, "problem", s->problem);
 	json_uint(&j, "hidden", s->nhidden);
