@@ -708,8 +708,8 @@ text_result(const char *cmd, const struct reply *r)
 	if (r->result.code == RESULT_DENIED)
 		return;
 	ESCAPE(text, r->result.text);
-	if (text[0] != '\0')
-		printf("%s\n", text);
+	if (text[0] != '\0')	/* running text, as status's */
+		ctl_wrap(stdout, "", "  ", text, CTL_TEXT_WIDTH);
 	else
 		printf("%s: %s\n", cmd, result_code_name(r->result.code));
 }
