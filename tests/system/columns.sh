@@ -4,13 +4,15 @@
 # Each command is run as a user meets it, into a pipe (no colour), and
 # every line of what it prints, stdout and stderr, must be at most 80
 # columns wide: usage errors, --help and --help -v, tcptuned's help and
-# its usage error, check's errors, status with a refused key and after a
-# failed reload, reload, resume and restore, diagnose, advise and advise
-# --apply with a read-only key left out, and measure's report, verdict
-# and errors against a server on loopback.  JSON and metrics are for
-# programs and are not checked; nor is a one-line diagnostic (see fits).
-# The daemon runs inside `unshare -n`, where net.core.rmem_max is read
-# only (a global key).
+# its usage error, check's errors, status with a refused key, after a
+# failed reload and during a measurement, reload, resume and restore,
+# diagnose, advise and advise --apply with a read-only key left out, and
+# measure's report, verdict and errors against a server on loopback.
+# JSON and metrics are for programs and are not checked; nor is a
+# one-line diagnostic (see fits).  The daemon runs inside `unshare -n`,
+# where net.core.rmem_max is read only (a global key).  diagnose's
+# sentences about real transfers are checked by diagnose.sh, which has
+# them.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -117,6 +119,16 @@ ctl_text reload >/dev/null 2>&1
 fits "measure, tuned against original" ctl_text measure -n 1 -t 2 \
     "$URL/stream"
 fits "measure --streams" ctl_text measure --streams 2 -t 2 "$URL/stream"
+# status while a measurement holds the daemon's lease
+leased() {
+	"$TCPTUNECTL" -s "$SOCK" status --json 2>/dev/null |
+	    jq -e '.daemon.lease != null' >/dev/null
+}
+ctl_text measure -n 1 -t 10 "$URL/stream" >/dev/null 2>&1 &
+MEASURE_PID=$!
+wait_until 5 leased
+fits "status during a measurement" ctl_text status
+wait "$MEASURE_PID"
 fits "measure, HTTP 404" ctl_text measure -t 2 "$URL/status/404"
 fits "measure, a redirect loop" ctl_text measure -t 2 "$URL/loop"
 fits "measure, connection refused" ctl_text measure -t 2 \
