@@ -217,6 +217,10 @@ log_errors(const struct errlist *errs)
 		log_warnx("%s", errs->msg[i]);
 }
 
+/*
+ * "reloaded FILE: 3 keys, 1 not in force", as status's last reload line
+ * shows it: status is where the keys are, so it names no other place.
+ */
 static void
 summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 {
@@ -230,8 +234,24 @@ summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 		snprintf(msg, len, "%s %s: %zu keys, all in force", what,
 		    e->cfg->path, e->nkeys);
 	else
-		snprintf(msg, len, "%s %s: %zu keys, %zu not in force (see "
-		    "tcptunectl status)", what, e->cfg->path, e->nkeys, bad);
+		snprintf(msg, len, "%s %s: %zu keys, %zu not in force", what,
+		    e->cfg->path, e->nkeys, bad);
+}
+
+/*
+ * The summary for the log and a command's reply, which are read apart
+ * from status: with keys not in force, where to see which.
+ */
+static void
+summarize_told(const struct daemon *d, char *msg, size_t len,
+    const char *what)
+{
+	size_t	n;
+
+	summarize(d, msg, len, what);
+	n = strlen(msg);
+	if (!d->originals.paused && engine_not_in_force(&d->engine) > 0)
+		snprintf(msg + n, len - n, " (see tcptunectl status)");
 }
 
 /* Forget the lease without resuming: the caller decides what follows. */
@@ -281,11 +301,12 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	originals_set_paused(&d->originals, false);
 	engine_configure(&d->engine, cfg);
 	arm_check_timer(d);
-	summarize(d, msg, len, "reloaded");
+	summarize(d, d->last_reload_msg, sizeof(d->last_reload_msg),
+	    "reloaded");
+	summarize_told(d, msg, len, "reloaded");
 	log_notice("%s", msg);
 	d->last_reload_ok = true;
 	d->last_bad_digest = 0;
-	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
 	return 0;
 }
 
@@ -326,7 +347,7 @@ daemon_resume(struct daemon *d, char *msg, size_t len)
 	 * here would read as "not resumed" to a script).
 	 */
 	(void)engine_resume(&d->engine);
-	summarize(d, msg, len, "resumed");
+	summarize_told(d, msg, len, "resumed");
 	log_notice("%s", msg);
 	return 0;
 }
@@ -340,7 +361,7 @@ lease_resume(struct daemon *d, const char *why, char *msg, size_t len)
 	d->refreshed_turn = 0;
 	end_lease(d, why);
 	rv = engine_resume(&d->engine);
-	summarize(d, msg, len, "lease over: enforcing again;");
+	summarize_told(d, msg, len, "lease over: enforcing again;");
 	log_notice("%s", msg);
 	return rv;
 }
@@ -625,9 +646,10 @@ reload_unchanged(struct daemon *d)
 	d->last_reload = time(NULL);
 	d->last_reload_ok = true;
 	d->last_bad_digest = 0;
-	summarize(d, msg, sizeof(msg), "reloaded (unchanged)");
+	summarize(d, d->last_reload_msg, sizeof(d->last_reload_msg),
+	    "reloaded (unchanged)");
+	summarize_told(d, msg, sizeof(msg), "reloaded (unchanged)");
 	log_notice("%s", msg);
-	tt_strlcpy(d->last_reload_msg, msg, sizeof(d->last_reload_msg));
 }
 
 /*
@@ -1022,11 +1044,12 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	engine_configure(&d.engine, cfg);
 	if ((d.diagnose = diagnose_new(&d.engine, d.be, d.loop)) == NULL)
 		fatal("diagnose");
-	summarize(&d, msg, sizeof(msg), "started with");
+	summarize(&d, d.last_reload_msg, sizeof(d.last_reload_msg),
+	    "started with");
+	summarize_told(&d, msg, sizeof(msg), "started with");
 	log_notice("%s", msg);
 	if (tt_wsl(NULL))
 		log_notice("%s", TT_WSL_NOTE);
-	tt_strlcpy(d.last_reload_msg, msg, sizeof(d.last_reload_msg));
 	d.last_reload = d.started;
 	d.last_reload_ok = true;
 	if (control_start(d.ctl, d.loop, &ops) == -1)

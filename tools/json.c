@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "tcptune.h"
 #include "json.h"
@@ -135,4 +136,25 @@ json_null(struct json *j, const char *key)
 {
 	json_member(j, key);
 	fputs("null", j->f);
+}
+
+/*
+ * A wall-clock time in seconds as ISO 8601 UTC, or null for 0 ("never"):
+ * every document gives its times alike (status, diagnose).
+ */
+void
+json_time(struct json *j, const char *key, long long t)
+{
+	time_t		tt = (time_t)t;
+	struct tm	tm;
+	char		buf[64];
+
+	if (t == 0)
+		json_null(j, key);
+	else if (gmtime_r(&tt, &tm) == NULL)
+		json_int(j, key, t);
+	else {
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		json_str(j, key, buf);
+	}
 }

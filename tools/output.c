@@ -73,18 +73,6 @@ fmt_local(int64_t t, int64_t now, bool compact, char *buf, size_t len)
 		strftime(buf, len, "%Y-%m-%d %H:%M", &tm);
 }
 
-void
-fmt_utc(int64_t t, char *buf, size_t len)
-{
-	time_t		tt = (time_t)t;
-	struct tm	tm;
-
-	if (gmtime_r(&tt, &tm) == NULL)
-		snprintf(buf, len, "@%lld", (long long)t);
-	else
-		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* "ERANGE", or the number for the errnos errno_name() does not know. */
 const char *
 errno_label(int err, char *buf, size_t len)
@@ -608,6 +596,19 @@ text_key_summary(const struct msg_key_status *keys, size_t n)
  * The damaged originals files the daemon keeps, a path a line (each
  * escaped on its own, the newlines between them are the daemon's).
  */
+/*
+ * One field of the daemon's part: its label, then its text as running
+ * text indented under the label's column.
+ */
+static void
+text_field(const char *label, const char *text)
+{
+	char	first[32];
+
+	snprintf(first, sizeof(first), "%-12s ", label);
+	ctl_wrap(stdout, first, "             ", text, CTL_TEXT_WIDTH);
+}
+
 static void
 text_damaged(const struct msg_daemon_info *di)
 {
@@ -649,22 +650,23 @@ text_daemon(const struct text_info *ti)
 	printf("%-12s every %us, %llu done\n", "checks", di->check_interval,
 	    (unsigned long long)di->checks);
 	text_reload_line(ti);
-	if (di->lease && di->lease_pid >= 0)
-		printf("%-12s PAUSED for a measurement by uid %d (pid %d), "
-		    "%u s left; enforcing again when it ends\n", "enforcement",
-		    di->lease_uid, di->lease_pid, di->lease_left);
-	else if (di->lease)
-		printf("%-12s PAUSED for a measurement by uid %d, %u s left; "
-		    "enforcing again when it ends\n", "enforcement",
-		    di->lease_uid, di->lease_left);
-	else
+	if (di->lease) {
+		char	pid[32] = "", lease[160];
+
+		if (di->lease_pid >= 0)
+			snprintf(pid, sizeof(pid), " (pid %d)", di->lease_pid);
+		snprintf(lease, sizeof(lease), "PAUSED for a measurement by "
+		    "uid %d%s, %u s left; enforcing again when it ends",
+		    di->lease_uid, pid, di->lease_left);
+		text_field("enforcement", lease);
+	} else
 		printf("%-12s %s\n", "enforcement", di->paused ?
 		    "PAUSED, originals restored (tcptunectl resume)" :
 		    "active");
 	printf("%-12s %s\n", "on exit", di->restore_on_exit ?
 	    "originals restored" : "tuned values stay");
 	if (ti->state_problem[0] != '\0')
-		printf("%-12s %s\n", "state", ti->state_problem);
+		text_field("state", ti->state_problem);
 	text_damaged(di);
 }
 
@@ -678,7 +680,7 @@ text_flows_line(const struct reply *r)
 		return;
 	diagnose_status_line(&r->diag, line, sizeof(line));
 	if (line[0] != '\0')
-		printf("%-12s %s\n", "connections", line);
+		text_field("connections", line);
 }
 
 static int
@@ -720,8 +722,8 @@ text_result(const char *cmd, const struct reply *r)
 	if (r->result.code == RESULT_DENIED)
 		return;
 	ESCAPE(text, r->result.text);
-	if (text[0] != '\0')
-		printf("%s\n", text);
+	if (text[0] != '\0')	/* running text, as status's */
+		ctl_wrap(stdout, "", "  ", text, CTL_TEXT_WIDTH);
 	else
 		printf("%s: %s\n", cmd, result_code_name(r->result.code));
 }

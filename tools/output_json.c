@@ -45,20 +45,6 @@
 
 static struct json	js;
 
-/* ISO-8601 UTC, or null for 0 ("never"). */
-static void
-json_time(const char *key, int64_t t)
-{
-	char	buf[64];
-
-	if (t == 0) {
-		json_null(&js, key);
-		return;
-	}
-	fmt_utc(t, buf, sizeof(buf));
-	json_str(&js, key, buf);
-}
-
 static void
 json_error(const char *key, int err)
 {
@@ -104,12 +90,12 @@ json_daemon(const struct msg_daemon_info *di)
 	json_str(&js, "config_path", di->config_path);
 	json_str(&js, "managed_path", di->managed_path[0] ? di->managed_path :
 	    NULL);
-	json_time("started", di->started);
-	json_time("now", di->now);
+	json_time(&js, "started", di->started);
+	json_time(&js, "now", di->now);
 	json_int(&js, "uptime", di->now - di->started);
 	json_uint(&js, "check_interval", di->check_interval);
 	json_uint(&js, "checks", di->checks);
-	json_time("last_check", di->last_check);
+	json_time(&js, "last_check", di->last_check);
 	json_uint(&js, "nkeys", di->nkeys);
 	json_bool(&js, "paused", di->paused != 0);
 	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
@@ -124,7 +110,7 @@ json_daemon(const struct msg_daemon_info *di)
 		json_close(&js, '}');
 	} else
 		json_null(&js, "lease");
-	json_time("last_reload", di->last_reload);
+	json_time(&js, "last_reload", di->last_reload);
 	if (di->last_reload == 0)
 		json_null(&js, "last_reload_ok");
 	else
@@ -151,8 +137,8 @@ json_key(const struct msg_key_status *ks)
 	json_str(&js, "original", ks->has_original ? ks->original : NULL);
 	json_error("error", ks->err);
 	json_uint(&js, "corrections", ks->corrections);
-	json_time("last_change", ks->last_change);
-	json_time("next_attempt", ks->next_attempt);
+	json_time(&js, "last_change", ks->last_change);
+	json_time(&js, "next_attempt", ks->next_attempt);
 	json_str(&js, "note", ks->note);
 	json_close(&js, '}');
 }

@@ -214,7 +214,6 @@ extern const struct output	text_output;
 extern const struct output	text_short_output;	/* status --short */
 extern const struct output	json_output;
 /* output.c: times in UTC, an errno's name; also output_json.c's. */
-void		 fmt_utc(int64_t, char *, size_t);
 const char	*errno_label(int, char *, size_t);
 
 /*

@@ -157,14 +157,21 @@ jq -e '.close_notices == true and .closes > 0 and .tick_ms == 1000 and
     "$TB_TMP/summary.json" >/dev/null
 report $? "the daemon watches the kernel's close notices, and says so" \
     "$(jq -c '{close_notices, close_notices_problem, closes, may_have_missed}' "$TB_TMP/summary.json" 2>&1)"
+# joined: the sentence is running text, wrapped at 80 columns
+joined() { tr '\n' ' ' <"$1" | tr -s ' '; }
 ctl diagnose >"$TB_TMP/before.txt" 2>&1
-grep -q "receive buffer stops at 4 MiB (net.ipv4.tcp_rmem)" "$TB_TMP/before.txt"
+joined "$TB_TMP/before.txt" |
+    grep -q "receive buffer stops at 4 MiB (net.ipv4.tcp_rmem)"
 report $? "the text report says so in a sentence"
 diag_file "diagnose before tuning" "$TB_TMP/before.txt"
 ctl status >"$TB_TMP/status.txt" 2>&1
-grep -q "held by the 4 MiB receive ceiling (net.ipv4.tcp_rmem); see tcptunectl diagnose" "$TB_TMP/status.txt"
+joined "$TB_TMP/status.txt" | grep -q "held by the 4 MiB receive ceiling (net.ipv4.tcp_rmem); see tcptunectl diagnose"
 report $? "status has the line about the held transfers" \
     "$(tail -3 "$TB_TMP/status.txt")"
+[ "$(LC_ALL=C.UTF-8 wc -L <"$TB_TMP/before.txt")" -le 80 ] &&
+    [ "$(LC_ALL=C.UTF-8 wc -L <"$TB_TMP/status.txt")" -le 80 ]
+report $? "diagnose's sentences and status's line within 80 columns" \
+    "$(cat "$TB_TMP/before.txt" "$TB_TMP/status.txt")"
 
 # measure --streams at a 512 KiB ceiling (the daemon is paused): four
 # streams then need about 160 Mbit/s, which the delay line carries even on

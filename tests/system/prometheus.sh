@@ -5,8 +5,8 @@
 # state (in force, drifted, refused), corrections, the last check and
 # tcptune_up; label values with quotes, backslashes, a newline and bytes
 # that are not UTF-8 are escaped; the text file is replaced whole; with no
-# daemon, tcptune_up 0 is still printed and written.  Runs inside
-# `unshare -n`.
+# daemon, tcptune_up 0 is still printed and written; in each state the
+# two exit as status does.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -152,9 +152,34 @@ report $? "--textfile into a missing directory: exit 1 with the reason" \
 "$TCPTUNECTL" -s "$SOCK" status --json --prometheus >"$T/tf.out" 2>&1
 check_eq "--json with --prometheus: usage error (64)" 64 "$?"
 
+# ---- --prometheus and --textfile exit as status does, state by state
+
+# exits_alike WANT STATE: status, --prometheus and --textfile DIR all
+# exit WANT.
+exits_alike() {
+	local text prom tf
+	"$TCPTUNECTL" -s "$SOCK" status >/dev/null 2>&1
+	text=$?
+	"$TCPTUNECTL" -s "$SOCK" status --prometheus >/dev/null 2>&1
+	prom=$?
+	"$TCPTUNECTL" -s "$SOCK" status --textfile "$TF" >/dev/null 2>&1
+	tf=$?
+	[ "$text" -eq "$1" ] && [ "$prom" -eq "$1" ] && [ "$tf" -eq "$1" ]
+	report $? "$2: status, --prometheus, --textfile exit $1" \
+	    "status $text, --prometheus $prom, --textfile $tf"
+}
+exits_alike 1 "a key refused"
+plist -i 60 "$RMEM=${RV[1]}" "$WMEM=${WV[1]}" | write_config "$ODDCONF"
+ctl reload
+wait_until 3 all_in_force
+exits_alike 0 "every key in force"
+ctl restore
+exits_alike 1 "enforcement paused"
+
 # ---- no daemon
 
 daemon_stop main
+exits_alike 2 "no daemon"
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 prom
 [ "$CTL_RC" -eq 2 ] && has "tcptune_up 0" && [ "$(grep -vc '^#' "$T/m.prom")" -eq 1 ]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers are called through wait_until
 # System test: tcptunectl as a person meets it.  --help fits a screen and
-# has examples; a mistyped command gets "did you mean"; status --short is
+# has examples; a mistyped command gets "did you mean"; status does not
+# send its reader to status, a reload's reply does; status --short is
 # one line a key; on a terminal (script(1) gives one) states are coloured,
 # not with NO_COLOR nor into a pipe; help PAGE goes through $PAGER on a
 # terminal only.  The daemon runs inside `unshare -n`, where
@@ -59,6 +60,25 @@ else
 fi
 start_ready main
 wait_until 3 sysctl_is $RMEM "${RV[0]}"
+
+# status is where the keys are: its own last reload line does not send
+# the reader to it; a reload's reply, read alone, does
+"$TCPTUNECTL" -s "$SOCK" status >"$T/status" 2>&1
+"$TCPTUNECTL" -s "$SOCK" status --json >"$T/status.json" 2>&1
+if global_key_readonly $GLOBAL; then
+	grep -q 'not in force' "$T/status" &&
+	    ! grep -q 'see tcptunectl status' "$T/status" "$T/status.json"
+	report $? "status, a key not in force: never 'see tcptunectl status'" \
+	    "$(cat "$T/status")" "$(jq .daemon "$T/status.json")"
+	"$TCPTUNECTL" -s "$SOCK" reload >"$T/reload" 2>&1
+	tr '\n' ' ' <"$T/reload" | grep -q '(see tcptunectl status)'
+	report $? "reload's reply: not in force (see tcptunectl status)" \
+	    "$(cat "$T/reload")"
+else
+	skip "status never says 'see tcptunectl status'" \
+	    "$GLOBAL is writable here: no key is refused"
+	skip "reload's reply: see tcptunectl status" "$GLOBAL is writable here"
+fi
 
 "$TCPTUNECTL" -s "$SOCK" status --short >"$T/short" 2>&1
 nkeys=$(grep -c . "$T/short")

@@ -655,6 +655,33 @@ report(void (*print)(FILE *, const struct reply *), const struct reply *r,
 }
 
 /*
+ * diagnose_text of r into buf: each line within 80 columns, then the
+ * running text joined again (a line break and the indent after it as
+ * one space) for the sentences to be found whole.
+ */
+static void
+text_report(const struct reply *r, char *buf, size_t len)
+{
+	char	*p, *q, *line;
+
+	report(diagnose_text, r, buf, len);
+	for (line = buf; *line != '\0'; line = p + 1) {
+		if ((p = strchr(line, '\n')) == NULL)
+			p = line + strlen(line) - 1;
+		assert_in_range(p - line, 0, 80);
+	}
+	for (p = q = buf; *p != '\0'; p++) {
+		if (*p == '\n' && p[1] == ' ') {
+			while (p[1] == ' ')
+				p++;
+			*q++ = ' ';
+		} else
+			*q++ = *p;
+	}
+	*q = '\0';
+}
+
+/*
  * With nothing in the history, "no connection" is said alone only when
  * nothing could have been missed; else each reason, in text and JSON.
  */
@@ -670,7 +697,7 @@ test_blind_spots(void **arg)
 	r.diag.tick_ms = 1000;
 	r.diag.watching = 1;
 	tt_strlcpy(r.diag.sampler, "sock_diag", sizeof(r.diag.sampler));
-	report(diagnose_text, &r, out, sizeof(out));
+	text_report(&r, out, sizeof(out));
 	assert_non_null(strstr(out, "no connection in the last hour"));
 	report(diagnose_json, &r, out, sizeof(out));
 	assert_non_null(strstr(out, "\"may_have_missed\": []"));
@@ -680,7 +707,7 @@ test_blind_spots(void **arg)
 	    "not permitted", sizeof(r.diag.watch_why));
 	r.diag.closes_lost = 3;
 	r.diag.evicted = 7;
-	report(diagnose_text, &r, out, sizeof(out));
+	text_report(&r, out, sizeof(out));
 	assert_null(strstr(out, "no connection in the last hour"));
 	assert_non_null(strstr(out, "it may have missed some"));
 	assert_non_null(strstr(out, "not as they close (sock_diag close "
@@ -692,6 +719,58 @@ test_blind_spots(void **arg)
 	assert_non_null(strstr(out, "\"close-notices-dropped\""));
 	assert_non_null(strstr(out, "\"history-full\""));
 	assert_non_null(strstr(out, "\"close_notices\": false"));
+}
+
+/* diagnose --json gives its times as status --json does: ISO 8601 UTC. */
+static void
+test_json_times(void **arg)
+{
+	struct reply	 r;
+	struct msg_flow	 flow;
+	static char	 out[8192];
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	memset(&flow, 0, sizeof(flow));
+	r.diag.last_pass = 1764979200;		/* 2025-12-06 00:00:00 UTC */
+	flow.last_seen = 1764979261;
+	r.flows = &flow;
+	r.nflows = 1;
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"last_pass\": \"2025-12-06T00:00:00Z\""));
+	assert_non_null(strstr(out, "\"last_seen\": \"2025-12-06T00:01:01Z\""));
+	r.diag.last_pass = 0;			/* no pass yet */
+	r.nflows = 0;
+	report(diagnose_json, &r, out, sizeof(out));
+	assert_non_null(strstr(out, "\"last_pass\": null"));
+}
+
+/* A connection's sentence under its line, within 80 columns. */
+static void
+test_text_width(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	const struct flow	*f;
+	struct reply		 r;
+	static char		 out[8192];
+
+	(void)arg;
+	flows_init(h);
+	f = download(h, 26875000, 4 * MIB, &l);	/* 215 Mbit/s */
+	flows_classify(f, &v);
+	flows_to_msg(f, &v, &m);
+	memset(&r, 0, sizeof(r));
+	r.diag.last_pass = 1;
+	r.diag.watching = 1;
+	r.flows = &m;
+	r.nflows = 1;
+	text_report(&r, out, sizeof(out));
+	assert_non_null(strstr(out, "because this machine's receive buffer "
+	    "stops at 4 MiB (net.ipv4.tcp_rmem); at 150 ms"));
+	free(h);
 }
 
 static void
@@ -1302,6 +1381,8 @@ main(void)
 		cmocka_unit_test(test_pcblist_receive),
 		cmocka_unit_test(test_snmp_segments),
 		cmocka_unit_test(test_pass_due),
+		cmocka_unit_test(test_json_times),
+		cmocka_unit_test(test_text_width),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,16 +31,21 @@ struct apply_plan {
 	int		 left_out;	/* to change, but read only here */
 };
 
-/* One line a key to change: now -> then, or why it is left out. */
+/*
+ * One line a key to change: now -> then, or why it is left out, as
+ * running text under it within 80 columns.
+ */
 static void
 plan_key(struct apply_plan *p, const struct adv_key *k)
 {
 	char	why[256];
+	char	line[sizeof(why) + 2 * TT_VALUE_MAX + TT_NAME_MAX + 32];
 
 	if (!advise_key_writable(k->name, why, sizeof(why))) {
-		printf("  %s: %s -> %s: left out, %s\n", k->name,
-		    k->current[0] ? k->current : "unknown", k->recommended,
-		    why);
+		snprintf(line, sizeof(line), "%s: %s -> %s: left out, %s",
+		    k->name, k->current[0] ? k->current : "unknown",
+		    k->recommended, why);
+		ctl_wrap(stdout, "  ", "      ", line, CTL_TEXT_WIDTH);
 		p->left_out++;
 		return;
 	}
@@ -86,14 +91,16 @@ advise_apply(const struct advise_args *a, const struct advice *adv)
 	struct advise_notes	*notes;
 	struct config_notes	 cn;
 	char			 path[1024], rate[32], rtt[32];
+	char			 head[sizeof(path) + 256];
 	int			 rv;
 
 	if ((rv = target(a, path, sizeof(path))) != CTL_OK)
 		return rv;
 	adv_fmt_rate(adv->in.rate, rate, sizeof(rate));
 	adv_fmt_time(adv->in.rtt, rtt, sizeof(rtt));
-	printf("%s at %s over %s, in %s:\n", adv->res.kernel, rate, rtt,
-	    path);
+	snprintf(head, sizeof(head), "%s at %s over %s, in %s:",
+	    adv->res.kernel, rate, rtt, path);
+	ctl_wrap(stdout, "", "", head, CTL_TEXT_WIDTH);
 	plan(&adv->res, &p);
 	if (p.n == 0) {
 		printf("nothing to change: %s\n", p.left_out > 0 ? "every "

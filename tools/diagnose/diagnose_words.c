@@ -10,6 +10,7 @@
 #include "config.h"
 #endif
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,6 +148,24 @@ struct blind_spot {
 	void		 (*say)(FILE *, const struct msg_diag_summary *);
 };
 
+/*
+ * A sentence as running text within CTL_TEXT_WIDTH columns: first before
+ * it, indent before each line it runs on to.
+ */
+static void say(FILE *, const char *, const char *, const char *, ...)
+    TT_PRINTF(4, 5);
+static void
+say(FILE *out, const char *first, const char *indent, const char *fmt, ...)
+{
+	char	buf[2 * TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ctl_wrap(out, first, indent, buf, CTL_TEXT_WIDTH);
+}
+
 static bool
 no_sampler(const struct msg_diag_summary *s)
 {
@@ -157,7 +176,7 @@ static void
 say_no_sampler(FILE *out, const struct msg_diag_summary *s)
 {
 	(void)s;
-	fprintf(out, "  tcptuned cannot read this system's connections\n");
+	say(out, "  ", "    ", "tcptuned cannot read this system's connections");
 }
 
 static bool
@@ -172,9 +191,9 @@ say_no_notices(FILE *out, const struct msg_diag_summary *s)
 	char	t[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
 
 	tt_escape(t, sizeof(t), s->watch_why[0] ? s->watch_why : "unknown");
-	fprintf(out, "  connections are read every %.3g s while the machine "
-	    "is busy, not as they close (%s): a transfer shorter than that "
-	    "may not have been seen\n", s->tick_ms / 1000.0, t);
+	say(out, "  ", "    ", "connections are read every %.3g s while the "
+	    "machine is busy, not as they close (%s): a transfer shorter "
+	    "than that may not have been seen", s->tick_ms / 1000.0, t);
 }
 
 static bool
@@ -186,9 +205,9 @@ notices_lost(const struct msg_diag_summary *s)
 static void
 say_notices_lost(FILE *out, const struct msg_diag_summary *s)
 {
-	fprintf(out, "  the kernel dropped close notices %llu time%s (its "
-	    "queue was full): connections that closed then were seen only "
-	    "if a pass read them\n", (unsigned long long)s->closes_lost,
+	say(out, "  ", "    ", "the kernel dropped close notices %llu time%s "
+	    "(its queue was full): connections that closed then were seen "
+	    "only if a pass read them", (unsigned long long)s->closes_lost,
 	    s->closes_lost == 1 ? "" : "s");
 }
 
@@ -201,9 +220,9 @@ unsampled(const struct msg_diag_summary *s)
 static void
 say_unsampled(FILE *out, const struct msg_diag_summary *s)
 {
-	fprintf(out, "  %llu connection%s closed before any pass read %s: "
-	    "a close notice carries no buffer sizes, so a download among "
-	    "them cannot be judged\n",
+	say(out, "  ", "    ", "%llu connection%s closed before any pass read "
+	    "%s: a close notice carries no buffer sizes, so a download "
+	    "among them cannot be judged",
 	    (unsigned long long)s->closes_unsampled,
 	    s->closes_unsampled == 1 ? "" : "s",
 	    s->closes_unsampled == 1 ? "it" : "them");
@@ -218,8 +237,8 @@ history_full(const struct msg_diag_summary *s)
 static void
 say_history_full(FILE *out, const struct msg_diag_summary *s)
 {
-	fprintf(out, "  the history was full: %llu older connection%s "
-	    "dropped\n", (unsigned long long)s->evicted,
+	say(out, "  ", "    ", "the history was full: %llu older "
+	    "connection%s dropped", (unsigned long long)s->evicted,
 	    s->evicted == 1 ? " was" : "s were");
 }
 
@@ -232,8 +251,8 @@ throttled(const struct msg_diag_summary *s)
 static void
 say_throttled(FILE *out, const struct msg_diag_summary *s)
 {
-	fprintf(out, "  %llu pass%s put off to keep sampling under 1 %% of a "
-	    "CPU (the connection table is large)\n",
+	say(out, "  ", "    ", "%llu pass%s put off to keep sampling under "
+	    "1 %% of a CPU (the connection table is large)",
 	    (unsigned long long)s->throttled,
 	    s->throttled == 1 ? " was" : "es were");
 }
@@ -250,7 +269,7 @@ say_failed(FILE *out, const struct msg_diag_summary *s)
 	char	t[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
 
 	tt_escape(t, sizeof(t), s->problem);
-	fprintf(out, "  the last sampling failed: %s\n", t);
+	say(out, "  ", "    ", "the last sampling failed: %s", t);
 }
 
 static const struct blind_spot blind_spots[] = {
@@ -291,24 +310,24 @@ text_summary(FILE *out, const struct reply *r)
 
 	if (s->cannot_tell[0] != '\0') {
 		tt_escape(t, sizeof(t), s->cannot_tell);
-		fprintf(out, "note: %s\n", t);
+		say(out, "note: ", "  ", "%s", t);
 	}
 	if (s->last_pass == 0 && s->closes == 0)
 		fprintf(out, "tcptuned has not sampled the connections yet\n");
 	else if (r->nflows == 0 && blind_count(s) == 0)
-		fprintf(out, "no connection in the last hour moved enough "
-		    "data over a long enough round trip to tell what held "
-		    "it\n");
+		say(out, "", "", "no connection in the last hour moved "
+		    "enough data over a long enough round trip to tell what "
+		    "held it");
 	else if (r->nflows == 0)
-		fprintf(out, "no connection tcptuned saw in the last hour "
-		    "moved enough data over a long enough round trip to tell "
-		    "what held it; it may have missed some:\n");
+		say(out, "", "", "no connection tcptuned saw in the last "
+		    "hour moved enough data over a long enough round trip to "
+		    "tell what held it; it may have missed some:");
 	else if (blind_count(s) > 0)
 		fprintf(out, "tcptuned may have missed connections:\n");
 	text_blind_spots(out, s);
 	if (s->nhidden > 0)
-		fprintf(out, "%u connection%s of other users not shown (root "
-		    "sees them)\n", s->nhidden, s->nhidden == 1 ? "" : "s");
+		say(out, "", "", "%u connection%s of other users not shown "
+		    "(root sees them)", s->nhidden, s->nhidden == 1 ? "" : "s");
 }
 
 void
@@ -324,8 +343,9 @@ diagnose_text(FILE *out, const struct reply *r)
 		diagnose_sentence(f, line, sizeof(line));
 		tt_escape(local, sizeof(local), f->local);
 		tt_escape(remote, sizeof(remote), f->remote);
-		fprintf(out, "%s -> %s  %s%s\n  %s\n", local, remote,
-		    held_by_name(f->held_by), f->open ? "" : " (closed)", line);
+		fprintf(out, "%s -> %s  %s%s\n", local, remote,
+		    held_by_name(f->held_by), f->open ? "" : " (closed)");
+		ctl_wrap(out, "  ", "  ", line, CTL_TEXT_WIDTH);
 	}
 	text_summary(out, r);
 }
@@ -358,7 +378,7 @@ json_flow(struct json *j, const struct msg_flow *f)
 	json_uint(j, "bytes", f->bytes);
 	json_uint(j, "uid", f->uid);
 	json_bool(j, "open", f->open != 0);
-	json_int(j, "last_seen", f->last_seen);
+	json_time(j, "last_seen", f->last_seen);
 	json_close(j, '}');
 }
 
@@ -385,7 +405,7 @@ diagnose_json(FILE *out, const struct reply *r)
 	json_begin(&j, out);
 	json_open(&j, NULL, '{');
 	json_str(&j, "sampler", s->sampler);
-	json_int(&j, "last_pass", s->last_pass);
+	json_time(&j, "last_pass", s->last_pass);
 	json_str(&j, "cannot_tell", s->cannot_tell);
 	json_str(&j, "problem", s->problem);
 	json_uint(&j, "hidden", s->nhidden);
