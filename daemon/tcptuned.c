@@ -226,16 +226,17 @@ summarize(const struct daemon *d, char *msg, size_t len, const char *what)
 {
 	const struct engine	*e = &d->engine;
 	size_t			 bad = engine_not_in_force(e);
+	const char		*keys = e->nkeys == 1 ? "key" : "keys";
 
 	if (d->originals.paused)
-		snprintf(msg, len, "%s %s: %zu keys, enforcement paused", what,
-		    e->cfg->path, e->nkeys);
+		snprintf(msg, len, "%s %s: %zu %s, enforcement paused", what,
+		    e->cfg->path, e->nkeys, keys);
 	else if (bad == 0)
-		snprintf(msg, len, "%s %s: %zu keys, all in force", what,
-		    e->cfg->path, e->nkeys);
+		snprintf(msg, len, "%s %s: %zu %s, all in force", what,
+		    e->cfg->path, e->nkeys, keys);
 	else
-		snprintf(msg, len, "%s %s: %zu keys, %zu not in force", what,
-		    e->cfg->path, e->nkeys, bad);
+		snprintf(msg, len, "%s %s: %zu %s, %zu not in force", what,
+		    e->cfg->path, e->nkeys, keys, bad);
 }
 
 /*
