@@ -4,7 +4,9 @@
 # command users run.  Speaks TAP.
 #
 #   good/NAME.conf    `check -v` must print good/NAME.out and exit 0
-#   bad/NAME.conf     `check` must print bad/NAME.err and exit 1
+#   bad/NAME.conf     `check` must print bad/NAME.err and exit 1 (the
+#                     daemon's reload bad/NAME.reload where that differs:
+#                     tests/system/hostile_reload.sh)
 #   etc/tcptune.conf.OS, the shipped defaults, are good files too; their
 #   expected output is shipped/tcptune.conf.OS.out
 #   generated/NAME.err  the hostile cases that cannot be kept in git
