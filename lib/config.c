@@ -681,10 +681,25 @@ looks_integer(const char *s)
 	return true;
 }
 
-/* One decimal integer, white space around it allowed. */
+/*
+ * "16M" in an <integer>: a size the config takes, as a <string> (size.c),
+ * for a key counted in bytes.
+ */
+static bool
+size_as_string(const char *word, bool bytes)
+{
+	long long	n;
+
+	return bytes && tt_size_has_unit(word) && tt_parse_size(word, &n) == 0;
+}
+
+/*
+ * One decimal integer, white space around it allowed; bytes: a size with
+ * a unit would do as a <string>, and the message says so.
+ */
 static bool
 integer_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
-    long long *out)
+    bool bytes, long long *out)
 {
 	char	*text, word[TT_VALUE_MAX], buf[SHOW_BUF];
 	bool	 ok = false;
@@ -697,6 +712,9 @@ integer_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
 		nproblem(p, v, "%s%s \"%s\" is too long (at most %d "
 		    "characters)", owner, what, show(text, buf, sizeof(buf)),
 		    TT_VALUE_MAX - 1);
+	else if (size_as_string(word, bytes))
+		nproblem(p, v, "%s%s is a size: write it as a <string>", owner,
+		    show(word, buf, sizeof(buf)));
 	else if (!looks_integer(word))
 		nproblem(p, v, "%s%s \"%s\" is not a decimal integer", owner,
 		    what, show(text, buf, sizeof(buf)));
@@ -715,7 +733,7 @@ parse_interval(struct parse *p, xmlNode *v)
 	long long	n;
 
 	if (!type_is(p, v, "integer", "", "CheckInterval") ||
-	    !integer_of(p, v, "", "CheckInterval", &n))
+	    !integer_of(p, v, "", "CheckInterval", false, &n))
 		return;
 	if (n < TT_CHECK_MIN || n > TT_CHECK_MAX) {
 		nproblem(p, v, "CheckInterval must be between %d and %d "
@@ -868,13 +886,22 @@ string_value(struct parse *p, xmlNode *v, const char *owner,
 	return ok;
 }
 
+/* Whether the catalogue counts name in bytes, on any OS. */
+static bool
+key_in_bytes(const char *name)
+{
+	const struct cat_key	*c = catalogue_find_any(name);
+
+	return c != NULL && c->unit == CAT_BYTES;
+}
+
 static bool
 integer_value(struct parse *p, xmlNode *v, const char *owner,
     struct config_key *k)
 {
 	long long	n;
 
-	if (!integer_of(p, v, owner, "value", &n))
+	if (!integer_of(p, v, owner, "value", key_in_bytes(k->name), &n))
 		return false;
 	if (n < 0) {
 		nproblem(p, v, "%svalue %lld is negative: sysctl values here "
@@ -1144,6 +1171,48 @@ parse_binary(struct parse *p, const char *buf, size_t len)
 	free(xml);
 }
 
+/*
+ * The first line of buf that reads as sysctl.conf(5)'s "name = value"
+ * (a dotted name, then '='), when no line before it opens a tag: 0 when
+ * there is none.
+ */
+static long
+sysctl_conf_line(const char *buf, size_t len)
+{
+	const char	*at = buf, *end = buf + len, *nl, *c;
+	long		 line = 1;
+
+	for (; at < end; at = nl + 1, line++) {
+		if ((nl = memchr(at, '\n', (size_t)(end - at))) == NULL)
+			nl = end;
+		for (c = at; c < nl && isspace((unsigned char)*c); c++)
+			;
+		if (c == nl || *c == '#' || *c == ';')
+			continue;
+		if (*c == '<')
+			return 0;
+		for (; c < nl && (isalnum((unsigned char)*c) || *c == '_' ||
+		    *c == '-' || *c == '.' || *c == '/'); c++)
+			;
+		while (c < nl && (*c == ' ' || *c == '\t'))
+			c++;
+		return c < nl && *c == '=' && memchr(at, '.',
+		    (size_t)(c - at)) != NULL ? line : 0;
+	}
+	return 0;
+}
+
+static void
+parse_text(struct parse *p, const char *buf, size_t len)
+{
+	long	line;
+
+	parse_xml(p, buf, len);
+	if (p->fatal && (line = sysctl_conf_line(buf, len)) > 0)
+		problem(p, line, "sysctl.conf syntax: convert it with "
+		    "tcptunectl import FILE");
+}
+
 /* Parse into p, every problem kept there; p->cfg holds the keys read. */
 static void
 parse_buf(struct parse *p, const char *buf, size_t len, const char *label)
@@ -1172,7 +1241,7 @@ parse_buf(struct parse *p, const char *buf, size_t len, const char *label)
 		problem(p, line_at(buf, nul), "a NUL byte: a config is text "
 		    "and holds none");
 	else
-		parse_xml(p, buf, len);
+		parse_text(p, buf, len);
 	if (p->nprobs == 0 && p->fatal)	/* stopped without saying why */
 		problem(p, 0, "not a well-formed XML document");
 }
