@@ -193,6 +193,16 @@ test_check(void **state)
 	    "2147483647 (2 GiB - 1)");
 	expect("net.a", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
 	expect("vm.swappiness", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
+	/* Mode 0444: a write fails whatever the value. */
+	expect("net.ipv4.tcp_available_congestion_control", "reno cubic",
+	    TT_OS_LINUX, CAT_REFUSED, "net.ipv4.tcp_available_congestion_"
+	    "control is read only: set net.ipv4.tcp_congestion_control "
+	    "instead");
+	expect("net.core.netdev_rss_key", "00:11", TT_OS_LINUX, CAT_REFUSED,
+	    "net.core.netdev_rss_key is read only: the kernel only reports "
+	    "it");
+	expect("net.ipv4.tcp_available_ulp", "tls", TT_OS_FREEBSD,
+	    CAT_UNKNOWN, NULL);
 }
 
 static void
