@@ -403,6 +403,57 @@ read_only_key(const char *name, enum tt_os os, char *why, size_t len)
 	return false;
 }
 
+/*
+ * A word key whose words the running kernel lists under another key: on
+ * Linux the congestion controls registered now, net/ipv4/tcp_cong.c
+ * tcp_get_available_congestion_control() behind the 0444
+ * tcp_available_congestion_control.  A write of another name makes the
+ * kernel try to load module tcp_NAME (tcp_ca_find_autoload(), as root),
+ * and fails with ENOENT when there is none.
+ */
+static const struct {
+	const char	*name;
+	unsigned	 os;
+	const char	*listed_in;
+	const char	*module;	/* the module a write tries: prefix */
+} kernel_words[] = {
+	{ "net.ipv4.tcp_congestion_control", L,
+	    "net.ipv4.tcp_available_congestion_control", "tcp_" },
+};
+
+/*
+ * The key listing the words name's kernel offers now, or NULL; *module
+ * the prefix of the module a write of another word tries to load.
+ */
+const char *
+catalogue_words_key(const char *name, enum tt_os os, const char **module)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(kernel_words); i++)
+		if (strcmp(kernel_words[i].name, name) == 0 &&
+		    (kernel_words[i].os & TT_OS_BIT(os))) {
+			*module = kernel_words[i].module;
+			return kernel_words[i].listed_in;
+		}
+	return NULL;
+}
+
+/* Whether word is one of the white-space separated words of list. */
+bool
+catalogue_word_listed(const char *word, const char *list)
+{
+	size_t	n = strlen(word);
+	const char *w;
+
+	for (w = list; *w != '\0'; w += strcspn(w, " \t\n")) {
+		w += strspn(w, " \t\n");
+		if (strncmp(w, word, n) == 0 && strchr(" \t\n", w[n]) != NULL)
+			return n > 0;
+	}
+	return false;
+}
+
 static bool
 linux_global_ro(const char *name, int major, int minor, bool *ever)
 {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tcptune.h"
+#include "catalogue.h"
 
 /* Whether the running kernel has name: only ENOENT says it does not. */
 static bool
@@ -62,6 +63,29 @@ unknown_key(const struct os_out *o, const struct config_key *k,
 		say(o, k, true, "%s is not in tcptune's catalogue of %s keys: "
 		    "written as given%s", k->name, catalogue_os_label(os),
 		    o->cfg->allow_any_sysctl ? " (AllowAnySysctl)" : "");
+}
+
+/*
+ * A word the running kernel does not list for k now (Linux: a congestion
+ * control not registered): a warning naming those it does.  Not an
+ * error: the write makes the kernel load module tcp_NAME when there is
+ * one (catalogue.c), as Debian ships tcp_bbr, and only then refuses it.
+ */
+static void
+kernel_words(const struct os_out *o, const struct config_key *k,
+    enum tt_os os, struct sysctl_backend *be)
+{
+	const char	*list_key, *module;
+	char		 list[TT_VALUE_MAX];
+
+	if (be == NULL ||
+	    (list_key = catalogue_words_key(k->name, os, &module)) == NULL ||
+	    be->get(be, list_key, list, sizeof(list)) != 0 ||
+	    catalogue_word_listed(k->value, list))
+		return;
+	say(o, k, true, "%s: %s is not available here (available: %s): "
+	    "refused unless module %s%s loads", k->name, k->value, list,
+	    module, k->value);
 }
 
 /*
@@ -175,6 +199,8 @@ config_check_os_each(const struct config *cfg, enum tt_os os,
 				    catalogue_os_label(os));
 			else if (os == TT_OS_DARWIN)
 				xnu_warnings(&o, k);
+			else
+				kernel_words(&o, k, os, be);
 			break;
 		}
 	}

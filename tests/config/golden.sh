@@ -242,6 +242,10 @@ done
 # (-r) that lacks one key of the catalogue and one outside it.
 golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
     "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
+# ... and names the congestion controls that kernel offers beside one it
+# does not (a warning: the write may still load its module).
+golden_case "catalogue/kernel-cc" "$cfg/catalogue" kernel-cc.xml \
+    "$cfg/catalogue/kernel-cc.out" 0 -r "$cfg/catalogue/sysroot"
 
 # import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
 # import/FILE.err (stderr), and what it prints passes check for its OS;
