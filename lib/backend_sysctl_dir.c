@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,15 +21,17 @@ struct sysctl_dir_ctx {
 	char	root[PATH_MAX];
 	char	failed[TT_NAME_MAX];	/* the last get or set that failed */
 	int	failed_err;
+	bool	failed_set;		/* and it was a set */
 };
 
 /* Kept for explain: the engine asks right after the failure. */
 static int
-note_failure(struct sysctl_dir_ctx *ctx, const char *name, int err)
+note_failure(struct sysctl_dir_ctx *ctx, const char *name, int err, bool set)
 {
 	if (err != 0) {
 		tt_strlcpy(ctx->failed, name, sizeof(ctx->failed));
 		ctx->failed_err = err;
+		ctx->failed_set = set;
 	}
 	return err;
 }
@@ -161,17 +164,42 @@ static int
 sysctl_dir_get(struct sysctl_backend *be, const char *name, char *buf,
     size_t len)
 {
-	return note_failure(be->ctx, name, read_sysctl(be, name, buf, len));
+	return note_failure(be->ctx, name, read_sysctl(be, name, buf, len),
+	    false);
 }
 
 static int
 sysctl_dir_set(struct sysctl_backend *be, const char *name, const char *value)
 {
-	return note_failure(be->ctx, name, write_sysctl(be, name, value));
+	return note_failure(be->ctx, name, write_sysctl(be, name, value),
+	    true);
 }
 
 /*
- * A global key refused in a child network namespace, in the words of
+ * A word the kernel has no such thing for (Linux: a congestion control
+ * neither registered nor loadable as a module, ENOENT): the ones it
+ * offers, from the key that lists them in the same tree.
+ */
+static int
+words_note(struct sysctl_backend *be, const char *name, char *buf,
+    size_t len)
+{
+	struct sysctl_dir_ctx	*ctx = be->ctx;
+	const char		*list_key, *module;
+	char			 list[TT_VALUE_MAX];
+
+	if (!ctx->failed_set || ctx->failed_err != ENOENT ||
+	    (list_key = catalogue_words_key(name, TT_OS_LINUX,
+	    &module)) == NULL ||
+	    read_sysctl(be, list_key, list, sizeof(list)) != 0)
+		return -1;
+	snprintf(buf, len, "not available here (available: %s)", list);
+	return 0;
+}
+
+/*
+ * Why the last failure of name: a word the kernel lacks (words_note), or
+ * a global key refused in a child network namespace, in the words of
  * this kernel's release (kernel.osrelease in the same tree): absent
  * before Linux 6.11, read only from it (catalogue_linux_netns_note).
  */
@@ -182,8 +210,11 @@ sysctl_dir_explain(struct sysctl_backend *be, const char *name, char *buf,
 	struct sysctl_dir_ctx	*ctx = be->ctx;
 	char			 release[TT_VALUE_MAX];
 
-	if (strcmp(ctx->failed, name) != 0 ||
-	    read_sysctl(be, "kernel.osrelease", release, sizeof(release)) != 0)
+	if (strcmp(ctx->failed, name) != 0)
+		return -1;
+	if (words_note(be, name, buf, len) == 0)
+		return 0;
+	if (read_sysctl(be, "kernel.osrelease", release, sizeof(release)) != 0)
 		return -1;
 	return catalogue_linux_netns_note(name, ctx->failed_err, release, buf,
 	    len) ? 0 : -1;

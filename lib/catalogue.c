@@ -358,6 +358,102 @@ static const struct {
 	{ "net.ipv4.tcp_mem", 0, 0 },
 };
 
+/*
+ * Keys a kernel only reports: mode 0444 in its sysctl table, so a write
+ * fails (EACCES) whatever the value, even for root, and a config setting
+ * one could never be applied.  Linux: net/ipv4/sysctl_net_ipv4.c
+ * (tcp_available_congestion_control, tcp_available_ulp; tcp_ehash_entries
+ * and udp_hash_entries, which report the size the child_ keys set for a
+ * new namespace) and net/core/sysctl_net_core.c (netdev_rss_key), all
+ * .mode = 0444 in torvalds/linux master (read through the code search;
+ * /proc/sys/net on Linux 6.18 shows the same files 0444).  instead: the
+ * key that sets what it reports, or NULL.
+ */
+static const struct {
+	const char	*name;
+	unsigned	 os;
+	const char	*instead;
+} read_only[] = {
+	{ "net.ipv4.tcp_available_congestion_control", L,
+	    "net.ipv4.tcp_congestion_control" },
+	{ "net.ipv4.tcp_available_ulp", L, NULL },
+	{ "net.ipv4.tcp_ehash_entries", L, "net.ipv4.tcp_child_ehash_entries" },
+	{ "net.ipv4.udp_hash_entries", L, "net.ipv4.udp_child_hash_entries" },
+	{ "net.core.netdev_rss_key", L, NULL },
+};
+
+/* A key os's kernel only reports: refused with what to set instead. */
+static bool
+read_only_key(const char *name, enum tt_os os, char *why, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(read_only); i++) {
+		if (strcmp(read_only[i].name, name) != 0 ||
+		    !(read_only[i].os & TT_OS_BIT(os)))
+			continue;
+		if (read_only[i].instead != NULL)
+			snprintf(why, len, "%s is read only: set %s instead",
+			    name, read_only[i].instead);
+		else
+			snprintf(why, len, "%s is read only: the kernel only "
+			    "reports it", name);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A word key whose words the running kernel lists under another key: on
+ * Linux the congestion controls registered now, net/ipv4/tcp_cong.c
+ * tcp_get_available_congestion_control() behind the 0444
+ * tcp_available_congestion_control.  A write of another name makes the
+ * kernel try to load module tcp_NAME (tcp_ca_find_autoload(), as root),
+ * and fails with ENOENT when there is none.
+ */
+static const struct {
+	const char	*name;
+	unsigned	 os;
+	const char	*listed_in;
+	const char	*module;	/* the module a write tries: prefix */
+} kernel_words[] = {
+	{ "net.ipv4.tcp_congestion_control", L,
+	    "net.ipv4.tcp_available_congestion_control", "tcp_" },
+};
+
+/*
+ * The key listing the words name's kernel offers now, or NULL; *module
+ * the prefix of the module a write of another word tries to load.
+ */
+const char *
+catalogue_words_key(const char *name, enum tt_os os, const char **module)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(kernel_words); i++)
+		if (strcmp(kernel_words[i].name, name) == 0 &&
+		    (kernel_words[i].os & TT_OS_BIT(os))) {
+			*module = kernel_words[i].module;
+			return kernel_words[i].listed_in;
+		}
+	return NULL;
+}
+
+/* Whether word is one of the white-space separated words of list. */
+bool
+catalogue_word_listed(const char *word, const char *list)
+{
+	size_t	n = strlen(word);
+	const char *w;
+
+	for (w = list; *w != '\0'; w += strcspn(w, " \t\n")) {
+		w += strspn(w, " \t\n");
+		if (strncmp(w, word, n) == 0 && strchr(" \t\n", w[n]) != NULL)
+			return n > 0;
+	}
+	return false;
+}
+
 static bool
 linux_global_ro(const char *name, int major, int minor, bool *ever)
 {
@@ -901,6 +997,8 @@ catalogue_check(const char *name, const char *value, enum tt_os os,
 	const struct cat_key	*k;
 
 	if ((k = catalogue_find(name, os)) == NULL) {
+		if (read_only_key(name, os, why, len))
+			return CAT_REFUSED;
 		if ((k = catalogue_find_any(name)) != NULL)
 			return other_os(k, name, os, why, len);
 		if ((k = catalogue_nearest(name, os)) != NULL)

@@ -68,6 +68,16 @@ bool			 catalogue_linux_netns_note(const char *, int,
 			    const char *, char *, size_t);
 
 /*
+ * A word key whose kernel lists the words it takes now under another key
+ * (Linux: tcp_congestion_control, tcp_available_congestion_control):
+ * that key, or NULL, and the prefix of the module a write of another
+ * word loads; and whether a word is in such a list.
+ */
+const char		*catalogue_words_key(const char *, enum tt_os,
+			    const char **);
+bool			 catalogue_word_listed(const char *, const char *);
+
+/*
  * What a Mac's RAM gives on a range of xnu releases (catalogue.c cites
  * the files): the mbuf cluster pool, whose 1/16 bounds maxsockbuf, and
  * the autotuning ceilings.  One table for the catalogue, check, advise

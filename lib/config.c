@@ -40,10 +40,12 @@ typedef xmlError	*tt_xml_error;
 
 #define SHOW_BUF	80	/* user text in a message: 72 bytes, then "..." */
 #define MAX_PROBLEMS	100	/* listed per file; then a count of the rest */
+#define MAX_WARNINGS	100	/* check's, listed beside them; the same */
 
 struct problem {
 	long	 line;
 	size_t	 seq;		/* keeps one line's problems in found order */
+	bool	 warning;	/* check's: the config is good all the same */
 	char	*msg;
 };
 
@@ -56,6 +58,8 @@ struct parse {
 	bool		 fatal;		/* the document cannot be trusted */
 	bool		 too_many;	/* "too many sysctls" said once */
 	size_t		 nnames;	/* valid sysctl names seen */
+	bool		*bad;		/* per cfg->keys: a problem of its own */
+	size_t		 nwarns;	/* of probs, warnings (check's) */
 };
 
 /* Fields of a dict with fixed keys; at most FIELDS_MAX of them. */
@@ -120,6 +124,7 @@ add_problem(struct parse *p, long line, const char *msg)
 	strcpy(p->probs[p->nprobs].msg, msg);
 	p->probs[p->nprobs].line = line;
 	p->probs[p->nprobs].seq = p->nprobs;
+	p->probs[p->nprobs].warning = false;
 	p->nprobs++;
 }
 
@@ -157,32 +162,47 @@ problem_cmp(const void *a, const void *b)
 	return pa->seq < pb->seq ? -1 : pa->seq > pb->seq;
 }
 
+static void
+not_listed(struct parse *p, struct errlist *errs, size_t n,
+    const char *what, int max)
+{
+	if (n > 0)
+		errlist_add(errs, "%s: %zu more %s%s not listed (only the "
+		    "first %d are)", p->label, n, what, n == 1 ? "" : "s", max);
+}
+
 /*
  * Hand the problems to the caller's list in file order, the first
- * MAX_PROBLEMS of them.  A 1 MiB file can hold some 50,000 bad keys: all
- * of them would flood the log on every reload and overflow the control
- * socket's reply (CONTROL_MAX_OUTPUT), so that tcptunectl reload showed
- * none.  The last line says how many more there are.
+ * MAX_PROBLEMS of them, and check's warnings among them, the first
+ * MAX_WARNINGS (so a flood of warnings hides no error).  A 1 MiB file can
+ * hold some 50,000 bad keys: all of them would flood the log on every
+ * reload and overflow the control socket's reply (CONTROL_MAX_OUTPUT), so
+ * that tcptunectl reload showed none.  The last lines say how many more
+ * there are.
  */
 static void
 flush_problems(struct parse *p, struct errlist *errs)
 {
-	size_t	i;
+	struct problem	*pr;
+	size_t		 i, seen[2] = { 0, 0 };
+	const size_t	 max[2] = { MAX_PROBLEMS, MAX_WARNINGS };
+	bool		 listed;
 
 	qsort(p->probs, p->nprobs, sizeof(*p->probs), problem_cmp);
 	for (i = 0; i < p->nprobs; i++) {
-		if (i < MAX_PROBLEMS && p->probs[i].line > 0)
-			errlist_add(errs, "%s:%ld: %s", p->label,
-			    p->probs[i].line, p->probs[i].msg);
-		else if (i < MAX_PROBLEMS)
-			errlist_add(errs, "%s: %s", p->label,
-			    p->probs[i].msg);
-		free(p->probs[i].msg);
+		pr = &p->probs[i];
+		listed = seen[pr->warning]++ < max[pr->warning];
+		if (listed && pr->line > 0)
+			errlist_add(errs, "%s:%ld: %s", p->label, pr->line,
+			    pr->msg);
+		else if (listed)
+			errlist_add(errs, "%s: %s", p->label, pr->msg);
+		free(pr->msg);
 	}
-	if (p->nprobs > MAX_PROBLEMS)
-		errlist_add(errs, "%s: %zu more problem%s not listed (only "
-		    "the first %d are)", p->label, p->nprobs - MAX_PROBLEMS,
-		    p->nprobs - MAX_PROBLEMS == 1 ? "" : "s", MAX_PROBLEMS);
+	not_listed(p, errs, seen[0] > max[0] ? seen[0] - max[0] : 0,
+	    "problem", MAX_PROBLEMS);
+	not_listed(p, errs, seen[1] > max[1] ? seen[1] - max[1] : 0,
+	    "warning", MAX_WARNINGS);
 	free(p->probs);
 	p->probs = NULL;
 	p->nprobs = p->capprobs = 0;
@@ -661,10 +681,25 @@ looks_integer(const char *s)
 	return true;
 }
 
-/* One decimal integer, white space around it allowed. */
+/*
+ * "16M" in an <integer>: a size the config takes, as a <string> (size.c),
+ * for a key counted in bytes.
+ */
+static bool
+size_as_string(const char *word, bool bytes)
+{
+	long long	n;
+
+	return bytes && tt_size_has_unit(word) && tt_parse_size(word, &n) == 0;
+}
+
+/*
+ * One decimal integer, white space around it allowed; bytes: a size with
+ * a unit would do as a <string>, and the message says so.
+ */
 static bool
 integer_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
-    long long *out)
+    bool bytes, long long *out)
 {
 	char	*text, word[TT_VALUE_MAX], buf[SHOW_BUF];
 	bool	 ok = false;
@@ -677,6 +712,9 @@ integer_of(struct parse *p, xmlNode *v, const char *owner, const char *what,
 		nproblem(p, v, "%s%s \"%s\" is too long (at most %d "
 		    "characters)", owner, what, show(text, buf, sizeof(buf)),
 		    TT_VALUE_MAX - 1);
+	else if (size_as_string(word, bytes))
+		nproblem(p, v, "%s%s is a size: write it as a <string>", owner,
+		    show(word, buf, sizeof(buf)));
 	else if (!looks_integer(word))
 		nproblem(p, v, "%s%s \"%s\" is not a decimal integer", owner,
 		    what, show(text, buf, sizeof(buf)));
@@ -695,7 +733,7 @@ parse_interval(struct parse *p, xmlNode *v)
 	long long	n;
 
 	if (!type_is(p, v, "integer", "", "CheckInterval") ||
-	    !integer_of(p, v, "", "CheckInterval", &n))
+	    !integer_of(p, v, "", "CheckInterval", false, &n))
 		return;
 	if (n < TT_CHECK_MIN || n > TT_CHECK_MAX) {
 		nproblem(p, v, "CheckInterval must be between %d and %d "
@@ -732,12 +770,14 @@ check_managed(struct parse *p)
 	if (p->cfg->allow_any_sysctl)
 		return;
 	for (i = 0; i < p->cfg->nkeys; i++)
-		if (!sysctl_name_managed(p->cfg->keys[i].name))
+		if (!sysctl_name_managed(p->cfg->keys[i].name)) {
 			problem(p, p->cfg->keys[i].line, "%s is not a network "
 			    "or socket-buffer sysctl (net.*, kern.ipc.*, tcp.*, "
 			    "offload.*): "
 			    "tcptune changes no other unless AllowAnySysctl "
 			    "is <true/>", p->cfg->keys[i].name);
+			p->bad[i] = true;
+		}
 }
 
 /*
@@ -846,13 +886,22 @@ string_value(struct parse *p, xmlNode *v, const char *owner,
 	return ok;
 }
 
+/* Whether the catalogue counts name in bytes, on any OS. */
+static bool
+key_in_bytes(const char *name)
+{
+	const struct cat_key	*c = catalogue_find_any(name);
+
+	return c != NULL && c->unit == CAT_BYTES;
+}
+
 static bool
 integer_value(struct parse *p, xmlNode *v, const char *owner,
     struct config_key *k)
 {
 	long long	n;
 
-	if (!integer_of(p, v, owner, "value", &n))
+	if (!integer_of(p, v, owner, "value", key_in_bytes(k->name), &n))
 		return false;
 	if (n < 0) {
 		nproblem(p, v, "%svalue %lld is negative: sysctl values here "
@@ -940,17 +989,23 @@ key_dict(struct parse *p, xmlNode *dict, const char *owner,
 	}
 }
 
-/* Past TT_MAX_KEYS a key is checked but not kept. */
+/*
+ * Past TT_MAX_KEYS a key is checked but not kept.  bad: a problem was
+ * found in it, so the catalogue's pass (config_report) leaves it out.
+ */
 static void
-add_key(struct parse *p, const struct config_key *k)
+add_key(struct parse *p, const struct config_key *k, bool bad)
 {
 	struct config	*cfg = p->cfg;
 
 	if (cfg->keys == NULL &&
-	    (cfg->keys = calloc(TT_MAX_KEYS, sizeof(*cfg->keys))) == NULL)
+	    ((cfg->keys = calloc(TT_MAX_KEYS, sizeof(*cfg->keys))) == NULL ||
+	    (p->bad = calloc(TT_MAX_KEYS, sizeof(*p->bad))) == NULL))
 		fatal("%s", __func__);
-	if (cfg->nkeys < TT_MAX_KEYS)
+	if (cfg->nkeys < TT_MAX_KEYS) {
+		p->bad[cfg->nkeys] = bad;
 		cfg->keys[cfg->nkeys++] = *k;
+	}
 }
 
 /* One entry of Sysctls: name -> integer, string or per-key dict. */
@@ -963,6 +1018,7 @@ sysctl_pair(struct parse *p, xmlNode *kn, const char *name, xmlNode *v,
 	const char		*why;
 	char			 owner[TT_NAME_MAX + 2], buf[SHOW_BUF];
 	char			 wbuf[128];
+	size_t			 before = p->nprobs;
 
 	(void)arg;
 	memset(&k, 0, sizeof(k));
@@ -991,7 +1047,7 @@ sysctl_pair(struct parse *p, xmlNode *kn, const char *name, xmlNode *v,
 		scalar_value(p, v, owner, &k, false);
 	/* Kept even with a bad value, so later duplicates are still seen. */
 	if (k.name[0] != '\0')
-		add_key(p, &k);
+		add_key(p, &k, p->nprobs != before);
 }
 
 static void
@@ -1116,6 +1172,101 @@ parse_binary(struct parse *p, const char *buf, size_t len)
 }
 
 /*
+ * The first line of buf that reads as sysctl.conf(5)'s "name = value"
+ * (a dotted name, then '='), when no line before it opens a tag: 0 when
+ * there is none.
+ */
+static long
+sysctl_conf_line(const char *buf, size_t len)
+{
+	const char	*at = buf, *end = buf + len, *nl, *c;
+	long		 line = 1;
+
+	for (; at < end; at = nl + 1, line++) {
+		if ((nl = memchr(at, '\n', (size_t)(end - at))) == NULL)
+			nl = end;
+		for (c = at; c < nl && isspace((unsigned char)*c); c++)
+			;
+		if (c == nl || *c == '#' || *c == ';')
+			continue;
+		if (*c == '<')
+			return 0;
+		for (; c < nl && (isalnum((unsigned char)*c) || *c == '_' ||
+		    *c == '-' || *c == '.' || *c == '/'); c++)
+			;
+		while (c < nl && (*c == ' ' || *c == '\t'))
+			c++;
+		return c < nl && *c == '=' && memchr(at, '.',
+		    (size_t)(c - at)) != NULL ? line : 0;
+	}
+	return 0;
+}
+
+static void
+parse_text(struct parse *p, const char *buf, size_t len)
+{
+	long	line;
+
+	parse_xml(p, buf, len);
+	if (p->fatal && (line = sysctl_conf_line(buf, len)) > 0)
+		problem(p, line, "sysctl.conf syntax: convert it with "
+		    "tcptunectl import FILE");
+}
+
+/* Parse into p, every problem kept there; p->cfg holds the keys read. */
+static void
+parse_buf(struct parse *p, const char *buf, size_t len, const char *label)
+{
+	const char	*nul;
+
+	memset(p, 0, sizeof(*p));
+	p->label = label;
+	p->cfg = config_new(label);
+	p->cfg->digest = fnv1a64(buf, len);
+	if (len > TT_CONFIG_MAX_BYTES)
+		problem(p, 0, "larger than %d bytes: refusing to parse it",
+		    TT_CONFIG_MAX_BYTES);
+	else if (all_space(buf, len))
+		problem(p, 0, "empty file: expected a <plist> holding a "
+		    "<dict>");
+	/* What macOS writes under /Library/Managed Preferences (bplist.c). */
+	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
+		parse_binary(p, buf, len);
+	/*
+	 * libxml2 takes a NUL for the end of its input, so whatever follows
+	 * one would be ignored unseen (and one in a name would cut it short
+	 * in C): refused, on the line where it is.
+	 */
+	else if ((nul = memchr(buf, '\0', len)) != NULL)
+		problem(p, line_at(buf, nul), "a NUL byte: a config is text "
+		    "and holds none");
+	else
+		parse_text(p, buf, len);
+	if (p->nprobs == 0 && p->fatal)	/* stopped without saying why */
+		problem(p, 0, "not a well-formed XML document");
+}
+
+/*
+ * p's config when it has no problem (warnings aside), else NULL after
+ * adding every problem to errs.
+ */
+static struct config *
+parse_end(struct parse *p, struct errlist *errs)
+{
+	struct config	*cfg = p->cfg;
+	bool		 good = p->nprobs == p->nwarns;
+
+	if (p->nprobs > 0)
+		flush_problems(p, errs);
+	free(p->bad);
+	p->bad = NULL;
+	if (good)
+		return cfg;
+	config_free(cfg);
+	return NULL;
+}
+
+/*
  * Parse a config held in memory; label names it in messages.  Returns
  * NULL after adding every problem found to errs.
  */
@@ -1123,50 +1274,54 @@ struct config *
 config_parse(const char *buf, size_t len, const char *label,
     struct errlist *errs)
 {
-	struct parse	 p;
-	const char	*nul;
+	struct parse	p;
 
-	memset(&p, 0, sizeof(p));
-	p.label = label;
-	p.cfg = config_new(label);
-	p.cfg->digest = fnv1a64(buf, len);
-	if (len > TT_CONFIG_MAX_BYTES)
-		problem(&p, 0, "larger than %d bytes: refusing to parse it",
-		    TT_CONFIG_MAX_BYTES);
-	else if (all_space(buf, len))
-		problem(&p, 0, "empty file: expected a <plist> holding a "
-		    "<dict>");
-	/* What macOS writes under /Library/Managed Preferences (bplist.c). */
-	else if (len >= 6 && memcmp(buf, "bplist", 6) == 0)
-		parse_binary(&p, buf, len);
-	/*
-	 * libxml2 takes a NUL for the end of its input, so whatever follows
-	 * one would be ignored unseen (and one in a name would cut it short
-	 * in C): refused, on the line where it is.
-	 */
-	else if ((nul = memchr(buf, '\0', len)) != NULL)
-		problem(&p, line_at(buf, nul), "a NUL byte: a config is text "
-		    "and holds none");
-	else
-		parse_xml(&p, buf, len);
-	if (p.nprobs == 0 && p.fatal)	/* stopped without saying why */
-		problem(&p, 0, "not a well-formed XML document");
-	if (p.nprobs > 0) {
-		flush_problems(&p, errs);
-		config_free(p.cfg);
-		return NULL;
-	}
-	return p.cfg;
+	parse_buf(&p, buf, len, label);
+	return parse_end(&p, errs);
+}
+
+/* A finding of config_check_os_each as one of the file's problems. */
+static void
+os_problem(void *arg, const struct config *cfg, const struct config_key *k,
+    bool warning, const char *msg)
+{
+	struct parse	*p = arg;
+
+	(void)cfg;
+	problem(p, k->line, "%s%s", warning ? "warning: " : "", msg);
+	p->probs[p->nprobs - 1].warning = warning;
+	p->nwarns += warning;
+}
+
+/*
+ * The keys the file gave without a problem against t's catalogue (and
+ * kernel), their findings among the file's own, so that one run lists
+ * every problem in line order: a bad CheckInterval hides no key's.
+ * The others are dropped (the config is refused anyway).
+ */
+static void
+check_target(struct parse *p, const struct config_target *t)
+{
+	struct config	*cfg = p->cfg;
+	size_t		 i, n = 0;
+
+	for (i = 0; i < cfg->nkeys; i++)
+		if (!p->bad[i])
+			cfg->keys[n++] = cfg->keys[i];
+	cfg->nkeys = n;
+	config_check_os_each(cfg, t->os, t->be, os_problem, p);
 }
 
 /*
  * Read path (config_file_read: with the owner checks of this system) and
- * parse it.  flags: CONFIG_CHECK_OWNER.
+ * parse it, checked against t's catalogue when t is not NULL (check's
+ * warnings then among the errors).  flags: CONFIG_CHECK_OWNER.
  */
-struct config *
-config_load(const char *path, int flags, struct errlist *errs)
+static struct config *
+load_target(const char *path, int flags, const struct config_target *t,
+    struct errlist *errs)
 {
-	struct config	*cfg;
+	struct parse	 p;
 	char		*buf;
 	size_t		 len;
 	int		 rv;
@@ -1176,9 +1331,17 @@ config_load(const char *path, int flags, struct errlist *errs)
 			config_file_error(errs, path, rv);
 		return NULL;
 	}
-	cfg = config_parse(buf, len, path, errs);
+	parse_buf(&p, buf, len, path);
 	free(buf);
-	return cfg;
+	if (t != NULL)
+		check_target(&p, t);
+	return parse_end(&p, errs);
+}
+
+struct config *
+config_load(const char *path, int flags, struct errlist *errs)
+{
+	return load_target(path, flags, NULL, errs);
 }
 
 /* ---- config_report: the output of tcptuned -n and tcptunectl check */
@@ -1244,32 +1407,27 @@ report_all(FILE *out, const struct errlist *errs)
 
 /*
  * Check path as tcptuned would load it: print every problem, one
- * "file:line: message" a line, or "configuration OK", after the plan when
- * verbose.  With a target, also what cannot apply on its OS and, when it
- * names a backend, on its kernel (config_os.c); warnings (a key in no
- * catalogue) come before "configuration OK", and only then.  0 when the config is good, 1
- * otherwise.
+ * "file:line: message" a line in line order, or "configuration OK", after
+ * the plan when verbose.  With a target, also what cannot apply on its OS
+ * and, when it names a backend, on its kernel (config_os.c), and the
+ * warnings (a key in no catalogue), among the errors or before
+ * "configuration OK".  0 when the config is good, 1 otherwise.
  */
 int
 config_report(const char *path, int flags, const struct config_target *t,
     bool verbose, FILE *out)
 {
-	struct errlist	 errs, warns;
+	struct errlist	 errs;
 	struct config	*cfg;
 	int		 rv = 1;
 
 	errlist_init(&errs);
-	errlist_init(&warns);
-	if ((cfg = config_load(path, flags, &errs)) == NULL) {
+	if ((cfg = load_target(path, flags, t, &errs)) == NULL) {
 		report_all(out, &errs);
 		if (errs.n == 0)
 			report_line(out, path, ": cannot be used");
-	} else if (t != NULL && config_check_os(cfg, t->os, t->be, &errs,
-	    &warns) > 0) {
-		/* Only what the daemon would say: it has no warnings. */
-		report_all(out, &errs);
 	} else {
-		report_all(out, &warns);
+		report_all(out, &errs);
 		if (verbose)
 			report_plan(cfg, out);
 		fprintf(out, "configuration OK\n");
@@ -1277,6 +1435,5 @@ config_report(const char *path, int flags, const struct config_target *t,
 	}
 	config_free(cfg);
 	errlist_clear(&errs);
-	errlist_clear(&warns);
 	return rv;
 }

@@ -168,6 +168,11 @@ const char	*config_key_source(const struct config *,
 size_t		 config_check_os(const struct config *, enum tt_os,
 		    struct sysctl_backend *, struct errlist *,
 		    struct errlist *);
+/* One finding: the key, whether a warning, the words after "file:line: ". */
+typedef void	(*config_os_fn)(void *, const struct config *,
+		    const struct config_key *, bool, const char *);
+void		 config_check_os_each(const struct config *, enum tt_os,
+		    struct sysctl_backend *, config_os_fn, void *);
 
 /* bplist.c: a binary plist as XML, for config_parse. */
 int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,

@@ -4,7 +4,9 @@
 # command users run.  Speaks TAP.
 #
 #   good/NAME.conf    `check -v` must print good/NAME.out and exit 0
-#   bad/NAME.conf     `check` must print bad/NAME.err and exit 1
+#   bad/NAME.conf     `check` must print bad/NAME.err and exit 1 (the
+#                     daemon's reload bad/NAME.reload where that differs:
+#                     tests/system/hostile_reload.sh)
 #   etc/tcptune.conf.OS, the shipped defaults, are good files too; their
 #   expected output is shipped/tcptune.conf.OS.out
 #   generated/NAME.err  the hostile cases that cannot be kept in git
@@ -249,6 +251,10 @@ done
 # (-r) that lacks one key of the catalogue and one outside it.
 golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
     "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
+# ... and names the congestion controls that kernel offers beside one it
+# does not (a warning: the write may still load its module).
+golden_case "catalogue/kernel-cc" "$cfg/catalogue" kernel-cc.xml \
+    "$cfg/catalogue/kernel-cc.out" 0 -r "$cfg/catalogue/sysroot"
 
 # import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
 # import/FILE.err (stderr), and what it prints passes check for its OS.

@@ -286,6 +286,29 @@ else
 	daemon_stop glob
 fi
 
+# ---- a congestion control this kernel has not: status names those it has
+
+sysctl_put $CC "$C0"
+plist "$RMEM=${RV[1]}" "$CC=tcptune_nosuch" | write_config "$CONF"
+start_ready nocc -f "$CONF" -s "$SOCK" -S "$T/state-nocc"
+wait_until 3 key_state_is $CC refused
+report $? "status: a congestion control the kernel has not is refused" \
+    "$(jq -c --arg n $CC '.keys[] | select(.name == $n)' "$T/status.json")"
+# The list is the kernel's own: it holds at least the one in force.
+n=$(key_field $CC note)
+case $n in
+"not available here (available: "*" $C0 "*")" | \
+    "not available here (available: $C0 "*")" | \
+    "not available here (available: "*" $C0)" | \
+    "not available here (available: $C0)") true ;;
+*) false ;;
+esac
+report $? "status: the note names the ones this kernel has, not 'no such sysctl'" \
+    "note '$n'" "available: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
+sysctl_is $CC "$C0"
+report $? "the refused congestion control leaves $CC as it was ($C0)"
+daemon_stop nocc
+
 # ---- modes: once and at-least
 
 WAL="8192 131072 6291456"

@@ -426,6 +426,34 @@ test_global_key_explained(void **arg)
 	    sizeof(why)), -1);
 }
 
+/*
+ * A congestion control the kernel has not (ENOENT on the write): the
+ * backend names those it offers, from the same tree.
+ */
+static void
+test_congestion_control_explained(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 why[256], path[PATH_MAX];
+
+	/* as the kernel's handler refuses it: the tree's file is not there */
+	snprintf(path, sizeof(path), "%s/net/ipv4/tcp_congestion_control",
+	    f->root);
+	assert_int_equal(unlink(path), 0);
+	put(f->root, "net/ipv4/tcp_available_congestion_control",
+	    "reno cubic\n", 0444);
+	assert_int_equal(f->be->set(f->be, "net.ipv4.tcp_congestion_control",
+	    "bbr2"), ENOENT);
+	assert_int_equal(f->be->explain(f->be,
+	    "net.ipv4.tcp_congestion_control", why, sizeof(why)), 0);
+	assert_string_equal(why, "not available here (available: reno cubic)");
+	/* A read that fails is not a word refused. */
+	assert_int_equal(f->be->get(f->be, "net.ipv4.tcp_congestion_control",
+	    why, sizeof(why)), ENOENT);
+	assert_int_equal(f->be->explain(f->be,
+	    "net.ipv4.tcp_congestion_control", why, sizeof(why)), -1);
+}
+
 int
 main(void)
 {
@@ -449,6 +477,8 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_global_key_explained,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_congestion_control_explained, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_short_write_is_eio, setup,
 		    teardown),
 	};

@@ -193,6 +193,41 @@ test_check(void **state)
 	    "2147483647 (2 GiB - 1)");
 	expect("net.a", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
 	expect("vm.swappiness", "1", TT_OS_LINUX, CAT_UNKNOWN, NULL);
+	/* Mode 0444: a write fails whatever the value. */
+	expect("net.ipv4.tcp_available_congestion_control", "reno cubic",
+	    TT_OS_LINUX, CAT_REFUSED, "net.ipv4.tcp_available_congestion_"
+	    "control is read only: set net.ipv4.tcp_congestion_control "
+	    "instead");
+	expect("net.core.netdev_rss_key", "00:11", TT_OS_LINUX, CAT_REFUSED,
+	    "net.core.netdev_rss_key is read only: the kernel only reports "
+	    "it");
+	expect("net.ipv4.tcp_available_ulp", "tls", TT_OS_FREEBSD,
+	    CAT_UNKNOWN, NULL);
+}
+
+/* The congestion controls the kernel lists, and a word among them. */
+static void
+test_kernel_words(void **state)
+{
+	const char	*module = NULL;
+
+	(void)state;
+	assert_string_equal(catalogue_words_key(
+	    "net.ipv4.tcp_congestion_control", TT_OS_LINUX, &module),
+	    "net.ipv4.tcp_available_congestion_control");
+	assert_string_equal(module, "tcp_");
+	assert_null(catalogue_words_key("net.inet.tcp.cc.algorithm",
+	    TT_OS_FREEBSD, &module));
+	assert_null(catalogue_words_key("net.ipv4.tcp_rmem", TT_OS_LINUX,
+	    &module));
+	assert_true(catalogue_word_listed("cubic", "reno cubic"));
+	assert_true(catalogue_word_listed("reno", "reno cubic"));
+	assert_true(catalogue_word_listed("bbr", " bbr\n"));
+	assert_false(catalogue_word_listed("bbr", "reno cubic"));
+	assert_false(catalogue_word_listed("cub", "reno cubic"));
+	assert_false(catalogue_word_listed("cubic2", "reno cubic"));
+	assert_false(catalogue_word_listed("", "reno cubic"));
+	assert_false(catalogue_word_listed("reno", ""));
 }
 
 static void
@@ -896,6 +931,7 @@ main(void)
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_kernel_words),
 		cmocka_unit_test(test_os_names),
 		cmocka_unit_test(test_size_human),
 		cmocka_unit_test(test_size_human_value),
