@@ -56,18 +56,29 @@
  *     (https://github.com/esnet/iperf/issues/1069) show AutoTuningLevelLocal
  *     and the rest blank there.  A template without the property is never
  *     written (test_automatic_never_written).
- *   - Client editions refuse changes to the built-in templates: "Only the
- *     custom templates InternetCustom and DatacenterCustom can be
- *     modified", Windows System Error 87
- *     (https://github.com/tohojo/bufferbloat-net/issues/35); the
- *     Set-NetTCPSetting page says Windows 10 settings are read-only
- *     (https://learn.microsoft.com/en-us/powershell/module/nettcpip/
- *     set-nettcpsetting, and MicrosoftDocs/windows-powershell-docs#576).
+ *   - Client editions refuse changes to the built-in templates
+ *     (Windows Server allows them from 2016, the page below says):
+ *     Set-NetTCPSetting -CongestionProvider CTCP, no template named, fails
+ *     with "Only the custom templates InternetCustom and DatacenterCustom
+ *     can be modified", a CimException of category InvalidArgument whose
+ *     FullyQualifiedErrorId is "Windows System Error 87"
+ *     (https://github.com/tohojo/bufferbloat-net/issues/35, 2018), and
+ *     on InternetCustom a property can be refused too: "Property
+ *     CongestionProvider is read-only", InvalidArgument
+ *     (https://github.com/madbomb122/BlackViperScript/issues/35, 2018).
+ *     Microsoft's Set-NetTCPSetting page no longer says that a client's
+ *     settings are all read-only: since MicrosoftDocs/windows-powershell-
+ *     docs#2180 (2020) it lists the parameters read-only on Windows 10
+ *     (MinRtoMs, InitialCongestionWindowMss, AutomaticUseCustom,
+ *     CongestionProvider, CwndRestart, DelayedAckTimeoutMs; not
+ *     AutoTuningLevelLocal), so the refusal is taken from the provider's
+ *     answer, never assumed from the edition.
  *     Error 87 reaches IWbemServices as WBEM_E_INVALID_PARAMETER,
  *     E_INVALIDARG (HRESULT_FROM_WIN32(87)) or a sibling (refused()); then
  *     netsh interface tcp set global autotuninglevel=LEVEL (rss=... for
- *     RSS), the command Microsoft documents for every edition (same page,
- *     "Autotuning levels"), is run and the value read back through CIM
+ *     RSS), the command Microsoft documents for every edition
+ *     ("Performance Tuning Network Adapters", "Autotuning levels"), is
+ *     run and the value read back through CIM
  *     (test_client_edition_netsh_fallback and the tests after it).
  *   - Windows Scaling heuristics can override the level: netsh says "The
  *     above autotuninglevel setting is the result of Windows Scaling
