@@ -13,7 +13,8 @@
  *     sets (same values); AutoTuningLevelEffective, 0 Local, 1 Group
  *     Policy: which of the two is in force; SettingName, the template
  *     (Internet, Datacenter, Compat, InternetCustom, DatacenterCustom,
- *     Automatic); CongestionProvider uint8; Timestamps uint8, 0 Disabled,
+ *     Automatic); CongestionProvider uint8 (codes below: only three are
+ *     documented); Timestamps uint8, 0 Disabled,
  *     1 Enabled, 2 Allowed (used when the other side asks).
  *   MSFT_NetOffloadGlobalSetting class (msft-netoffloadglobalsetting.md):
  *     ReceiveSideScaling and ReceiveSegmentCoalescing uint8, 0 Disabled,
@@ -130,9 +131,13 @@ static const char *const ts_values[] = {
 /*
  * CongestionProvider by its uint8 code.  Microsoft documents only
  * Default, CTCP and DCTCP (0, 2, 3: Set-NetTCPSetting, learn.microsoft.com
- * previous-versions hh826132(v=wps.640)); 1 NewReno, 4 LEDBAT and 5 CUBIC
- * are undocumented, names as published dumps of Get-NetTCPSetting show
- * them.  A code this table does not know is shown as its number.
+ * previous-versions hh826132(v=wps.640); the current page's accepted
+ * values are the same three words, MicrosoftDocs/windows-powershell-docs
+ * docset/winserver2022-ps/nettcpip/Set-NetTCPSetting.md).  1 newreno,
+ * 4 ledbat and 5 cubic are NOT documented by Microsoft: their codes are
+ * taken from published dumps of Get-NetTCPSetting, and a Windows may
+ * number them otherwise.  A code this table does not know is shown as
+ * its number.
  */
 static const char *const providers[] = {
 	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL

@@ -25,7 +25,10 @@ static const char *const templates[NTEMPLATES] = {
 	"Automatic", "InternetCustom", "DatacenterCustom", "Compat",
 	"Datacenter", "Internet"
 };
-/* CongestionProvider of a Windows 11 client: CUBIC (5), Compat NewReno. */
+/*
+ * CongestionProvider of a Windows 11 client: CUBIC (5), Compat NewReno (1),
+ * codes Microsoft does not document (lib/backend_win.c, providers[]).
+ */
 static const unsigned stock_provider[NTEMPLATES] = { 5, 5, 5, 1, 5, 5 };
 
 struct fail {
