@@ -43,8 +43,10 @@
  *                        heuristics (ScalingHeuristics), which may lower
  *                        the level on their own (for status and advise).
  *   qos.tcpautotuninglevel read-only: the Policy-based QoS value "Tcp
- *                        Autotuning Level" under QOS_KEY, as written
- *                        there, lower case; notconfigured when absent.
+ *                        Autotuning Level" under QOS_KEY as one word,
+ *                        lower case, spaces and underscores dropped
+ *                        ("Highly Restricted" is highlyrestricted);
+ *                        notconfigured when absent.
  * Values are lower-case words, so a read-back compares equal to the file.
  *
  * Rules of a real Windows, each modelled in tests/fake_cim.c and tested in
@@ -90,8 +92,13 @@
  *     events 16504 to 16509, https://learn.microsoft.com/en-us/
  *     windows-server/networking/technologies/qos/qos-policy-errors); tweak
  *     tools write it as the REG_SZ "Tcp Autotuning Level" under QOS_KEY.
- *     Where Group Policy rules, the refusal names that value when it is
- *     there (test_qos_policy_named).
+ *     The levels are those events' EVENT_EQOS_INFO_TCP_AUTOTUNING_OFF,
+ *     _HIGHLY_RESTRICTED, _RESTRICTED and _NORMAL (16505 to 16508, levels
+ *     0 to 3); the scripts write them in several spellings, "Off",
+ *     "Highly Restricted", "normal", so the value is read as one word
+ *     (value_policy_word: case, spaces and underscores ignored).
+ *     Where Group Policy rules, the refusal names that value, as written,
+ *     when it is there (test_qos_policy_named).
  */
 #include "config.h"
 
@@ -601,15 +608,15 @@ heuristics_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 }
 
 /*
- * ---- qos.tcpautotuninglevel, read-only: the registry value, lower case,
- * or notconfigured
+ * ---- qos.tcpautotuninglevel, read-only: the registry value as one
+ * lower-case word (value_policy_word: tools write "Highly Restricted",
+ * "Off", "normal"), or notconfigured
  */
 
 static int
 qos_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 {
-	char	*p;
-	int	 err;
+	int	err;
 
 	if (c->cim->reg_value == NULL)
 		err = ENOENT;
@@ -620,13 +627,16 @@ qos_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 	if (err == ENOENT)
 		return tt_strlcpy(buf, "notconfigured", len) >= len ? ERANGE :
 		    0;
-	if (err != 0)
+	if (err != 0) {
 		set_why(c, name, "HKLM\\%s \"%s\": %s", QOS_KEY, QOS_VALUE,
 		    strerror(err));
-	for (p = buf; err == 0 && *p != '\0'; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	return err;
+		return err;
+	}
+	/* nothing but spaces is as good as absent */
+	if (value_policy_word(buf, buf, len) == -1)
+		return tt_strlcpy(buf, "notconfigured", len) >= len ? ERANGE :
+		    0;
+	return 0;
 }
 
 /* ---- offload.rss */

@@ -453,14 +453,20 @@ test_qos_policy_named(void **arg)
 	    EROFS);
 	fake_cim_qos_policy(f->fc, "Highly Restricted");
 	fake_cim_group_policy(f->fc, 1);
+	/* as tools write it, spaces and all: one word */
 	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"),
-	    "highly restricted");
+	    "highlyrestricted");
 	engine_configure(&f->e, parse(windows_conf));
 	assert_int_equal(key(f, "tcp.autotuninglevel")->err, EPERM);
 	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
 	    "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\QoS "
 	    "\"Tcp Autotuning Level\" = \"Highly Restricted\""));
 	assert_int_equal(fake_cim_netsh_calls(f->fc), 0);
+	fake_cim_qos_policy(f->fc, "Off");
+	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"), "off");
+	fake_cim_qos_policy(f->fc, "HIGHLY_RESTRICTED");
+	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"),
+	    "highlyrestricted");
 }
 
 static void
