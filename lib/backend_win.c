@@ -375,7 +375,13 @@ netsh_fallback(struct sysctl_backend *be, const char *name, const char *arg,
 	if (c->cim->netsh == NULL)
 		return EPERM;
 	memset(&run, 0, sizeof(run));
-	if ((err = c->cim->netsh(c->cim, args, &run)) != 0) {
+	if ((err = c->cim->netsh(c->cim, args, &run)) == ETIMEDOUT) {
+		set_why(c, name, "%s; netsh interface tcp set global %s did "
+		    "not finish within %d s and was ended", cim, arg,
+		    CIM_NETSH_LIMIT_S);
+		return err;
+	}
+	if (err != 0) {
 		set_why(c, name, "%s; netsh.exe could not be run: %s", cim,
 		    strerror(err));
 		return err;

@@ -6,8 +6,8 @@
  * the backend builds from its own words, CreateProcessW with no shell
  * (Microsoft Learn, CreateProcessW: lpApplicationName given, so the
  * command line is not searched), run by run_win.c: its output read
- * through a pipe, the only handle it inherits, within NETSH_WAIT_MS for
- * the whole run, and its exit code.  Nothing here comes from the
+ * through a pipe, the only handle it inherits, within CIM_NETSH_LIMIT_S
+ * for the whole run, and its exit code.  Nothing here comes from the
  * configuration file but the value, which backend_win.c has checked
  * against its table of words before it gets here.
  */
@@ -25,7 +25,6 @@
 #include "win.h"
 
 #define NETSH_CMD_MAX	512
-#define NETSH_WAIT_MS	30000	/* netsh answers in well under a second */
 
 /* Only words netsh is given by backend_win.c: letters, digits, '='. */
 static bool
@@ -73,8 +72,8 @@ netsh_run(const char *const *args, struct cim_run *run)
 		return bad;
 	/* the deadline is the whole run's: a netsh that hangs, with or
 	 * without output, is ended and the daemon's one thread goes on */
-	err = win_run(exe, cmd, dir, NETSH_WAIT_MS, run->out, sizeof(run->out),
-	    &run->exit_code);
+	err = win_run(exe, cmd, dir, CIM_NETSH_LIMIT_S * 1000, run->out,
+	    sizeof(run->out), &run->exit_code);
 	if (err == ERROR_TIMEOUT)
 		return ETIMEDOUT;
 	return err == ERROR_SUCCESS ? 0 : win_errno(err);

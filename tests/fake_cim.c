@@ -221,6 +221,8 @@ fake_netsh(struct cim *cim, const char *const *args, struct cim_run *run)
 	}
 	if (f->netsh_mode == FAKE_NETSH_CANNOT_RUN)
 		return ENOENT;
+	if (f->netsh_mode == FAKE_NETSH_HANGS)	/* as run_win.c ends it */
+		return ETIMEDOUT;
 	if (f->netsh_mode == FAKE_NETSH_FAILS) {
 		run->exit_code = f->netsh_exit;
 		snprintf(run->out, sizeof(run->out), "%s", f->netsh_out);
