@@ -13,7 +13,8 @@
  *     sets (same values); AutoTuningLevelEffective, 0 Local, 1 Group
  *     Policy: which of the two is in force; SettingName, the template
  *     (Internet, Datacenter, Compat, InternetCustom, DatacenterCustom,
- *     Automatic); CongestionProvider uint8; Timestamps uint8, 0 Disabled,
+ *     Automatic); CongestionProvider uint8 (codes below: only three are
+ *     documented); Timestamps uint8, 0 Disabled,
  *     1 Enabled, 2 Allowed (used when the other side asks).
  *   MSFT_NetOffloadGlobalSetting class (msft-netoffloadglobalsetting.md):
  *     ReceiveSideScaling and ReceiveSegmentCoalescing uint8, 0 Disabled,
@@ -42,8 +43,10 @@
  *                        heuristics (ScalingHeuristics), which may lower
  *                        the level on their own (for status and advise).
  *   qos.tcpautotuninglevel read-only: the Policy-based QoS value "Tcp
- *                        Autotuning Level" under QOS_KEY, as written
- *                        there, lower case; notconfigured when absent.
+ *                        Autotuning Level" under QOS_KEY as one word,
+ *                        lower case, spaces and underscores dropped
+ *                        ("Highly Restricted" is highlyrestricted);
+ *                        notconfigured when absent.
  * Values are lower-case words, so a read-back compares equal to the file.
  *
  * Rules of a real Windows, each modelled in tests/fake_cim.c and tested in
@@ -56,18 +59,29 @@
  *     (https://github.com/esnet/iperf/issues/1069) show AutoTuningLevelLocal
  *     and the rest blank there.  A template without the property is never
  *     written (test_automatic_never_written).
- *   - Client editions refuse changes to the built-in templates: "Only the
- *     custom templates InternetCustom and DatacenterCustom can be
- *     modified", Windows System Error 87
- *     (https://github.com/tohojo/bufferbloat-net/issues/35); the
- *     Set-NetTCPSetting page says Windows 10 settings are read-only
- *     (https://learn.microsoft.com/en-us/powershell/module/nettcpip/
- *     set-nettcpsetting, and MicrosoftDocs/windows-powershell-docs#576).
+ *   - Client editions refuse changes to the built-in templates
+ *     (Windows Server allows them from 2016, the page below says):
+ *     Set-NetTCPSetting -CongestionProvider CTCP, no template named, fails
+ *     with "Only the custom templates InternetCustom and DatacenterCustom
+ *     can be modified", a CimException of category InvalidArgument whose
+ *     FullyQualifiedErrorId is "Windows System Error 87"
+ *     (https://github.com/tohojo/bufferbloat-net/issues/35, 2018), and
+ *     on InternetCustom a property can be refused too: "Property
+ *     CongestionProvider is read-only", InvalidArgument
+ *     (https://github.com/madbomb122/BlackViperScript/issues/35, 2018).
+ *     Microsoft's Set-NetTCPSetting page no longer says that a client's
+ *     settings are all read-only: since MicrosoftDocs/windows-powershell-
+ *     docs#2180 (2020) it lists the parameters read-only on Windows 10
+ *     (MinRtoMs, InitialCongestionWindowMss, AutomaticUseCustom,
+ *     CongestionProvider, CwndRestart, DelayedAckTimeoutMs; not
+ *     AutoTuningLevelLocal), so the refusal is taken from the provider's
+ *     answer, never assumed from the edition.
  *     Error 87 reaches IWbemServices as WBEM_E_INVALID_PARAMETER,
  *     E_INVALIDARG (HRESULT_FROM_WIN32(87)) or a sibling (refused()); then
  *     netsh interface tcp set global autotuninglevel=LEVEL (rss=... for
- *     RSS), the command Microsoft documents for every edition (same page,
- *     "Autotuning levels"), is run and the value read back through CIM
+ *     RSS), the command Microsoft documents for every edition
+ *     ("Performance Tuning Network Adapters", "Autotuning levels"), is
+ *     run and the value read back through CIM
  *     (test_client_edition_netsh_fallback and the tests after it).
  *   - Windows Scaling heuristics can override the level: netsh says "The
  *     above autotuninglevel setting is the result of Windows Scaling
@@ -78,8 +92,13 @@
  *     events 16504 to 16509, https://learn.microsoft.com/en-us/
  *     windows-server/networking/technologies/qos/qos-policy-errors); tweak
  *     tools write it as the REG_SZ "Tcp Autotuning Level" under QOS_KEY.
- *     Where Group Policy rules, the refusal names that value when it is
- *     there (test_qos_policy_named).
+ *     The levels are those events' EVENT_EQOS_INFO_TCP_AUTOTUNING_OFF,
+ *     _HIGHLY_RESTRICTED, _RESTRICTED and _NORMAL (16505 to 16508, levels
+ *     0 to 3); the scripts write them in several spellings, "Off",
+ *     "Highly Restricted", "normal", so the value is read as one word
+ *     (value_policy_word: case, spaces and underscores ignored).
+ *     Where Group Policy rules, the refusal names that value, as written,
+ *     when it is there (test_qos_policy_named).
  */
 #include "config.h"
 
@@ -119,9 +138,13 @@ static const char *const ts_values[] = {
 /*
  * CongestionProvider by its uint8 code.  Microsoft documents only
  * Default, CTCP and DCTCP (0, 2, 3: Set-NetTCPSetting, learn.microsoft.com
- * previous-versions hh826132(v=wps.640)); 1 NewReno, 4 LEDBAT and 5 CUBIC
- * are undocumented, names as published dumps of Get-NetTCPSetting show
- * them.  A code this table does not know is shown as its number.
+ * previous-versions hh826132(v=wps.640); the current page's accepted
+ * values are the same three words, MicrosoftDocs/windows-powershell-docs
+ * docset/winserver2022-ps/nettcpip/Set-NetTCPSetting.md).  1 newreno,
+ * 4 ledbat and 5 cubic are NOT documented by Microsoft: their codes are
+ * taken from published dumps of Get-NetTCPSetting, and a Windows may
+ * number them otherwise.  A code this table does not know is shown as
+ * its number.
  */
 static const char *const providers[] = {
 	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL
@@ -352,7 +375,13 @@ netsh_fallback(struct sysctl_backend *be, const char *name, const char *arg,
 	if (c->cim->netsh == NULL)
 		return EPERM;
 	memset(&run, 0, sizeof(run));
-	if ((err = c->cim->netsh(c->cim, args, &run)) != 0) {
+	if ((err = c->cim->netsh(c->cim, args, &run)) == ETIMEDOUT) {
+		set_why(c, name, "%s; netsh interface tcp set global %s did "
+		    "not finish within %d s and was ended", cim, arg,
+		    CIM_NETSH_LIMIT_S);
+		return err;
+	}
+	if (err != 0) {
 		set_why(c, name, "%s; netsh.exe could not be run: %s", cim,
 		    strerror(err));
 		return err;
@@ -585,15 +614,15 @@ heuristics_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 }
 
 /*
- * ---- qos.tcpautotuninglevel, read-only: the registry value, lower case,
- * or notconfigured
+ * ---- qos.tcpautotuninglevel, read-only: the registry value as one
+ * lower-case word (value_policy_word: tools write "Highly Restricted",
+ * "Off", "normal"), or notconfigured
  */
 
 static int
 qos_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 {
-	char	*p;
-	int	 err;
+	int	err;
 
 	if (c->cim->reg_value == NULL)
 		err = ENOENT;
@@ -604,13 +633,16 @@ qos_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 	if (err == ENOENT)
 		return tt_strlcpy(buf, "notconfigured", len) >= len ? ERANGE :
 		    0;
-	if (err != 0)
+	if (err != 0) {
 		set_why(c, name, "HKLM\\%s \"%s\": %s", QOS_KEY, QOS_VALUE,
 		    strerror(err));
-	for (p = buf; err == 0 && *p != '\0'; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	return err;
+		return err;
+	}
+	/* nothing but spaces is as good as absent */
+	if (value_policy_word(buf, buf, len) == -1)
+		return tt_strlcpy(buf, "notconfigured", len) >= len ? ERANGE :
+		    0;
+	return 0;
 }
 
 /* ---- offload.rss */

@@ -67,6 +67,13 @@ static const char *const win_levels[] = {
 };
 static const char *const win_onoff[] = { "enabled", "disabled", NULL };
 static const char *const win_ts[] = { "disabled", "enabled", "allowed", NULL };
+/*
+ * MSFT_NetTCPSetting.CongestionProvider's words, in code order (as
+ * lib/backend_win.c reads them): Microsoft documents only default, ctcp
+ * and dctcp (Set-NetTCPSetting); newreno, ledbat and cubic are not
+ * documented by Microsoft, their codes taken from published
+ * Get-NetTCPSetting output.
+ */
 static const char *const win_providers[] = {
 	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL
 };

@@ -45,6 +45,9 @@ struct cim_row {
 
 /* What netsh.exe did: its exit code and the start of its output. */
 #define CIM_RUN_OUT		512
+/* How long a netsh run may take, start to end (it answers in well under
+ * a second); one that takes longer is ended, and netsh gives ETIMEDOUT. */
+#define CIM_NETSH_LIMIT_S	30
 struct cim_run {
 	unsigned long	exit_code;
 	char		out[CIM_RUN_OUT];	/* NUL-terminated */
@@ -62,7 +65,8 @@ struct cim {
 	/*
 	 * %SystemRoot%\System32\netsh.exe with args (NULL-terminated, one
 	 * word each, no shell): 0 when it ran (its exit code and output in
-	 * *run), or an errno when it could not be run.
+	 * *run), ETIMEDOUT when it was ended at CIM_NETSH_LIMIT_S, or an
+	 * errno when it could not be run.
 	 */
 	int	(*netsh)(struct cim *, const char *const *args,
 		    struct cim_run *run);

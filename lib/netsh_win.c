@@ -5,8 +5,9 @@
  * search of PATH or the current directory), a fixed argument vector
  * the backend builds from its own words, CreateProcessW with no shell
  * (Microsoft Learn, CreateProcessW: lpApplicationName given, so the
- * command line is not searched), its output read through a pipe and its
- * exit code taken with GetExitCodeProcess.  Nothing here comes from the
+ * command line is not searched), run by run_win.c: its output read
+ * through a pipe, the only handle it inherits, within CIM_NETSH_LIMIT_S
+ * for the whole run, and its exit code.  Nothing here comes from the
  * configuration file but the value, which backend_win.c has checked
  * against its table of words before it gets here.
  */
@@ -24,7 +25,6 @@
 #include "win.h"
 
 #define NETSH_CMD_MAX	512
-#define NETSH_WAIT_MS	30000	/* netsh answers in well under a second */
 
 /* Only words netsh is given by backend_win.c: letters, digits, '='. */
 static bool
@@ -54,80 +54,27 @@ command_line(const char *const *args, wchar_t *cmd, size_t len)
 	return 0;
 }
 
-/* Everything the child writes, the first CIM_RUN_OUT - 1 bytes kept. */
-static void
-drain(HANDLE rd, struct cim_run *run)
-{
-	char	buf[256];
-	DWORD	got;
-	size_t	have = 0, take;
-
-	while (ReadFile(rd, buf, sizeof(buf), &got, NULL) && got > 0) {
-		take = sizeof(run->out) - 1 - have;
-		if (take > got)
-			take = got;
-		memcpy(run->out + have, buf, take);
-		have += take;
-	}
-	run->out[have] = '\0';
-}
-
-static int
-wait_child(HANDLE proc, struct cim_run *run)
-{
-	DWORD	code;
-
-	if (WaitForSingleObject(proc, NETSH_WAIT_MS) != WAIT_OBJECT_0) {
-		TerminateProcess(proc, 1);
-		return ETIMEDOUT;
-	}
-	if (!GetExitCodeProcess(proc, &code))
-		return win_errno(GetLastError());
-	run->exit_code = code;
-	return 0;
-}
-
 int
 netsh_run(const char *const *args, struct cim_run *run)
 {
-	SECURITY_ATTRIBUTES	sa = { sizeof(sa), NULL, TRUE };
-	STARTUPINFOW		si;
-	PROCESS_INFORMATION	pi;
-	wchar_t			dir[MAX_PATH], exe[MAX_PATH + 16];
-	wchar_t			cmd[NETSH_CMD_MAX];
-	HANDLE			rd, wr;
-	UINT			n;
-	int			err;
+	wchar_t	dir[MAX_PATH], exe[MAX_PATH + 16];
+	wchar_t	cmd[NETSH_CMD_MAX];
+	DWORD	err;
+	UINT	n;
+	int	bad;
 
 	memset(run, 0, sizeof(*run));
 	n = GetSystemDirectoryW(dir, MAX_PATH);
 	if (n == 0 || n >= MAX_PATH)
 		return ENOENT;
 	swprintf(exe, sizeof(exe) / sizeof(exe[0]), L"%ls\\netsh.exe", dir);
-	if ((err = command_line(args, cmd, NETSH_CMD_MAX)) != 0)
-		return err;
-	/* Only the write end is inherited; the daemon's other handles are
-	 * created not inheritable. */
-	if (!CreatePipe(&rd, &wr, &sa, 0))
-		return win_errno(GetLastError());
-	SetHandleInformation(rd, HANDLE_FLAG_INHERIT, 0);
-	memset(&si, 0, sizeof(si));
-	si.cb = sizeof(si);
-	si.dwFlags = STARTF_USESTDHANDLES;
-	si.hStdInput = NULL;
-	si.hStdOutput = si.hStdError = wr;
-	if (!CreateProcessW(exe, cmd, NULL, NULL, TRUE, CREATE_NO_WINDOW,
-	    NULL, dir, &si, &pi)) {
-		err = win_errno(GetLastError());
-		CloseHandle(rd);
-		CloseHandle(wr);
-		return err;
-	}
-	CloseHandle(wr);	/* EOF on rd once the child exits */
-	CloseHandle(pi.hThread);
-	drain(rd, run);
-	CloseHandle(rd);
-	err = wait_child(pi.hProcess, run);
-	CloseHandle(pi.hProcess);
-	return err;
+	if ((bad = command_line(args, cmd, NETSH_CMD_MAX)) != 0)
+		return bad;
+	/* the deadline is the whole run's: a netsh that hangs, with or
+	 * without output, is ended and the daemon's one thread goes on */
+	err = win_run(exe, cmd, dir, CIM_NETSH_LIMIT_S * 1000, run->out,
+	    sizeof(run->out), &run->exit_code);
+	if (err == ERROR_TIMEOUT)
+		return ETIMEDOUT;
+	return err == ERROR_SUCCESS ? 0 : win_errno(err);
 }

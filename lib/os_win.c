@@ -77,6 +77,7 @@ win_errno(DWORD err)
 	case ERROR_BROKEN_PIPE:
 	case ERROR_NO_DATA:
 	case ERROR_PIPE_NOT_CONNECTED:	return EPIPE;
+	case ERROR_TIMEOUT:		return ETIMEDOUT;
 	default:			return EIO;
 	}
 }

@@ -224,6 +224,7 @@ bool		 policy_present(void);	/* the key exists (Windows) */
 
 /* value.c: sysctl values as normalized text. */
 int	 value_normalize(const char *, char *, size_t);
+int	 value_policy_word(const char *, char *, size_t);
 bool	 value_equal(const char *, const char *);
 int	 value_numbers(const char *, long long *, int);
 int	 value_at_least(const char *, const char *);

@@ -56,6 +56,32 @@ value_normalize(const char *in, char *out, size_t outlen)
 	return 0;
 }
 
+/*
+ * A policy's word as tcptune compares it: lower case, without spaces,
+ * tabs or underscores, so "Highly Restricted", "HIGHLY_RESTRICTED" and
+ * "highlyrestricted" are one word (tools write the QoS "Tcp Autotuning
+ * Level" each way; lib/backend_win.c).  in and out may be the same
+ * buffer.  -1 when nothing is left or it does not fit.
+ */
+int
+value_policy_word(const char *in, char *out, size_t outlen)
+{
+	size_t	n = 0;
+
+	for (; *in != '\0'; in++) {
+		if (is_space(*in) || *in == '_')
+			continue;
+		if (n + 1 >= outlen)
+			return -1;
+		out[n++] = *in >= 'A' && *in <= 'Z' ?
+		    (char)(*in - 'A' + 'a') : *in;
+	}
+	if (n == 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
 bool
 value_equal(const char *a, const char *b)
 {

@@ -21,5 +21,14 @@ void	 win_strerror(DWORD, char *, size_t);
 /* trust_win.c: owned by Administrators or SYSTEM, nobody else writes */
 int	 win_trusted_object(HANDLE, bool, char *, size_t);
 int	 win_trusted_key(HKEY, char *, size_t);
+/*
+ * run_win.c: exe run with the command line cmd in dir, to its end or for
+ * limit_ms at most, inheriting only its output pipe: the first outlen - 1
+ * bytes of its stdout and stderr in out, its exit code.  ERROR_SUCCESS,
+ * ERROR_TIMEOUT (it was ended), or the Win32 error of the step that failed.
+ */
+DWORD	 win_run(const wchar_t *exe, wchar_t *cmd, const wchar_t *dir,
+	    DWORD limit_ms, char *out, size_t outlen,
+	    unsigned long *exit_code);
 
 #endif /* TCPTUNE_WIN_H */

@@ -27,6 +27,11 @@ for tool in set_acl pipe_abuse svc_control msgtable pipe_owner; do
 	    "$top/tests/windows/$tool.c" -ladvapi32 ||
 	    fail "cannot build $tool.exe"
 done
+# run_deadline.exe tests lib/run_win.c itself: built with it.
+x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Werror \
+    -D_WIN32_WINNT=0x0A00 -D__USE_MINGW_ANSI_STDIO=1 -I"$top/lib" \
+    -o "$bin/run_deadline.exe" "$top/tests/windows/run_deadline.c" \
+    "$top/lib/run_win.c" || fail "cannot build run_deadline.exe"
 export WINEPREFIX=$work/prefix WINEDEBUG=-all
 export WINEDLLOVERRIDES="mscoree,mshtml="	# no Mono or Gecko dialogs
 wineboot -i >/dev/null 2>&1 || fail "wineboot failed"

@@ -25,7 +25,10 @@ static const char *const templates[NTEMPLATES] = {
 	"Automatic", "InternetCustom", "DatacenterCustom", "Compat",
 	"Datacenter", "Internet"
 };
-/* CongestionProvider of a Windows 11 client: CUBIC (5), Compat NewReno. */
+/*
+ * CongestionProvider of a Windows 11 client: CUBIC (5), Compat NewReno (1),
+ * codes Microsoft does not document (lib/backend_win.c, providers[]).
+ */
 static const unsigned stock_provider[NTEMPLATES] = { 5, 5, 5, 1, 5, 5 };
 
 struct fail {
@@ -218,6 +221,8 @@ fake_netsh(struct cim *cim, const char *const *args, struct cim_run *run)
 	}
 	if (f->netsh_mode == FAKE_NETSH_CANNOT_RUN)
 		return ENOENT;
+	if (f->netsh_mode == FAKE_NETSH_HANGS)	/* as run_win.c ends it */
+		return ETIMEDOUT;
 	if (f->netsh_mode == FAKE_NETSH_FAILS) {
 		run->exit_code = f->netsh_exit;
 		snprintf(run->out, sizeof(run->out), "%s", f->netsh_out);

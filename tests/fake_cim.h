@@ -38,7 +38,8 @@ enum fake_netsh {
 	FAKE_NETSH_APPLIES,	/* exit 0, every template changed */
 	FAKE_NETSH_FAILS,	/* the exit code and output given */
 	FAKE_NETSH_IGNORES,	/* exit 0, nothing changed */
-	FAKE_NETSH_CANNOT_RUN	/* not started: ENOENT */
+	FAKE_NETSH_CANNOT_RUN,	/* not started: ENOENT */
+	FAKE_NETSH_HANGS	/* ended at the deadline: ETIMEDOUT */
 };
 void		 fake_cim_netsh(struct fake_cim *, enum fake_netsh,
 		    unsigned long, const char *);

@@ -1403,6 +1403,13 @@ test_windows_heuristics_and_qos(void **arg)
 	set(&in, "qos.tcpautotuninglevel", "notconfigured");
 	adv_model(&in, &r);
 	assert_false(has_note_id(&r, NOTE_WIN_QOS_POLICY));
+	/* the spellings tools write: "Not Configured" sets nothing */
+	set(&in, "qos.tcpautotuninglevel", "Not Configured");
+	adv_model(&in, &r);
+	assert_false(has_note_id(&r, NOTE_WIN_QOS_POLICY));
+	set(&in, "qos.tcpautotuninglevel", "Highly Restricted");
+	adv_model(&in, &r);
+	assert_true(has_note_id(&r, NOTE_WIN_QOS_POLICY));
 }
 
 /* Read live on a Windows without the classes (Wine): why, once. */

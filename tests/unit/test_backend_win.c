@@ -386,6 +386,27 @@ test_netsh_fails_too(void **arg)
 	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
 }
 
+/* netsh hung and was ended at its deadline: said so, the key refused. */
+static void
+test_netsh_hangs(void **arg)
+{
+	struct fixture		*f = *arg;
+	const struct engine_key	*k;
+
+	fake_cim_client_edition(f->fc, CIM_E_INVALIDARG);
+	fake_cim_netsh(f->fc, FAKE_NETSH_HANGS, 0, "");
+	engine_configure(&f->e, parse(windows_conf));
+	k = key(f, "tcp.autotuninglevel");
+	assert_int_equal(k->state, KS_REFUSED);
+	assert_int_equal(k->err, ETIMEDOUT);
+	assert_non_null(strstr(k->note, "E_INVALIDARG (Windows error 87) "
+	    "0x80070057"));
+	assert_non_null(strstr(k->note, "; netsh interface tcp set global "
+	    "autotuninglevel=normal did not finish within 30 s and was "
+	    "ended"));
+	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
+}
+
 /* netsh says Ok but the value did not change: the read-back catches it. */
 static void
 test_netsh_read_back(void **arg)
@@ -453,14 +474,20 @@ test_qos_policy_named(void **arg)
 	    EROFS);
 	fake_cim_qos_policy(f->fc, "Highly Restricted");
 	fake_cim_group_policy(f->fc, 1);
+	/* as tools write it, spaces and all: one word */
 	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"),
-	    "highly restricted");
+	    "highlyrestricted");
 	engine_configure(&f->e, parse(windows_conf));
 	assert_int_equal(key(f, "tcp.autotuninglevel")->err, EPERM);
 	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
 	    "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\QoS "
 	    "\"Tcp Autotuning Level\" = \"Highly Restricted\""));
 	assert_int_equal(fake_cim_netsh_calls(f->fc), 0);
+	fake_cim_qos_policy(f->fc, "Off");
+	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"), "off");
+	fake_cim_qos_policy(f->fc, "HIGHLY_RESTRICTED");
+	assert_string_equal(read_key(f, "qos.tcpautotuninglevel"),
+	    "highlyrestricted");
 }
 
 static void
@@ -506,6 +533,7 @@ main(void)
 		T(test_client_edition_netsh_fallback),
 		T(test_every_refusal_form_falls_back),
 		T(test_netsh_fails_too),
+		T(test_netsh_hangs),
 		T(test_netsh_read_back),
 		T(test_rss_netsh_fallback),
 		T(test_scaling_heuristics_reported),

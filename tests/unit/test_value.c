@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -26,6 +27,40 @@ test_normalize(void **arg)
 	/* too long for the buffer */
 	assert_int_equal(value_normalize("123456", out, 6), -1);
 	assert_int_equal(value_normalize("12345", out, 6), 0);
+}
+
+/* The QoS value as tools write it in the wild, one word each. */
+static void
+test_policy_word(void **arg)
+{
+	static const struct {
+		const char	*in, *want;
+	} cases[] = {
+		{ "Highly Restricted", "highlyrestricted" },
+		{ "HIGHLY_RESTRICTED", "highlyrestricted" },
+		{ "highlyrestricted", "highlyrestricted" },
+		{ " Off ", "off" },
+		{ "Normal", "normal" },
+		{ "Not Configured", "notconfigured" },
+		{ "Restricted\t", "restricted" },
+	};
+	char	out[TT_VALUE_MAX], same[32];
+	size_t	i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(value_policy_word(cases[i].in, out,
+		    sizeof(out)), 0);
+		assert_string_equal(out, cases[i].want);
+	}
+	/* in place, as backend_win.c uses it */
+	snprintf(same, sizeof(same), "Highly Restricted");
+	assert_int_equal(value_policy_word(same, same, sizeof(same)), 0);
+	assert_string_equal(same, "highlyrestricted");
+	assert_int_equal(value_policy_word(" _ ", out, sizeof(out)), -1);
+	assert_int_equal(value_policy_word("", out, sizeof(out)), -1);
+	assert_int_equal(value_policy_word("Off On", out, 6), 0);
+	assert_int_equal(value_policy_word("Off Ons", out, 6), -1);
 }
 
 static void
@@ -132,6 +167,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_policy_word),
 		cmocka_unit_test(test_equal),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_at_least_and_raise),

@@ -3,11 +3,14 @@
 # scripts/test-windows.sh, which builds them; or by hand:
 #   WINBIN=DIR-WITH-THE-EXES WINEPREFIX=PREFIX bash tests/windows/wine.sh
 # WINBIN holds tcptuned.exe, tcptunectl.exe and the test tools set_acl.exe,
-# pipe_abuse.exe, svc_control.exe, pipe_owner.exe;
+# pipe_abuse.exe, svc_control.exe, pipe_owner.exe, run_deadline.exe;
 # WINEPREFIX is made once by the caller (the first boot is slow).
 #
 #   config    the good, bad and shipped corpus through tcptunectl.exe
 #             check: the Linux golden files, Windows line ends aside
+#   run       lib/run_win.c, netsh's runner (run_deadline.exe): a child
+#             that hangs, silent or after writing, is ended at the deadline
+#             of the whole run; only its output pipe is inherited
 #   acl       tcptuned.exe -n refuses a config in a directory, or a file,
 #             that Everyone may change; accepts a private one
 #   cim       the real CIM backend: Wine has no root/StandardCimv2, so each
@@ -140,6 +143,20 @@ for page in tcptunectl.8 tcptuned.8 tcptune.conf.5; do
 		not_ok "help ${page%.*}: the page as mandoc renders it"
 	fi
 done
+
+# ---- run: netsh's runner, lib/run_win.c, on children that hang
+
+# A failure shows the whole output, with the result and output kept.
+timeout "$WT" wine "$WINBIN/run_deadline.exe" 2>&1 | unix >"$tmp/run"
+cp "$tmp/run" "$tmp/out"
+while read -r line; do
+	case $line in
+	"ok "*) ok "${line#ok [0-9]* - }" ;;
+	"not ok "*) not_ok "${line#not ok [0-9]* - }" ;;
+	esac
+done <"$tmp/run"
+grep -q '^1\.\.4$' "$tmp/run" ||
+    not_ok "run: run_deadline.exe ran its 4 cases to the end"
 
 # ---- acl: the owner and ACL rule of lib/trust_win.c
 

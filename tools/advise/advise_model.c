@@ -1261,6 +1261,10 @@ windows_model(const struct adv_input *in, struct adv_result *r)
 	word_get(in, "tcp.timestamps", &c.ts);
 	word_get(in, "tcp.scalingheuristics", &c.heuristics);
 	word_get(in, "qos.tcpautotuninglevel", &c.qos);
+	/* one word, as backend_win.c reads it: "Not Configured" sets nothing */
+	if (c.qos.text[0] != '\0' &&
+	    value_policy_word(c.qos.text, c.qos.text, sizeof(c.qos.text)) == -1)
+		c.qos.text[0] = '\0';
 	r->win_level = win_level_of(c.level.text);
 	r->win_least = win_least_level(r->window);
 	r->win_rec = win_recommend(r->win_level);
