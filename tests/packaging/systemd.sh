@@ -708,6 +708,8 @@ check "tcptunectl set net.ipv4.tcp_wmem" \
 check "the value set is in force" ct_is net.ipv4.tcp_wmem "$wmem_set"
 check "... and in /etc/tcptune.conf" \
     in_ct grep -qF "<string>$wmem_set</string>" /etc/tcptune.conf
+check "the config set replaced, comments and all, kept as tcptune.conf.orig" \
+    in_ct test -s /etc/tcptune.conf.orig
 check_until "the journal: reloaded through the helper" 10 \
     quiet jsince 'reloaded /etc/tcptune.conf'
 jmark
@@ -935,13 +937,15 @@ check "the service is stopped and its unit gone" removed
 check "no tcptuned process is left" no_daemon
 check "the programs are gone" ct_absent /usr/sbin/tcptuned /usr/bin/tcptunectl
 check "/etc/tcptune.conf stays" in_ct test -f /etc/tcptune.conf
+check "so does the shipped config set kept as /etc/tcptune.conf.orig" \
+    in_ct test -f /etc/tcptune.conf.orig
 check "the state is gone with the restore" ct_absent /var/lib/tcptune
 
 # ---- dpkg --purge: nothing left
 check "dpkg --purge purges it" in_ct dpkg --purge "$PKG"
 check "dpkg no longer knows it" pkg_gone
-check "config, state, socket directory and unit links are gone" \
-    ct_absent /etc/tcptune.conf /var/lib/tcptune /run/tcptune \
+check "config, its .orig, state, socket directory and unit links are gone" \
+    ct_absent /etc/tcptune.conf /etc/tcptune.conf.orig /var/lib/tcptune /run/tcptune \
     /etc/systemd/system/multi-user.target.wants/tcptuned.service \
     /etc/systemd/system/tcptuned.service
 check "no file naming tcptune is left in the container's changes" traces
