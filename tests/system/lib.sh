@@ -534,7 +534,17 @@ checks_past() {
 
 # output_has TEXT: the last tcptunectl output contains TEXT (fixed string).
 output_has() {
-	grep -qF -- "$1" "$T/ctl.out"
+	grep -qF -- "$1" "$T/ctl.out" ||
+	    output_joined | grep -qF -- "$1"
+}
+
+# output_joined: $T/ctl.out with each indented line joined onto the one
+# before it by one space: tcptunectl wraps a message at 80 columns, its
+# continuation lines indented, so a phrase may straddle two lines.
+output_joined() {
+	awk 'NR > 1 && /^[ \t]+/ { sub(/^[ \t]+/, " "); printf "%s", $0; next }
+	    { if (NR > 1) print ""; printf "%s", $0 } END { if (NR) print "" }' \
+	    "$T/ctl.out"
 }
 
 # log_has ID TEXT
