@@ -61,10 +61,23 @@
 /* A key name ending in '.' is a family: "tcp.congestionprovider.NAME". */
 #define FAMILY_END	'.'
 
+/*
+ * Windows' receive window auto-tuning levels, in the codes of
+ * MSFT_NetTCPSetting.AutoTuningLevelLocal (0 Disabled to 4 Experimental),
+ * and the window scale each offers in the SYN, -1 for none: Microsoft's
+ * "Autotuning levels" table, https://learn.microsoft.com/en-us/
+ * windows-server/networking/technologies/network-subsystem/
+ * net-sub-performance-tuning-nics#autotuning-levels (docs/DESIGN.md §3
+ * Windows).  The one list of the level words: the backend, check,
+ * advise and the daemon's reading of connections take them from here.
+ */
 static const char *const win_levels[] = {
 	"disabled", "highlyrestricted", "restricted", "normal",
 	"experimental", NULL
 };
+static const int win_level_scales[] = { -1, 2, 4, 8, 14 };
+_Static_assert(NITEMS(win_levels) == NITEMS(win_level_scales) + 1,
+    "a window scale for each auto-tuning level");
 static const char *const win_onoff[] = { "enabled", "disabled", NULL };
 static const char *const win_ts[] = { "disabled", "enabled", "allowed", NULL };
 /*
@@ -600,6 +613,19 @@ catalogue_xnu_stock(const char *name, int darwin, long long mem)
 	return x != NULL ? x->stock : CAT_XNU_ABSENT;
 }
 
+const char *const *
+catalogue_win_levels(void)
+{
+	return win_levels;
+}
+
+/* The window scale of level code i, -1 for none or no such level. */
+int
+catalogue_win_level_scale(size_t i)
+{
+	return i < NITEMS(win_level_scales) ? win_level_scales[i] : -1;
+}
+
 static const char *const os_names[TT_OS_N] = {
 	"linux", "darwin", "freebsd", "windows"
 };
@@ -862,8 +888,8 @@ refuse(char *why, size_t len, const char *fmt, ...)
 }
 
 /* "a", "a or b", "a, b or c" */
-static void
-word_list(const char *const *w, char *buf, size_t len)
+void
+catalogue_word_list(const char *const *w, char *buf, size_t len)
 {
 	size_t	i;
 
@@ -891,7 +917,7 @@ check_word(const struct cat_key *k, const char *name, const char *value,
 	for (i = 0; k->words[i] != NULL; i++)
 		if (strcmp(value, k->words[i]) == 0)
 			return CAT_OK;
-	word_list(k->words, list, sizeof(list));
+	catalogue_word_list(k->words, list, sizeof(list));
 	return refuse(why, len, "%s takes %s, not \"%s\"", name, list, value);
 }
 

@@ -94,6 +94,17 @@ const struct cat_xnu_mem *catalogue_xnu_mem(int, long long);
 const struct cat_xnu_mem *catalogue_xnu_mem_at(size_t);
 long long		 catalogue_xnu_stock(const char *, int, long long);
 
+/*
+ * Windows' auto-tuning levels, NULL-terminated, in the order of their
+ * codes in MSFT_NetTCPSetting (0 disabled to 4 experimental), and the
+ * window scale a level's code offers (-1: none).
+ */
+const char *const	*catalogue_win_levels(void);
+int			 catalogue_win_level_scale(size_t);
+/* A list of words as a sentence says it: "a, b or c". */
+void			 catalogue_word_list(const char *const *, char *,
+			    size_t);
+
 /* The result of catalogue_check(). */
 enum cat_verdict {
 	CAT_OK,			/* a key of this OS, its value fits */

@@ -119,18 +119,7 @@ static const char *const windows_keys[] = {
 	"tcp.scalingheuristics", "qos.tcpautotuninglevel", NULL
 };
 
-/* The auto-tuning levels, in MSFT_NetTCPSetting's order (0 to 4). */
-static const struct {
-	const char	*name;
-	int		 scale;		/* window scale offered; -1 none */
-} win_levels[] = {
-	{ "disabled", -1 },
-	{ "highlyrestricted", 2 },
-	{ "restricted", 4 },
-	{ "normal", 8 },
-	{ "experimental", 14 },
-};
-#define WIN_NORMAL	3
+#define WIN_NORMAL	3		/* catalogue_win_levels()'s normal */
 #define TCP_MAXWIN	65535LL		/* the window field, unscaled */
 
 /* The words each Windows key takes (backend_win.c), in the order
@@ -238,18 +227,21 @@ adv_os_keys(enum adv_os os)
 static int
 win_level_find(const char *word)
 {
-	int	i;
+	const char *const	*levels = catalogue_win_levels();
+	int			 i;
 
-	for (i = 0; i < (int)NITEMS(win_levels); i++)
-		if (adv_ieq(win_levels[i].name, word))
+	for (i = 0; levels[i] != NULL; i++)
+		if (adv_ieq(levels[i], word))
 			return i;
 	return -1;
 }
 
-/* The words a Windows key takes (not the level's), or NULL. */
+/* The words a Windows key takes, or NULL. */
 static const char *const *
 key_word_table(const char *name)
 {
+	if (strcmp(name, "tcp.autotuninglevel") == 0)
+		return catalogue_win_levels();
 	if (strcmp(name, "offload.rss") == 0 ||
 	    strcmp(name, "offload.rsc") == 0 ||
 	    strcmp(name, "tcp.scalingheuristics") == 0)
@@ -268,11 +260,6 @@ adv_key_word(const char *name, const char *value)
 {
 	const char *const	*w = key_word_table(name);
 
-	if (strcmp(name, "tcp.autotuninglevel") == 0) {
-		int	level = win_level_find(value);
-
-		return level < 0 ? NULL : win_levels[level].name;
-	}
 	if (w == NULL)
 		return adv_key_words(name) == 0 ? value : NULL;
 	for (; *w != NULL; w++)
@@ -288,20 +275,11 @@ adv_key_word(const char *name, const char *value)
 void
 adv_key_word_choices(const char *name, char *buf, size_t len)
 {
-	const char	*w[NITEMS(win_levels) + 1];
-	const char *const *t = key_word_table(name);
-	size_t		 i, n = 0;
+	const char *const	*t = key_word_table(name);
 
-	if (strcmp(name, "tcp.autotuninglevel") == 0)
-		for (i = 0; i < NITEMS(win_levels); i++)
-			w[n++] = win_levels[i].name;
-	else
-		for (; t != NULL && *t != NULL && n < NITEMS(w); t++)
-			w[n++] = *t;
 	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-		    i == 0 ? "" : i + 1 == n ? " or " : ", ", w[i]);
+	if (t != NULL)
+		catalogue_word_list(t, buf, len);
 }
 
 /* How many numbers a key holds: 3 for Linux vectors, 0 for words. */
@@ -310,7 +288,6 @@ adv_key_words(const char *name)
 {
 	if (strcmp(name, "kernel.osrelease") == 0 ||
 	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
-	    strcmp(name, "tcp.autotuninglevel") == 0 ||
 	    key_word_table(name) != NULL)
 		return 0;
 	if (strcmp(name, "net.ipv4.tcp_rmem") == 0 ||
@@ -1106,22 +1083,26 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 int
 adv_win_levels(void)
 {
-	return (int)NITEMS(win_levels);
+	const char *const	*levels = catalogue_win_levels();
+	int			 n = 0;
+
+	while (levels[n] != NULL)
+		n++;
+	return n;
 }
 
 const char *
 adv_win_level_name(int level)
 {
 	return level >= 0 && level < adv_win_levels() ?
-	    win_levels[level].name : "?";
+	    catalogue_win_levels()[level] : "?";
 }
 
 /* The window scale a level offers, -1 for none. */
 int
 adv_win_level_scale(int level)
 {
-	return level >= 0 && level < adv_win_levels() ?
-	    win_levels[level].scale : -1;
+	return level >= 0 ? catalogue_win_level_scale((size_t)level) : -1;
 }
 
 /* The largest receive window a level lets a connection have. */
