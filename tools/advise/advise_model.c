@@ -87,15 +87,6 @@
 
 /* ---- platforms and their keys */
 
-static const char *const os_names[ADV_NOS] = {
-	[ADV_LINUX] = "linux", [ADV_DARWIN] = "darwin",
-	[ADV_FREEBSD] = "freebsd", [ADV_WINDOWS] = "windows",
-};
-static const char *const os_labels[ADV_NOS] = {
-	[ADV_LINUX] = "Linux", [ADV_DARWIN] = "macOS",
-	[ADV_FREEBSD] = "FreeBSD", [ADV_WINDOWS] = "Windows",
-};
-
 /* What the model reads, per platform; kernel.osrelease comes from uname. */
 static const char *const linux_keys[] = {
 	"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.core.rmem_max",
@@ -139,84 +130,40 @@ static const char *const win_timestamps[] = {
  * tcp_output.c, sockbuf.h.
  */
 static const struct stock {
-	enum adv_os	 os;
+	enum tt_os	 os;
 	const char	*name;
 	const char	*value;
 } stock[] = {
-	{ ADV_LINUX, "net.ipv4.tcp_rmem", "4096 131072 6291456" },
-	{ ADV_LINUX, "net.ipv4.tcp_wmem", "4096 16384 4194304" },
-	{ ADV_LINUX, "net.core.rmem_max", "212992" },
-	{ ADV_LINUX, "net.core.wmem_max", "212992" },
-	{ ADV_LINUX, "net.ipv4.tcp_adv_win_scale", "1" },
-	{ ADV_LINUX, "net.ipv4.tcp_moderate_rcvbuf", "1" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_rmem", "4096 131072 6291456" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_wmem", "4096 16384 4194304" },
+	{ TT_OS_LINUX, "net.core.rmem_max", "212992" },
+	{ TT_OS_LINUX, "net.core.wmem_max", "212992" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_adv_win_scale", "1" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_moderate_rcvbuf", "1" },
 	/* the catalogued macOS keys: stock_value() asks lib/catalogue.c */
-	{ ADV_DARWIN, "hw.memsize", "17179869184" },
-	{ ADV_FREEBSD, "kern.ipc.maxsockbuf", "2097152" },
-	{ ADV_FREEBSD, "net.inet.tcp.recvbuf_max", "2097152" },
-	{ ADV_FREEBSD, "net.inet.tcp.sendbuf_max", "2097152" },
-	{ ADV_FREEBSD, "net.inet.tcp.recvbuf_auto", "1" },
-	{ ADV_FREEBSD, "net.inet.tcp.recvspace", "65536" },
-	{ ADV_WINDOWS, "tcp.autotuninglevel", "normal" },
-	{ ADV_WINDOWS, "offload.rss", "enabled" },
-	{ ADV_WINDOWS, "offload.rsc", "enabled" },
-	{ ADV_WINDOWS, "tcp.timestamps", "disabled" },
-	{ ADV_WINDOWS, "tcp.scalingheuristics", "disabled" },
-	{ ADV_WINDOWS, "qos.tcpautotuninglevel", "notconfigured" },
+	{ TT_OS_DARWIN, "hw.memsize", "17179869184" },
+	{ TT_OS_FREEBSD, "kern.ipc.maxsockbuf", "2097152" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.recvbuf_max", "2097152" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.sendbuf_max", "2097152" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.recvbuf_auto", "1" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.recvspace", "65536" },
+	{ TT_OS_WINDOWS, "tcp.autotuninglevel", "normal" },
+	{ TT_OS_WINDOWS, "offload.rss", "enabled" },
+	{ TT_OS_WINDOWS, "offload.rsc", "enabled" },
+	{ TT_OS_WINDOWS, "tcp.timestamps", "disabled" },
+	{ TT_OS_WINDOWS, "tcp.scalingheuristics", "disabled" },
+	{ TT_OS_WINDOWS, "qos.tcpautotuninglevel", "notconfigured" },
 };
-
-const char *
-adv_os_name(enum adv_os os)
-{
-	return (unsigned)os < ADV_NOS ? os_names[os] : "?";
-}
-
-const char *
-adv_os_label(enum adv_os os)
-{
-	return (unsigned)os < ADV_NOS ? os_labels[os] : "?";
-}
-
-/* What people call the platforms, beside os_names (case ignored). */
-static const struct {
-	const char	*name;
-	enum adv_os	 os;
-} os_aliases[] = {
-	{ "macos", ADV_DARWIN }, { "mac", ADV_DARWIN }, { "osx", ADV_DARWIN },
-	{ "win", ADV_WINDOWS }, { "win10", ADV_WINDOWS },
-	{ "win11", ADV_WINDOWS },
-};
-
-/*
- * "linux", "darwin" (or mac, macos, osx), "freebsd", "windows" (or win,
- * win10, win11); 0 or -1.
- */
-int
-adv_os_from_name(const char *name, enum adv_os *os)
-{
-	int	i;
-
-	for (i = 0; i < ADV_NOS; i++)
-		if (adv_ieq(name, os_names[i])) {
-			*os = (enum adv_os)i;
-			return 0;
-		}
-	for (i = 0; i < (int)NITEMS(os_aliases); i++)
-		if (adv_ieq(name, os_aliases[i].name)) {
-			*os = os_aliases[i].os;
-			return 0;
-		}
-	return -1;
-}
 
 const char *const *
-adv_os_keys(enum adv_os os)
+adv_os_keys(enum tt_os os)
 {
 	switch (os) {
-	case ADV_DARWIN:
+	case TT_OS_DARWIN:
 		return darwin_keys;
-	case ADV_FREEBSD:
+	case TT_OS_FREEBSD:
 		return freebsd_keys;
-	case ADV_WINDOWS:
+	case TT_OS_WINDOWS:
 		return windows_keys;
 	default:
 		return linux_keys;
@@ -297,7 +244,7 @@ adv_key_words(const char *name)
 }
 
 bool
-adv_key_known(enum adv_os os, const char *name)
+adv_key_known(enum tt_os os, const char *name)
 {
 	const char *const	*k;
 
@@ -426,10 +373,10 @@ stock_value(const struct adv_input *in, const char *name)
 {
 	static char		 xnu[32];
 	long long		 v = CAT_XNU_ABSENT;
-	enum adv_os		 os = in->os;
+	enum tt_os		 os = in->os;
 	size_t			 i;
 
-	if (os == ADV_DARWIN && catalogue_find(name, TT_OS_DARWIN) != NULL) {
+	if (os == TT_OS_DARWIN && catalogue_find(name, TT_OS_DARWIN) != NULL) {
 		v = darwin_stock(in, name, darwin_major(in));
 		if (v == CAT_XNU_ABSENT)
 			v = darwin_stock(in, name, 0);
@@ -1270,7 +1217,7 @@ switch_off(const struct adv_result *r)
 {
 	size_t	i;
 
-	if (r->os != ADV_WINDOWS)	/* elsewhere a switch holds a rate */
+	if (r->os != TT_OS_WINDOWS)	/* elsewhere a switch holds a rate */
 		return false;
 	for (i = 0; i < r->nkeys; i++)
 		if (r->keys[i].role != ROLE_INFO && r->keys[i].change)
@@ -1326,13 +1273,13 @@ adv_model(const struct adv_input *in, struct adv_result *r)
 	r->bdp = in->rate / 8 * in->rtt;
 	r->window = min_ll(ceil_ll(r->bdp), ADV_MAX_WINDOW);
 	switch (in->os) {
-	case ADV_DARWIN:
+	case TT_OS_DARWIN:
 		darwin_model(in, r);
 		break;
-	case ADV_FREEBSD:
+	case TT_OS_FREEBSD:
 		freebsd_model(in, r);
 		break;
-	case ADV_WINDOWS:
+	case TT_OS_WINDOWS:
 		windows_model(in, r);
 		break;
 	default:
