@@ -36,6 +36,8 @@ struct cat_key {
 	const char	*since;		/* how it changed across releases */
 	const char	*what;		/* one line */
 	const char	*alt[TT_OS_N];	/* the nearest key on each OS */
+	int		 rank;		/* plan_sort's: lower written first */
+	const char	*capped_by;	/* the ceiling that limits it */
 };
 
 /*

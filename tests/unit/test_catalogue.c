@@ -1,8 +1,8 @@
 /*
  * The per-OS key catalogue (lib/catalogue.c) and a config checked against
  * it (lib/config_os.c): the table is consistent (every nearest key named
- * is a key of that OS, every key of the apply plan and of the shipped
- * configs is catalogued), the edit distance and "did you mean", each kind
+ * is a key of that OS, every ceiling a key written before those it caps,
+ * every key of the apply plan and of the shipped configs catalogued), the edit distance and "did you mean", each kind
  * of refusal, OS names, sizes in words, the kernel asked through a
  * backend, the daemon's reader (CONFIG_CHECK_OS) refusing what cannot
  * apply with file:line, and the macOS keys by xnu release (the facts,
@@ -59,6 +59,30 @@ test_table_consistent(void **state)
 	}
 	assert_true(i > 30);
 	assert_null(catalogue_at(i));
+}
+
+/*
+ * The order column (plan.c's): a key's ceiling is a key of one of its
+ * OSes, written before it.
+ */
+static void
+test_table_ceilings(void **state)
+{
+	const struct cat_key	*k, *cap;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+		assert_true(k->rank == 0 || k->rank == 1);
+		if (k->capped_by == NULL)
+			continue;
+		if ((cap = catalogue_find_any(k->capped_by)) == NULL)
+			fail_msg("%s: ceiling %s is not catalogued", k->name,
+			    k->capped_by);
+		if ((cap->os & k->os) == 0 || cap->rank >= k->rank)
+			fail_msg("%s: ceiling %s is not a key of its OS "
+			    "written before it", k->name, k->capped_by);
+	}
 }
 
 /* plan.c's ranks and the shipped configs' keys are all catalogued. */
@@ -927,6 +951,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_consistent),
+		cmocka_unit_test(test_table_ceilings),
 		cmocka_unit_test(test_known_keys_catalogued),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_nearest),
