@@ -644,13 +644,25 @@ catalogue_win_level_scale(size_t i)
 	return i < NITEMS(win_level_scales) ? win_level_scales[i] : -1;
 }
 
-static const char *const os_names[TT_OS_N] = {
-	"linux", "darwin", "freebsd", "windows"
+/*
+ * Each OS: its name (configure's TT_PLATFORM, advise's JSON), its label
+ * in sentences, the word a user types to --platform, and a key every
+ * kernel of it has, whose read says the kernel can be asked at all.
+ */
+static const struct {
+	const char	*name;
+	const char	*label;
+	const char	*word;
+	const char	*always_key;
+} os_table[TT_OS_N] = {
+	[TT_OS_LINUX] = { "linux", "Linux", "linux", "kernel.osrelease" },
+	[TT_OS_DARWIN] = { "darwin", "macOS", "macos", "kern.osrelease" },
+	[TT_OS_FREEBSD] = { "freebsd", "FreeBSD", "freebsd",
+	    "kern.osrelease" },
+	[TT_OS_WINDOWS] = { "windows", "Windows", "windows",
+	    "tcp.autotuninglevel" },
 };
-static const char *const os_labels[TT_OS_N] = {
-	"Linux", "macOS", "FreeBSD", "Windows"
-};
-/* What --platform also takes, as people say it. */
+/* What --platform also takes, as people say it, beside the names. */
 static const struct {
 	const char	*word;
 	enum tt_os	 os;
@@ -832,7 +844,7 @@ catalogue_os_parse(const char *word, enum tt_os *os)
 
 	/* case ignored: people write "Linux", "macOS" (issue 31) */
 	for (i = 0; i < TT_OS_N; i++)
-		if (strcasecmp(word, os_names[i]) == 0) {
+		if (strcasecmp(word, os_table[i].name) == 0) {
 			*os = (enum tt_os)i;
 			return 0;
 		}
@@ -847,13 +859,25 @@ catalogue_os_parse(const char *word, enum tt_os *os)
 const char *
 catalogue_os_label(enum tt_os os)
 {
-	return os_labels[os];
+	return os_table[os].label;
 }
 
 const char *
 catalogue_os_name(enum tt_os os)
 {
-	return os_names[os];
+	return os_table[os].name;
+}
+
+const char *
+catalogue_os_word(enum tt_os os)
+{
+	return os_table[os].word;
+}
+
+const char *
+catalogue_os_always_key(enum tt_os os)
+{
+	return os_table[os].always_key;
 }
 
 enum tt_os
@@ -882,7 +906,7 @@ os_list(unsigned mask, char *buf, size_t len)
 			if (buf[0] != '\0')
 				tt_strlcpy(buf + strlen(buf), "/",
 				    len - strlen(buf));
-			tt_strlcpy(buf + strlen(buf), os_labels[i],
+			tt_strlcpy(buf + strlen(buf), os_table[i].label,
 			    len - strlen(buf));
 		}
 }
@@ -1030,10 +1054,10 @@ other_os(const struct cat_key *k, const char *name, enum tt_os os,
 	if (k->alt[os] != NULL)
 		return refuse(why, len, "%s is a%s %s key; on %s use %s", name,
 		    strchr("aeiouAEIOU", oses[0]) ? "n" : "", oses,
-		    os_labels[os], k->alt[os]);
+		    os_table[os].label, k->alt[os]);
 	return refuse(why, len, "%s is a%s %s key; %s has no equivalent",
 	    name, strchr("aeiouAEIOU", oses[0]) ? "n" : "", oses,
-	    os_labels[os]);
+	    os_table[os].label);
 }
 
 /*
@@ -1054,7 +1078,7 @@ catalogue_check(const char *name, const char *value, enum tt_os os,
 			return other_os(k, name, os, why, len);
 		if ((k = catalogue_nearest(name, os)) != NULL)
 			return refuse(why, len, "%s is not a %s key: did you "
-			    "mean %s?", name, os_labels[os], k->name);
+			    "mean %s?", name, os_table[os].label, k->name);
 		return CAT_UNKNOWN;
 	}
 	if (k->nums == 0)

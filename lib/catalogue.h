@@ -127,6 +127,8 @@ enum cat_verdict	 catalogue_check(const char *, const char *,
 int			 catalogue_os_parse(const char *, enum tt_os *);
 const char		*catalogue_os_label(enum tt_os);
 const char		*catalogue_os_name(enum tt_os);
+const char		*catalogue_os_word(enum tt_os);
+const char		*catalogue_os_always_key(enum tt_os);
 enum tt_os		 catalogue_host_os(void);
 size_t			 tt_edit_distance(const char *, const char *);
 

@@ -271,6 +271,27 @@ test_os_names(void **state)
 	assert_int_equal(catalogue_os_parse("amiga", &os), -1);
 	assert_string_equal(catalogue_os_label(TT_OS_FREEBSD), "FreeBSD");
 	assert_string_equal(catalogue_os_name(TT_OS_DARWIN), "darwin");
+	assert_string_equal(catalogue_os_word(TT_OS_DARWIN), "macos");
+	assert_string_equal(catalogue_os_always_key(TT_OS_WINDOWS),
+	    "tcp.autotuninglevel");
+}
+
+/* Each OS's name and the word a message tells a user to type parse back. */
+static void
+test_os_words_parse(void **state)
+{
+	enum tt_os	os, got;
+
+	(void)state;
+	for (os = 0; os < TT_OS_N; os++) {
+		assert_int_equal(catalogue_os_parse(catalogue_os_name(os),
+		    &got), 0);
+		assert_int_equal(got, os);
+		assert_int_equal(catalogue_os_parse(catalogue_os_word(os),
+		    &got), 0);
+		assert_int_equal(got, os);
+		assert_non_null(catalogue_os_always_key(os));
+	}
 }
 
 static void
@@ -958,6 +979,7 @@ main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_kernel_words),
 		cmocka_unit_test(test_os_names),
+		cmocka_unit_test(test_os_words_parse),
 		cmocka_unit_test(test_size_human),
 		cmocka_unit_test(test_size_human_value),
 		cmocka_unit_test(test_parse_size),
