@@ -113,13 +113,12 @@ static const char *const windows_keys[] = {
 #define WIN_NORMAL	3		/* catalogue_win_levels()'s normal */
 #define TCP_MAXWIN	65535LL		/* the window field, unscaled */
 
-/* The words each Windows key takes (backend_win.c), in the order
-   messages list them. */
-static const char *const win_onoff[] = { "enabled", "disabled", NULL };
-static const char *const win_timestamps[] = {
-	"disabled", "enabled", "allowed", NULL
-};
-
+/*
+ * The words of tcp.scalingheuristics, a word key advise reads that the
+ * catalogue lacks (backend_win.c's, read only), in the order messages
+ * list them; the catalogue has the other keys' words.
+ */
+static const char *const win_heuristics[] = { "enabled", "disabled", NULL };
 
 /*
  * Stock values, for what could not be read or is not this machine.  Linux:
@@ -187,14 +186,12 @@ win_level_find(const char *word)
 static const char *const *
 key_word_table(const char *name)
 {
-	if (strcmp(name, "tcp.autotuninglevel") == 0)
-		return catalogue_win_levels();
-	if (strcmp(name, "offload.rss") == 0 ||
-	    strcmp(name, "offload.rsc") == 0 ||
-	    strcmp(name, "tcp.scalingheuristics") == 0)
-		return win_onoff;
-	if (strcmp(name, "tcp.timestamps") == 0)
-		return win_timestamps;
+	const struct cat_key	*k = catalogue_find_any(name);
+
+	if (k != NULL)
+		return k->words;
+	if (strcmp(name, "tcp.scalingheuristics") == 0)
+		return win_heuristics;
 	return NULL;
 }
 
@@ -229,17 +226,21 @@ adv_key_word_choices(const char *name, char *buf, size_t len)
 		catalogue_word_list(t, buf, len);
 }
 
-/* How many numbers a key holds: 3 for Linux vectors, 0 for words. */
+/*
+ * How many numbers a key holds, as the catalogue has it (3 for Linux
+ * vectors, 0 for words); of the keys it lacks, the words are 0.
+ */
 int
 adv_key_words(const char *name)
 {
+	const struct cat_key	*k = catalogue_find_any(name);
+
+	if (k != NULL)
+		return k->nums;
 	if (strcmp(name, "kernel.osrelease") == 0 ||
 	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
 	    key_word_table(name) != NULL)
 		return 0;
-	if (strcmp(name, "net.ipv4.tcp_rmem") == 0 ||
-	    strcmp(name, "net.ipv4.tcp_wmem") == 0)
-		return 3;
 	return 1;
 }
 
