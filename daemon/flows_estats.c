@@ -23,7 +23,8 @@
  *
  * The auto-tuning level fixes the largest receive window (docs/DESIGN.md
  * §3 Windows, Microsoft's "Autotuning levels" table): 65535 shifted by
- * the level's window scale, none, 2, 4, 8 or 14.
+ * the level's window scale (lib/catalogue.c's levels), none, 2, 4, 8
+ * or 14.
  */
 #include "config.h"
 
@@ -35,26 +36,19 @@
 #define TCP_MAXWIN	65535u
 #define NO_OWNER	UINT32_MAX	/* and FLOW_KNOWS_UID unset: nobody's */
 
-static const struct {
-	const char	*word;
-	int		 scale;
-} levels[] = {
-	{ "disabled", 0 },
-	{ "highlyrestricted", 2 },
-	{ "restricted", 4 },
-	{ "normal", 8 },
-	{ "experimental", 14 },
-};
-
 /* The largest window a level word allows; 0 for another word. */
 uint64_t
 flows_estats_level_window(const char *word)
 {
-	size_t	i;
+	const char *const	*levels = catalogue_win_levels();
+	size_t			 i;
+	int			 scale;
 
-	for (i = 0; i < NITEMS(levels); i++)
-		if (strcmp(word, levels[i].word) == 0)
-			return (uint64_t)TCP_MAXWIN << levels[i].scale;
+	for (i = 0; levels[i] != NULL; i++)
+		if (strcmp(word, levels[i]) == 0) {
+			scale = catalogue_win_level_scale(i);
+			return (uint64_t)TCP_MAXWIN << (scale < 0 ? 0 : scale);
+		}
 	return 0;
 }
 

@@ -124,10 +124,6 @@
 			"qos.tcpautotuninglevel and offload.rsc are " \
 			"(tcptune.conf(5))"
 
-static const char *const levels[] = {
-	"disabled", "highlyrestricted", "restricted", "normal",
-	"experimental", NULL
-};
 static const char *const rss_values[] = { "disabled", "enabled", NULL };
 static const char *const heuristics_values[] = {
 	"disabled", "enabled", NULL
@@ -476,7 +472,7 @@ autotuning_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		    TCP_CLASS, r->setting);
 		return ENOENT;
 	}
-	return put_word(levels, v, buf, len);
+	return put_word(catalogue_win_levels(), v, buf, len);
 }
 
 /* The QoS policy value, as " (QOS_KEY "Tcp Autotuning Level" = "x")". */
@@ -504,8 +500,8 @@ group_policy_refusal(struct win_ctx *c, const char *name,
 	set_why(c, name, "Group Policy sets the auto-tuning level (%s: "
 	    "AutoTuningLevelGroupPolicy %s, AutoTuningLevelEffective "
 	    "GroupPolicy)%s; tcptune does not override it", r->setting,
-	    r->has[P_GP] ? word_of(levels, r->value[P_GP], num, sizeof(num)) :
-	    "?", qos);
+	    r->has[P_GP] ? word_of(catalogue_win_levels(), r->value[P_GP],
+	    num, sizeof(num)) : "?", qos);
 	return EPERM;
 }
 
@@ -566,15 +562,15 @@ autotuning_set(struct sysctl_backend *be, const char *name,
 {
 	struct win_ctx	*c = be->ctx;
 	struct cim_row	 rows[CIM_MAX_ROWS];
-	char		 arg[48];
+	char		 arg[48], list[96];
 	size_t		 n, i;
 	unsigned	 v;
 	int32_t		 hr;
 	int		 err;
 
-	if (code_of(levels, value, &v) == -1) {
-		set_why(c, name, "not a level: disabled, highlyrestricted, "
-		    "restricted, normal or experimental");
+	if (code_of(catalogue_win_levels(), value, &v) == -1) {
+		catalogue_word_list(catalogue_win_levels(), list, sizeof(list));
+		set_why(c, name, "not a level: %s", list);
 		return EINVAL;
 	}
 	if ((err = tcp_rows(c, name, tcp_props, NTCP_PROPS, rows, &n)) != 0)

@@ -61,10 +61,23 @@
 /* A key name ending in '.' is a family: "tcp.congestionprovider.NAME". */
 #define FAMILY_END	'.'
 
+/*
+ * Windows' receive window auto-tuning levels, in the codes of
+ * MSFT_NetTCPSetting.AutoTuningLevelLocal (0 Disabled to 4 Experimental),
+ * and the window scale each offers in the SYN, -1 for none: Microsoft's
+ * "Autotuning levels" table, https://learn.microsoft.com/en-us/
+ * windows-server/networking/technologies/network-subsystem/
+ * net-sub-performance-tuning-nics#autotuning-levels (docs/DESIGN.md §3
+ * Windows).  The one list of the level words: the backend, check,
+ * advise and the daemon's reading of connections take them from here.
+ */
 static const char *const win_levels[] = {
 	"disabled", "highlyrestricted", "restricted", "normal",
 	"experimental", NULL
 };
+static const int win_level_scales[] = { -1, 2, 4, 8, 14 };
+_Static_assert(NITEMS(win_levels) == NITEMS(win_level_scales) + 1,
+    "a window scale for each auto-tuning level");
 static const char *const win_onoff[] = { "enabled", "disabled", NULL };
 static const char *const win_ts[] = { "disabled", "enabled", "allowed", NULL };
 /*
@@ -80,6 +93,21 @@ static const char *const win_providers[] = {
 
 /* Linux, macOS, FreeBSD, Windows: the nearest key on each. */
 #define NEAR(l, d, f, w)	{ l, d, f, w }
+/*
+ * The order of writes (plan.c): a ceiling before the keys it caps when
+ * raising, after them when restoring.  macOS: sendspace/recvspace above
+ * sb_max give ERANGE (bsd/netinet/tcp_usrreq.c, sysctl_tcp_sospace), so
+ * maxsockbuf goes first; autoXbufmax are accepted unchecked and capped
+ * per socket at sb_max later (tcp_input.c, tcp_output.c, sbreserve in
+ * uipc_socket2.c).  FreeBSD: buffers above sb_max_adj fail
+ * (sys/kern/uipc_sockbuf.c).  Linux: rmem_max/wmem_max bound
+ * SO_RCVBUF/SO_SNDBUF, not the autotuning ceilings in tcp_rmem/tcp_wmem;
+ * they go first anyway so a reader never sees the per-socket limit below
+ * the auto one.
+ */
+#define CEILING			0, NULL
+#define ANY_ORDER		1, NULL
+#define CAPPED_BY_MAXSOCKBUF	1, "kern.ipc.maxsockbuf"
 
 static const struct cat_key keys[] = {
 	/* ---- Linux */
@@ -87,170 +115,173 @@ static const struct cat_key keys[] = {
 	    LINUX_MIN_RCVBUF, INT_TOP,
 	    NULL, "the largest receive buffer SO_RCVBUF may ask for",
 	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf",
-	    "tcp.autotuninglevel") },
+	    "tcp.autotuninglevel"), CEILING },
 	{ "net.core.wmem_max", L, 1, NULL, NULL, CAT_BYTES,
 	    LINUX_MIN_SNDBUF, INT_TOP,
 	    NULL, "the largest send buffer SO_SNDBUF may ask for",
-	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf", NULL) },
+	    NEAR(NULL, "kern.ipc.maxsockbuf", "kern.ipc.maxsockbuf", NULL),
+	    CEILING },
 	{ "net.core.rmem_default", L, 1, NULL, NULL, CAT_BYTES,
 	    LINUX_MIN_RCVBUF, INT_TOP, NULL,
 	    "a new socket's receive buffer (not TCP's)",
 	    NEAR(NULL, "net.inet.tcp.recvspace", "net.inet.tcp.recvspace",
-	    NULL) },
+	    NULL), ANY_ORDER },
 	{ "net.core.wmem_default", L, 1, NULL, NULL, CAT_BYTES,
 	    LINUX_MIN_SNDBUF, INT_TOP, NULL,
 	    "a new socket's send buffer (not TCP's)",
 	    NEAR(NULL, "net.inet.tcp.sendspace", "net.inet.tcp.sendspace",
-	    NULL) },
+	    NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_rmem", L, 3, "min default max", NULL, CAT_BYTES, 1,
 	    INT_TOP, NULL, "TCP receive buffer: least, start, autotuning's "
 	    "most",
 	    NEAR(NULL, "net.inet.tcp.autorcvbufmax",
-	    "net.inet.tcp.recvbuf_max", "tcp.autotuninglevel") },
+	    "net.inet.tcp.recvbuf_max", "tcp.autotuninglevel"), ANY_ORDER },
 	{ "net.ipv4.tcp_wmem", L, 3, "min default max", NULL, CAT_BYTES, 1,
 	    INT_TOP, NULL, "TCP send buffer: least, start, autotuning's most",
 	    NEAR(NULL, "net.inet.tcp.autosndbufmax",
-	    "net.inet.tcp.sendbuf_max", NULL) },
+	    "net.inet.tcp.sendbuf_max", NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_mem", L, 3, "low pressure high", NULL, CAT_COUNT, 1,
 	    LLONG_MAX, NULL, "all TCP sockets' memory, in pages",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_adv_win_scale", L, 1, NULL, NULL, CAT_COUNT, -31, 31,
 	    NULL, "how much of the buffer is window, not overhead",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_moderate_rcvbuf", L, 1, NULL, NULL, SWITCH, NULL,
 	    "receive buffer autotuning on (1) or off (0)",
 	    NEAR(NULL, "net.inet.tcp.doautorcvbuf",
-	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel") },
+	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel"), ANY_ORDER },
 	{ "net.ipv4.tcp_window_scaling", L, 1, NULL, NULL, SWITCH, NULL,
 	    "RFC 7323 window scaling, needed past 64 KiB",
 	    NEAR(NULL, "net.inet.tcp.rfc1323", "net.inet.tcp.rfc1323",
-	    "tcp.autotuninglevel") },
+	    "tcp.autotuninglevel"), ANY_ORDER },
 	{ "net.ipv4.tcp_timestamps", L, 1, NULL, NULL, CAT_COUNT, 0, 2, NULL,
 	    "RFC 7323 timestamps: 0 off, 1 on, 2 on without random offset",
 	    NEAR(NULL, "net.inet.tcp.rfc1323", "net.inet.tcp.rfc1323",
-	    "tcp.timestamps") },
+	    "tcp.timestamps"), ANY_ORDER },
 	{ "net.ipv4.tcp_sack", L, 1, NULL, NULL, SWITCH, NULL,
 	    "selective acknowledgements",
 	    NEAR(NULL, "net.inet.tcp.sack", "net.inet.tcp.sack.enable",
-	    NULL) },
+	    NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_mtu_probing", L, 1, NULL, NULL, CAT_COUNT, 0, 2, NULL,
 	    "packetization-layer path MTU discovery: 0 off, 1 on black "
 	    "holes, 2 always",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_slow_start_after_idle", L, 1, NULL, NULL, SWITCH,
 	    NULL, "restart slow start after an idle period",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "net.ipv4.tcp_congestion_control", L, 0, NULL, NULL, CAT_WORD, 0,
 	    0, NULL, "the congestion control of new connections (a loaded "
 	    "module: cubic, bbr, ...)",
 	    NEAR(NULL, NULL, "net.inet.tcp.cc.algorithm",
-	    "tcp.congestionprovider.internet") },
+	    "tcp.congestionprovider.internet"), ANY_ORDER },
 	{ "net.core.default_qdisc", L, 0, NULL, NULL, CAT_WORD, 0, 0, NULL,
 	    "the queueing discipline of new interfaces (fq for BBR pacing)",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "net.core.netdev_max_backlog", L, 1, NULL, NULL, CAT_COUNT, 1,
 	    INT_TOP, NULL, "packets queued per CPU before the stack takes "
 	    "them",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	/* ---- macOS and FreeBSD */
 	/* 2304: FreeBSD's least; xnu's (18433) is in xnu_facts. */
 	{ "kern.ipc.maxsockbuf", D | F, 1, NULL, NULL, CAT_BYTES, 2304,
 	    U32_TOP, "xnu-10063 (macOS 14.4): a buffer may use all of it; "
 	    "before, and on FreeBSD, 8/9 of it",
 	    "the largest socket buffer, the ceiling of every other",
-	    NEAR("net.core.rmem_max", NULL, NULL, "tcp.autotuninglevel") },
+	    NEAR("net.core.rmem_max", NULL, NULL, "tcp.autotuninglevel"),
+	    CEILING },
 	{ "net.inet.tcp.sendspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
 	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
 	    "a new TCP socket's send buffer",
-	    NEAR("net.ipv4.tcp_wmem", NULL, NULL, NULL) },
+	    NEAR("net.ipv4.tcp_wmem", NULL, NULL, NULL), CAPPED_BY_MAXSOCKBUF },
 	{ "net.inet.tcp.recvspace", D | F, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, "macOS takes at most 8/9 of kern.ipc.maxsockbuf up to "
 	    "14.3 (xnu-10002), all of it from 14.4 (xnu-10063)",
 	    "a new TCP socket's receive buffer",
-	    NEAR("net.ipv4.tcp_rmem", NULL, NULL, NULL) },
+	    NEAR("net.ipv4.tcp_rmem", NULL, NULL, NULL), CAPPED_BY_MAXSOCKBUF },
 	{ "net.inet.tcp.rfc1323", D | F, 1, NULL, NULL, SWITCH,
 	    "not on macOS 11 or later (xnu-7195 removed it), nor on a "
 	    "release kernel of 10.11 to 10.15 (DEBUG kernels only)",
 	    "RFC 7323 window scaling and timestamps",
-	    NEAR("net.ipv4.tcp_window_scaling", NULL, NULL, NULL) },
+	    NEAR("net.ipv4.tcp_window_scaling", NULL, NULL, NULL), ANY_ORDER },
 	/* ---- macOS */
 	{ "net.inet.tcp.autorcvbufmax", D, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, "stock 2 MiB, 4 MiB from 4 GB of RAM since macOS 11 "
 	    "(xnu-7195), 8 MiB with serverperfmode since 15 (xnu-11215)",
 	    "the most receive autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_rmem", NULL, "net.inet.tcp.recvbuf_max",
-	    "tcp.autotuninglevel") },
+	    "tcp.autotuninglevel"), CAPPED_BY_MAXSOCKBUF },
 	{ "net.inet.tcp.autosndbufmax", D, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, "stock 2 MiB, 4 MiB from 4 GB of RAM since macOS 11 "
 	    "(xnu-7195), 8 MiB with serverperfmode since 15 (xnu-11215)",
 	    "the most send autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_wmem", NULL, "net.inet.tcp.sendbuf_max",
-	    NULL) },
+	    NULL), CAPPED_BY_MAXSOCKBUF },
 	{ "net.inet.tcp.autosndbufinc", D, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, "stock 8 KiB on macOS 10.15 to 15 (xnu-6153 to 11417)",
 	    "the step of send autotuning (8 KiB stock)",
-	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_inc", NULL) },
+	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_inc", NULL), ANY_ORDER },
 	{ "net.inet.tcp.doautorcvbuf", D, 1, NULL, NULL, SWITCH,
 	    "stock 1; setting kern.ipc.soqlencomp turns it off",
 	    "receive buffer autotuning on (1) or off (0)",
 	    NEAR("net.ipv4.tcp_moderate_rcvbuf", NULL,
-	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel") },
+	    "net.inet.tcp.recvbuf_auto", "tcp.autotuninglevel"), ANY_ORDER },
 	{ "net.inet.tcp.doautosndbuf", D, 1, NULL, NULL, SWITCH,
 	    "not on macOS 11 or later (xnu-7195 removed it); 1 up to 10.15",
 	    "send buffer autotuning on (1) or off (0)",
-	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_auto", NULL) },
+	    NEAR(NULL, NULL, "net.inet.tcp.sendbuf_auto", NULL), ANY_ORDER },
 	{ "net.inet.tcp.sack", D, 1, NULL, NULL, SWITCH,
 	    "stock 1 on macOS 10.15 to 15 (xnu-6153 to 11417)",
 	    "selective acknowledgements",
 	    NEAR("net.ipv4.tcp_sack", NULL, "net.inet.tcp.sack.enable",
-	    NULL) },
+	    NULL), ANY_ORDER },
 	/* ---- FreeBSD */
 	{ "net.inet.tcp.recvbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, NULL, "the most receive autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_rmem", "net.inet.tcp.autorcvbufmax", NULL,
-	    "tcp.autotuninglevel") },
+	    "tcp.autotuninglevel"), CAPPED_BY_MAXSOCKBUF },
 	{ "net.inet.tcp.sendbuf_max", F, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, NULL, "the most send autotuning grows a buffer to",
 	    NEAR("net.ipv4.tcp_wmem", "net.inet.tcp.autosndbufmax", NULL,
-	    NULL) },
+	    NULL), CAPPED_BY_MAXSOCKBUF },
 	{ "net.inet.tcp.sendbuf_inc", F, 1, NULL, NULL, CAT_BYTES, 1,
 	    INT_TOP, NULL, "the step of send autotuning",
-	    NEAR(NULL, "net.inet.tcp.autosndbufinc", NULL, NULL) },
+	    NEAR(NULL, "net.inet.tcp.autosndbufinc", NULL, NULL), ANY_ORDER },
 	{ "net.inet.tcp.recvbuf_auto", F, 1, NULL, NULL, SWITCH, NULL,
 	    "receive buffer autotuning on (1) or off (0)",
 	    NEAR("net.ipv4.tcp_moderate_rcvbuf", "net.inet.tcp.doautorcvbuf",
-	    NULL, "tcp.autotuninglevel") },
+	    NULL, "tcp.autotuninglevel"), ANY_ORDER },
 	{ "net.inet.tcp.sendbuf_auto", F, 1, NULL, NULL, SWITCH, NULL,
 	    "send buffer autotuning on (1) or off (0)",
-	    NEAR(NULL, "net.inet.tcp.doautosndbuf", NULL, NULL) },
+	    NEAR(NULL, "net.inet.tcp.doautosndbuf", NULL, NULL), ANY_ORDER },
 	{ "net.inet.tcp.sack.enable", F, 1, NULL, NULL, SWITCH, NULL,
 	    "selective acknowledgements",
-	    NEAR("net.ipv4.tcp_sack", "net.inet.tcp.sack", NULL, NULL) },
+	    NEAR("net.ipv4.tcp_sack", "net.inet.tcp.sack", NULL, NULL),
+	    ANY_ORDER },
 	{ "net.inet.tcp.cc.algorithm", F, 0, NULL, NULL, CAT_WORD, 0, 0, NULL,
 	    "the congestion control of new connections (a loaded module)",
 	    NEAR("net.ipv4.tcp_congestion_control", NULL, NULL,
-	    "tcp.congestionprovider.internet") },
+	    "tcp.congestionprovider.internet"), ANY_ORDER },
 	/* ---- Windows (backend_win.c) */
 	{ "tcp.autotuninglevel", W, 0, NULL, win_levels, CAT_WORD, 0, 0,
 	    NULL, "how far the receive window may grow (netsh "
 	    "autotuninglevel)",
 	    NEAR("net.ipv4.tcp_rmem", "net.inet.tcp.autorcvbufmax",
-	    "net.inet.tcp.recvbuf_max", NULL) },
+	    "net.inet.tcp.recvbuf_max", NULL), ANY_ORDER },
 	{ "offload.rss", W, 0, NULL, win_onoff, CAT_WORD, 0, 0, NULL,
 	    "receive side scaling: connections spread over CPUs",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "offload.rsc", W, 0, NULL, win_onoff, CAT_WORD, 0, 0, NULL,
 	    "receive segment coalescing (read only)",
-	    NEAR(NULL, NULL, NULL, NULL) },
+	    NEAR(NULL, NULL, NULL, NULL), ANY_ORDER },
 	{ "tcp.timestamps", W, 0, NULL, win_ts, CAT_WORD, 0, 0, NULL,
 	    "RFC 7323 timestamps (read only)",
 	    NEAR("net.ipv4.tcp_timestamps", "net.inet.tcp.rfc1323",
-	    "net.inet.tcp.rfc1323", NULL) },
+	    "net.inet.tcp.rfc1323", NULL), ANY_ORDER },
 	{ "tcp.congestionprovider.", W, 0, NULL, win_providers, CAT_WORD, 0,
 	    0, NULL, "a TCP template's congestion control (read only)",
 	    NEAR("net.ipv4.tcp_congestion_control", NULL,
-	    "net.inet.tcp.cc.algorithm", NULL) },
+	    "net.inet.tcp.cc.algorithm", NULL), ANY_ORDER },
 };
 
 /*
@@ -600,13 +631,38 @@ catalogue_xnu_stock(const char *name, int darwin, long long mem)
 	return x != NULL ? x->stock : CAT_XNU_ABSENT;
 }
 
-static const char *const os_names[TT_OS_N] = {
-	"linux", "darwin", "freebsd", "windows"
+const char *const *
+catalogue_win_levels(void)
+{
+	return win_levels;
+}
+
+/* The window scale of level code i, -1 for none or no such level. */
+int
+catalogue_win_level_scale(size_t i)
+{
+	return i < NITEMS(win_level_scales) ? win_level_scales[i] : -1;
+}
+
+/*
+ * Each OS: its name (configure's TT_PLATFORM, advise's JSON), its label
+ * in sentences, the word a user types to --platform, and a key every
+ * kernel of it has, whose read says the kernel can be asked at all.
+ */
+static const struct {
+	const char	*name;
+	const char	*label;
+	const char	*word;
+	const char	*always_key;
+} os_table[TT_OS_N] = {
+	[TT_OS_LINUX] = { "linux", "Linux", "linux", "kernel.osrelease" },
+	[TT_OS_DARWIN] = { "darwin", "macOS", "macos", "kern.osrelease" },
+	[TT_OS_FREEBSD] = { "freebsd", "FreeBSD", "freebsd",
+	    "kern.osrelease" },
+	[TT_OS_WINDOWS] = { "windows", "Windows", "windows",
+	    "tcp.autotuninglevel" },
 };
-static const char *const os_labels[TT_OS_N] = {
-	"Linux", "macOS", "FreeBSD", "Windows"
-};
-/* What --platform also takes, as people say it. */
+/* What --platform also takes, as people say it, beside the names. */
 static const struct {
 	const char	*word;
 	enum tt_os	 os;
@@ -788,7 +844,7 @@ catalogue_os_parse(const char *word, enum tt_os *os)
 
 	/* case ignored: people write "Linux", "macOS" (issue 31) */
 	for (i = 0; i < TT_OS_N; i++)
-		if (strcasecmp(word, os_names[i]) == 0) {
+		if (strcasecmp(word, os_table[i].name) == 0) {
 			*os = (enum tt_os)i;
 			return 0;
 		}
@@ -803,13 +859,25 @@ catalogue_os_parse(const char *word, enum tt_os *os)
 const char *
 catalogue_os_label(enum tt_os os)
 {
-	return os_labels[os];
+	return os_table[os].label;
 }
 
 const char *
 catalogue_os_name(enum tt_os os)
 {
-	return os_names[os];
+	return os_table[os].name;
+}
+
+const char *
+catalogue_os_word(enum tt_os os)
+{
+	return os_table[os].word;
+}
+
+const char *
+catalogue_os_always_key(enum tt_os os)
+{
+	return os_table[os].always_key;
 }
 
 enum tt_os
@@ -838,7 +906,7 @@ os_list(unsigned mask, char *buf, size_t len)
 			if (buf[0] != '\0')
 				tt_strlcpy(buf + strlen(buf), "/",
 				    len - strlen(buf));
-			tt_strlcpy(buf + strlen(buf), os_labels[i],
+			tt_strlcpy(buf + strlen(buf), os_table[i].label,
 			    len - strlen(buf));
 		}
 }
@@ -862,8 +930,8 @@ refuse(char *why, size_t len, const char *fmt, ...)
 }
 
 /* "a", "a or b", "a, b or c" */
-static void
-word_list(const char *const *w, char *buf, size_t len)
+void
+catalogue_word_list(const char *const *w, char *buf, size_t len)
 {
 	size_t	i;
 
@@ -891,7 +959,7 @@ check_word(const struct cat_key *k, const char *name, const char *value,
 	for (i = 0; k->words[i] != NULL; i++)
 		if (strcmp(value, k->words[i]) == 0)
 			return CAT_OK;
-	word_list(k->words, list, sizeof(list));
+	catalogue_word_list(k->words, list, sizeof(list));
 	return refuse(why, len, "%s takes %s, not \"%s\"", name, list, value);
 }
 
@@ -986,10 +1054,10 @@ other_os(const struct cat_key *k, const char *name, enum tt_os os,
 	if (k->alt[os] != NULL)
 		return refuse(why, len, "%s is a%s %s key; on %s use %s", name,
 		    strchr("aeiouAEIOU", oses[0]) ? "n" : "", oses,
-		    os_labels[os], k->alt[os]);
+		    os_table[os].label, k->alt[os]);
 	return refuse(why, len, "%s is a%s %s key; %s has no equivalent",
 	    name, strchr("aeiouAEIOU", oses[0]) ? "n" : "", oses,
-	    os_labels[os]);
+	    os_table[os].label);
 }
 
 /*
@@ -1010,7 +1078,7 @@ catalogue_check(const char *name, const char *value, enum tt_os os,
 			return other_os(k, name, os, why, len);
 		if ((k = catalogue_nearest(name, os)) != NULL)
 			return refuse(why, len, "%s is not a %s key: did you "
-			    "mean %s?", name, os_labels[os], k->name);
+			    "mean %s?", name, os_table[os].label, k->name);
 		return CAT_UNKNOWN;
 	}
 	if (k->nums == 0)

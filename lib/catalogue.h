@@ -36,6 +36,8 @@ struct cat_key {
 	const char	*since;		/* how it changed across releases */
 	const char	*what;		/* one line */
 	const char	*alt[TT_OS_N];	/* the nearest key on each OS */
+	int		 rank;		/* plan_sort's: lower written first */
+	const char	*capped_by;	/* the ceiling that limits it */
 };
 
 /*
@@ -94,6 +96,17 @@ const struct cat_xnu_mem *catalogue_xnu_mem(int, long long);
 const struct cat_xnu_mem *catalogue_xnu_mem_at(size_t);
 long long		 catalogue_xnu_stock(const char *, int, long long);
 
+/*
+ * Windows' auto-tuning levels, NULL-terminated, in the order of their
+ * codes in MSFT_NetTCPSetting (0 disabled to 4 experimental), and the
+ * window scale a level's code offers (-1: none).
+ */
+const char *const	*catalogue_win_levels(void);
+int			 catalogue_win_level_scale(size_t);
+/* A list of words as a sentence says it: "a, b or c". */
+void			 catalogue_word_list(const char *const *, char *,
+			    size_t);
+
 /* The result of catalogue_check(). */
 enum cat_verdict {
 	CAT_OK,			/* a key of this OS, its value fits */
@@ -114,6 +127,8 @@ enum cat_verdict	 catalogue_check(const char *, const char *,
 int			 catalogue_os_parse(const char *, enum tt_os *);
 const char		*catalogue_os_label(enum tt_os);
 const char		*catalogue_os_name(enum tt_os);
+const char		*catalogue_os_word(enum tt_os);
+const char		*catalogue_os_always_key(enum tt_os);
 enum tt_os		 catalogue_host_os(void);
 size_t			 tt_edit_distance(const char *, const char *);
 

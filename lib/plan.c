@@ -1,11 +1,11 @@
 /*
- * What tcptune knows about particular keys: which ones are ceilings for
- * others, and so the order in which to apply them.
+ * The order in which to apply keys, from the catalogue's column of which
+ * ones are ceilings for others (lib/catalogue.c), and the arithmetic of
+ * the BSD socket buffer ceilings.
  */
 #include "config.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "tcptune.h"
 
@@ -13,62 +13,21 @@
 #define BSD_SB_MSIZE	256LL
 #define BSD_SB_MCLBYTES	2048LL
 
-struct key_rule {
-	const char	*name;
-	int		 rank;		/* lower is applied first */
-	const char	*capped_by;	/* the ceiling that limits it */
-};
-
-static const struct key_rule key_rules[] = {
-	/*
-	 * macOS: sendspace/recvspace above sb_max give ERANGE
-	 * (bsd/netinet/tcp_usrreq.c, sysctl_tcp_sospace), so maxsockbuf
-	 * goes first when raising and last when restoring.  autoXbufmax
-	 * are accepted unchecked and capped per socket at sb_max later
-	 * (tcp_input.c, tcp_output.c, sbreserve in uipc_socket2.c).
-	 */
-	{ "kern.ipc.maxsockbuf",		0, NULL },
-	{ "net.inet.tcp.sendspace",		1, "kern.ipc.maxsockbuf" },
-	{ "net.inet.tcp.recvspace",		1, "kern.ipc.maxsockbuf" },
-	{ "net.inet.tcp.autorcvbufmax",		1, "kern.ipc.maxsockbuf" },
-	{ "net.inet.tcp.autosndbufmax",		1, "kern.ipc.maxsockbuf" },
-	/* FreeBSD: buffers above sb_max_adj fail (sys/kern/uipc_sockbuf.c) */
-	{ "net.inet.tcp.sendbuf_max",		1, "kern.ipc.maxsockbuf" },
-	{ "net.inet.tcp.recvbuf_max",		1, "kern.ipc.maxsockbuf" },
-	/*
-	 * Linux: rmem_max/wmem_max bound SO_RCVBUF/SO_SNDBUF, not the
-	 * autotuning ceilings in tcp_rmem/tcp_wmem; set them first anyway
-	 * so a reader never sees the per-socket limit below the auto one.
-	 */
-	{ "net.core.rmem_max",			0, NULL },
-	{ "net.core.wmem_max",			0, NULL },
-};
-
-static const struct key_rule *
-key_rule(const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < sizeof(key_rules) / sizeof(key_rules[0]); i++)
-		if (strcmp(key_rules[i].name, name) == 0)
-			return &key_rules[i];
-	return NULL;
-}
-
+/* A key in no catalogue has no ceiling and goes in any order. */
 int
 sysctl_rank(const char *name)
 {
-	const struct key_rule	*r = key_rule(name);
+	const struct cat_key	*k = catalogue_find_any(name);
 
-	return r ? r->rank : 1;
+	return k != NULL ? k->rank : 1;
 }
 
 const char *
 sysctl_capped_by(const char *name)
 {
-	const struct key_rule	*r = key_rule(name);
+	const struct cat_key	*k = catalogue_find_any(name);
 
-	return r ? r->capped_by : NULL;
+	return k != NULL ? k->capped_by : NULL;
 }
 
 /* Stable: keys of one rank keep the order of the config file. */

@@ -58,12 +58,6 @@ struct import {
 	size_t			 dropped;
 };
 
-/* --platform's word for each enum tt_os, as a user would type it. */
-static const char *const platform_words[TT_OS_N] = {
-	[TT_OS_LINUX] = "linux", [TT_OS_DARWIN] = "macos",
-	[TT_OS_FREEBSD] = "freebsd", [TT_OS_WINDOWS] = "windows",
-};
-
 /* netsh's global settings tcptune manages, and their keys. */
 static const struct {
 	const char	*netsh;
@@ -987,7 +981,7 @@ platform_hint(const struct import *im)
 		    best, im->nfound, im->nfound == 1 ? "" : "s", best == 1 ?
 		    "is a" : "are", catalogue_os_label((enum tt_os)best_os),
 		    best == 1 ? "" : "s", catalogue_os_label((enum tt_os)
-		    best_os), platform_words[best_os]);
+		    best_os), catalogue_os_word((enum tt_os)best_os));
 }
 
 /*

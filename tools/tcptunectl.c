@@ -895,15 +895,11 @@ run_change(const struct params *p)
 static struct sysctl_backend *
 this_kernel(enum tt_os os)
 {
-	static const char *const probe[TT_OS_N] = {
-		"kernel.osrelease", "kern.osrelease", "kern.osrelease",
-		"tcp.autotuninglevel"
-	};
 	struct sysctl_backend	*be;
 	char			 v[TT_VALUE_MAX];
 
 	if ((be = backend_platform_new(NULL)) != NULL &&
-	    be->get(be, probe[os], v, sizeof(v)) == 0)
+	    be->get(be, catalogue_os_always_key(os), v, sizeof(v)) == 0)
 		return be;
 	backend_free(be);
 	ctl_warnx("cannot read this kernel's keys: checked against the "

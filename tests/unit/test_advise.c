@@ -284,7 +284,7 @@ test_arithmetic(void **arg)
 /* ---- models */
 
 static void
-input(struct adv_input *in, enum adv_os os, double rate, double rtt)
+input(struct adv_input *in, enum tt_os os, double rate, double rtt)
 {
 	memset(in, 0, sizeof(*in));
 	in->os = os;
@@ -351,7 +351,7 @@ verdict_text(const struct adv_result *r)
 static void
 linux_stock(struct adv_input *in, const char *release)
 {
-	input(in, ADV_LINUX, 1e9, 0.150);
+	input(in, TT_OS_LINUX, 1e9, 0.150);
 	set(in, "kernel.osrelease", release);
 	set(in, "net.ipv4.tcp_rmem", "4096\t131072\t6291456");
 	set(in, "net.ipv4.tcp_wmem", "4096 16384 4194304");
@@ -507,7 +507,7 @@ test_unread_values(void **arg)
 	struct adv_result	 r;
 
 	(void)arg;
-	input(&in, ADV_LINUX, 1e9, 0.15);
+	input(&in, TT_OS_LINUX, 1e9, 0.15);
 	assert_int_equal(adv_input_set(&in, "net.core.rmem_max", NULL,
 	    EACCES, false), 0);
 	set(&in, "net.ipv4.tcp_rmem", "1 2");	/* not three: not believed */
@@ -532,7 +532,7 @@ test_unread_values(void **arg)
 static void
 mac(struct adv_input *in, const char *ncl)
 {
-	input(in, ADV_DARWIN, 1e9, 0.150);
+	input(in, TT_OS_DARWIN, 1e9, 0.150);
 	in->live = false;
 	if (ncl != NULL)
 		set(in, "kern.ipc.nmbclusters", ncl);
@@ -752,7 +752,7 @@ test_freebsd_headroom(void **arg)
 	const struct adv_key	*k;
 
 	(void)arg;
-	input(&in, ADV_FREEBSD, 1e9, 0.150);
+	input(&in, TT_OS_FREEBSD, 1e9, 0.150);
 	in.live = false;
 	adv_model(&in, &r);
 	/* stock: 2 MiB of maxsockbuf leaves 8/9 of it */
@@ -808,22 +808,22 @@ test_window_limit(void **arg)
 static void
 test_keys_and_names(void **arg)
 {
-	enum adv_os	os;
+	enum tt_os	os;
 
 	(void)arg;
-	assert_int_equal(adv_os_from_name("Linux", &os), 0);
-	assert_int_equal(os, ADV_LINUX);
-	assert_int_equal(adv_os_from_name("macos", &os), 0);
-	assert_int_equal(os, ADV_DARWIN);
-	assert_int_equal(adv_os_from_name("freebsd", &os), 0);
-	assert_int_equal(adv_os_from_name("Windows", &os), 0);
-	assert_int_equal(os, ADV_WINDOWS);
-	assert_int_equal(adv_os_from_name("win32", &os), -1);
-	assert_true(adv_key_known(ADV_LINUX, "net.ipv4.tcp_rmem"));
-	assert_true(adv_key_known(ADV_LINUX, "kernel.osrelease"));
-	assert_false(adv_key_known(ADV_LINUX, "kern.ipc.maxsockbuf"));
-	assert_true(adv_key_known(ADV_DARWIN, "hw.memsize"));
-	assert_true(adv_key_known(ADV_FREEBSD, "net.inet.tcp.recvbuf_max"));
+	assert_int_equal(catalogue_os_parse("Linux", &os), 0);
+	assert_int_equal(os, TT_OS_LINUX);
+	assert_int_equal(catalogue_os_parse("macos", &os), 0);
+	assert_int_equal(os, TT_OS_DARWIN);
+	assert_int_equal(catalogue_os_parse("freebsd", &os), 0);
+	assert_int_equal(catalogue_os_parse("Windows", &os), 0);
+	assert_int_equal(os, TT_OS_WINDOWS);
+	assert_int_equal(catalogue_os_parse("win32", &os), -1);
+	assert_true(adv_key_known(TT_OS_LINUX, "net.ipv4.tcp_rmem"));
+	assert_true(adv_key_known(TT_OS_LINUX, "kernel.osrelease"));
+	assert_false(adv_key_known(TT_OS_LINUX, "kern.ipc.maxsockbuf"));
+	assert_true(adv_key_known(TT_OS_DARWIN, "hw.memsize"));
+	assert_true(adv_key_known(TT_OS_FREEBSD, "net.inet.tcp.recvbuf_max"));
 	assert_int_equal(adv_key_words("net.ipv4.tcp_wmem"), 3);
 	assert_int_equal(adv_key_words("kernel.osrelease"), 0);
 	assert_int_equal(adv_key_words("kern.ipc.maxsockbuf"), 1);
@@ -1038,7 +1038,7 @@ test_plist_darwin_freebsd(void **arg)
 	assert_null(config_find(cfg, "kern.ipc.nmbclusters"));
 	config_free(cfg);
 	memset(&a, 0, sizeof(a));
-	input(&a.in, ADV_FREEBSD, 1e9, 0.15);
+	input(&a.in, TT_OS_FREEBSD, 1e9, 0.15);
 	adv_model(&a.in, &a.res);
 	cfg = parse_back(&a);
 	assert_int_equal(cfg->nkeys, 3);
@@ -1100,7 +1100,7 @@ test_text(void **arg)
 static void
 windows(struct adv_input *in, double rate, double rtt, const char *level)
 {
-	input(in, ADV_WINDOWS, rate, rtt);
+	input(in, TT_OS_WINDOWS, rate, rtt);
 	in->live = false;
 	if (level != NULL)
 		set(in, "tcp.autotuninglevel", level);
@@ -1198,8 +1198,8 @@ test_windows_ceilings(void **arg)
 	assert_null(adv_key_word("offload.rss", "on"));
 	assert_null(adv_key_word("tcp.autotuninglevel", "fast"));
 	assert_int_equal(adv_key_words("offload.rsc"), 0);
-	assert_true(adv_key_known(ADV_WINDOWS, "tcp.timestamps"));
-	assert_false(adv_key_known(ADV_WINDOWS, "net.ipv4.tcp_rmem"));
+	assert_true(adv_key_known(TT_OS_WINDOWS, "tcp.timestamps"));
+	assert_false(adv_key_known(TT_OS_WINDOWS, "net.ipv4.tcp_rmem"));
 }
 
 /* Every level at 1 Gbit/s and 150 ms: 18.75 MB, more than normal's. */

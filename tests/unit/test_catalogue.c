@@ -1,8 +1,8 @@
 /*
  * The per-OS key catalogue (lib/catalogue.c) and a config checked against
  * it (lib/config_os.c): the table is consistent (every nearest key named
- * is a key of that OS, every key of the apply plan and of the shipped
- * configs is catalogued), the edit distance and "did you mean", each kind
+ * is a key of that OS, every ceiling a key written before those it caps,
+ * every key of the apply plan and of the shipped configs catalogued), the edit distance and "did you mean", each kind
  * of refusal, OS names, sizes in words, the kernel asked through a
  * backend, the daemon's reader (CONFIG_CHECK_OS) refusing what cannot
  * apply with file:line, and the macOS keys by xnu release (the facts,
@@ -59,6 +59,30 @@ test_table_consistent(void **state)
 	}
 	assert_true(i > 30);
 	assert_null(catalogue_at(i));
+}
+
+/*
+ * The order column (plan.c's): a key's ceiling is a key of one of its
+ * OSes, written before it.
+ */
+static void
+test_table_ceilings(void **state)
+{
+	const struct cat_key	*k, *cap;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+		assert_true(k->rank == 0 || k->rank == 1);
+		if (k->capped_by == NULL)
+			continue;
+		if ((cap = catalogue_find_any(k->capped_by)) == NULL)
+			fail_msg("%s: ceiling %s is not catalogued", k->name,
+			    k->capped_by);
+		if ((cap->os & k->os) == 0 || cap->rank >= k->rank)
+			fail_msg("%s: ceiling %s is not a key of its OS "
+			    "written before it", k->name, k->capped_by);
+	}
 }
 
 /* plan.c's ranks and the shipped configs' keys are all catalogued. */
@@ -247,6 +271,27 @@ test_os_names(void **state)
 	assert_int_equal(catalogue_os_parse("amiga", &os), -1);
 	assert_string_equal(catalogue_os_label(TT_OS_FREEBSD), "FreeBSD");
 	assert_string_equal(catalogue_os_name(TT_OS_DARWIN), "darwin");
+	assert_string_equal(catalogue_os_word(TT_OS_DARWIN), "macos");
+	assert_string_equal(catalogue_os_always_key(TT_OS_WINDOWS),
+	    "tcp.autotuninglevel");
+}
+
+/* Each OS's name and the word a message tells a user to type parse back. */
+static void
+test_os_words_parse(void **state)
+{
+	enum tt_os	os, got;
+
+	(void)state;
+	for (os = 0; os < TT_OS_N; os++) {
+		assert_int_equal(catalogue_os_parse(catalogue_os_name(os),
+		    &got), 0);
+		assert_int_equal(got, os);
+		assert_int_equal(catalogue_os_parse(catalogue_os_word(os),
+		    &got), 0);
+		assert_int_equal(got, os);
+		assert_non_null(catalogue_os_always_key(os));
+	}
 }
 
 static void
@@ -927,12 +972,14 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_consistent),
+		cmocka_unit_test(test_table_ceilings),
 		cmocka_unit_test(test_known_keys_catalogued),
 		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_kernel_words),
 		cmocka_unit_test(test_os_names),
+		cmocka_unit_test(test_os_words_parse),
 		cmocka_unit_test(test_size_human),
 		cmocka_unit_test(test_size_human_value),
 		cmocka_unit_test(test_parse_size),

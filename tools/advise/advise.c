@@ -124,25 +124,22 @@ path_values(const struct advise_args *a, struct adv_input *in)
 
 /* The platform this was built for (configure's TT_PLATFORM), or -1 when advise knows none. */
 static int
-native_os(enum adv_os *os)
+native_os(enum tt_os *os)
 {
-	if (strcmp(TT_PLATFORM, "darwin") == 0)
-		*os = ADV_DARWIN;
-	else if (strcmp(TT_PLATFORM, "freebsd") == 0)
-		*os = ADV_FREEBSD;
-	else if (strcmp(TT_PLATFORM, "linux") == 0)
-		*os = ADV_LINUX;
-	else if (strcmp(TT_PLATFORM, "windows") == 0)
-		*os = ADV_WINDOWS;
-	else
-		return -1;
-	return 0;
+	enum tt_os	o;
+
+	for (o = 0; o < TT_OS_N; o++)
+		if (strcmp(TT_PLATFORM, catalogue_os_name(o)) == 0) {
+			*os = o;
+			return 0;
+		}
+	return -1;
 }
 
 static int
 choose_os(const struct advise_args *a, struct adv_input *in)
 {
-	enum adv_os	native;
+	enum tt_os	native;
 	bool		have_native = native_os(&native) == 0;
 
 	if (a->platform == NULL && !have_native) {
@@ -152,7 +149,7 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 	}
 	if (a->platform == NULL)
 		in->os = native;
-	else if (adv_os_from_name(a->platform, &in->os) == -1) {
+	else if (catalogue_os_parse(a->platform, &in->os) == -1) {
 		ctl_warnx("--platform \"%s\" is not linux, darwin (mac, "
 		    "macos), freebsd or windows (win, win10, win11)",
 		    a->platform);
@@ -162,7 +159,7 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 	if (a->apply && !in->live) {
 		ctl_warnx("--apply changes this machine, which is %s: "
 		    "--platform %s models another (run advise without "
-		    "--apply)", have_native ? adv_os_label(native) :
+		    "--apply)", have_native ? catalogue_os_label(native) :
 		    TT_PLATFORM, a->platform);
 		return CTL_USAGE;
 	}
@@ -222,7 +219,7 @@ set_numbers(const char *value, int words, char *out, size_t len)
 }
 
 static void
-known_keys(enum adv_os os, char *buf, size_t len)
+known_keys(enum tt_os os, char *buf, size_t len)
 {
 	const char *const	*k;
 
@@ -250,7 +247,7 @@ apply_set(struct adv_input *in, const char *arg)
 	if (!adv_key_known(in->os, name)) {
 		known_keys(in->os, keys, sizeof(keys));
 		ctl_warnx("--set %s: advise does not use it on %s; it uses %s",
-		    name, adv_os_label(in->os), keys);
+		    name, catalogue_os_label(in->os), keys);
 		return CTL_USAGE;
 	}
 	words = adv_key_words(name);
@@ -346,7 +343,7 @@ advise_run(const struct advise_args *a, bool json)
 	}
 	adv_model(&adv.in, &adv.res);
 	/* advice read live inside WSL is for WSL's kernel, not Windows' */
-	if (adv.in.live && adv.in.os == ADV_LINUX && tt_wsl(NULL))
+	if (adv.in.live && adv.in.os == TT_OS_LINUX && tt_wsl(NULL))
 		ctl_warnx("note: %s", TT_WSL_NOTE);
 	if (a->apply)
 		return advise_apply(a, &adv);

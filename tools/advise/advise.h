@@ -54,14 +54,6 @@
 #define ADV_NOTE_MAX		1280	/* one sentence of advise_words.c */
 #define ADV_TEXT_MAX		800	/* the verdict */
 
-enum adv_os {
-	ADV_LINUX,
-	ADV_DARWIN,
-	ADV_FREEBSD,
-	ADV_WINDOWS,
-	ADV_NOS
-};
-
 /* Why a --rate, --rtt or --timeout value was refused. */
 enum adv_perr {
 	PERR_OK = 0,
@@ -87,7 +79,7 @@ struct adv_value {
 };
 
 struct adv_input {
-	enum adv_os	 os;
+	enum tt_os	 os;
 	bool		 live;		/* read from this machine */
 	double		 rate;		/* bit/s */
 	double		 rtt;		/* seconds */
@@ -195,7 +187,7 @@ enum adv_verdict {
 };
 
 struct adv_result {
-	enum adv_os	 os;
+	enum tt_os	 os;
 	double		 rate;
 	double		 rtt;
 	double		 bdp;		/* bytes in flight at the full rate */
@@ -277,11 +269,8 @@ void		 adv_fmt_bytes(double, char *, size_t);
 void		 adv_fmt_time(double, char *, size_t);
 
 /* advise_model.c */
-const char	*adv_os_name(enum adv_os);
-const char	*adv_os_label(enum adv_os);
-int		 adv_os_from_name(const char *, enum adv_os *);
-const char *const *adv_os_keys(enum adv_os);
-bool		 adv_key_known(enum adv_os, const char *);
+const char *const *adv_os_keys(enum tt_os);
+bool		 adv_key_known(enum tt_os, const char *);
 int		 adv_key_words(const char *);
 const char	*adv_key_word(const char *, const char *);
 void		 adv_key_word_choices(const char *, char *, size_t);

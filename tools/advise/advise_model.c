@@ -87,15 +87,6 @@
 
 /* ---- platforms and their keys */
 
-static const char *const os_names[ADV_NOS] = {
-	[ADV_LINUX] = "linux", [ADV_DARWIN] = "darwin",
-	[ADV_FREEBSD] = "freebsd", [ADV_WINDOWS] = "windows",
-};
-static const char *const os_labels[ADV_NOS] = {
-	[ADV_LINUX] = "Linux", [ADV_DARWIN] = "macOS",
-	[ADV_FREEBSD] = "FreeBSD", [ADV_WINDOWS] = "Windows",
-};
-
 /* What the model reads, per platform; kernel.osrelease comes from uname. */
 static const char *const linux_keys[] = {
 	"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.core.rmem_max",
@@ -119,27 +110,15 @@ static const char *const windows_keys[] = {
 	"tcp.scalingheuristics", "qos.tcpautotuninglevel", NULL
 };
 
-/* The auto-tuning levels, in MSFT_NetTCPSetting's order (0 to 4). */
-static const struct {
-	const char	*name;
-	int		 scale;		/* window scale offered; -1 none */
-} win_levels[] = {
-	{ "disabled", -1 },
-	{ "highlyrestricted", 2 },
-	{ "restricted", 4 },
-	{ "normal", 8 },
-	{ "experimental", 14 },
-};
-#define WIN_NORMAL	3
+#define WIN_NORMAL	3		/* catalogue_win_levels()'s normal */
 #define TCP_MAXWIN	65535LL		/* the window field, unscaled */
 
-/* The words each Windows key takes (backend_win.c), in the order
-   messages list them. */
-static const char *const win_onoff[] = { "enabled", "disabled", NULL };
-static const char *const win_timestamps[] = {
-	"disabled", "enabled", "allowed", NULL
-};
-
+/*
+ * The words of tcp.scalingheuristics, a word key advise reads that the
+ * catalogue lacks (backend_win.c's, read only), in the order messages
+ * list them; the catalogue has the other keys' words.
+ */
+static const char *const win_heuristics[] = { "enabled", "disabled", NULL };
 
 /*
  * Stock values, for what could not be read or is not this machine.  Linux:
@@ -150,84 +129,40 @@ static const char *const win_timestamps[] = {
  * tcp_output.c, sockbuf.h.
  */
 static const struct stock {
-	enum adv_os	 os;
+	enum tt_os	 os;
 	const char	*name;
 	const char	*value;
 } stock[] = {
-	{ ADV_LINUX, "net.ipv4.tcp_rmem", "4096 131072 6291456" },
-	{ ADV_LINUX, "net.ipv4.tcp_wmem", "4096 16384 4194304" },
-	{ ADV_LINUX, "net.core.rmem_max", "212992" },
-	{ ADV_LINUX, "net.core.wmem_max", "212992" },
-	{ ADV_LINUX, "net.ipv4.tcp_adv_win_scale", "1" },
-	{ ADV_LINUX, "net.ipv4.tcp_moderate_rcvbuf", "1" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_rmem", "4096 131072 6291456" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_wmem", "4096 16384 4194304" },
+	{ TT_OS_LINUX, "net.core.rmem_max", "212992" },
+	{ TT_OS_LINUX, "net.core.wmem_max", "212992" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_adv_win_scale", "1" },
+	{ TT_OS_LINUX, "net.ipv4.tcp_moderate_rcvbuf", "1" },
 	/* the catalogued macOS keys: stock_value() asks lib/catalogue.c */
-	{ ADV_DARWIN, "hw.memsize", "17179869184" },
-	{ ADV_FREEBSD, "kern.ipc.maxsockbuf", "2097152" },
-	{ ADV_FREEBSD, "net.inet.tcp.recvbuf_max", "2097152" },
-	{ ADV_FREEBSD, "net.inet.tcp.sendbuf_max", "2097152" },
-	{ ADV_FREEBSD, "net.inet.tcp.recvbuf_auto", "1" },
-	{ ADV_FREEBSD, "net.inet.tcp.recvspace", "65536" },
-	{ ADV_WINDOWS, "tcp.autotuninglevel", "normal" },
-	{ ADV_WINDOWS, "offload.rss", "enabled" },
-	{ ADV_WINDOWS, "offload.rsc", "enabled" },
-	{ ADV_WINDOWS, "tcp.timestamps", "disabled" },
-	{ ADV_WINDOWS, "tcp.scalingheuristics", "disabled" },
-	{ ADV_WINDOWS, "qos.tcpautotuninglevel", "notconfigured" },
+	{ TT_OS_DARWIN, "hw.memsize", "17179869184" },
+	{ TT_OS_FREEBSD, "kern.ipc.maxsockbuf", "2097152" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.recvbuf_max", "2097152" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.sendbuf_max", "2097152" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.recvbuf_auto", "1" },
+	{ TT_OS_FREEBSD, "net.inet.tcp.recvspace", "65536" },
+	{ TT_OS_WINDOWS, "tcp.autotuninglevel", "normal" },
+	{ TT_OS_WINDOWS, "offload.rss", "enabled" },
+	{ TT_OS_WINDOWS, "offload.rsc", "enabled" },
+	{ TT_OS_WINDOWS, "tcp.timestamps", "disabled" },
+	{ TT_OS_WINDOWS, "tcp.scalingheuristics", "disabled" },
+	{ TT_OS_WINDOWS, "qos.tcpautotuninglevel", "notconfigured" },
 };
-
-const char *
-adv_os_name(enum adv_os os)
-{
-	return (unsigned)os < ADV_NOS ? os_names[os] : "?";
-}
-
-const char *
-adv_os_label(enum adv_os os)
-{
-	return (unsigned)os < ADV_NOS ? os_labels[os] : "?";
-}
-
-/* What people call the platforms, beside os_names (case ignored). */
-static const struct {
-	const char	*name;
-	enum adv_os	 os;
-} os_aliases[] = {
-	{ "macos", ADV_DARWIN }, { "mac", ADV_DARWIN }, { "osx", ADV_DARWIN },
-	{ "win", ADV_WINDOWS }, { "win10", ADV_WINDOWS },
-	{ "win11", ADV_WINDOWS },
-};
-
-/*
- * "linux", "darwin" (or mac, macos, osx), "freebsd", "windows" (or win,
- * win10, win11); 0 or -1.
- */
-int
-adv_os_from_name(const char *name, enum adv_os *os)
-{
-	int	i;
-
-	for (i = 0; i < ADV_NOS; i++)
-		if (adv_ieq(name, os_names[i])) {
-			*os = (enum adv_os)i;
-			return 0;
-		}
-	for (i = 0; i < (int)NITEMS(os_aliases); i++)
-		if (adv_ieq(name, os_aliases[i].name)) {
-			*os = os_aliases[i].os;
-			return 0;
-		}
-	return -1;
-}
 
 const char *const *
-adv_os_keys(enum adv_os os)
+adv_os_keys(enum tt_os os)
 {
 	switch (os) {
-	case ADV_DARWIN:
+	case TT_OS_DARWIN:
 		return darwin_keys;
-	case ADV_FREEBSD:
+	case TT_OS_FREEBSD:
 		return freebsd_keys;
-	case ADV_WINDOWS:
+	case TT_OS_WINDOWS:
 		return windows_keys;
 	default:
 		return linux_keys;
@@ -238,24 +173,25 @@ adv_os_keys(enum adv_os os)
 static int
 win_level_find(const char *word)
 {
-	int	i;
+	const char *const	*levels = catalogue_win_levels();
+	int			 i;
 
-	for (i = 0; i < (int)NITEMS(win_levels); i++)
-		if (adv_ieq(win_levels[i].name, word))
+	for (i = 0; levels[i] != NULL; i++)
+		if (adv_ieq(levels[i], word))
 			return i;
 	return -1;
 }
 
-/* The words a Windows key takes (not the level's), or NULL. */
+/* The words a Windows key takes, or NULL. */
 static const char *const *
 key_word_table(const char *name)
 {
-	if (strcmp(name, "offload.rss") == 0 ||
-	    strcmp(name, "offload.rsc") == 0 ||
-	    strcmp(name, "tcp.scalingheuristics") == 0)
-		return win_onoff;
-	if (strcmp(name, "tcp.timestamps") == 0)
-		return win_timestamps;
+	const struct cat_key	*k = catalogue_find_any(name);
+
+	if (k != NULL)
+		return k->words;
+	if (strcmp(name, "tcp.scalingheuristics") == 0)
+		return win_heuristics;
 	return NULL;
 }
 
@@ -268,11 +204,6 @@ adv_key_word(const char *name, const char *value)
 {
 	const char *const	*w = key_word_table(name);
 
-	if (strcmp(name, "tcp.autotuninglevel") == 0) {
-		int	level = win_level_find(value);
-
-		return level < 0 ? NULL : win_levels[level].name;
-	}
 	if (w == NULL)
 		return adv_key_words(name) == 0 ? value : NULL;
 	for (; *w != NULL; w++)
@@ -288,39 +219,33 @@ adv_key_word(const char *name, const char *value)
 void
 adv_key_word_choices(const char *name, char *buf, size_t len)
 {
-	const char	*w[NITEMS(win_levels) + 1];
-	const char *const *t = key_word_table(name);
-	size_t		 i, n = 0;
+	const char *const	*t = key_word_table(name);
 
-	if (strcmp(name, "tcp.autotuninglevel") == 0)
-		for (i = 0; i < NITEMS(win_levels); i++)
-			w[n++] = win_levels[i].name;
-	else
-		for (; t != NULL && *t != NULL && n < NITEMS(w); t++)
-			w[n++] = *t;
 	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-		    i == 0 ? "" : i + 1 == n ? " or " : ", ", w[i]);
+	if (t != NULL)
+		catalogue_word_list(t, buf, len);
 }
 
-/* How many numbers a key holds: 3 for Linux vectors, 0 for words. */
+/*
+ * How many numbers a key holds, as the catalogue has it (3 for Linux
+ * vectors, 0 for words); of the keys it lacks, the words are 0.
+ */
 int
 adv_key_words(const char *name)
 {
+	const struct cat_key	*k = catalogue_find_any(name);
+
+	if (k != NULL)
+		return k->nums;
 	if (strcmp(name, "kernel.osrelease") == 0 ||
 	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
-	    strcmp(name, "tcp.autotuninglevel") == 0 ||
 	    key_word_table(name) != NULL)
 		return 0;
-	if (strcmp(name, "net.ipv4.tcp_rmem") == 0 ||
-	    strcmp(name, "net.ipv4.tcp_wmem") == 0)
-		return 3;
 	return 1;
 }
 
 bool
-adv_key_known(enum adv_os os, const char *name)
+adv_key_known(enum tt_os os, const char *name)
 {
 	const char *const	*k;
 
@@ -449,10 +374,10 @@ stock_value(const struct adv_input *in, const char *name)
 {
 	static char		 xnu[32];
 	long long		 v = CAT_XNU_ABSENT;
-	enum adv_os		 os = in->os;
+	enum tt_os		 os = in->os;
 	size_t			 i;
 
-	if (os == ADV_DARWIN && catalogue_find(name, TT_OS_DARWIN) != NULL) {
+	if (os == TT_OS_DARWIN && catalogue_find(name, TT_OS_DARWIN) != NULL) {
 		v = darwin_stock(in, name, darwin_major(in));
 		if (v == CAT_XNU_ABSENT)
 			v = darwin_stock(in, name, 0);
@@ -1106,22 +1031,26 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 int
 adv_win_levels(void)
 {
-	return (int)NITEMS(win_levels);
+	const char *const	*levels = catalogue_win_levels();
+	int			 n = 0;
+
+	while (levels[n] != NULL)
+		n++;
+	return n;
 }
 
 const char *
 adv_win_level_name(int level)
 {
 	return level >= 0 && level < adv_win_levels() ?
-	    win_levels[level].name : "?";
+	    catalogue_win_levels()[level] : "?";
 }
 
 /* The window scale a level offers, -1 for none. */
 int
 adv_win_level_scale(int level)
 {
-	return level >= 0 && level < adv_win_levels() ?
-	    win_levels[level].scale : -1;
+	return level >= 0 ? catalogue_win_level_scale((size_t)level) : -1;
 }
 
 /* The largest receive window a level lets a connection have. */
@@ -1289,7 +1218,7 @@ switch_off(const struct adv_result *r)
 {
 	size_t	i;
 
-	if (r->os != ADV_WINDOWS)	/* elsewhere a switch holds a rate */
+	if (r->os != TT_OS_WINDOWS)	/* elsewhere a switch holds a rate */
 		return false;
 	for (i = 0; i < r->nkeys; i++)
 		if (r->keys[i].role != ROLE_INFO && r->keys[i].change)
@@ -1345,13 +1274,13 @@ adv_model(const struct adv_input *in, struct adv_result *r)
 	r->bdp = in->rate / 8 * in->rtt;
 	r->window = min_ll(ceil_ll(r->bdp), ADV_MAX_WINDOW);
 	switch (in->os) {
-	case ADV_DARWIN:
+	case TT_OS_DARWIN:
 		darwin_model(in, r);
 		break;
-	case ADV_FREEBSD:
+	case TT_OS_FREEBSD:
 		freebsd_model(in, r);
 		break;
-	case ADV_WINDOWS:
+	case TT_OS_WINDOWS:
 		windows_model(in, r);
 		break;
 	default:

@@ -314,7 +314,7 @@ key_footnote(FILE *f, const struct adv_result *r, const struct adv_key *k)
 	if (k->needed <= 0)
 		return;
 	adv_fmt_bytes((double)k->needed, need, sizeof(need));
-	if (key_is_word(k) && r->os == ADV_WINDOWS) {
+	if (key_is_word(k) && r->os == TT_OS_WINDOWS) {
 		adv_fmt_bytes((double)adv_win_level_window(r->win_rec), got,
 		    sizeof(got));
 		snprintf(line, sizeof(line), "%s: this path needs a receive "
@@ -419,7 +419,7 @@ text_notes(FILE *f, const struct advice *a)
 		    a->config_path, a->config_path);
 	else if (r->verdict != VERDICT_OK) {
 		fputc('\n', f);
-		wrap(f, "", "", r->os == ADV_WINDOWS ? "Add --config FILE to "
+		wrap(f, "", "", r->os == TT_OS_WINDOWS ? "Add --config FILE to "
 		    "write the recommended values as a tcptune.conf, then "
 		    "install it as %ProgramData%\\tcptune\\tcptune.conf and run "
 		    "tcptunectl reload." : "Add --config FILE to write the "
@@ -476,7 +476,7 @@ json_autotuning(struct json *j, const struct adv_result *r)
 {
 	int	i;
 
-	if (r->os != ADV_WINDOWS) {
+	if (r->os != TT_OS_WINDOWS) {
 		json_null(j, "autotuning");
 		return;
 	}
@@ -507,7 +507,7 @@ json_platform(struct json *j, const struct advice *a)
 	const struct adv_result	*r = &a->res;
 
 	json_open(j, "platform", '{');
-	json_str(j, "os", adv_os_name(r->os));
+	json_str(j, "os", catalogue_os_name(r->os));
 	json_str(j, "kernel", r->kernel);
 	json_bool(j, "live", a->in.live);
 	json_num(j, "receive_window_per_buffer_byte", r->rcv_ratio);
@@ -688,7 +688,7 @@ plist_head(struct text *t, const struct advice *a)
 	size_t			 i;
 
 	snprintf(line, sizeof(line), "tcptune.conf(5) for %s, written by "
-	    "tcptunectl advise.", adv_os_label(r->os));
+	    "tcptunectl advise.", catalogue_os_label(r->os));
 	comment_text(t, "\t", line);
 	text_add(t, "\n");
 	/* XML forbids two hyphens in a row inside a comment */
@@ -707,7 +707,7 @@ plist_head(struct text *t, const struct advice *a)
 		comment_text(t, "\t", text);
 	}
 	text_add(t, "\n");
-	if (r->os == ADV_WINDOWS)
+	if (r->os == TT_OS_WINDOWS)
 		comment_text(t, "\t", "Each key is enforced: tcptuned sets it "
 		    "back when something else changes it (where Group Policy "
 		    "sets the auto-tuning level, tcptuned reports it and leaves "

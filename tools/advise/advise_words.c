@@ -482,18 +482,19 @@ adv_note_text(const struct adv_input *in, const struct adv_result *r,
 	case NOTE_ASSUMED_LIVE:
 		snprintf(buf, len, "Values marked * could not be read: they are "
 		    "the stock defaults of %s. Give the real ones with --set "
-		    "NAME=VALUE.", adv_os_label(r->os));
+		    "NAME=VALUE.", catalogue_os_label(r->os));
 		return;
 	case NOTE_NONE_READ:
 		snprintf(buf, len, "Nothing could be read on this machine: the "
 		    "advice is for a stock %s, as --platform %s gives it, not "
 		    "for this one. Give its real values with --set NAME=VALUE.",
-		    adv_os_label(r->os), adv_os_name(r->os));
+		    catalogue_os_label(r->os), catalogue_os_name(r->os));
 		return;
 	case NOTE_ASSUMED_MODEL:
 		snprintf(buf, len, "Values marked * are the stock defaults of "
 		    "%s, not this machine's: --platform models a machine from "
-		    "them and from --set NAME=VALUE.", adv_os_label(r->os));
+		    "them and from --set NAME=VALUE.",
+		    catalogue_os_label(r->os));
 		return;
 	default:
 		break;
@@ -655,11 +656,11 @@ verdict_capped(const struct adv_result *r, char *buf, size_t len)
 		verdict_window(r, buf, len);
 		return;
 	}
-	if (r->os == ADV_DARWIN) {
+	if (r->os == TT_OS_DARWIN) {
 		verdict_darwin(r, best, buf, len);
 		return;
 	}
-	if (r->os == ADV_WINDOWS) {
+	if (r->os == TT_OS_WINDOWS) {
 		verdict_windows_capped(r, buf, len);
 		return;
 	}
@@ -721,7 +722,7 @@ verdict_windows(const struct adv_result *r, char *buf, size_t len)
 void
 adv_verdict_text(const struct adv_result *r, char *buf, size_t len)
 {
-	if (r->os == ADV_WINDOWS && r->verdict != VERDICT_CAPPED) {
+	if (r->os == TT_OS_WINDOWS && r->verdict != VERDICT_CAPPED) {
 		verdict_windows(r, buf, len);
 		return;
 	}
