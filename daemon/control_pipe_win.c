@@ -71,7 +71,8 @@ enum inst_state {
 	IS_READING,	/* ReadFile in flight */
 	IS_WRITING,	/* WriteFile in flight */
 	IS_IDLE,	/* connected, nothing in flight: waits for a kick */
-	IS_KICKED	/* the event was set by hand: look again */
+	IS_KICKED,	/* the event was set by hand: look again */
+	IS_LINGERING	/* replied and done: ReadFile until the client closes */
 };
 
 struct control;
@@ -81,6 +82,8 @@ struct inst {
 	HANDLE			 pipe;
 	OVERLAPPED		 ov;
 	enum inst_state		 state;
+	bool			 wrote;		/* a reply went out */
+	bool			 input_ended;	/* the client closed its end */
 	struct ctl_client	*client;	/* NULL until identified */
 	char			 buf[sizeof(struct msg_hdr) +
 				    TT_PROTO_MAX_PAYLOAD];
@@ -184,7 +187,8 @@ inst_drop(struct inst *in)
 {
 	DWORD	n;
 
-	if (in->state == IS_READING || in->state == IS_WRITING) {
+	if (in->state == IS_READING || in->state == IS_WRITING ||
+	    in->state == IS_LINGERING) {
 		CancelIoEx(in->pipe, &in->ov);
 		GetOverlappedResult(in->pipe, &in->ov, &n, TRUE);
 	}
@@ -209,6 +213,7 @@ inst_listen(struct inst *in)
 {
 	ResetEvent(in->ov.hEvent);
 	in->state = IS_LISTENING;
+	in->wrote = in->input_ended = false;
 	if (ConnectNamedPipe(in->pipe, &in->ov))
 		return;		/* the event is set */
 	switch (GetLastError()) {
@@ -256,6 +261,31 @@ start_write(struct inst *in, const void *out, size_t len)
 	}
 }
 
+/*
+ * Done with a client that has not closed its end, after a reply (a
+ * MSG_VERSION, then the close proto.h promises): DisconnectNamedPipe now
+ * would discard what the client has not read yet ("When the server
+ * process disconnects a pipe instance, any unread data in the pipe is
+ * discarded", DisconnectNamedPipe, Microsoft Learn), and FlushFileBuffers,
+ * which waits for the client to read it, would stop the daemon's only
+ * thread.  So the instance reads, dropping what comes, until the client
+ * closes (ERROR_BROKEN_PIPE) or the idle sweep ends it: the close the
+ * client sees comes after the reply, never instead of it.  A socket's
+ * close keeps what was sent: control_posix.c needs none of this.
+ */
+static void
+start_linger(struct inst *in)
+{
+	ResetEvent(in->ov.hEvent);
+	in->state = IS_LINGERING;
+	if (!ReadFile(in->pipe, in->buf, sizeof(in->buf), NULL, &in->ov) &&
+	    GetLastError() != ERROR_IO_PENDING && GetLastError() !=
+	    ERROR_MORE_DATA) {
+		in->state = IS_IDLE;	/* closed already: nothing in flight */
+		inst_drop(in);
+	}
+}
+
 /* The next operation, as control.c's state for the client says. */
 static void
 inst_pump(struct inst *in)
@@ -269,7 +299,10 @@ inst_pump(struct inst *in)
 		return;
 	}
 	if (ctl_client_finished(in->client)) {
-		inst_drop(in);
+		if (in->wrote && !in->input_ended)
+			start_linger(in);
+		else
+			inst_drop(in);
 		return;
 	}
 	if ((room = ctl_client_room(in->client)) > 0) {
@@ -314,6 +347,7 @@ read_done(struct inst *in, BOOL ok, DWORD n)
 			inst_drop(in);
 			return;
 		}
+		in->input_ended = true;
 		ctl_client_input_end(in->client);
 		inst_pump(in);
 		return;
@@ -356,8 +390,18 @@ inst_event(void *arg)
 			inst_drop(in);	/* the client went away mid-reply */
 			return;
 		}
+		if (n > 0)
+			in->wrote = true;
 		ctl_client_sent(in->client, n);
 		inst_pump(in);
+		break;
+	case IS_LINGERING:
+		/* what it sends now is not read: only its close is awaited */
+		if (GetOverlappedResult(in->pipe, &in->ov, &n, FALSE) ||
+		    GetLastError() == ERROR_MORE_DATA)
+			start_linger(in);
+		else
+			inst_drop(in);
 		break;
 	case IS_KICKED:
 		if (in->client == NULL)
