@@ -18,6 +18,8 @@
  *   lease    -> MSG_RESULT, MSG_END(0)
  *   diagnose -> MSG_DIAG_SUMMARY, MSG_FLOW x n, MSG_END(n)
  *   a request with another version -> MSG_VERSION, then the daemon closes
+ *               (on Windows once the client has closed, or its idle
+ *               timeout passed: control_pipe_win.c, start_linger)
  *
  * The hello: a header of version TT_PROTO_HELLO_VERSION, which no version
  * has, is answered by every tcptuned, of any version, with MSG_VERSION
