@@ -775,4 +775,5 @@ const struct output text_output = {
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
+	.diagnose = diagnose_text,
 };

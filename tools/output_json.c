@@ -42,6 +42,7 @@
 
 #include "tcptunectl.h"
 #include "json.h"
+#include "diagnose/diagnose.h"
 
 static struct json	js;
 
@@ -193,4 +194,5 @@ const struct output json_output = {
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,
+	.diagnose = diagnose_json,
 };

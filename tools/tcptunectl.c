@@ -997,7 +997,7 @@ run_diagnose(const struct params *p)
 
 	memset(&a, 0, sizeof(a));
 	a.socket = p->socket;
-	a.json = p->out == &json_output;
+	a.out = p->out;
 	a.all = p->all;
 	return diagnose_run(&a);
 }

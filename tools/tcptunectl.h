@@ -199,7 +199,10 @@ int	 reply_eof(const struct reply_session *, const char *);
 
 /*
  * One back-end per format, as bgpctl's struct output: output.c (text),
- * output_json.c, output_prom.c.
+ * output_json.c, output_prom.c; chosen once, in tcptunectl.c, which
+ * refuses a format whose member for the command is NULL.  The commands'
+ * own writers (diagnose_words.c)
+ * fill the members; no command asks which format it was given.
  */
 struct output {
 	bool	  whole_stdout;	/* one document: nothing else goes there */
@@ -209,6 +212,7 @@ struct output {
 	int	(*status)(const struct reply *);
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
+	void	(*diagnose)(FILE *, const struct reply *);
 };
 extern const struct output	text_output;
 extern const struct output	text_short_output;	/* status --short */
