@@ -18,6 +18,7 @@
 #include "catalogue.h"
 #include "tcptunectl.h"
 #include "diagnose/diagnose.h"
+#include "measure/measure.h"
 #include "json.h"
 
 #define TERM_COLUMNS	80	/* when stdout is not a terminal */
@@ -776,4 +777,8 @@ const struct output text_output = {
 	.result = text_result,
 	.version = text_version,
 	.diagnose = diagnose_text,
+#ifndef TT_CTL_QUICK	/* the quick one execs the full one for these */
+	.measure = mreport_text,
+	.measure_streams = mstreams_text,
+#endif
 };

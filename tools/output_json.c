@@ -43,6 +43,7 @@
 #include "tcptunectl.h"
 #include "json.h"
 #include "diagnose/diagnose.h"
+#include "measure/measure.h"
 
 static struct json	js;
 
@@ -188,6 +189,16 @@ json_version(void)
 	json_close(&js, '}');
 }
 
+#ifndef TT_CTL_QUICK
+/* No bar chart in a document. */
+static void
+json_measure(FILE *f, const struct mreport *m, bool chart)
+{
+	(void)chart;
+	mreport_json(f, m);
+}
+#endif
+
 const struct output json_output = {
 	.whole_stdout = true,
 	.tells_unreachable = false,
@@ -195,4 +206,8 @@ const struct output json_output = {
 	.result = json_result,
 	.version = json_version,
 	.diagnose = diagnose_json,
+#ifndef TT_CTL_QUICK	/* the quick one execs the full one for these */
+	.measure = json_measure,
+	.measure_streams = mstreams_json,
+#endif
 };

@@ -986,7 +986,7 @@ run_measure(const struct params *p)
 	a.seconds = p->seconds;
 	a.socket = p->socket;
 	a.streams = p->streams;
-	a.json = p->out == &json_output;
+	a.out = p->out;
 	return measure_run(&a);
 }
 

@@ -199,11 +199,13 @@ int	 reply_eof(const struct reply_session *, const char *);
 
 /*
  * One back-end per format, as bgpctl's struct output: output.c (text),
- * output_json.c, output_prom.c; chosen once, in tcptunectl.c, which
- * refuses a format whose member for the command is NULL.  The commands'
- * own writers (diagnose_words.c)
- * fill the members; no command asks which format it was given.
+ * output_json.c, output_prom.c; chosen once, in tcptunectl.c, whose
+ * option table refuses a format for a command it has no member for.
+ * The members are the commands' own writers (diagnose_words.c,
+ * measure_report.c): no command asks which format it was given.
  */
+struct mreport;
+struct mstreams;
 struct output {
 	bool	  whole_stdout;	/* one document: nothing else goes there */
 	/* status is given NULL too, when no daemon answered (tcptune_up 0) */
@@ -213,6 +215,12 @@ struct output {
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
 	void	(*diagnose)(FILE *, const struct reply *);
+	/* the full program's commands: NULL in the quick tcptunectl */
+	/* the rounds' report; the bool: a bar chart (stdout a terminal) */
+	void	(*measure)(FILE *, const struct mreport *, bool);
+	/* --streams N: the URL as shown, one stream, then N */
+	void	(*measure_streams)(FILE *, const char *,
+		    const struct mstreams *, const struct mstreams *);
 };
 extern const struct output	text_output;
 extern const struct output	text_short_output;	/* status --short */
