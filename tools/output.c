@@ -17,6 +17,7 @@
 
 #include "catalogue.h"
 #include "tcptunectl.h"
+#include "advise/advise.h"
 #include "diagnose/diagnose.h"
 #include "measure/measure.h"
 #include "json.h"
@@ -778,6 +779,7 @@ const struct output text_output = {
 	.version = text_version,
 	.diagnose = diagnose_text,
 #ifndef TT_CTL_QUICK	/* the quick one execs the full one for these */
+	.advice = advise_text,
 	.measure = mreport_text,
 	.measure_streams = mstreams_text,
 #endif

@@ -42,6 +42,7 @@
 
 #include "tcptunectl.h"
 #include "json.h"
+#include "advise/advise.h"
 #include "diagnose/diagnose.h"
 #include "measure/measure.h"
 
@@ -207,6 +208,7 @@ const struct output json_output = {
 	.version = json_version,
 	.diagnose = diagnose_json,
 #ifndef TT_CTL_QUICK	/* the quick one execs the full one for these */
+	.advice = advise_json,
 	.measure = json_measure,
 	.measure_streams = mstreams_json,
 #endif

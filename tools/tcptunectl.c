@@ -971,8 +971,8 @@ run_advise(const struct params *p)
 	struct advise_args	a = p->adv;
 
 	a.socket = p->socket;
-	a.out = &text_output;
-	return advise_run(&a, p->out == &json_output);
+	a.out = p->out;
+	return advise_run(&a);
 }
 
 static int

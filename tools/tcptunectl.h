@@ -202,8 +202,10 @@ int	 reply_eof(const struct reply_session *, const char *);
  * output_json.c, output_prom.c; chosen once, in tcptunectl.c, whose
  * option table refuses a format for a command it has no member for.
  * The members are the commands' own writers (diagnose_words.c,
- * measure_report.c): no command asks which format it was given.
+ * advise_output.c, measure_report.c): no command asks which format it
+ * was given.
  */
+struct advice;
 struct mreport;
 struct mstreams;
 struct output {
@@ -216,6 +218,7 @@ struct output {
 	void	(*version)(void);
 	void	(*diagnose)(FILE *, const struct reply *);
 	/* the full program's commands: NULL in the quick tcptunectl */
+	void	(*advice)(FILE *, const struct advice *);
 	/* the rounds' report; the bool: a bar chart (stdout a terminal) */
 	void	(*measure)(FILE *, const struct mreport *, bool);
 	/* --streams N: the URL as shown, one stream, then N */
