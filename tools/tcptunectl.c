@@ -229,7 +229,9 @@ static const struct command commands[] = {
 static const struct ctl_option options[] = {
 	{ OPT_SOCKET, 's', "socket", "PATH", CMD_ALL,
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
-	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
+	/* import's output is a tcptune.conf, in no other format */
+	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK) &
+	    ~CMD(C_IMPORT),
 	    "print JSON (status, reload, restore, resume,\n"
 	    "advise, measure, diagnose, version); nothing on\n"
 	    "stdout "
