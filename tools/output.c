@@ -17,7 +17,9 @@
 
 #include "catalogue.h"
 #include "tcptunectl.h"
+#include "advise/advise.h"
 #include "diagnose/diagnose.h"
+#include "measure/measure.h"
 #include "json.h"
 
 #define TERM_COLUMNS	80	/* when stdout is not a terminal */
@@ -775,4 +777,10 @@ const struct output text_output = {
 	.status = text_status,
 	.result = text_result,
 	.version = text_version,
+	.diagnose = diagnose_text,
+#ifndef TT_CTL_QUICK	/* the quick one execs the full one for these */
+	.advice = advise_text,
+	.measure = mreport_text,
+	.measure_streams = mstreams_text,
+#endif
 };

@@ -42,6 +42,9 @@
 
 #include "tcptunectl.h"
 #include "json.h"
+#include "advise/advise.h"
+#include "diagnose/diagnose.h"
+#include "measure/measure.h"
 
 static struct json	js;
 
@@ -187,10 +190,26 @@ json_version(void)
 	json_close(&js, '}');
 }
 
+#ifndef TT_CTL_QUICK
+/* No bar chart in a document. */
+static void
+json_measure(FILE *f, const struct mreport *m, bool chart)
+{
+	(void)chart;
+	mreport_json(f, m);
+}
+#endif
+
 const struct output json_output = {
 	.whole_stdout = true,
 	.tells_unreachable = false,
 	.status = json_status,
 	.result = json_result,
 	.version = json_version,
+	.diagnose = diagnose_json,
+#ifndef TT_CTL_QUICK	/* the quick one execs the full one for these */
+	.advice = advise_json,
+	.measure = json_measure,
+	.measure_streams = mstreams_json,
+#endif
 };

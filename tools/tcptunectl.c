@@ -229,7 +229,9 @@ static const struct command commands[] = {
 static const struct ctl_option options[] = {
 	{ OPT_SOCKET, 's', "socket", "PATH", CMD_ALL,
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
-	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK),
+	/* import's output is a tcptune.conf, in no other format */
+	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK) &
+	    ~CMD(C_IMPORT),
 	    "print JSON (status, reload, restore, resume,\n"
 	    "advise, measure, diagnose, version); nothing on\n"
 	    "stdout "
@@ -967,8 +969,8 @@ run_advise(const struct params *p)
 	struct advise_args	a = p->adv;
 
 	a.socket = p->socket;
-	a.out = &text_output;
-	return advise_run(&a, p->out == &json_output);
+	a.out = p->out;
+	return advise_run(&a);
 }
 
 static int
@@ -982,7 +984,7 @@ run_measure(const struct params *p)
 	a.seconds = p->seconds;
 	a.socket = p->socket;
 	a.streams = p->streams;
-	a.json = p->out == &json_output;
+	a.out = p->out;
 	return measure_run(&a);
 }
 
@@ -993,7 +995,7 @@ run_diagnose(const struct params *p)
 
 	memset(&a, 0, sizeof(a));
 	a.socket = p->socket;
-	a.json = p->out == &json_output;
+	a.out = p->out;
 	a.all = p->all;
 	return diagnose_run(&a);
 }

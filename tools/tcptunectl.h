@@ -199,8 +199,15 @@ int	 reply_eof(const struct reply_session *, const char *);
 
 /*
  * One back-end per format, as bgpctl's struct output: output.c (text),
- * output_json.c, output_prom.c.
+ * output_json.c, output_prom.c; chosen once, in tcptunectl.c, whose
+ * option table refuses a format for a command it has no member for.
+ * The members are the commands' own writers (diagnose_words.c,
+ * advise_output.c, measure_report.c): no command asks which format it
+ * was given.
  */
+struct advice;
+struct mreport;
+struct mstreams;
 struct output {
 	bool	  whole_stdout;	/* one document: nothing else goes there */
 	/* status is given NULL too, when no daemon answered (tcptune_up 0) */
@@ -209,6 +216,14 @@ struct output {
 	int	(*status)(const struct reply *);
 	void	(*result)(const char *, const struct reply *);
 	void	(*version)(void);
+	void	(*diagnose)(FILE *, const struct reply *);
+	/* the full program's commands: NULL in the quick tcptunectl */
+	void	(*advice)(FILE *, const struct advice *);
+	/* the rounds' report; the bool: a bar chart (stdout a terminal) */
+	void	(*measure)(FILE *, const struct mreport *, bool);
+	/* --streams N: the URL as shown, one stream, then N */
+	void	(*measure_streams)(FILE *, const char *,
+		    const struct mstreams *, const struct mstreams *);
 };
 extern const struct output	text_output;
 extern const struct output	text_short_output;	/* status --short */

@@ -328,6 +328,17 @@ import_case netsh.cmd windows 1
 import_case netsh-lines.cmd windows 1
 # a boot script: sudo, a path, if/then/fi; sysctl -p and set -e said
 import_case tune.sh linux 1 --platform linux
+# import has one output, the tcptune.conf it writes: --json is refused
+# where the format is chosen, as for check, with nothing on stdout (the
+# first line: the synopsis after it is every usage error's)
+(cd "$cfg/import" && bounded "$ctl" import --json sysctl.d.conf) \
+    >"$tmp/imp.out" 2>"$tmp/all"
+istatus=$?
+head -n 1 "$tmp/all" >"$tmp/out"
+[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/import/json.err"
+compare "import --json: a usage error" "$cfg/import/json.err" "$istatus" 64
+[ ! -s "$tmp/imp.out" ]
+report_ok $? "import --json: nothing on stdout" "$(cat "$tmp/imp.out")"
 import_case garbage.txt linux 1 --platform linux
 # a Mac's sysctl.conf read without --platform on Linux: each key said,
 # and the --platform that reads it

@@ -33,7 +33,7 @@ to_stdout(const char *config)
 
 /* --apply and -f: this machine's values, into tcptuned's config. */
 static int
-check_apply(const struct advise_args *a, bool json)
+check_apply(const struct advise_args *a)
 {
 	char	why[160];
 
@@ -43,7 +43,7 @@ check_apply(const struct advise_args *a, bool json)
 		ctl_warnx("--apply and --config exclude each other: --apply "
 		    "edits tcptuned's config (or -f FILE), --config writes a "
 		    "new one");
-	else if (a->apply && json)
+	else if (a->apply && a->out->whole_stdout)
 		ctl_warnx("--apply prints its changes and the new status as "
 		    "text: drop --json (then tcptunectl status --json)");
 	else if (a->apply && a->nsets > 0)
@@ -59,7 +59,7 @@ check_apply(const struct advise_args *a, bool json)
 
 /* Options that need or exclude each other. */
 static int
-check_combination(const struct advise_args *a, bool json)
+check_combination(const struct advise_args *a)
 {
 	if (a->rate == NULL)
 		ctl_warnx("advise needs --rate, the line rate (--rate 1g)");
@@ -73,11 +73,12 @@ check_combination(const struct advise_args *a, bool json)
 		ctl_warnx("--count and --timeout go with --host");
 	else if (a->force && (!a->config_set || to_stdout(a->config)))
 		ctl_warnx("--force goes with --config FILE");
-	else if (a->config_set && to_stdout(a->config) && json)
+	else if (a->config_set && to_stdout(a->config) &&
+	    a->out->whole_stdout)
 		ctl_warnx("--json and --config without a FILE would both "
 		    "write to standard output");
 	else
-		return check_apply(a, json);
+		return check_apply(a);
 	return CTL_USAGE;
 }
 
@@ -325,14 +326,14 @@ measure(const struct advise_args *a, struct adv_input *in,
 /* ---- the command */
 
 int
-advise_run(const struct advise_args *a, bool json)
+advise_run(const struct advise_args *a)
 {
 	static struct advice	adv;	/* large; one per run */
 	static struct adv_probe	probe;
 	int			rv;
 
 	memset(&adv, 0, sizeof(adv));
-	if ((rv = check_combination(a, json)) != CTL_OK ||
+	if ((rv = check_combination(a)) != CTL_OK ||
 	    (rv = path_values(a, &adv.in)) != CTL_OK ||
 	    (rv = platform_values(a, &adv.in)) != CTL_OK)
 		return rv;
@@ -357,6 +358,6 @@ advise_run(const struct advise_args *a, bool json)
 			return rv;
 		adv.config_path = a->config;
 	}
-	(json ? advise_json : advise_text)(stdout, &adv);
+	a->out->advice(stdout, &adv);
 	return CTL_OK;
 }

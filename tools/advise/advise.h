@@ -254,7 +254,7 @@ struct advise_args {
 	bool		 apply;		/* --apply */
 	const char	*file;		/* --apply -f FILE */
 	const char	*socket;	/* the daemon's, for --apply */
-	const struct output *out;	/* its status, after --apply */
+	const struct output *out;	/* the advice; --apply's status */
 };
 
 /* advise_units.c */
@@ -305,8 +305,8 @@ void	 advise_json(FILE *, const struct advice *);
 /* advise_apply.c: --apply, after the model; a CTL_ exit status. */
 int	 advise_apply(const struct advise_args *, const struct advice *);
 
-/* advise.c: the command; its own renderer, text or JSON. */
-int	 advise_run(const struct advise_args *, bool);
+/* advise.c: the command, printed through a->out. */
+int	 advise_run(const struct advise_args *);
 void	 advise_plist(FILE *, const struct advice *);
 /* advise's comments in a config, the same for --config and --apply. */
 #define ADV_COMMENT_MAX	8192

@@ -32,10 +32,7 @@ diagnose_run(const struct diagnose_args *a)
 
 	if ((rv = diagnose_fetch(a->socket, a->all, &r)) != CTL_OK)
 		return rv;
-	if (a->json)
-		diagnose_json(stdout, &r);
-	else
-		diagnose_text(stdout, &r);
+	a->out->diagnose(stdout, &r);
 	reply_free(&r);
 	return CTL_OK;
 }

@@ -10,11 +10,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+struct output;
 struct reply;
 
 struct diagnose_args {
 	const char	*socket;
-	bool		 json;
+	const struct output *out;	/* text or JSON */
 	bool		 all;		/* the unclassified ones too */
 };
 

@@ -228,7 +228,7 @@ one_round(struct run *run, enum measure_side side, int i)
 	o.url = run->a->url;
 	o.shown = run->shown;
 	o.seconds = run->seconds;
-	o.progress = run->tty && !run->a->json;
+	o.progress = run->tty && !run->a->out->whole_stdout;
 	o.label = label;
 	o.interrupted = &interrupted;
 	if (side == SIDE_ORIGINAL && (rv = lease_take(run->a->socket,
@@ -360,10 +360,7 @@ run_streams(const struct measure_args *a, struct run *run, int n)
 		ctl_warnx("%s", f.text);
 		return f.code;
 	}
-	if (a->json)
-		mstreams_json(stdout, run->shown, &one, &many);
-	else
-		mstreams_text(stdout, run->shown, &one, &many);
+	a->out->measure_streams(stdout, run->shown, &one, &many);
 	return CTL_OK;
 }
 
@@ -400,10 +397,7 @@ run_measure(const struct measure_args *a, struct run *run)
 	if (rv != CTL_OK)
 		return rv;	/* told on stderr; nothing on stdout */
 	mreport_finish(&m);
-	if (a->json)
-		mreport_json(stdout, &m);
-	else
-		mreport_text(stdout, &m, run->tty);
+	a->out->measure(stdout, &m, run->tty);
 	return CTL_OK;
 }
 

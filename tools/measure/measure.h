@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct output;
+
 #define MEASURE_ROUNDS_DEFAULT	3	/* each side, as the advice goes */
 #define MEASURE_ROUNDS_MAX	20
 #define MEASURE_TIME_DEFAULT	10	/* seconds per transfer */
@@ -70,7 +72,7 @@ struct measure_args {
 	const char	*seconds;	/* -t; NULL default */
 	const char	*socket;
 	const char	*streams;	/* --streams N; NULL: rounds */
-	bool		 json;
+	const struct output *out;	/* the report's format */
 };
 int	 measure_run(const struct measure_args *);
 
