@@ -243,11 +243,10 @@ queue_diag_summary(struct ctl_client *c, uint32_t seq)
 {
 	const struct control_ops	*ops = &c->srv->ops;
 	struct msg_diag_summary		 sum;
-	size_t				 n;
 
 	if (ops->diagnose == NULL)
 		return;
-	free(ops->diagnose(ops->arg, &c->peer, false, &sum, &n));
+	(void)ops->diagnose(ops->arg, &c->peer, false, &sum, NULL);
 	queue(c, MSG_DIAG_SUMMARY, seq, &sum, sizeof(sum));
 }
 

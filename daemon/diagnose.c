@@ -225,32 +225,40 @@ shown(const struct flow *f, const struct flow_verdict *v,
 /*
  * The reply to one diagnose: the summary, and the flows this peer may
  * see in an array of *n (NULL when none or out of memory: the summary
- * still counts them).
+ * still counts them).  n NULL: the summary alone (status's tail, asked
+ * at every status), the flows counted, not copied.
  */
 struct msg_flow *
 diagnose_reply(struct diagnose *d, const struct ctl_peer *peer, bool all,
     struct msg_diag_summary *sum, size_t *n)
 {
 	struct flow_verdict	 v;
-	struct msg_flow		*out;
+	struct msg_flow		*out = NULL;
 	const struct flow	*f;
-	size_t			 i;
+	size_t			 i, count = 0;
 
 	flows_summary(d->hist, peer->user, peer->privileged, sum);
 	sum->closes_lost = d->closes_lost;
 	sum->throttled = d->throttled;
 	sum->watching = d->watch_fd != -1;
 	tt_strlcpy(sum->watch_why, d->watch_why, sizeof(sum->watch_why));
-	*n = 0;
-	if ((out = calloc(FLOWS_MAX, sizeof(*out))) == NULL)
-		return NULL;
+	if (n != NULL) {
+		*n = 0;
+		if ((out = calloc(FLOWS_MAX, sizeof(*out))) == NULL)
+			return NULL;
+	}
 	for (i = 0; i < d->hist->top; i++) {
 		if (!(f = &d->hist->flows[i])->used)
 			continue;
 		flows_classify(f, &v);
-		if (shown(f, &v, peer, all))
-			flows_to_msg(f, &v, &out[(*n)++]);
+		if (!shown(f, &v, peer, all))
+			continue;
+		if (out != NULL)
+			flows_to_msg(f, &v, &out[count]);
+		count++;
 	}
-	sum->nflows = (uint32_t)*n;
+	sum->nflows = (uint32_t)count;
+	if (n != NULL)
+		*n = count;
 	return out;
 }

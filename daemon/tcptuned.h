@@ -188,7 +188,8 @@ struct control_ops {
 	bool	(*holds_lease)(void *, const void *);	/* never idle then */
 	void	 *arg;
 	/* MSG_DIAGNOSE: the summary, and the flows peer may see (malloc'd,
-	   *n of them; NULL none) */
+	   *n of them; NULL none); n NULL: the summary alone, for status,
+	   nothing allocated */
 	struct msg_flow *(*diagnose)(void *, const struct ctl_peer *, bool,
 		    struct msg_diag_summary *, size_t *);
 	/*
