@@ -59,33 +59,12 @@ send_all(HANDLE h, const void *buf, DWORD len)
 	return WriteFile(h, buf, len, &w, NULL) && w == len ? 0 : -1;
 }
 
-/* Reads len bytes: len, 0 at EOF before any, -1 otherwise. */
+/*
+ * Reads until len bytes or EOF: the bytes read, or -1 on an error other
+ * than the daemon's hang-up (said as a TAP comment).
+ */
 static long
-read_exactly(HANDLE h, char *buf, DWORD len)
-{
-	DWORD	got, total = 0;
-
-	while (total < len) {
-		if (!ReadFile(h, buf + total, len - total, &got, NULL)) {
-			DWORD e = GetLastError();
-
-			if (total == 0 && (e == ERROR_BROKEN_PIPE ||
-			    e == ERROR_NO_DATA || e == ERROR_PIPE_NOT_CONNECTED))
-				return 0;
-			printf("# ReadFile: error %lu after %lu bytes\n",
-			    (unsigned long)e, (unsigned long)total);
-			return -1;
-		}
-		if (got == 0)
-			return total == 0 ? 0 : -1;
-		total += got;
-	}
-	return (long)total;
-}
-
-/* Reads until EOF; the bytes read, or -1 on an error other than EOF. */
-static long
-read_to_eof(HANDLE h, char *buf, DWORD len)
+read_upto(HANDLE h, char *buf, DWORD len)
 {
 	DWORD	got, total = 0;
 
@@ -95,8 +74,9 @@ read_to_eof(HANDLE h, char *buf, DWORD len)
 
 			if (e == ERROR_BROKEN_PIPE || e == ERROR_NO_DATA ||
 			    e == ERROR_PIPE_NOT_CONNECTED)
-				return (long)total;
-			printf("# ReadFile: error %lu\n", (unsigned long)e);
+				break;
+			printf("# ReadFile: error %lu after %lu bytes\n",
+			    (unsigned long)e, (unsigned long)total);
 			return -1;
 		}
 		if (got == 0)
@@ -104,6 +84,15 @@ read_to_eof(HANDLE h, char *buf, DWORD len)
 		total += got;
 	}
 	return (long)total;
+}
+
+/* Reads len bytes: len, 0 at EOF before any, -1 otherwise. */
+static long
+read_exactly(HANDLE h, char *buf, DWORD len)
+{
+	long	got = read_upto(h, buf, len);
+
+	return got == 0 || got == (long)len ? got : -1;
 }
 
 /*
@@ -164,7 +153,7 @@ oversize(const char *name)
 	hdr.len = TT_PROTO_MAX_PAYLOAD + 1;
 	hdr.version = TT_PROTO_VERSION;
 	result(h != INVALID_HANDLE_VALUE && send_all(h, &hdr,
-	    sizeof(hdr)) == 0 && read_to_eof(h, buf, sizeof(buf)) == 0,
+	    sizeof(hdr)) == 0 && read_upto(h, buf, sizeof(buf)) == 0,
 	    "oversize length: hung up");
 	if (h != INVALID_HANDLE_VALUE)
 		CloseHandle(h);
