@@ -76,12 +76,7 @@ fits "status, no daemon" ctl_text status
 
 # ---- the daemon: a refused key, a failed reload
 
-if global_key_readonly $GLOBAL; then
-	plist "$RMEM=${RV[0]}" "$GLOBAL=$(($(sysctl_get $GLOBAL) + 4096))" |
-	    write_config "$CONF"
-else
-	plist "$RMEM=${RV[0]}" | write_config "$CONF"
-fi
+config_global_refused $GLOBAL "$CONF"
 start_ready main
 wait_until 3 sysctl_is $RMEM "${RV[0]}"
 

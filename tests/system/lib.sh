@@ -258,6 +258,19 @@ global_key_readonly() {
 	[ ! -w "$p" ]
 }
 
+# config_global_refused KEY CONF: RMEM at RV[0] into CONF, and KEY, a
+# global key, raised where it is read-only here, so that the daemon has
+# one key refused (none where the kernel would let the host's value
+# change: see global_key_readonly).
+config_global_refused() {
+	if global_key_readonly "$1"; then
+		plist "$RMEM=${RV[0]}" "$1=$(($(sysctl_get "$1") + 4096))" |
+		    write_config "$2"
+	else
+		plist "$RMEM=${RV[0]}" | write_config "$2"
+	fi
+}
+
 # vec_pick NAME [N]: N (default 3) distinct "min default max" vectors, all
 # different from NAME's current value, one a line.
 vec_pick() {

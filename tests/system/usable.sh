@@ -52,12 +52,7 @@ rc=$?
 [ "$rc" -eq 64 ] && grep -q 'unknown command "frobnicate"$' "$T/err"
 report $? "an unrelated word: no guess" "exit $rc" "$(cat "$T/err")"
 
-if global_key_readonly $GLOBAL; then
-	plist "$RMEM=${RV[0]}" "$GLOBAL=$(($(sysctl_get $GLOBAL) + 4096))" |
-	    write_config "$CONF"
-else
-	plist "$RMEM=${RV[0]}" | write_config "$CONF"
-fi
+config_global_refused $GLOBAL "$CONF"
 start_ready main
 wait_until 3 sysctl_is $RMEM "${RV[0]}"
 
