@@ -112,10 +112,12 @@ check_eq "CheckInterval: a decimal, REG_DWORD CheckInterval in SOFTWARE\\Policie
     "SOFTWARE\\Policies\\tcptune CheckInterval $hmin $hmax" \
     "$(x "$ADMX" "string(${POL}[@name='CheckInterval']/@key)") $(x "$ADMX" "string($CI/@valueName)") $(x "$ADMX" "string($CI/@minValue)") $(x "$ADMX" "string($CI/@maxValue)")"
 
-# The words of a NULL-ended table of lib/backend_win.c, one a line.
+# The words of a NULL-ended table FILE:NAME of lib/, one a line: the
+# level words are the catalogue's (lib/catalogue.c owns them), RSS's the
+# backend's.
 backend_table() {
-	awk -v t="$1" '$0 ~ "^static const char \\*const " t "\\[\\]" { on = 1 }
-	    on { print } on && /NULL/ { exit }' "$top_srcdir/lib/backend_win.c" |
+	awk -v t="${1#*:}" '$0 ~ "^static const char \\*const " t "\\[\\]" { on = 1 }
+	    on { print } on && /NULL/ { exit }' "$top_srcdir/lib/${1%%:*}" |
 	    grep -o '"[a-z]*"' | tr -d '"'
 }
 # An enum's string values for a registry value, one a line.
@@ -123,14 +125,15 @@ enum_values() {
 	x "$ADMX" "${POL}[@key='SOFTWARE\\Policies\\tcptune\\Sysctls']/$(el elements)/$(el enum)[@valueName='$1']//$(el string)" |
 	    sed 's/<[^>]*>/\n/g' | sed '/^$/d'
 }
-for pair in tcp.autotuninglevel:levels offload.rss:rss_values; do
+for pair in tcp.autotuninglevel:catalogue.c:win_levels \
+    offload.rss:backend_win.c:rss_values; do
 	key=${pair%%:*}
 	want=$(backend_table "${pair#*:}" | sort)
 	got=$(enum_values "$key" | sort)
 	if [ -n "$want" ] && [ "$want" = "$got" ]; then
-		ok "$key: an enum in Sysctls with the backend's values ($(echo "$got" | tr '\n' ' '))"
+		ok "$key: an enum in Sysctls with the values tcptuned takes ($(echo "$got" | tr '\n' ' '))"
 	else
-		not_ok "$key: an enum in Sysctls with the backend's values" \
+		not_ok "$key: an enum in Sysctls with the values tcptuned takes" \
 		    "backend: $(echo "$want" | tr '\n' ' ')" \
 		    "   ADMX: $(echo "$got" | tr '\n' ' ')"
 	fi
