@@ -9,8 +9,8 @@
 # presentation control bound to an element of its policy.  Then what
 # tcptuned reads: CheckInterval as a decimal within the config's bounds
 # (lib/tcptune.h), and an enum for each writable Windows key under
-# Sysctls whose values are the backend's (lib/backend_win.c) and pass
-# tcptunectl check.  The checker is shown to fail on broken copies.
+# Sysctls whose values are tcptuned's (lib/catalogue.c, lib/backend_win.c)
+# and pass tcptunectl check.  The checker is shown to fail on broken copies.
 set -u
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
