@@ -418,13 +418,11 @@ parse_begin(struct evloop *loop, const char *helper, const char *path,
     struct errlist *errs)
 {
 	struct parse_job	*j;
-	struct stat		 st;
 	char			 why[TT_TEXT_MAX];
 	int			 cfd, mfd = -1, rv = -1;
 	bool			 have_managed;
 
-	have_managed = managed != NULL && managed[0] != '\0' &&
-	    (stat(managed, &st) == 0 || errno != ENOENT);
+	have_managed = config_managed_present(managed);
 	if (parse_helper_check(helper, why, sizeof(why)) == -1) {
 		errlist_add(errs, "%s: cannot use the parse helper: %s", path,
 		    why);

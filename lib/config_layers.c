@@ -27,10 +27,8 @@
 
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "tcptune.h"
 #include "catalogue.h"
@@ -157,12 +155,10 @@ config_load_layers(const char *path, const char *managed_path, int flags,
     struct errlist *errs)
 {
 	struct config	*local, *managed = NULL, *policy = NULL;
-	struct stat	 st;
 	bool		 have_managed;
 	int		 prv;
 
-	have_managed = managed_path != NULL && managed_path[0] != '\0' &&
-	    (stat(managed_path, &st) == 0 || errno != ENOENT);
+	have_managed = config_managed_present(managed_path);
 	local = config_load(path, flags, errs);
 	if (have_managed)
 		managed = config_load(managed_path, flags, errs);

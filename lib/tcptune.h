@@ -190,6 +190,7 @@ int		 config_report_result(struct config *, struct errlist *,
 struct config	*config_merge_policy(struct config *, struct config *,
 		    struct errlist *);
 size_t		 config_layer_names(const struct config *, char *, size_t);
+bool		 config_managed_present(const char *);	/* config_keys.c */
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)
