@@ -146,13 +146,17 @@ config_merge_policy(struct config *local, struct config *policy,
 
 /*
  * path, then managed_path over it when that file exists (NULL or "": no
- * managed layer).  A managed file that exists but cannot be used is an
- * error like one in path: both are read, so that every problem of both is
- * listed, and nothing is returned unless both are good.
+ * managed layer), then the registry policy, then, with t, the whole
+ * checked against t's catalogue (and kernel when t names a backend), its
+ * warnings in warns (NULL: dropped).  A managed file that exists but
+ * cannot be used is an error like one in path: both are read, so that
+ * every problem of both is listed, and nothing is returned unless both
+ * are good.
  */
-struct config *
-config_load_layers(const char *path, const char *managed_path, int flags,
-    struct errlist *errs)
+static struct config *
+load_layers(const char *path, const char *managed_path, int flags,
+    const struct config_target *t, struct errlist *errs,
+    struct errlist *warns)
 {
 	struct config	*local, *managed = NULL, *policy = NULL;
 	bool		 have_managed;
@@ -174,12 +178,45 @@ config_load_layers(const char *path, const char *managed_path, int flags,
 		return NULL;
 	}
 	if ((local = config_merge_policy(local, policy, errs)) != NULL &&
-	    (flags & CONFIG_CHECK_OS) && config_check_os(local,
-	    catalogue_host_os(), NULL, errs, NULL) > 0) {
+	    t != NULL && config_check_os(local, t->os, t->be, errs, warns) >
+	    0) {
 		config_free(local);
 		return NULL;
 	}
 	return local;
+}
+
+/* The layers as tcptuned reads them; CONFIG_CHECK_OS: this OS's keys. */
+struct config *
+config_load_layers(const char *path, const char *managed_path, int flags,
+    struct errlist *errs)
+{
+	struct config_target	host = { catalogue_host_os(), NULL };
+
+	return load_layers(path, managed_path, flags,
+	    (flags & CONFIG_CHECK_OS) ? &host : NULL, errs, NULL);
+}
+
+/*
+ * tcptunectl check: the layers tcptuned -n reads, checked against t, so
+ * that both find the same problems in the same files; check's warnings
+ * and -v's plan besides.  With no layer over path, config_report's
+ * check of path alone, each finding at its line.  0 when good, 1
+ * otherwise.
+ */
+int
+config_check_layers(const char *path, const char *managed_path, int flags,
+    const struct config_target *t, bool verbose, FILE *out)
+{
+	struct errlist	 errs, warns;
+	struct config	*cfg;
+
+	if (!config_managed_present(managed_path) && !policy_present())
+		return config_report(path, flags, t, verbose, out);
+	errlist_init(&errs);
+	errlist_init(&warns);
+	cfg = load_layers(path, managed_path, flags, t, &errs, &warns);
+	return config_report_checked(cfg, &errs, &warns, path, verbose, out);
 }
 
 /*

@@ -150,6 +150,8 @@ struct config_target {
  */
 int		 config_report(const char *, int, const struct config_target *,
 		    bool, FILE *);
+int		 config_report_checked(struct config *, struct errlist *,
+		    struct errlist *, const char *, bool, FILE *);
 /*
  * config_file_posix.c | config_file_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
@@ -190,6 +192,9 @@ int		 config_report_result(struct config *, struct errlist *,
 struct config	*config_merge_policy(struct config *, struct config *,
 		    struct errlist *);
 size_t		 config_layer_names(const struct config *, char *, size_t);
+void		 config_report_layers_used(const struct config *, FILE *);
+int		 config_check_layers(const char *, const char *, int,
+		    const struct config_target *, bool, FILE *);
 bool		 config_managed_present(const char *);	/* config_keys.c */
 
 /*
