@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "tcptune.h"
 
@@ -174,23 +173,6 @@ config_key_source(const struct config *cfg, const struct config_key *k)
 		return cfg->policy_path;
 	return k->managed && cfg->managed_path[0] != '\0' ?
 	    cfg->managed_path : cfg->path;
-}
-
-/*
- * Whether a managed layer is to be read at path (NULL or "": none): it
- * exists, or stat cannot say that it does not (a file behind a directory
- * that may not be searched is an error to report, not an absent layer).
- * The one test of the in-process loader (config_layers.c), the parse
- * helper's caller (parse_posix.c) and the daemon's messages (tcptuned.c);
- * here and not in config_layers.c, which brings the parser with it.
- */
-bool
-config_managed_present(const char *managed_path)
-{
-	struct stat	st;
-
-	return managed_path != NULL && managed_path[0] != '\0' &&
-	    (stat(managed_path, &st) == 0 || errno != ENOENT);
 }
 
 /* The layers over the config, for status: "" when none. */
