@@ -10,8 +10,10 @@
  *   argv  tcptune-parse config-name [managed-name]: the names for messages
  *
  * It gives up root (confine_drop), confines itself (confine_enter), reads
- * and parses, lays the managed file over the config as config_layers.c
- * does, writes one answer and exits.  Its own failures go to stderr (the
+ * and parses, lays the managed file over the config with config_layers.c
+ * (its reader plugged in: the descriptors), writes one answer and exits;
+ * tcptuned adds the registry policy and the catalogue check
+ * (config_layers_finish).  Its own failures go to stderr (the
  * daemon's log on systemd and launchd); the daemon sees no answer.
  */
 #include "config.h"
@@ -56,14 +58,22 @@ leak_check_before_confining(void)
 #endif
 }
 
-/* One file, from its descriptor: a config, or NULL and errs. */
+/*
+ * config_layer_read_fn: one file, from the descriptor tcptuned opened for
+ * its layer; name is for messages.
+ */
 static struct config *
-parse_fd(int fd, const char *name, struct errlist *errs)
+parse_fd(void *arg, enum config_layer layer, const char *name,
+    struct errlist *errs)
 {
 	struct config	*cfg;
 	char		*buf;
 	size_t		 len;
+	int		 fd;
 
+	(void)arg;
+	fd = layer == CONFIG_LAYER_MANAGED ? PARSE_FD_MANAGED :
+	    PARSE_FD_CONFIG;
 	if (read_file_bounded(fd, &buf, &len, TT_CONFIG_MAX_BYTES) == -1) {
 		config_file_error(errs, name, errno);
 		return NULL;
@@ -72,23 +82,6 @@ parse_fd(int fd, const char *name, struct errlist *errs)
 	cfg = config_parse(buf, len, name, errs);
 	free(buf);
 	return cfg;
-}
-
-/* Both files, every error of both listed, as config_load_layers. */
-static struct config *
-parse_layers(const char *name, const char *managed, struct errlist *errs)
-{
-	struct config	*local, *over = NULL;
-
-	local = parse_fd(PARSE_FD_CONFIG, name, errs);
-	if (managed != NULL)
-		over = parse_fd(PARSE_FD_MANAGED, managed, errs);
-	if (local == NULL || (managed != NULL && over == NULL)) {
-		config_free(local);
-		config_free(over);
-		return NULL;
-	}
-	return config_merge(local, over, errs);
 }
 
 int
@@ -114,7 +107,9 @@ main(int argc, char **argv)
 	if (confine_enter(why, sizeof(why), &what) == -1)
 		fatalx("confining: %s", why);
 	errlist_init(&errs);
-	cfg = parse_layers(argv[1], argc == 3 ? argv[2] : NULL, &errs);
+	/* the layering tcptunectl check and tcptuned on Windows use */
+	cfg = config_layers_read(argv[1], argc == 3 ? argv[2] : NULL, parse_fd,
+	    NULL, &errs);
 	if (parse_wire_encode(cfg, &errs, &buf, &len) == -1)
 		fatalx("cannot encode the answer");
 	if (write_all(PARSE_FD_ANSWER, buf, len) == -1)

@@ -306,9 +306,10 @@ job_spawn(struct parse_job *j, int cfd, int mfd, char *why, size_t len)
 static struct config *
 job_result(struct parse_job *j, struct errlist *errs)
 {
-	struct config	*cfg = NULL;
-	char		 why[TT_TEXT_MAX];
-	bool		 killed;
+	struct config_target	 host = { catalogue_host_os(), NULL };
+	struct config		*cfg = NULL;
+	char			 why[TT_TEXT_MAX];
+	bool			 killed;
 
 	if (reap(j->pid, j->timed_out, &killed, why, sizeof(why)) == -1 ||
 	    (j->too_long && tt_why(why, sizeof(why), "its answer is longer "
@@ -321,13 +322,9 @@ job_result(struct parse_job *j, struct errlist *errs)
 		    j->path, j->helper, why);
 		return NULL;
 	}
-	/* this OS's catalogue: pure table lookups, no parser needed here */
-	if (cfg != NULL && (j->flags & CONFIG_CHECK_OS) && config_check_os(cfg,
-	    catalogue_host_os(), NULL, errs, NULL) > 0) {
-		config_free(cfg);
-		cfg = NULL;
-	}
-	return cfg;
+	/* the policy and this OS's catalogue: no parser needed here */
+	return config_layers_finish(cfg, (j->flags & CONFIG_CHECK_OS) ?
+	    &host : NULL, errs, NULL);
 }
 
 static void
@@ -418,13 +415,11 @@ parse_begin(struct evloop *loop, const char *helper, const char *path,
     struct errlist *errs)
 {
 	struct parse_job	*j;
-	struct stat		 st;
 	char			 why[TT_TEXT_MAX];
 	int			 cfd, mfd = -1, rv = -1;
 	bool			 have_managed;
 
-	have_managed = managed != NULL && managed[0] != '\0' &&
-	    (stat(managed, &st) == 0 || errno != ENOENT);
+	have_managed = config_managed_present(managed);
 	if (parse_helper_check(helper, why, sizeof(why)) == -1) {
 		errlist_add(errs, "%s: cannot use the parse helper: %s", path,
 		    why);

@@ -204,8 +204,7 @@ load_config(const struct daemon *d, struct errlist *errs)
 static bool
 managed_present(const struct daemon *d)
 {
-	return d->opt.managed_path[0] != '\0' &&
-	    access(d->opt.managed_path, F_OK) == 0;
+	return config_managed_present(d->opt.managed_path);
 }
 
 static void

@@ -1437,3 +1437,33 @@ config_report(const char *path, int flags, const struct config_target *t,
 	errlist_clear(&errs);
 	return rv;
 }
+
+/*
+ * The same for a config already read and checked in layers
+ * (config_check_layers): its errors, or the layers in use as tcptuned -n
+ * names them, the warnings, the plan when verbose and "configuration OK".
+ * Frees cfg, errs and warns; 0 when good, 1 otherwise.
+ */
+int
+config_report_checked(struct config *cfg, struct errlist *errs,
+    struct errlist *warns, const char *path, bool verbose, FILE *out)
+{
+	int	rv = 1;
+
+	report_all(out, errs);
+	if (cfg == NULL && errs->n == 0)
+		report_line(out, path, ": cannot be used");
+	if (cfg != NULL)
+		config_report_layers_used(cfg, out);
+	report_all(out, warns);
+	if (cfg != NULL) {
+		if (verbose)
+			report_plan(cfg, out);
+		fprintf(out, "configuration OK\n");
+		rv = 0;
+	}
+	config_free(cfg);
+	errlist_clear(errs);
+	errlist_clear(warns);
+	return rv;
+}

@@ -185,6 +185,22 @@ config_layer_names(const struct config *cfg, char *buf, size_t size)
 }
 
 /*
+ * The layers laid over cfg's file, one line each, as tcptuned -n and
+ * tcptunectl check name them before "configuration OK".
+ */
+void
+config_report_layers_used(const struct config *cfg, FILE *out)
+{
+	if (cfg->managed_path[0] != '\0')
+		fprintf(out, "managed preferences: %s (its keys win over "
+		    "%s)\n", cfg->managed_path, cfg->path);
+	if (cfg->policy_path[0] != '\0')
+		fprintf(out, "registry policy: %s (its keys win over %s)\n",
+		    cfg->policy_path + strlen("policy "), cfg->managed_path[0] ?
+		    "both files" : cfg->path);
+}
+
+/*
  * tcptuned -n's answer for a load, done in-process (config_report_layers)
  * or through the parse helper (parse_report): every error, one a line, or
  * the layers in use and "configuration OK".  Frees cfg and errs; 0 when
@@ -204,13 +220,7 @@ config_report_result(struct config *cfg, struct errlist *errs,
 		errlist_clear(errs);
 		return 1;
 	}
-	if (cfg->managed_path[0] != '\0')
-		fprintf(out, "managed preferences: %s (its keys win over "
-		    "%s)\n", cfg->managed_path, cfg->path);
-	if (cfg->policy_path[0] != '\0')
-		fprintf(out, "registry policy: %s (its keys win over %s)\n",
-		    cfg->policy_path + strlen("policy "), cfg->managed_path[0] ?
-		    "both files" : cfg->path);
+	config_report_layers_used(cfg, out);
 	fprintf(out, "configuration OK\n");
 	config_free(cfg);
 	errlist_clear(errs);

@@ -20,6 +20,17 @@
  * more layer, laid over both files by the same rules: Windows gives policy
  * precedence over local settings, and an administrator who deploys one
  * means it to win (docs/DESIGN.md §3, Windows).
+ *
+ * This is the one loader, with the parser plugged in: which layers there
+ * are (config_managed_present), each read and laid over the one below
+ * (config_layers_read, with a reader: config.c's in this process,
+ * config_load.c, or the parse helper's on the files tcptuned opened for
+ * it, parse_helper.c), then the registry policy and the catalogue
+ * (config_layers_finish, in this process or in tcptuned on the helper's
+ * answer, parse_posix.c).  So tcptunectl check, tcptuned -n and the
+ * daemon read the same layers by construction.  Nothing here parses:
+ * tcptuned links this without libxml2 (docs/SECURITY.md, "Privilege
+ * separation").
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -147,57 +158,65 @@ config_merge_policy(struct config *local, struct config *policy,
 }
 
 /*
- * path, then managed_path over it when that file exists (NULL or "": no
- * managed layer).  A managed file that exists but cannot be used is an
- * error like one in path: both are read, so that every problem of both is
- * listed, and nothing is returned unless both are good.
+ * Whether a managed layer is to be read at path (NULL or "": none): it
+ * exists, or stat cannot say that it does not (a file behind a directory
+ * that may not be searched is an error to report, not an absent layer).
+ * The one test of every side that opens the layers.
  */
-struct config *
-config_load_layers(const char *path, const char *managed_path, int flags,
-    struct errlist *errs)
+bool
+config_managed_present(const char *managed_path)
 {
-	struct config	*local, *managed = NULL, *policy = NULL;
-	struct stat	 st;
-	bool		 have_managed;
-	int		 prv;
+	struct stat	st;
 
-	have_managed = managed_path != NULL && managed_path[0] != '\0' &&
+	return managed_path != NULL && managed_path[0] != '\0' &&
 	    (stat(managed_path, &st) == 0 || errno != ENOENT);
-	local = config_load(path, flags, errs);
-	if (have_managed)
-		managed = config_load(managed_path, flags, errs);
-	prv = policy_load(&policy, errs);
-	if (local == NULL || (have_managed && managed == NULL) || prv == -1) {
-		config_free(local);
-		config_free(managed);
-		config_free(policy);
-		return NULL;
-	}
-	if ((local = config_merge(local, managed, errs)) == NULL) {
-		config_free(policy);
-		return NULL;
-	}
-	if ((local = config_merge_policy(local, policy, errs)) != NULL &&
-	    (flags & CONFIG_CHECK_OS) && config_check_os(local,
-	    catalogue_host_os(), NULL, errs, NULL) > 0) {
-		config_free(local);
-		return NULL;
-	}
-	return local;
 }
 
 /*
- * tcptuned -n: every problem of both files, one a line, or "configuration
- * OK" after naming the managed file in use.  0 when good, 1 otherwise.
+ * The config at path, and the managed file over it when managed is not
+ * NULL, each read by reader.  A managed file that exists but cannot be used
+ * is an error like one in path: both are read, so that every problem of
+ * both is listed, and nothing is returned unless both are good.
  */
-int
-config_report_layers(const char *path, const char *managed_path, int flags,
-    FILE *out)
+struct config *
+config_layers_read(const char *path, const char *managed,
+    config_layer_read_fn reader, void *arg, struct errlist *errs)
 {
-	struct errlist	 errs;
-	struct config	*cfg;
+	struct config	*local, *over = NULL;
 
-	errlist_init(&errs);
-	cfg = config_load_layers(path, managed_path, flags, &errs);
-	return config_report_result(cfg, &errs, path, out);
+	local = reader(arg, CONFIG_LAYER_FILE, path, errs);
+	if (managed != NULL)
+		over = reader(arg, CONFIG_LAYER_MANAGED, managed, errs);
+	if (local == NULL || (managed != NULL && over == NULL)) {
+		config_free(local);
+		config_free(over);
+		return NULL;
+	}
+	return config_merge(local, over, errs);
+}
+
+/*
+ * The files' layers (cfg, NULL when they failed) finished: the registry
+ * policy over them, its problems listed whatever the files' were, then,
+ * with t, the whole checked against t's catalogue (and kernel when t
+ * names a backend), its warnings in warns (NULL: dropped).  The config,
+ * or NULL with every problem in errs.
+ */
+struct config *
+config_layers_finish(struct config *cfg, const struct config_target *t,
+    struct errlist *errs, struct errlist *warns)
+{
+	struct config	*policy = NULL;
+
+	if (policy_load(&policy, errs) == -1 || cfg == NULL) {
+		config_free(cfg);
+		config_free(policy);
+		return NULL;
+	}
+	if ((cfg = config_merge_policy(cfg, policy, errs)) != NULL &&
+	    t != NULL && config_check_os(cfg, t->os, t->be, errs, warns) > 0) {
+		config_free(cfg);
+		return NULL;
+	}
+	return cfg;
 }

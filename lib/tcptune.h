@@ -150,6 +150,8 @@ struct config_target {
  */
 int		 config_report(const char *, int, const struct config_target *,
 		    bool, FILE *);
+int		 config_report_checked(struct config *, struct errlist *,
+		    struct errlist *, const char *, bool, FILE *);
 /*
  * config_file_posix.c | config_file_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
@@ -178,18 +180,38 @@ void		 config_check_os_each(const struct config *, enum tt_os,
 int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
 		    size_t);
 
-/* config_layers.c: the managed preferences file over the config. */
+/*
+ * config_layers.c: the managed preferences file over the config, then the
+ * registry policy, with the parser plugged in (no parsing there).
+ */
+enum config_layer {
+	CONFIG_LAYER_FILE,		/* tcptune.conf (-f) */
+	CONFIG_LAYER_MANAGED		/* the managed preferences file (-m) */
+};
+/* Read and parse one layer's file: a config, or NULL and errs. */
+typedef struct config *(*config_layer_read_fn)(void *, enum config_layer,
+		    const char *, struct errlist *);
+bool		 config_managed_present(const char *);
+struct config	*config_layers_read(const char *, const char *,
+		    config_layer_read_fn, void *, struct errlist *);
+struct config	*config_layers_finish(struct config *,
+		    const struct config_target *, struct errlist *,
+		    struct errlist *);
 struct config	*config_merge(struct config *, struct config *,
 		    struct errlist *);
+/* config_load.c: the layers read in this process (config.c's reader). */
 struct config	*config_load_layers(const char *, const char *, int,
 		    struct errlist *);
 int		 config_report_layers(const char *, const char *, int,
 		    FILE *);
+int		 config_check_layers(const char *, const char *, int,
+		    const struct config_target *, bool, FILE *);
 int		 config_report_result(struct config *, struct errlist *,
 		    const char *, FILE *);
 struct config	*config_merge_policy(struct config *, struct config *,
 		    struct errlist *);
 size_t		 config_layer_names(const struct config *, char *, size_t);
+void		 config_report_layers_used(const struct config *, FILE *);
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)

@@ -78,7 +78,8 @@ enum opt_id {
 	OPT_STREAMS,
 	OPT_ROOT,
 	OPT_FILE,
-	OPT_APPLY
+	OPT_APPLY,
+	OPT_MANAGED
 };
 
 struct params;
@@ -144,6 +145,7 @@ struct params {
 	bool			 all;		/* diagnose --all */
 	const char		*streams;	/* measure --streams */
 	const char		*root;		/* check -r */
+	const char		*managed;	/* check -m */
 	const char		*setfile;	/* set, unset -f */
 	char			*args[TT_MAX_KEYS];	/* set, unset */
 	unsigned		 opts_seen;	/* 1 << enum opt_id */
@@ -171,12 +173,15 @@ static const struct command commands[] = {
 	    "show the daemon and the state of every key" },
 	{ C_RELOAD, "reload", "", 0, MSG_RELOAD, run_change,
 	    "re-read the configuration (needs root)" },
-	{ C_CHECK, "check", "[-v] [--platform OS | -r DIR] [FILE]", 1, 0,
-	    FULL_ONLY(run_check),
+	{ C_CHECK, "check", "[-v] [-m MANAGED] [--platform OS | -r DIR] [FILE]",
+	    1, 0, FULL_ONLY(run_check),
 	    "check a configuration offline, without the daemon\n"
 	    "or root: against this OS's keys and this kernel,\n"
 	    "or --platform OS's keys; -v also prints the plan.\n"
-	    "FILE defaults to " TT_CONFIG_PATH },
+	    "FILE defaults to " TT_CONFIG_PATH "\n"
+	    "and is read with the layers tcptuned lays over\n"
+	    "it (a managed file, a registry policy); another\n"
+	    "FILE is checked alone, unless -m names one" },
 	{ C_IMPORT, "import", "[--platform OS] FILE", 1, 0,
 	    FULL_ONLY(run_import),
 	    "print as a tcptune.conf the tuning of a sysctl.conf\n"
@@ -275,6 +280,9 @@ static const struct ctl_option options[] = {
 	{ OPT_ROOT, 'r', "root", "DIR", CMD(C_CHECK),
 	    "check: the sysctl tree to find keys in, instead\n"
 	    "of this kernel's (" TT_PROC_SYS " on Linux)" },
+	{ OPT_MANAGED, 'm', "managed", "MANAGED", CMD(C_CHECK),
+	    "check: lay the managed preferences file MANAGED\n"
+	    "over FILE, as tcptuned -m does" },
 	{ OPT_SET, 0, "set", "NAME=VALUE", CMD(C_ADVISE),
 	    "advise: take VALUE for a sysctl instead of the\n"
 	    "live one (repeatable; K, M, G allowed)" },
@@ -663,6 +671,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 	case OPT_ROOT:
 		p->root = arg;
 		break;
+	case OPT_MANAGED:
+		p->managed = arg;
+		break;
 	case OPT_FILE:
 		p->setfile = arg;
 		p->adv.file = arg;
@@ -910,13 +921,31 @@ this_kernel(enum tt_os os)
 }
 
 /*
+ * The managed file check lays over file: -m's; for this machine's
+ * default config, the one tcptuned reads by default (configure's
+ * --with-managed-prefs); else none, and file is checked alone.
+ */
+static const char *
+check_managed(const struct params *p, const char *file)
+{
+	if (p->managed != NULL)
+		return p->managed;
+	if (p->adv.platform == NULL && strcmp(file, TT_CONFIG_PATH) == 0)
+		return TT_MANAGED_PATH;
+	return NULL;
+}
+
+/*
  * check: against --platform OS's catalogue, offline; else this OS's and
- * this kernel's (or -r DIR's) keys.
+ * this kernel's (or -r DIR's) keys.  The default config (or any with -m)
+ * is read in layers as tcptuned -n reads it (config_layers.c): the
+ * managed file, and the registry policy on Windows, over it.
  */
 static int
 run_check(const struct params *p)
 {
 	const char		*file = p->file ? p->file : TT_CONFIG_PATH;
+	const char		*managed;
 	struct config_target	 t = { catalogue_host_os(), NULL };
 	int			 rv;
 
@@ -940,7 +969,11 @@ run_check(const struct params *p)
 	}
 	if (p->adv.platform == NULL && p->root == NULL)
 		t.be = this_kernel(t.os);
-	rv = config_report(file, 0, &t, p->verbose, stdout);
+	if ((managed = check_managed(p, file)) != NULL)
+		rv = config_check_layers(file, managed, 0, &t, p->verbose,
+		    stdout);
+	else
+		rv = config_report(file, 0, &t, p->verbose, stdout);
 	backend_free(t.be);
 	return rv == 0 ? CTL_OK : CTL_FAIL;
 }

@@ -9,6 +9,9 @@
 #                     tests/system/hostile_reload.sh)
 #   etc/tcptune.conf.OS, the shipped defaults, are good files too; their
 #   expected output is shipped/tcptune.conf.OS.out
+#   managed/NAME.conf with managed/NAME.managed.plist over it (check -m,
+#                     as tcptuned -m lays it): good.out (-v, exit 0),
+#                     bad.err (exit 1)
 #   generated/NAME.err  the hostile cases that cannot be kept in git
 #                     (hostile.sh makes them in a temp dir): `check`, or
 #                     `tcptuned -n` for those about owners and modes
@@ -234,6 +237,14 @@ for f in "$cfg"/bad/*.conf; do
 	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 \
 	    --platform linux
 	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check --platform linux
+done
+for c in good:out:0:-v bad:err:1:; do
+	b=${c%%:*} rest=${c#*:}
+	ext=${rest%%:*} rest=${rest#*:}
+	# shellcheck disable=SC2086 # the -v, or nothing
+	golden_case "managed/$b" "$cfg/managed" "$b.conf" \
+	    "$cfg/managed/$b.$ext" "${rest%%:*}" ${rest#*:} --platform linux \
+	    -m "$b.managed.plist"
 done
 # catalogue/OS-NAME.conf: what each OS's catalogue refuses, with the fix
 # (.err, exit 1) or takes with a warning (.out, exit 0).

@@ -5,7 +5,8 @@
 # after the daemon started, its keys winning over the config's key by key,
 # each key's source in status and status --json, a bad managed file keeping
 # the running configuration, the owner check, and its removal giving the
-# config's values back.  Runs inside `unshare -n`.
+# config's values back; tcptunectl check -m finding what tcptuned -n -m
+# finds.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -21,7 +22,17 @@ source_is() {
 
 plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" | write_config "$CONF"
 
-# ---- tcptuned -n checks both files
+# ---- tcptuned -n checks both files, and tcptunectl check -m agrees
+
+# check_agrees WHAT: tcptunectl check -m says what tcptuned -n -m said
+# ($T/n.out, exit $rc): both read the layers through config_layers.c.
+check_agrees() {
+	"$TCPTUNECTL" check -m "$MANAGED" "$CONF" >"$T/check.out" 2>&1
+	crc=$?
+	[ "$crc" -eq "$rc" ] && diff -u "$T/n.out" "$T/check.out" >"$T/diff"
+	report $? "tcptunectl check -m agrees with tcptuned -n -m: $1 (exit $crc)" \
+	    "$(cat "$T/diff" "$T/check.out")"
+}
 
 mkdir "$MDIR"
 plist "$RMEM=${RV[1]}@sometimes" | write_config "$MANAGED"
@@ -30,12 +41,17 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -qF "$MANAGED:" "$T/n.out"
 report $? "tcptuned -n -m: a bad managed file is an error, named file:line (exit $rc)" \
     "$(cat "$T/n.out")"
-plist "$RMEM=${RV[1]}" | write_config "$MANAGED"
+check_agrees "a bad managed file"
+plist "$RMEM=${RV[1]}" "$CC=$CA" | write_config "$MANAGED"
 "$TCPTUNED" -P "$PARSE_HELPER" -n -f "$CONF" -m "$MANAGED" >"$T/n.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] && grep -qF "managed preferences: $MANAGED" "$T/n.out"
 report $? "tcptuned -n -m: both good, the managed file is named (exit $rc)" \
     "$(cat "$T/n.out")"
+check_agrees "both good, a key the config lacks added"
+"$TCPTUNECTL" check "$CONF" >"$T/check.out" 2>&1
+! grep -qF "$MANAGED" "$T/check.out"
+report $? "tcptunectl check FILE without -m: FILE alone" "$(cat "$T/check.out")"
 rm -rf "$MDIR"
 
 # ---- the directory and the file come after the daemon

@@ -201,6 +201,26 @@ test_absent_is_none(void **arg)
 	errlist_clear(&errs);
 }
 
+/*
+ * The one test of "is there a managed layer" that the loader, the parse
+ * helper's caller and the daemon's messages share.
+ */
+static void
+test_managed_present(void **arg)
+{
+	char	under_file[400];
+
+	(void)arg;
+	assert_false(config_managed_present(NULL));
+	assert_false(config_managed_present(""));
+	assert_false(config_managed_present(managed_path));
+	write_file(managed_path, "not even XML", 0644);
+	assert_true(config_managed_present(managed_path));
+	/* not ENOENT: reported as an error, not taken as no layer */
+	snprintf(under_file, sizeof(under_file), "%s/x", local_path);
+	assert_true(config_managed_present(under_file));
+}
+
 /* Adding the managed file, or changing it, changes the digest. */
 static void
 test_digest(void **arg)
@@ -404,6 +424,7 @@ main(void)
 		cmocka_unit_test_setup(test_key_by_key, before),
 		cmocka_unit_test_setup(test_settings_only_when_given, before),
 		cmocka_unit_test_setup(test_absent_is_none, before),
+		cmocka_unit_test_setup(test_managed_present, before),
 		cmocka_unit_test_setup(test_digest, before),
 		cmocka_unit_test_setup(test_bad_managed, before),
 		cmocka_unit_test_setup(test_binary_plist, before),

@@ -19,7 +19,8 @@
 #   watch     the config directory's change notification reloads it
 #   policy    reg add under HKLM\SOFTWARE\Policies\tcptune: in force by
 #             itself, named as the source; a bad value refused, naming it,
-#             the running config kept; its removal gives the config back
+#             the running config kept, and found by tcptunectl check as
+#             by tcptuned -n; its removal gives the config back
 #   one machine  a second daemon on its own pipe and state directory is
 #             refused and names the first; once the first is gone a new one
 #             starts (kernel_lock_win.c)
@@ -353,6 +354,15 @@ wine "$ctl" -s "$pipe" reload 2>&1 | unix >"$tmp/out"
 if [ "${PIPESTATUS[0]}" -ne 0 ] && grep -qF "$bad" "$tmp/out"
 then ok "policy: tcptunectl reload says the same and fails"
 else not_ok "policy: tcptunectl reload says the same and fails"; fi
+# check of the default config reads the policy as tcptuned -n does
+# (lib/config_layers.c): the same lines, the bad value among them.
+wine "$daemon" -n 2>/dev/null | unix >"$tmp/n.out"
+wine "$ctl" check 2>/dev/null | unix >"$tmp/out"
+crc=${PIPESTATUS[0]}
+if [ "$crc" -eq 1 ] && grep -qF "$bad" "$tmp/out" &&
+    diff -u "$tmp/n.out" "$tmp/out" >"$tmp/diff" 2>&1
+then ok "policy: tcptunectl check reads it as tcptuned -n does"
+else cat "$tmp/diff" >>"$tmp/out"; not_ok "policy: tcptunectl check reads it as tcptuned -n does"; fi
 wine reg add "$pkey\\Sysctls" /v offload.rss /t REG_BINARY /d 01 /f \
     >/dev/null 2>&1
 wine reg delete "$pkey\\Sysctls" /v kernel.core_pattern /f >/dev/null 2>&1
