@@ -61,7 +61,7 @@ named_files() {
 	}' "$1" | LC_ALL=C sort -u
 }
 
-# The check itself, on a made-up Makefile.am and DESIGN.md.
+# The check itself, on a made-up Makefile.am and design document in $T.
 cat >"$T/Makefile.am" <<'EOF'
 lib_libtcptune_a_SOURCES = lib/a.h lib/a.c \
 	lib/b.c
