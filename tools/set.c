@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,13 +189,9 @@ no_config(const char *path, const char *why, const char *then)
 static bool
 file_missing(const char *path)
 {
-	FILE	*f;
+	struct stat	st;
 
-	if ((f = fopen(path, "r")) != NULL) {
-		fclose(f);
-		return false;
-	}
-	return errno == ENOENT;
+	return stat(path, &st) == -1 && errno == ENOENT;
 }
 
 /*
