@@ -158,7 +158,8 @@ xnu_warnings(const struct os_out *o, const struct config_key *k)
 		say(o, k, true, "%s: %lld is above "
 		    "kern.ipc.maxsockbuf %lld, the stock value below %d GB of "
 		    "RAM (1/16 of the mbuf pool; macOS 10.15: below %d GB): "
-		    "such a Mac refuses it (ERANGE)", k->name, v, catalogue_xnu_stock("kern.ipc.maxsockbuf", 0,
+		    "such a Mac refuses it (ERANGE)", k->name, v,
+		    catalogue_xnu_stock("kern.ipc.maxsockbuf", 0,
 		    ((long long)gb << 30) - 1), gb, 2 * gb);
 	if (v > xnu_sospace_max(sb, 0))
 		say(o, k, true, "%s: %lld is above %lld, "
