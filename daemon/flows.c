@@ -347,8 +347,14 @@ start_at_close(struct flow_history *h, struct flow *f,
 /*
  * When a closing connection last moved data: a program may close it well
  * after its transfer (iperf3 after its report), and that idle time is not
- * part of the transfer (it read as an idle application); not before the
- * last live reading.
+ * part of the transfer (it read as an idle application).  Never before
+ * the last live reading, and then at it, not a millisecond after: an
+ * upload's last data goes out a round trip or more before its last
+ * acknowledgement comes in, and a reading between the two left a window
+ * of bytes to the close; over a made-up 1 ms that window read as a rate
+ * (1.5 Gbit/s for a sender paced at 20 Mbit/s, on a loaded machine where
+ * a queue in the path stretched the round trip), so that interval gives
+ * no rate (update).
  */
 static uint64_t
 transfer_end(const struct flow_reading *r, uint64_t after_ms,
@@ -358,7 +364,7 @@ transfer_end(const struct flow_reading *r, uint64_t after_ms,
 
 	if (r->idle_ms > 0 && r->idle_ms < now_ms)
 		end = now_ms - r->idle_ms;
-	return end > after_ms ? end : after_ms + 1;
+	return end > after_ms ? end : after_ms;
 }
 
 /*

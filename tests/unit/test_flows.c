@@ -475,6 +475,46 @@ test_close_after_idle(void **arg)
 }
 
 /*
+ * An upload read after its last data went out, before the last of it was
+ * acknowledged (a round trip, more where a queue in the path stretches
+ * it): the window acknowledged after that reading has no interval of its
+ * own, so it gives no rate.  Its close once ended a millisecond after the
+ * reading, and a sender paced at 20 Mbit/s read as 2 Gbit/s there (seen
+ * as 1.5 Gbit/s, "network", in tests/system/diagnose.sh under valgrind).
+ */
+static void
+test_close_tail_no_rate(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a = reading(1, RTT_150MS), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 1000000;
+	a.cwnd_bytes = 2 * MIB;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	a.bytes_acked += 2500000;	/* 20 Mbit/s for a second */
+	a.busy_us += 1000000;
+	flows_begin_pass(h, 2000);
+	flows_take(h, &a, &l, 2000);
+	flows_end_pass(h, 2000);
+	b = a;
+	b.bytes_acked += 250000;	/* in flight at the reading */
+	b.idle_ms = 400;		/* last data sent at 1900 */
+	flows_close(h, &b, &l, 2300);
+	assert_int_equal(h->flows[0].last_ms, 2000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.rate_bps, 20000000);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	free(h);
+}
+
+/*
  * Connections no pass read: an upload held by its send buffer judged
  * from its notice alone (its rate over its busy time); a download stays
  * unclassified (no rate from one reading), an owner never made up.
@@ -1367,6 +1407,7 @@ main(void)
 		cmocka_unit_test(test_close_notice),
 		cmocka_unit_test(test_close_unsampled),
 		cmocka_unit_test(test_close_after_idle),
+		cmocka_unit_test(test_close_tail_no_rate),
 		cmocka_unit_test(test_local_pairs),
 		cmocka_unit_test(test_uid_share),
 		cmocka_unit_test(test_counts_and_privacy),
