@@ -12,7 +12,6 @@
 /* The file descriptors the daemon hands the helper. */
 #define PARSE_FD_ANSWER		3	/* the socketpair's end */
 #define PARSE_FD_CONFIG		4
-#define PARSE_FD_MANAGED	5	/* when a managed file is given */
 
 /* 0, or -1 and why: the user cannot be become, or root could come back. */
 int	 confine_drop(const char *, char *, size_t);

@@ -1,19 +1,20 @@
 /*
- * tcptune-parse: reads the config (and the managed preferences file) for
- * tcptuned, in a process of its own, so that libxml2, a large parser of a
- * file format, never runs as root nor stays mapped in the resident daemon
- * (docs/SECURITY.md, "Privilege separation").  The daemon opens the files
- * (as root, by the trust rule) and starts this with:
+ * tcptune-parse: reads one config file for tcptuned, in a process of its
+ * own, so that libxml2, a large parser of a file format, never runs as
+ * root nor stays mapped in the resident daemon (docs/SECURITY.md,
+ * "Privilege separation").  The daemon opens the file (as root, by the
+ * trust rule) and starts this with:
  *
  *   fd 3  its end of a socketpair, for the answer (parse_wire.h)
- *   fd 4  the config, fd 5 the managed file when a second name is given
- *   argv  tcptune-parse config-name [managed-name]: the names for messages
+ *   fd 4  the file
+ *   argv  tcptune-parse name: the file's name, for messages
  *
  * It gives up root (confine_drop), confines itself (confine_enter), reads
- * and parses, lays the managed file over the config with config_layers.c
- * (its reader plugged in: the descriptors), writes one answer and exits;
- * tcptuned adds the registry policy and the catalogue check
- * (config_layers_finish).  Its own failures go to stderr (the
+ * and parses that one file, writes one answer and exits.  It never lays
+ * one file over another: tcptuned runs a helper for each layer (the
+ * config, then the managed file) and lays them over each other with the
+ * one loader, config_layers.c, then adds the registry policy and the
+ * catalogue check (parse_posix.c).  Its own failures go to stderr (the
  * daemon's log on systemd and launchd); the daemon sees no answer.
  */
 #include "config.h"
@@ -58,27 +59,20 @@ leak_check_before_confining(void)
 #endif
 }
 
-/*
- * config_layer_read_fn: one file, from the descriptor tcptuned opened for
- * its layer; name is for messages.
- */
+/* The file at fd 4, parsed: a config, or NULL with its errors. */
 static struct config *
-parse_fd(void *arg, enum config_layer layer, const char *name,
-    struct errlist *errs)
+parse_fd(const char *name, struct errlist *errs)
 {
 	struct config	*cfg;
 	char		*buf;
 	size_t		 len;
-	int		 fd;
 
-	(void)arg;
-	fd = layer == CONFIG_LAYER_MANAGED ? PARSE_FD_MANAGED :
-	    PARSE_FD_CONFIG;
-	if (read_file_bounded(fd, &buf, &len, TT_CONFIG_MAX_BYTES) == -1) {
+	if (read_file_bounded(PARSE_FD_CONFIG, &buf, &len,
+	    TT_CONFIG_MAX_BYTES) == -1) {
 		config_file_error(errs, name, errno);
 		return NULL;
 	}
-	close(fd);
+	close(PARSE_FD_CONFIG);
 	cfg = config_parse(buf, len, name, errs);
 	free(buf);
 	return cfg;
@@ -95,9 +89,9 @@ main(int argc, char **argv)
 	pid_t		 daemon_pid = getppid();
 
 	log_init(1, 0, "tcptune-parse");
-	if (argc < 2 || argc > 3)
-		fatalx("usage: tcptune-parse config-name [managed-name] "
-		    "(started by tcptuned)");
+	if (argc != 2)
+		fatalx("usage: tcptune-parse name (started by tcptuned, the "
+		    "file at fd 4)");
 	leak_check_before_confining();
 	if (confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
 		fatalx("giving up root: %s", why);
@@ -107,9 +101,7 @@ main(int argc, char **argv)
 	if (confine_enter(why, sizeof(why), &what) == -1)
 		fatalx("confining: %s", why);
 	errlist_init(&errs);
-	/* the layering tcptunectl check and tcptuned on Windows use */
-	cfg = config_layers_read(argv[1], argc == 3 ? argv[2] : NULL, parse_fd,
-	    NULL, &errs);
+	cfg = parse_fd(argv[1], &errs);
 	if (parse_wire_encode(cfg, &errs, &buf, &len) == -1)
 		fatalx("cannot encode the answer");
 	if (write_all(PARSE_FD_ANSWER, buf, len) == -1)

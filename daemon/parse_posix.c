@@ -12,6 +12,13 @@
  * helper holds only the reload, never status or the other requests.  The
  * deadline bounds the helper.  Start-up and tcptuned -n, with nothing
  * else to serve, wait on a private loop (parse_config).
+ *
+ * A helper parses one file and never merges: the config, then the
+ * managed file when there is one, each by a helper of its own.  The
+ * layers are laid over each other here by the one loader
+ * (config_layers_read, its reader handing back the helpers' answers),
+ * then the registry policy and the catalogue (config_layers_finish), as
+ * tcptunectl check does them in its own process.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -38,14 +45,14 @@
 #include "catalogue.h"
 #include "orphan.h"
 
-#define PARSE_DEADLINE_MS	10000
-#define PARSE_FD_MOVED		10	/* above the helper's fds 3-5 */
+#define PARSE_DEADLINE_MS	10000	/* for each helper */
+#define PARSE_FD_MOVED		10	/* above the helper's fds 3-4 */
 
 struct parse_job {
 	struct evloop	*loop;
 	struct ev_timer	*timer;
 	uint64_t	 deadline;	/* tt_mono_ms() */
-	pid_t		 pid;
+	pid_t		 pid;		/* the helper of this layer */
 	int		 sock;		/* our end; -1 once the answer ended */
 	char		*buf;
 	size_t		 len;
@@ -55,6 +62,10 @@ struct parse_job {
 	char		*path;
 	char		*managed;	/* NULL none */
 	char		*helper;
+	int		 layer;		/* the one being read: 0 path, 1 managed */
+	int		 fds[2];	/* each layer's checked file; -1 done */
+	struct config	*layers[2];	/* each layer's answer; NULL failed */
+	struct errlist	 errs;		/* every layer's problems, in order */
 	parse_done_fn	 done;
 	void		*arg;
 };
@@ -130,7 +141,7 @@ place_fd(int fd, int want)
 }
 
 /*
- * The child, between fork and exec: nothing of the daemon's but fds 3-5.
+ * The child, between fork and exec: nothing of the daemon's but fds 3-4.
  * The rest (the listening socket, the locks, the state directory, the
  * clients) is closed first, before anything that can wait: a daemon
  * killed now would otherwise live on in this copy, answering connects
@@ -138,20 +149,17 @@ place_fd(int fd, int want)
  * after a crash").  Then it ends with the daemon (orphan.h).
  */
 static void
-exec_helper(const char *helper, pid_t daemon_pid, int sock, int cfd,
-    int mfd, const char *path, const char *managed)
+exec_helper(const char *helper, pid_t daemon_pid, int sock, int fd,
+    const char *name)
 {
-	char		*argv[4], *envp[1] = { NULL };
+	char		*argv[3], *envp[1] = { NULL };
 	sigset_t	 none;
 
 	sock = fcntl(sock, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
-	cfd = fcntl(cfd, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
-	if (mfd != -1)
-		mfd = fcntl(mfd, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, PARSE_FD_MOVED);
 	place_fd(sock, PARSE_FD_ANSWER);
-	place_fd(cfd, PARSE_FD_CONFIG);
-	place_fd(mfd, PARSE_FD_MANAGED);
-	child_close_from(mfd == -1 ? PARSE_FD_MANAGED : PARSE_FD_MANAGED + 1);
+	place_fd(fd, PARSE_FD_CONFIG);
+	child_close_from(PARSE_FD_CONFIG + 1);
 	if (die_with_parent(daemon_pid) == -1)
 		_exit(127);
 	/* The daemon blocks and ignores signals for its loop: not the child. */
@@ -160,9 +168,8 @@ exec_helper(const char *helper, pid_t daemon_pid, int sock, int cfd,
 	signal(SIGPIPE, SIG_DFL);
 	/* copies: execve's argv is not const (the daemon is one thread) */
 	argv[0] = strdup("tcptune-parse");
-	argv[1] = strdup(path);
-	argv[2] = managed == NULL ? NULL : strdup(managed);
-	argv[3] = NULL;
+	argv[1] = strdup(name);
+	argv[2] = NULL;
 	execve(helper, argv, envp);
 	_exit(127);
 }
@@ -219,7 +226,8 @@ static int
 job_watch(struct parse_job *j)
 {
 	j->deadline = tt_mono_ms() + PARSE_DEADLINE_MS;
-	if ((j->timer = ev_timer_new(j->loop, on_deadline, j)) == NULL ||
+	if ((j->timer == NULL &&
+	    (j->timer = ev_timer_new(j->loop, on_deadline, j)) == NULL) ||
 	    ev_timer_start(j->timer, PARSE_DEADLINE_MS, false) == -1 ||
 	    ev_fd_add(j->loop, j->sock, on_answer, j) == -1)
 		return -1;
@@ -240,7 +248,7 @@ killed_by(int sig, char *why, size_t len)
  * the deadline passed, and a helper that closed its end but lives on is
  * not waited for.  A SIGKILL may be ours, after the end of an answer, and
  * is no failure then: *killed says it, and the answer is judged on its
- * own (job_result).
+ * own (layer_result).
  */
 static int
 reap(pid_t pid, bool timed_out, bool *killed, char *why, size_t len)
@@ -268,27 +276,41 @@ reap(pid_t pid, bool timed_out, bool *killed, char *why, size_t len)
 	return killed_by(WTERMSIG(status), why, len);
 }
 
-/* Start the helper on the open files: 0, or -1 and why. */
-static int
-job_spawn(struct parse_job *j, int cfd, int mfd, char *why, size_t len)
+static const char *
+layer_name(const struct parse_job *j)
 {
-	int	sp[2];
+	return j->layer == 0 ? j->path : j->managed;
+}
+
+/*
+ * Start the helper on the layer's file (closed here, its copy is the
+ * helper's): 0, 1 when it started but cannot be watched (it is to be
+ * reaped as timed out), or -1 and why.
+ */
+static int
+layer_spawn(struct parse_job *j, char *why, size_t len)
+{
+	int	sp[2], fd = j->fds[j->layer], rv = 0;
 	pid_t	self = getpid();
 
+	j->fds[j->layer] = -1;
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1) {
+		close(fd);
 		return tt_why(why, len, "socketpair: %s", strerror(errno));
+	}
 	(void)fcntl(sp[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(sp[1], F_SETFD, FD_CLOEXEC);
-	if ((j->pid = fork()) == -1) {
-		close(sp[0]);
-		close(sp[1]);
-		return tt_why(why, len, "fork: %s", strerror(errno));
-	}
-	if (j->pid == 0)
-		exec_helper(j->helper, self, sp[1], cfd, mfd, j->path,
-		    j->managed);
+	if ((j->pid = fork()) == -1)
+		rv = tt_why(why, len, "fork: %s", strerror(errno));
+	else if (j->pid == 0)
+		exec_helper(j->helper, self, sp[1], fd, layer_name(j));
+	close(fd);
 	close(sp[1]);
+	if (rv == -1) {
+		close(sp[0]);
+		return -1;
+	}
 	j->sock = sp[0];
 	(void)fcntl(j->sock, F_SETFL, fcntl(j->sock, F_GETFL) | O_NONBLOCK);
 	if (job_watch(j) == -1) {
@@ -300,40 +322,79 @@ job_spawn(struct parse_job *j, int cfd, int mfd, char *why, size_t len)
 }
 
 /*
- * The helper's end, in errs or *cfgp: how it ended, then its answer
- * checked.
+ * The layer's helper reaped and its answer checked: the layer's config,
+ * or NULL with why in j->errs.  Ready for the next layer's helper.
  */
 static struct config *
-job_result(struct parse_job *j, struct errlist *errs)
+layer_result(struct parse_job *j)
 {
-	struct config_target	 host = { catalogue_host_os(), NULL };
-	struct config		*cfg = NULL;
-	char			 why[TT_TEXT_MAX];
-	bool			 killed;
+	struct config	*cfg = NULL;
+	char		 why[TT_TEXT_MAX];
+	bool		 killed;
 
 	if (reap(j->pid, j->timed_out, &killed, why, sizeof(why)) == -1 ||
 	    (j->too_long && tt_why(why, sizeof(why), "its answer is longer "
 	    "than any can be") == -1) || parse_wire_decode(j->buf, j->len,
-	    j->path, j->managed, &cfg, errs, why, sizeof(why)) == -1) {
+	    layer_name(j), NULL, &cfg, &j->errs, why, sizeof(why)) == -1) {
 		/* not a whole answer: the SIGKILL came before it, not ours */
 		if (killed)
 			killed_by(SIGKILL, why, sizeof(why));
-		errlist_add(errs, "%s: the parse helper %s failed: %s",
-		    j->path, j->helper, why);
-		return NULL;
+		errlist_add(&j->errs, "%s: the parse helper %s failed: %s",
+		    layer_name(j), j->helper, why);
+		cfg = NULL;
 	}
+	free(j->buf);
+	j->buf = NULL;
+	j->len = 0;
+	j->too_long = j->timed_out = false;
+	j->pid = -1;
+	return cfg;
+}
+
+/* config_layer_read_fn: the helper's answer for the layer, taken. */
+static struct config *
+take_layer(void *arg, enum config_layer layer, const char *name,
+    struct errlist *errs)
+{
+	struct parse_job	*j = arg;
+	struct config		*cfg;
+	int			 i = layer == CONFIG_LAYER_MANAGED;
+
+	(void)name;
+	(void)errs;		/* its problems are in j->errs, in order */
+	cfg = j->layers[i];
+	j->layers[i] = NULL;
+	return cfg;
+}
+
+/* Both layers read: laid over each other, the policy and the catalogue. */
+static struct config *
+job_result(struct parse_job *j)
+{
+	struct config_target	 host = { catalogue_host_os(), NULL };
+	struct config		*cfg;
+
+	cfg = config_layers_read(j->path, j->managed, take_layer, j, &j->errs);
 	/* the policy and this OS's catalogue: no parser needed here */
 	return config_layers_finish(cfg, (j->flags & CONFIG_CHECK_OS) ?
-	    &host : NULL, errs, NULL);
+	    &host : NULL, &j->errs, NULL);
 }
 
 static void
 job_free(struct parse_job *j)
 {
+	int	i;
+
 	if (j->sock != -1) {
 		ev_fd_del(j->loop, j->sock);
 		close(j->sock);
 	}
+	for (i = 0; i < 2; i++) {
+		if (j->fds[i] != -1)
+			close(j->fds[i]);
+		config_free(j->layers[i]);
+	}
+	errlist_clear(&j->errs);
 	ev_timer_free(j->timer);
 	free(j->buf);
 	free(j->path);
@@ -342,21 +403,47 @@ job_free(struct parse_job *j)
 	free(j);
 }
 
-/* The answer ended, or the time is up: the caller learns the result. */
+/*
+ * The next layer's helper started: true, or false when there is none to
+ * start (its failure to start in j->errs).
+ */
+static bool
+next_layer(struct parse_job *j)
+{
+	char	why[TT_TEXT_MAX];
+	int	rv;
+
+	if (j->layer == 1 || j->managed == NULL)
+		return false;
+	j->layer = 1;
+	if ((rv = layer_spawn(j, why, sizeof(why))) == 0)
+		return true;
+	if (rv == 1)		/* started, but no loop to read it on */
+		j->layers[1] = layer_result(j);
+	else
+		errlist_add(&j->errs, "%s: the parse helper %s failed: %s",
+		    j->managed, j->helper, why);
+	return false;
+}
+
+/*
+ * A layer's answer ended, or its time is up: the next layer's helper, or
+ * the caller learns the result.
+ */
 static void
 job_end(struct parse_job *j)
 {
-	struct errlist	 errs;
 	struct config	*cfg;
 
 	ev_fd_del(j->loop, j->sock);
 	close(j->sock);
 	j->sock = -1;
 	ev_timer_stop(j->timer);
-	errlist_init(&errs);
-	cfg = job_result(j, &errs);
-	j->done(cfg, &errs, j->arg);
-	errlist_clear(&errs);
+	j->layers[j->layer] = layer_result(j);
+	if (next_layer(j))
+		return;
+	cfg = job_result(j);
+	j->done(cfg, &j->errs, j->arg);
 	job_free(j);
 }
 
@@ -369,7 +456,8 @@ parse_cancel(struct parse_job *j)
 
 	if (j == NULL)
 		return;
-	(void)reap(j->pid, true, &killed, why, sizeof(why));
+	if (j->pid > 0)
+		(void)reap(j->pid, true, &killed, why, sizeof(why));
 	job_free(j);
 }
 
@@ -399,7 +487,36 @@ job_new(struct evloop *loop, const char *helper, const char *path,
 	j->loop = loop;
 	j->flags = flags;
 	j->sock = -1;
+	j->pid = -1;
+	j->fds[0] = j->fds[1] = -1;
+	errlist_init(&j->errs);
 	return j;
+}
+
+/*
+ * The first layer's helper, when both files could be opened: 0, or -1
+ * with every error in errs (the job freed).
+ */
+static int
+job_start(struct parse_job *j, struct errlist *errs)
+{
+	char	why[TT_TEXT_MAX];
+	size_t	i;
+	int	rv = -1;
+
+	if (j->fds[0] != -1 && (j->fds[1] != -1 || j->managed == NULL) &&
+	    (rv = layer_spawn(j, why, sizeof(why))) == -1)
+		errlist_add(errs, "%s: the parse helper %s failed: %s",
+		    j->path, j->helper, why);
+	if (rv == 1) {		/* started, but no loop to read it on */
+		config_free(layer_result(j));
+		for (i = 0; i < j->errs.n; i++)
+			errlist_add(errs, "%s", j->errs.msg[i]);
+		rv = -1;
+	}
+	if (rv == -1)
+		job_free(j);
+	return rv;
 }
 
 /*
@@ -416,7 +533,6 @@ parse_begin(struct evloop *loop, const char *helper, const char *path,
 {
 	struct parse_job	*j;
 	char			 why[TT_TEXT_MAX];
-	int			 cfd, mfd = -1, rv = -1;
 	bool			 have_managed;
 
 	have_managed = config_managed_present(managed);
@@ -428,27 +544,10 @@ parse_begin(struct evloop *loop, const char *helper, const char *path,
 	j = job_new(loop, helper, path, have_managed ? managed : NULL, flags);
 	j->done = done;
 	j->arg = arg;
-	cfd = open_checked(path, errs);
+	j->fds[0] = open_checked(path, errs);
 	if (have_managed)
-		mfd = open_checked(managed, errs);
-	if (cfd != -1 && (mfd != -1 || !have_managed) &&
-	    (rv = job_spawn(j, cfd, mfd, why, sizeof(why))) == -1)
-		errlist_add(errs, "%s: the parse helper %s failed: %s", path,
-		    helper, why);
-	if (cfd != -1)
-		close(cfd);
-	if (mfd != -1)
-		close(mfd);
-	if (rv == 1) {		/* started, but no loop to read it on */
-		config_free(job_result(j, errs));
-		job_free(j);
-		return NULL;
-	}
-	if (rv == -1) {
-		job_free(j);
-		return NULL;
-	}
-	return j;
+		j->fds[1] = open_checked(managed, errs);
+	return job_start(j, errs) == 0 ? j : NULL;
 }
 
 struct sync_read {

@@ -56,7 +56,22 @@ rm -rf "$MDIR"
 
 # ---- the directory and the file come after the daemon
 
-start_ready main -f "$CONF" -m "$MANAGED" -s "$SOCK" -S "$STATE"
+# The daemon runs the real helper through one that writes down its
+# arguments, one run a line, and crashes on the managed file when
+# $HDIR/mode says so.  The daemon gives it an empty environment.
+HDIR=$T/helper
+mkdir -m 0755 "$HDIR"
+cat >"$HDIR/tcptune-parse" <<EOF2
+#!/bin/sh
+echo "\$#:\$*" >>"$HDIR/runs"
+read -r mode <"$HDIR/mode"
+[ "\$mode" = crash-managed ] && [ "\$1" = "$MANAGED" ] && kill -SEGV \$\$
+exec "$PARSE_HELPER" "\$@"
+EOF2
+chmod 0755 "$HDIR/tcptune-parse"
+echo real >"$HDIR/mode"
+start_ready main -P "$HDIR/tcptune-parse" -f "$CONF" -m "$MANAGED" \
+    -s "$SOCK" -S "$STATE"
 wait_until 3 all_in_force && sysctl_is $RMEM "${RV[0]}" &&
     source_is $RMEM "$CONF"
 report $? "no managed file: the config's values, source $CONF" \
@@ -85,6 +100,23 @@ ctl status
 grep -qF "from $MANAGED" "$T/ctl.out" && grep -qF "managed" "$T/ctl.out" &&
     [ "$(count_in "$T/ctl.out" "from $MANAGED")" -eq 2 ]
 report $? "status (text): the managed file named, and 'from' it under its two keys"
+
+# A helper parses one file: the config's, then the managed file's, each
+# by a run of its own; tcptuned lays them over each other.
+: >"$HDIR/runs"
+ctl reload
+[ "$CTL_RC" -eq 0 ] &&
+    [ "$(cat "$HDIR/runs")" = "$(printf '1:%s\n1:%s' "$CONF" "$MANAGED")" ]
+report $? "reload: a helper for the config, one for the managed file, one name each" \
+    "$(cat "$HDIR/runs" "$T/ctl.out")"
+echo crash-managed >"$HDIR/mode"
+ctl reload
+[ "$CTL_RC" -eq 1 ] &&
+    output_has "$MANAGED: the parse helper $HDIR/tcptune-parse failed: it was killed by signal 11" &&
+    output_has "keeping the running configuration" && sysctl_is $RMEM "${RV[1]}"
+report $? "the managed file's helper crashes: the reload fails naming that file, the running config kept" \
+    "$(cat "$T/ctl.out")"
+echo real >"$HDIR/mode"
 
 # Drift of a managed key is corrected to the managed value.
 sysctl_put $RMEM "${RV[0]}"
