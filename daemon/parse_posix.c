@@ -335,7 +335,7 @@ layer_result(struct parse_job *j)
 	if (reap(j->pid, j->timed_out, &killed, why, sizeof(why)) == -1 ||
 	    (j->too_long && tt_why(why, sizeof(why), "its answer is longer "
 	    "than any can be") == -1) || parse_wire_decode(j->buf, j->len,
-	    layer_name(j), NULL, &cfg, &j->errs, why, sizeof(why)) == -1) {
+	    layer_name(j), &cfg, &j->errs, why, sizeof(why)) == -1) {
 		/* not a whole answer: the SIGKILL came before it, not ours */
 		if (killed)
 			killed_by(SIGKILL, why, sizeof(why));

@@ -14,6 +14,11 @@
 #include "tcptune.h"
 #include "parse_wire.h"
 
+/* fuzz/mkcorpus.py writes answers by these sizes */
+_Static_assert(sizeof(struct pw_head) == 40, "struct pw_head changed");
+_Static_assert(sizeof(struct pw_error) == 1280, "struct pw_error changed");
+_Static_assert(sizeof(struct pw_key) == 404, "struct pw_key changed");
+
 static void
 put_key(struct pw_key *w, const struct config_key *k)
 {
@@ -22,7 +27,6 @@ put_key(struct pw_key *w, const struct config_key *k)
 	w->numeric = k->numeric;
 	w->mode = (uint32_t)k->mode;
 	w->on_reject = (uint32_t)k->on_reject;
-	w->managed = k->managed;
 	w->line = k->line;
 }
 
@@ -38,8 +42,6 @@ put_config(struct pw_head *h, struct pw_key *keys, const struct config *cfg)
 	h->flags = (cfg->restore_on_exit ? PW_RESTORE : 0) |
 	    (cfg->allow_any_sysctl ? PW_ALLOW_ANY : 0);
 	h->digest = cfg->digest;
-	tt_strlcpy(h->managed_path, cfg->managed_path,
-	    sizeof(h->managed_path));
 	for (i = 0; i < cfg->nkeys; i++)
 		put_key(&keys[i], &cfg->keys[i]);
 }
@@ -106,8 +108,7 @@ bad(char *why, size_t len, const char *what)
 }
 
 static int
-check_head(const struct pw_head *h, size_t len, const char *managed,
-    char *why, size_t wlen)
+check_head(const struct pw_head *h, size_t len, char *why, size_t wlen)
 {
 	if (h->magic != PW_MAGIC || h->version != PW_VERSION)
 		return bad(why, wlen, "not a tcptune-parse answer (magic or "
@@ -127,16 +128,11 @@ check_head(const struct pw_head *h, size_t len, const char *managed,
 	    (h->set & ~(unsigned)(CONFIG_SET_INTERVAL | CONFIG_SET_RESTORE)) ||
 	    (h->flags & ~(unsigned)(PW_RESTORE | PW_ALLOW_ANY)))
 		return bad(why, wlen, "a setting out of range");
-	if (!field_ok(h->managed_path, sizeof(h->managed_path)) ||
-	    (h->managed_path[0] != '\0' && (managed == NULL ||
-	    strcmp(h->managed_path, managed) != 0)))
-		return bad(why, wlen, "a managed file the daemon did not give");
 	return 0;
 }
 
 static int
-check_key(const struct pw_key *w, bool allow_any, bool have_managed,
-    char *why, size_t wlen)
+check_key(const struct pw_key *w, bool allow_any, char *why, size_t wlen)
 {
 	char		norm[TT_VALUE_MAX];
 	long long	nums[TT_VALUE_MAX_WORDS];
@@ -150,8 +146,7 @@ check_key(const struct pw_key *w, bool allow_any, bool have_managed,
 	    strcmp(norm, w->value) != 0)
 		return bad(why, wlen, "a value that is not normalized text");
 	if (w->numeric > 1 || w->mode > MODE_AT_LEAST ||
-	    w->on_reject > REJECT_CLAMP || w->managed > 1 || w->line < 0 ||
-	    w->pad != 0 || (w->managed && !have_managed))
+	    w->on_reject > REJECT_CLAMP || w->line < 0 || w->pad != 0)
 		return bad(why, wlen, "a key field out of range");
 	if (w->numeric && value_numbers(w->value, nums, (int)NITEMS(nums)) < 1)
 		return bad(why, wlen, "a numeric value that is not numbers");
@@ -166,7 +161,6 @@ take_key(struct config_key *k, const struct pw_key *w)
 	k->numeric = w->numeric;
 	k->mode = (enum key_mode)w->mode;
 	k->on_reject = (enum on_reject)w->on_reject;
-	k->managed = w->managed;
 	k->line = w->line;
 }
 
@@ -179,8 +173,6 @@ take_config(const struct pw_head *h, const char *path)
 	    (cfg->keys = calloc(h->nkeys + 1, sizeof(*cfg->keys))) == NULL)
 		fatal("%s", __func__);
 	tt_strlcpy(cfg->path, path, sizeof(cfg->path));
-	tt_strlcpy(cfg->managed_path, h->managed_path,
-	    sizeof(cfg->managed_path));
 	cfg->check_interval = h->check_interval;
 	cfg->restore_on_exit = (h->flags & PW_RESTORE) != 0;
 	cfg->allow_any_sysctl = (h->flags & PW_ALLOW_ANY) != 0;
@@ -198,8 +190,7 @@ decode_keys(const struct pw_head *h, const struct pw_key *w,
 	size_t		 i;
 
 	for (i = 0; i < h->nkeys; i++) {
-		if (check_key(&w[i], cfg->allow_any_sysctl,
-		    cfg->managed_path[0] != '\0', why, wlen) == -1 ||
+		if (check_key(&w[i], cfg->allow_any_sysctl, why, wlen) == -1 ||
 		    (config_find(cfg, w[i].name) != NULL &&
 		    bad(why, wlen, "a key named twice") == -1)) {
 			config_free(cfg);
@@ -211,14 +202,13 @@ decode_keys(const struct pw_head *h, const struct pw_key *w,
 }
 
 /*
- * Read an answer for path (and managed, NULL when none was given).
- * 0 and *cfgp, or 0 with *cfgp NULL and the helper's errors added to
- * errs; -1 when the answer is garbage, why says how.
+ * Read the answer for the file path.  0 and *cfgp, or 0 with *cfgp NULL
+ * and the helper's errors added to errs; -1 when the answer is garbage,
+ * why says how.
  */
 int
 parse_wire_decode(const char *buf, size_t len, const char *path,
-    const char *managed, struct config **cfgp, struct errlist *errs,
-    char *why, size_t wlen)
+    struct config **cfgp, struct errlist *errs, char *why, size_t wlen)
 {
 	struct pw_head		 h;
 	const struct pw_error	*e;
@@ -229,7 +219,7 @@ parse_wire_decode(const char *buf, size_t len, const char *path,
 		return bad(why, wlen, len == 0 ? "no answer" : "a short "
 		    "answer");
 	memcpy(&h, buf, sizeof(h));
-	if (check_head(&h, len, managed, why, wlen) == -1)
+	if (check_head(&h, len, why, wlen) == -1)
 		return -1;
 	e = (const struct pw_error *)(const void *)(buf + sizeof(h));
 	for (i = 0; i < h.nerrs; i++)

@@ -3,7 +3,14 @@
  * tcptuned over their socketpair: a fixed binary answer with sizes, like
  * lib/proto.h, sent once and read to its end.  The daemon trusts none of
  * it: parse_wire_decode() checks every field again (docs/SECURITY.md,
- * "Privilege separation").
+ * "Privilege separation").  One file's answer: a helper parses one file
+ * and never lays one over another, so nothing in it says "managed".
+ *
+ * Not lib/proto.h's messages, though built the same way: this answer is
+ * one-shot, read to its end with a size known beforehand (PW_MAX_BYTES),
+ * between two programs of one build (the sibling rule or one package),
+ * so it needs no versions to negotiate nor seq; and none of it must ever
+ * be taken from a control client, so its own magic keeps the two apart.
  *
  *   struct pw_head, then nerrs struct pw_error, then nkeys struct pw_key;
  *   the total length is exactly that, and every byte after a string's
@@ -17,10 +24,9 @@
 #include "tcptune.h"
 
 #define PW_MAGIC	0x54545057u	/* "TTPW" */
-#define PW_VERSION	1u
+#define PW_VERSION	2u	/* 2: no managed fields (one file) */
 #define PW_MAX_ERRORS	512	/* config.c lists at most 101 a file */
 #define PW_TEXT_MAX	1280	/* proto.h's TT_TEXT_MAX */
-#define PW_PATH_MAX	1024	/* struct config's paths */
 
 #define PW_RESTORE	0x1	/* RestoreOnExit */
 #define PW_ALLOW_ANY	0x2	/* AllowAnySysctl */
@@ -35,7 +41,6 @@ struct pw_head {
 	uint32_t	set;		/* CONFIG_SET_* */
 	uint32_t	flags;		/* PW_* */
 	uint64_t	digest;
-	char		managed_path[PW_PATH_MAX];	/* "" none */
 };
 
 struct pw_error {
@@ -48,7 +53,6 @@ struct pw_key {
 	uint32_t	numeric;
 	uint32_t	mode;
 	uint32_t	on_reject;
-	uint32_t	managed;
 	int32_t		line;
 	uint32_t	pad;
 };
@@ -61,7 +65,7 @@ struct pw_key {
 /* parse_wire.c */
 int	 parse_wire_encode(const struct config *, const struct errlist *,
 	    char **, size_t *);
-int	 parse_wire_decode(const char *, size_t, const char *, const char *,
-	    struct config **, struct errlist *, char *, size_t);
+int	 parse_wire_decode(const char *, size_t, const char *, struct config **,
+	    struct errlist *, char *, size_t);
 
 #endif /* TCPTUNE_PARSE_WIRE_H */
