@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Write the seed corpora of fuzz_proto, fuzz_reply and fuzz_value
-(fuzz/corpus/).
+"""Write the seed corpora of fuzz_proto, fuzz_reply, fuzz_value and
+fuzz_answer (fuzz/corpus/).
 
 Run from fuzz/ after a protocol change: python3 mkcorpus.py.  The layouts
 follow lib/proto.h (host byte order, little-endian here); the sizes are
@@ -143,7 +143,36 @@ def value():
         write("value", "pair-%02d" % i, a.encode() + b"\0" + b.encode())
 
 
+def pw_head(ok, nerrs, nkeys, interval=60, setbits=1, flags=0,
+            version=2):
+    # lib/parse_wire.h struct pw_head: 40 bytes (its _Static_assert)
+    return struct.pack("<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys,
+                       interval, setbits, flags, 0x1234abcd)
+
+
+def pw_key(name, value, numeric=1, line=5):
+    # struct pw_key: 404 bytes (parse_wire.c's _Static_assert)
+    return s(name, 128) + s(value, 256) + struct.pack("<IIIiI", numeric, 0, 0,
+                                                      line, 0)
+
+
+def answer():
+    write("answer", "config-two-keys", pw_head(1, 0, 2) +
+          pw_key("net.ipv4.tcp_rmem", "4096 131072 67108864") +
+          pw_key("net.core.rmem_max", "67108864", line=9))
+    write("answer", "config-empty", pw_head(1, 0, 0, setbits=0))
+    write("answer", "config-allow-any", pw_head(1, 0, 1, flags=2) +
+          pw_key("kernel.core_pattern", "core", numeric=0))
+    write("answer", "errors", pw_head(0, 2, 0) +
+          s("/etc/tcptune.conf:3: <integer>16M</integer> is not a number",
+            1280) + s("/etc/tcptune.conf:9: a key twice", 1280))
+    write("answer", "key-twice", pw_head(1, 0, 2) +
+          pw_key("net.core.rmem_max", "1") + pw_key("net.core.rmem_max", "2"))
+    write("answer", "other-version", pw_head(1, 0, 0, version=1))
+
+
 if __name__ == "__main__":
     proto()
     reply()
     value()
+    answer()

@@ -8,7 +8,7 @@ set -u
 . "$top_srcdir/fuzz/seeds.sh"
 # shellcheck source=../tests/tap.sh
 . "$top_srcdir/tests/tap.sh"
-for name in config proto value reply; do
+for name in config proto value reply answer; do
 	bin=$top_builddir/fuzz/replay_$name
 	if [ ! -x "$bin" ]; then
 		bail "$bin not built"

@@ -88,7 +88,7 @@ for t in tests/unit/test_*; do
 	[ "$rc" -ne 0 ] && bad+=("$logs/unit-$n.out")
 	result "$ok" "$n (exit $rc)" "${bad[@]}"
 done
-for name in config proto value reply; do
+for name in config proto value reply answer; do
 	t=fuzz/replay_$name
 	[ -x "$t" ] || continue
 	mapfile -t seeds < <(fuzz_seeds "$name" "$src")
