@@ -415,8 +415,8 @@ xml_read(struct parse *p, const char *buf, size_t len)
  * launchd job): no entities, no network, no DTD loaded.  The document
  * (xmlFreeDoc), or NULL with the reasons in errs as label:line: text.
  */
-struct _xmlDoc *
-config_xml_doc(const char *buf, size_t len, const char *label,
+static xmlDocPtr
+xml_doc(const char *buf, size_t len, const char *label,
     struct errlist *errs)
 {
 	struct parse	p;
@@ -437,6 +437,82 @@ config_xml_doc(const char *buf, size_t len, const char *label,
 	if (doc != NULL)
 		xmlFreeDoc(doc);
 	return NULL;
+}
+
+/*
+ * The <string>s of a ProgramArguments <array>, each with the element's
+ * own line, so that a message points at the word it is about.
+ */
+static void
+launchd_argv(xmlNode *array, struct launchd_args *la)
+{
+	xmlNode	*v;
+	xmlChar	*t;
+
+	for (v = array->children; v != NULL; v = v->next) {
+		if (v->type != XML_ELEMENT_NODE ||
+		    la->argc == LAUNCHD_ARGS_MAX ||
+		    (t = xmlNodeGetContent(v)) == NULL)
+			continue;
+		if ((la->argv[la->argc] = strdup((char *)t)) == NULL)
+			fatal("%s", __func__);
+		xmlFree(t);
+		la->line[la->argc++] = (int)xmlGetLineNo(v);
+	}
+}
+
+/*
+ * A launchd job's ProgramArguments, read by the reader a config is read
+ * by (import): 0 with them in *la (none when the job has none), -2 when
+ * the plist is a tcptune.conf (it has Sysctls), -1 with the reasons in
+ * errs.  config_launchd_args_free() frees them.
+ */
+int
+config_launchd_args(const char *buf, size_t len, const char *label,
+    struct launchd_args *la, struct errlist *errs)
+{
+	xmlDocPtr	 doc;
+	xmlNode		*n, *dict, *v;
+	xmlChar		*t;
+	int		 rv = 0, is_args;
+
+	memset(la, 0, sizeof(*la));
+	if ((doc = xml_doc(buf, len, label, errs)) == NULL)
+		return -1;
+	dict = xmlDocGetRootElement(doc);
+	for (dict = dict ? dict->children : NULL; dict != NULL &&
+	    (dict->type != XML_ELEMENT_NODE || !xmlStrEqual(dict->name,
+	    BAD_CAST "dict")); dict = dict->next)
+		;
+	for (n = dict ? dict->children : NULL; n != NULL && rv == 0;
+	    n = n->next) {
+		if (n->type != XML_ELEMENT_NODE || !xmlStrEqual(n->name,
+		    BAD_CAST "key") || (t = xmlNodeGetContent(n)) == NULL)
+			continue;
+		if (xmlStrEqual(t, BAD_CAST "Sysctls"))
+			rv = -2;
+		is_args = xmlStrEqual(t, BAD_CAST "ProgramArguments");
+		xmlFree(t);
+		for (v = n->next; is_args && v != NULL &&
+		    v->type != XML_ELEMENT_NODE; v = v->next)
+			;
+		if (is_args && v != NULL)
+			launchd_argv(v, la);
+	}
+	xmlFreeDoc(doc);
+	if (rv == -2)
+		config_launchd_args_free(la);
+	return rv;
+}
+
+void
+config_launchd_args_free(struct launchd_args *la)
+{
+	int	i;
+
+	for (i = 0; i < la->argc; i++)
+		free(la->argv[i]);
+	la->argc = 0;
 }
 
 /* ---- walking the plist */

@@ -110,10 +110,19 @@ struct config {
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 struct config	*config_load(const char *, int, struct errlist *);
-/* config.c's hardened XML reader, for import's launchd plists. */
-struct _xmlDoc;
-struct _xmlDoc	*config_xml_doc(const char *, size_t, const char *,
-		    struct errlist *);
+/*
+ * config.c's hardened XML reader on a launchd job's plist (tcptunectl
+ * import): its ProgramArguments, each with its line.
+ */
+#define LAUNCHD_ARGS_MAX	64
+struct launchd_args {
+	char	*argv[LAUNCHD_ARGS_MAX];
+	int	 line[LAUNCHD_ARGS_MAX];
+	int	 argc;
+};
+int		 config_launchd_args(const char *, size_t, const char *,
+		    struct launchd_args *, struct errlist *);
+void		 config_launchd_args_free(struct launchd_args *);
 struct config	*config_parse(const char *, size_t, const char *,
 		    struct errlist *);
 void		 config_free(struct config *);

@@ -32,8 +32,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
 
 #include "tcptunectl.h"
 
@@ -700,31 +698,9 @@ read_text(struct import *im, char *buf)
 	}
 }
 
-/*
- * The <string>s of ProgramArguments and the line of each: the element's
- * own, so a message points at the word it is about.
- */
-struct plist_args {
-	char	*argv[64];
-	int	 line[64];
-	int	 argc;
-};
-
-static void
-plist_args(xmlNode *array, struct plist_args *pa)
-{
-	xmlNode	*v;
-
-	for (v = array->children; v != NULL; v = v->next)
-		if (v->type == XML_ELEMENT_NODE && pa->argc < 64 &&
-		    (pa->argv[pa->argc] = (char *)xmlNodeGetContent(v)) !=
-		    NULL)
-			pa->line[pa->argc++] = (int)xmlGetLineNo(v);
-}
-
 /* The script of "sh -c SCRIPT" (also -e -c, -ec, bash, zsh), or -1. */
 static int
-shell_script(const struct plist_args *pa)
+shell_script(const struct launchd_args *pa)
 {
 	static const char *const shells[] = {
 		"sh", "bash", "zsh", "dash", "ksh", NULL
@@ -749,47 +725,19 @@ static int
 read_plist(struct import *im, const char *buf, size_t len,
     struct errlist *errs)
 {
-	struct plist_args	 pa;
+	struct launchd_args	 pa;
 	struct shell_counts	 c;
-	xmlDocPtr		 doc;
-	xmlNode			*n, *dict, *v;
-	xmlChar			*t;
-	int			 found = 0, i, is_args;
+	int			 found, i;
 
-	if ((doc = config_xml_doc(buf, len, im->path, errs)) == NULL)
-		return -1;
-	memset(&pa, 0, sizeof(pa));
-	dict = xmlDocGetRootElement(doc);
-	for (dict = dict ? dict->children : NULL; dict != NULL &&
-	    (dict->type != XML_ELEMENT_NODE || !xmlStrEqual(dict->name,
-	    BAD_CAST "dict")); dict = dict->next)
-		;
-	for (n = dict ? dict->children : NULL; n != NULL; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE || !xmlStrEqual(n->name,
-		    BAD_CAST "key") || (t = xmlNodeGetContent(n)) == NULL)
-			continue;
-		if (xmlStrEqual(t, BAD_CAST "Sysctls")) {
-			xmlFree(t);
-			found = -2;
-			break;
-		}
-		is_args = xmlStrEqual(t, BAD_CAST "ProgramArguments");
-		xmlFree(t);
-		for (v = n->next; is_args && v != NULL &&
-		    v->type != XML_ELEMENT_NODE; v = v->next)
-			;
-		if (is_args && v != NULL)
-			plist_args(v, &pa);
-	}
-	if (found == 0 && (i = shell_script(&pa)) != -1) {
+	if ((found = config_launchd_args(buf, len, im->path, &pa, errs)) < 0)
+		return found;
+	if ((i = shell_script(&pa)) != -1) {
 		c = shell_text(im, pa.line[i], pa.argv[i]);
 		found = c.kind[CMD_READ];
-	} else if (found == 0 && pa.argc > 0)
+	} else if (pa.argc > 0)
 		found = shell_command(im, pa.argv, pa.argc, pa.line) ==
 		    CMD_READ;
-	for (i = 0; i < pa.argc; i++)
-		xmlFree(pa.argv[i]);
-	xmlFreeDoc(doc);
+	config_launchd_args_free(&pa);
 	return found;
 }
 
