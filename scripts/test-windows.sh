@@ -42,7 +42,7 @@ wineserver -w >/dev/null 2>&1
 out=$work/tap
 # Bounded: a Wine that hangs fails the stage instead of the whole run.
 {
-	# The Windows programs too: no file pair calls each other.
+	# The Windows programs too: no files call each other, pair or ring.
 	NM=$host-nm CC=$host-gcc top_srcdir=$top top_builddir=$build/tcptune \
 	    bash "$top/tests/lint/call_cycles.sh"
 	WINBIN=$bin top_srcdir=$top timeout 1500 bash "$top/tests/windows/wine.sh"

@@ -1,10 +1,10 @@
 /*
- * tools/measure/measure_curlopt.c against a fake curl_easy_setopt: a
- * libcurl that takes the _STR forms (7.85 and later), one that answers
- * them CURLE_UNKNOWN_OPTION as macOS 11-13's 7.64.1, 7.77.0 and 7.84.0
- * do, one that takes the first _STR option only, and one that refuses
- * every form.  The limit must hold (both options set, in one form) or the
- * caller be told.
+ * measure_limit_protocols() (tools/measure/measure_net.c) against a fake
+ * curl_easy_setopt: a libcurl that takes the _STR forms (7.85 and
+ * later), one that answers them CURLE_UNKNOWN_OPTION as macOS 11-13's
+ * 7.64.1, 7.77.0 and 7.84.0 do, one that takes the first _STR option
+ * only, and one that refuses every form.  The limit must hold (both
+ * options set, in one form) or the caller be told.
  */
 #include "config.h"
 

@@ -1,6 +1,7 @@
 /*
- * measure_curlopt.c: the protocols measure's transfers may use, set in
- * the form the running libcurl takes.
+ * The protocols measure's transfers may use, set in the form the running
+ * libcurl takes (measure_net.c), apart from measure.h so that
+ * tests/unit/test_measure_curlopt.c can hand in setters of its own.
  */
 #ifndef TCPTUNE_MEASURE_CURLOPT_H
 #define TCPTUNE_MEASURE_CURLOPT_H

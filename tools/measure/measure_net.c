@@ -297,6 +297,43 @@ on_header(char *data, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/* ---- the protocols a transfer may use */
+
+/*
+ * CURLOPT_PROTOCOLS_STR and CURLOPT_REDIR_PROTOCOLS_STR came in libcurl
+ * 7.85.0 and replace the bitmask forms CURLOPT_PROTOCOLS and
+ * CURLOPT_REDIR_PROTOCOLS, deprecated then but still honoured (libcurl's
+ * CURLOPT_PROTOCOLS_STR(3) and CURLOPT_PROTOCOLS(3) pages, "AVAILABILITY"
+ * and "DEPRECATED").  macOS 11, 12 and 13 ship libcurl 7.64.1, 7.77.0 and
+ * 7.84.0 (apple-oss-distributions/curl), which answer the _STR options
+ * with CURLE_UNKNOWN_OPTION: a binary built against newer headers would
+ * then run with no limit at all, redirects to file:// or ftp:// included.
+ * So the choice is made at run time, by the answer: the _STR forms when
+ * libcurl takes them, else the bitmasks; when neither holds, the transfer
+ * does not start.  The setters come in as functions, so
+ * tests/unit/test_measure_curlopt.c can play an old libcurl.
+ */
+#define PROTOS		"http,https"
+#define PROTO_BITS	((long)(CURLPROTO_HTTP | CURLPROTO_HTTPS))
+
+/* Both forms on purpose: no deprecation warning for the old one here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+int
+measure_limit_protocols(void *h, const struct curl_setter *s)
+{
+#if LIBCURL_VERSION_NUM >= 0x075500	/* the headers know the _STR forms */
+	if (s->str(h, CURLOPT_PROTOCOLS_STR, PROTOS) == CURLE_OK &&
+	    s->str(h, CURLOPT_REDIR_PROTOCOLS_STR, PROTOS) == CURLE_OK)
+		return MEASURE_PROTOS_STR;
+#endif
+	if (s->num(h, CURLOPT_PROTOCOLS, PROTO_BITS) == CURLE_OK &&
+	    s->num(h, CURLOPT_REDIR_PROTOCOLS, PROTO_BITS) == CURLE_OK)
+		return MEASURE_PROTOS_BITS;
+	return -1;
+}
+#pragma GCC diagnostic pop
+
 /* ---- one transfer */
 
 static CURLcode
@@ -314,7 +351,7 @@ set_num(void *h, CURLoption opt, long v)
 /*
  * What every transfer of measure's sets, one or --streams N at once: the
  * URL, one TCP connection of its own, no proxy, redirects within the
- * limit, http and https only whatever libcurl runs (measure_curlopt.c).
+ * limit, http and https only whatever libcurl runs (measure_limit_protocols).
  * 0, or -1 when libcurl would not limit the protocols: nothing may start.
  */
 int
