@@ -347,7 +347,7 @@ size_t	 tt_utf8_decode(const char *, uint32_t *);
 bool	 tt_unsafe_char(uint32_t);
 const char *tt_text_unsafe(const char *, size_t *);
 
-/* size.c: sizes with binary units, read and shown. */
+/* value.c: sizes with binary units, read and shown. */
 int	 tt_parse_size(const char *, long long *);
 bool	 tt_size_has_unit(const char *);
 void	 tt_size_human(long long, char *, size_t);
