@@ -373,7 +373,7 @@ int	 write_file_new_at(int, const char *, const void *, size_t,
 #define TT_WATOMIC_TMP	L".tmp."
 time_t	 tt_mono(void);
 
-/* wsl.c (os_win.c: never) */
+/* os_posix.c: whether this Linux is WSL (os_win.c: never) */
 bool	 tt_wsl(const char *);
 #define TT_WSL_NOTE	"this is WSL: these sysctls change WSL's own Linux " \
 	"network stack, not Windows'; for Windows' own TCP settings install " \
