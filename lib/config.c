@@ -812,7 +812,7 @@ string_numeric(struct parse *p, xmlNode *v, const char *owner,
 
 /*
  * A value goes to the kernel and is shown by status and check -v: no C0
- * or C1 control, no bidi control, nothing that is not UTF-8 (escape.c
+ * or C1 control, no bidi control, nothing that is not UTF-8 (util.c
  * says why each is refused).  true, with the reason in why, when s
  * holds one.
  */

@@ -340,7 +340,7 @@ int	 sibling_path(const char *, const char *, char *, size_t, char *,
 int	 sibling_check(const char *, const char *, char *, size_t);
 bool	 sibling_beside(const char *, const char *);
 
-/* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
+/* util.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
 #define TT_ESCAPE_SIZE(n)	((n) * 4)	/* room for n escaped bytes */
 size_t	 tt_escape(char *, size_t, const char *);
 size_t	 tt_utf8_decode(const char *, uint32_t *);
