@@ -19,7 +19,7 @@ enum tt_os {
 #define TT_OS_BIT(o)	(1u << (o))
 
 enum cat_unit {
-	CAT_BYTES,		/* a size: K, M, G allowed (size.c) */
+	CAT_BYTES,		/* a size: K, M, G allowed (value.c) */
 	CAT_COUNT,		/* a plain number, a switch or a scale */
 	CAT_WORD		/* a word: from words, or any name */
 };

@@ -758,7 +758,7 @@ looks_integer(const char *s)
 }
 
 /*
- * "16M" in an <integer>: a size the config takes, as a <string> (size.c),
+ * "16M" in an <integer>: a size the config takes, as a <string> (value.c),
  * for a key counted in bytes.
  */
 static bool
@@ -888,7 +888,7 @@ string_numeric(struct parse *p, xmlNode *v, const char *owner,
 
 /*
  * A value goes to the kernel and is shown by status and check -v: no C0
- * or C1 control, no bidi control, nothing that is not UTF-8 (escape.c
+ * or C1 control, no bidi control, nothing that is not UTF-8 (util.c
  * says why each is refused).  true, with the reason in why, when s
  * holds one.
  */
@@ -911,8 +911,9 @@ has_control(const char *s, char *why, size_t size)
 
 /*
  * "4K 128K 32MiB" as "4096 131072 33554432", for a key the catalogue
- * says counts bytes (size.c's grammar: binary units).  A word that is not
- * a size stays as written, for the catalogue's check to refuse.
+ * says counts bytes (value.c's grammar of sizes: binary units).  A word
+ * that is not a size stays as written, for the catalogue's check to
+ * refuse.
  */
 static void
 sizes_to_bytes(const char *name, char *value, size_t len)

@@ -44,7 +44,7 @@ log_init(int to_stderr, int verbose, const char *ident)
 }
 
 /*
- * One line as it is written: formatted, then escaped (escape.c), since a
+ * One line as it is written: formatted, then escaped (util.c), since a
  * message carries text from the config, the kernel and control clients.
  * A longer line is cut.
  */

@@ -171,7 +171,7 @@ tt_mono_ms(void)
 	return GetTickCount64();
 }
 
-/* Windows itself is not WSL (lib/wsl.c, the Unix side). */
+/* Windows itself is not WSL (lib/os_posix.c, the Unix side). */
 bool
 tt_wsl(const char *root)
 {

@@ -349,14 +349,14 @@ int	 sibling_path(const char *, const char *, char *, size_t, char *,
 int	 sibling_check(const char *, const char *, char *, size_t);
 bool	 sibling_beside(const char *, const char *);
 
-/* escape.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
+/* util.c: text made safe for a terminal or a log (\xNN, \u{NNNN}). */
 #define TT_ESCAPE_SIZE(n)	((n) * 4)	/* room for n escaped bytes */
 size_t	 tt_escape(char *, size_t, const char *);
 size_t	 tt_utf8_decode(const char *, uint32_t *);
 bool	 tt_unsafe_char(uint32_t);
 const char *tt_text_unsafe(const char *, size_t *);
 
-/* size.c: sizes with binary units, read and shown. */
+/* value.c: sizes with binary units, read and shown. */
 int	 tt_parse_size(const char *, long long *);
 bool	 tt_size_has_unit(const char *);
 void	 tt_size_human(long long, char *, size_t);
@@ -382,7 +382,7 @@ int	 write_file_new_at(int, const char *, const void *, size_t,
 #define TT_WATOMIC_TMP	L".tmp."
 time_t	 tt_mono(void);
 
-/* wsl.c (os_win.c: never) */
+/* os_posix.c: whether this Linux is WSL (os_win.c: never) */
 bool	 tt_wsl(const char *);
 #define TT_WSL_NOTE	"this is WSL: these sysctls change WSL's own Linux " \
 	"network stack, not Windows'; for Windows' own TCP settings install " \

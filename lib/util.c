@@ -1,5 +1,11 @@
 /*
- * Small utilities both programs need.
+ * What both programs need beneath tcptune's own concerns, as a libc
+ * would give it: strings copied and formatted without overflow, text
+ * made safe for a terminal, files read and written whole, integers
+ * parsed, errno names.  OpenBSD's libc has both strlcpy(3) and strvis(3)
+ * (https://github.com/openbsd/src/blob/master/lib/libc/string/strlcpy.c,
+ * https://github.com/openbsd/src/blob/master/lib/libc/gen/vis.c).  No
+ * platform code.
  */
 #include "config.h"
 
@@ -169,4 +175,160 @@ errno_name(int err)
 	case EBUSY:	return "EBUSY";
 	default:	return "error";
 	}
+}
+
+/* ---- text made safe */
+
+/*
+ * Text on its way to a terminal or a log: whatever could move the cursor,
+ * change colours, reorder what the reader sees or start a terminal escape
+ * sequence is shown as a visible escape instead.  The text comes from the
+ * config, the kernel and the control socket's peer, so none of it is
+ * trusted.
+ *
+ *   C0 controls and DEL (bytes 0x00-0x1f, 0x7f)     \xNN
+ *   bytes that are not UTF-8 (raw C1 bytes among them) \xNN
+ *   C1 controls written as UTF-8 (U+0080-U+009F)    \u{NNNN}
+ *   bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069)
+ *                                                   \u{NNNN}
+ *
+ * A terminal takes C1 controls both as single bytes and, in UTF-8 mode,
+ * as their two-byte forms (ECMA-48 section 5.3; U+009B is CSI).  The bidi
+ * controls are those the Unicode Bidirectional Algorithm (UAX #9, table
+ * 4) defines as explicit formatting characters: they make text display in
+ * another order than it is stored (CVE-2021-42574, "Trojan Source").
+ *
+ * A backslash is left as it is, so that escaping is idempotent: a message
+ * that config.c has already escaped passes through log.c unchanged.
+ */
+
+/*
+ * The code point of a well-formed UTF-8 sequence at s (RFC 3629 section
+ * 4: no overlong forms, no surrogates, nothing above U+10FFFF) and its
+ * length, or 0 when s[0] does not start one.  ASCII is a sequence of 1.
+ */
+size_t
+tt_utf8_decode(const char *str, uint32_t *cp)
+{
+	const unsigned char	*s = (const unsigned char *)str;
+	unsigned char		 lo = 0x80, hi = 0xbf;
+	uint32_t		 c;
+	size_t			 n, i;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		c = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		c = s[0] & 0x07;
+	} else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;		/* overlong */
+	else if (s[0] == 0xed)
+		hi = 0x9f;		/* surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;		/* overlong */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;		/* above U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	*cp = c;
+	return n;
+}
+
+/* The code points a terminal must not be handed. */
+bool
+tt_unsafe_char(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c ||
+	    cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	    (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/*
+ * What the first unsafe thing in s is, NULL when there is none; *off
+ * gets its offset.  For config.c's file:line errors.
+ */
+const char *
+tt_text_unsafe(const char *s, size_t *off)
+{
+	const char	*p = s;
+	uint32_t	 cp;
+	size_t		 n;
+
+	for (; *p != '\0'; p += n) {
+		*off = (size_t)(p - s);
+		if ((n = tt_utf8_decode(p, &cp)) == 0)
+			return "a byte that is not UTF-8";
+		if (cp < 0x20 || cp == 0x7f)
+			return "a control character";
+		if (cp >= 0x80 && cp <= 0x9f)
+			return "a C1 control character";
+		if (tt_unsafe_char(cp))
+			return "a bidirectional control character";
+	}
+	return NULL;
+}
+
+/*
+ * The escape for what starts at s, into esc (at least 11 bytes); the
+ * bytes of s it stands for.  Safe text is copied as it is.
+ */
+static size_t
+escape_one(const char *s, char *esc, size_t *len)
+{
+	uint32_t	cp;
+	size_t		n;
+
+	if ((n = tt_utf8_decode(s, &cp)) == 0 || cp < 0x20 || cp == 0x7f) {
+		*len = (size_t)snprintf(esc, 11, "\\x%02x",
+		    (unsigned char)s[0]);
+		return 1;
+	}
+	if (tt_unsafe_char(cp)) {
+		*len = (size_t)snprintf(esc, 11, "\\u{%04x}", (unsigned)cp);
+		return n;
+	}
+	memcpy(esc, s, n);
+	*len = n;
+	return n;
+}
+
+/*
+ * src made safe for a terminal into dst, as strlcpy(3): dst always ends
+ * (when size > 0), and the return value is the length the whole escaped
+ * text needs, so >= size means it was cut.  A cut never splits an escape
+ * or a UTF-8 sequence.  TT_ESCAPE_SIZE(n) bytes always hold a string of n
+ * bytes with its NUL.
+ */
+size_t
+tt_escape(char *dst, size_t size, const char *src)
+{
+	char	esc[11];
+	size_t	need = 0, len, full = 0;
+
+	while (*src != '\0') {
+		src += escape_one(src, esc, &len);
+		if (full == 0 && size > 0 && need + len < size)
+			memcpy(dst + need, esc, len);
+		else if (full == 0)
+			full = need + 1;
+		need += len;
+	}
+	if (size > 0)
+		dst[full != 0 ? full - 1 : need] = '\0';
+	return need;
 }

@@ -21,7 +21,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tcptune-coverage.XXXXXX")}
 mkdir -p "$dir" && dir=$(cd "$dir" && pwd) || exit 1
 jobs=${MAKE_JOBS:-2}
-files=${COVERAGE_FILES:-tools/client.c daemon/control.c tools/output.c tools/ctl_log.c lib/escape.c lib/proto.c}
+files=${COVERAGE_FILES:-tools/client.c daemon/control.c tools/output.c tools/ctl_log.c lib/util.c lib/proto.c}
 gated=${COVERAGE_GATED:-tools/client.c daemon/control.c}
 min=${COVERAGE_MIN:-90}
 

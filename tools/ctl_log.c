@@ -2,7 +2,7 @@
  * tcptunectl's messages: "tcptunectl: " and one line on stderr, as
  * warn(3) and warnx(3); and running text wrapped to a terminal's width
  * for whatever a person reads on stdout (ctl_wrap).  The whole line is
- * escaped (lib/escape.c): it quotes paths, the daemon's replies and names
+ * escaped (lib/util.c): it quotes paths, the daemon's replies and names
  * a peer chose.  A file of
  * its own so that client.c, advise.c and output.c need nothing from the
  * command line's file.

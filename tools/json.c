@@ -15,7 +15,7 @@
 /*
  * A JSON string (RFC 8259 section 7): quote, backslash and C0 controls
  * escaped as it requires, and also DEL, the C1 and the bidi controls
- * (escape.c), so that a document shown on a terminal is as safe as the
+ * (util.c), so that a document shown on a terminal is as safe as the
  * text output.  Bytes that are not UTF-8 become U+FFFD.
  */
 void

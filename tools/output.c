@@ -130,7 +130,7 @@ struct row {
 
 /*
  * What the daemon sends must not drive the terminal: every string of a
- * reply is shown escaped (lib/escape.c), each in room for its worst case.
+ * reply is shown escaped (lib/util.c), each in room for its worst case.
  */
 struct text_key {
 	const struct msg_key_status	*ks;	/* the enums and numbers */

@@ -1,6 +1,6 @@
 /*
- * lib/escape.c: what reaches a terminal or a log is shown, never obeyed;
- * and lib/log.c, which escapes every line it writes.
+ * lib/util.c's escaping: what reaches a terminal or a log is shown,
+ * never obeyed; and lib/log.c, which escapes every line it writes.
  */
 #include "config.h"
 

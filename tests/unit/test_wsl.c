@@ -1,8 +1,8 @@
 /*
- * lib/wsl.c: WSL recognised from a fake proc/sys/kernel/osrelease under a
- * root directory (WSL 1 and WSL 2 release strings, microsoft/WSL issue
- * 4555), or from WSL_DISTRO_NAME; a plain Linux, no file, an empty
- * variable: not WSL.
+ * lib/os_posix.c's tt_wsl: WSL recognised from a fake
+ * proc/sys/kernel/osrelease under a root directory (WSL 1 and WSL 2
+ * release strings, microsoft/WSL issue 4555), or from WSL_DISTRO_NAME; a
+ * plain Linux, no file, an empty variable: not WSL.
  */
 #include "config.h"
 
