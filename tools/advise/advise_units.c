@@ -265,7 +265,7 @@ adv_perr_text(enum adv_perr e)
 
 /*
  * An integer for --set, optionally with K, M, G or T (KiB, ...), as
- * buffer sizes are written: lib/size.c's grammar, the config's too.  0,
+ * buffer sizes are written: lib/value.c's size grammar, the config's too.  0,
  * or -1 when it is not one.
  */
 int

@@ -259,7 +259,7 @@ verdict_name(enum verdict_kind k)
 /* ---- text */
 
 /*
- * s escaped onto f (lib/escape.c): the report quotes the URL and, in the
+ * s escaped onto f (lib/util.c): the report quotes the URL and, in the
  * verdict, the socket path, both the user's and either may hold anything.
  * After a first-line label, as running text within CTL_TEXT_WIDTH columns.
  */
