@@ -662,12 +662,15 @@ static const struct {
 	[TT_OS_WINDOWS] = { "windows", "Windows", "windows",
 	    "tcp.autotuninglevel" },
 };
-/* What --platform also takes, as people say it, beside the names. */
+/*
+ * What --platform also takes, as people say it, beside the names; in the
+ * order catalogue_os_list() says them.
+ */
 static const struct {
 	const char	*word;
 	enum tt_os	 os;
 } os_aliases[] = {
-	{ "macos", TT_OS_DARWIN }, { "mac", TT_OS_DARWIN },
+	{ "mac", TT_OS_DARWIN }, { "macos", TT_OS_DARWIN },
 	{ "osx", TT_OS_DARWIN }, { "win", TT_OS_WINDOWS },
 	{ "win10", TT_OS_WINDOWS }, { "win11", TT_OS_WINDOWS },
 };
@@ -878,6 +881,51 @@ const char *
 catalogue_os_always_key(enum tt_os os)
 {
 	return os_table[os].always_key;
+}
+
+/* " (mac, macos, osx)": the aliases of os, or "" when it has none. */
+static void
+os_aliases_of(enum tt_os os, char *buf, size_t len)
+{
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < NITEMS(os_aliases); i++) {
+		if (os_aliases[i].os != os)
+			continue;
+		tt_strlcpy(buf + strlen(buf), buf[0] == '\0' ? " (" : ", ",
+		    len - strlen(buf));
+		tt_strlcpy(buf + strlen(buf), os_aliases[i].word,
+		    len - strlen(buf));
+	}
+	if (buf[0] != '\0')
+		tt_strlcpy(buf + strlen(buf), ")", len - strlen(buf));
+}
+
+/*
+ * Every OS the catalogue knows, as a sentence says them: the one list
+ * every message and help text naming the OSes takes (issue 33), so that
+ * a row of os_table[] or os_aliases[] is the only change for a new one.
+ */
+void
+catalogue_os_list(enum cat_os_style style, char *buf, size_t len)
+{
+	char	aliases[64];
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < TT_OS_N; i++) {
+		if (i > 0)
+			tt_strlcpy(buf + strlen(buf), i + 1 < TT_OS_N ? ", " :
+			    style == CAT_OS_LABELS ? " and " : " or ",
+			    len - strlen(buf));
+		tt_strlcpy(buf + strlen(buf), style == CAT_OS_LABELS ?
+		    os_table[i].label : os_table[i].name, len - strlen(buf));
+		if (style != CAT_OS_WORDS)
+			continue;
+		os_aliases_of((enum tt_os)i, aliases, sizeof(aliases));
+		tt_strlcpy(buf + strlen(buf), aliases, len - strlen(buf));
+	}
 }
 
 enum tt_os

@@ -130,6 +130,15 @@ const char		*catalogue_os_name(enum tt_os);
 const char		*catalogue_os_word(enum tt_os);
 const char		*catalogue_os_always_key(enum tt_os);
 enum tt_os		 catalogue_host_os(void);
+/* How catalogue_os_list() names the OSes. */
+enum cat_os_style {
+	CAT_OS_LABELS,		/* "Linux, macOS, FreeBSD and Windows" */
+	CAT_OS_NAMES,		/* "linux, darwin, freebsd or windows" */
+	CAT_OS_WORDS		/* the names and what --platform also takes:
+				   "linux, darwin (mac, macos, osx), ..." */
+};
+#define CAT_OS_LIST_MAX	160	/* enough for catalogue_os_list() */
+void			 catalogue_os_list(enum cat_os_style, char *, size_t);
 size_t			 tt_edit_distance(const char *, const char *);
 
 #endif /* CATALOGUE_H */

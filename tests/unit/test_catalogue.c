@@ -294,6 +294,46 @@ test_os_words_parse(void **state)
 	}
 }
 
+/* The one list of OSes messages name, in each style (issue 33). */
+static void
+test_os_list(void **state)
+{
+	char	buf[CAT_OS_LIST_MAX], small[12];
+
+	(void)state;
+	catalogue_os_list(CAT_OS_LABELS, buf, sizeof(buf));
+	assert_string_equal(buf, "Linux, macOS, FreeBSD and Windows");
+	catalogue_os_list(CAT_OS_NAMES, buf, sizeof(buf));
+	assert_string_equal(buf, "linux, darwin, freebsd or windows");
+	catalogue_os_list(CAT_OS_WORDS, buf, sizeof(buf));
+	assert_string_equal(buf, "linux, darwin (mac, macos, osx), freebsd "
+	    "or windows (win, win10, win11)");
+	catalogue_os_list(CAT_OS_WORDS, small, sizeof(small));
+	assert_string_equal(small, "linux, darw");
+}
+
+/* Every word the list offers is one --platform takes. */
+static void
+test_os_list_parses(void **state)
+{
+	char		 buf[CAT_OS_LIST_MAX], *w;
+	size_t		 n, words = 0;
+	enum tt_os	 os;
+
+	(void)state;
+	catalogue_os_list(CAT_OS_WORDS, buf, sizeof(buf));
+	for (w = buf; *(w += strspn(w, " ,()")) != '\0'; w += n) {
+		n = strcspn(w, " ,()");
+		if (w[n] != '\0')
+			w[n++] = '\0';
+		if (strcmp(w, "or") != 0) {
+			assert_int_equal(catalogue_os_parse(w, &os), 0);
+			words++;
+		}
+	}
+	assert_int_equal(words, 10);
+}
+
 static void
 test_size_human(void **state)
 {
@@ -980,6 +1020,8 @@ main(void)
 		cmocka_unit_test(test_kernel_words),
 		cmocka_unit_test(test_os_names),
 		cmocka_unit_test(test_os_words_parse),
+		cmocka_unit_test(test_os_list),
+		cmocka_unit_test(test_os_list_parses),
 		cmocka_unit_test(test_size_human),
 		cmocka_unit_test(test_size_human_value),
 		cmocka_unit_test(test_parse_size),
