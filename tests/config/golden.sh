@@ -357,6 +357,30 @@ import_case sysctl-mac.conf linux 1
 import_case launchd-on-windows.plist windows 1 --platform windows
 import_case empty.conf linux 1 --platform linux
 
+# platform/: an OS --platform does not know, for check, import and
+# advise: one usage error (the first line; the synopsis follows) naming
+# every OS and alias, all from the catalogue's one list (issue 33); and
+# --help -v's --platform entry, which takes the same list.
+platform_case() {
+	name=$1
+	shift
+	(cd "$cfg/import" && bounded "$ctl" "$@") >"$tmp/p.out" 2>"$tmp/all"
+	pstatus=$?
+	head -n 1 "$tmp/all" >"$tmp/out"
+	[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/platform/$name.err"
+	compare "platform/$name: a usage error" "$cfg/platform/$name.err" \
+	    "$pstatus" 64
+	[ ! -s "$tmp/p.out" ]
+	report_ok $? "platform/$name: nothing on stdout" "$(cat "$tmp/p.out")"
+}
+platform_case check check --platform amiga sysctl.d.conf
+platform_case import import --platform amiga sysctl.d.conf
+platform_case advise advise --rate 1g --rtt 1 --platform win32
+"$ctl" --help -v 2>&1 | sed -n '/^      --platform OS/,/^  -f, --file/p' |
+    sed '$d' >"$tmp/out"
+[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/platform/help.out"
+compare "platform/help: --help -v names every OS" "$cfg/platform/help.out" 0 0
+
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do
 	generated "$c" 1 "$ctl" check --platform linux
