@@ -237,9 +237,12 @@ static const struct command commands[] = {
 static const struct ctl_option options[] = {
 	{ OPT_SOCKET, 's', "socket", "PATH", CMD_ALL,
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
-	/* import's output is a tcptune.conf, in no other format */
+	/*
+	 * import's output is a tcptune.conf, in no other format; set and
+	 * unset say what they changed, help prints text: none has JSON
+	 */
 	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK) &
-	    ~CMD(C_IMPORT),
+	    ~CMD(C_IMPORT) & ~CMD(C_SET) & ~CMD(C_UNSET) & ~CMD(C_HELP),
 	    "print JSON (status, reload, restore, resume,\n"
 	    "advise, measure, diagnose, version); nothing on\n"
 	    "stdout "
