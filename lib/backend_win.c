@@ -118,33 +118,19 @@
 #define EFFECTIVE_GP	1	/* AutoTuningLevelEffective: Group Policy */
 #define QOS_KEY		"SOFTWARE\\Policies\\Microsoft\\Windows\\QoS"
 #define QOS_VALUE	"Tcp Autotuning Level"
-#define NOT_A_KEY	"not a Windows key: tcp.autotuninglevel, offload.rss " \
-			"and, read-only, tcp.congestionprovider.<template>, " \
-			"tcp.timestamps, tcp.scalingheuristics, " \
-			"qos.tcpautotuninglevel and offload.rsc are " \
-			"(tcptune.conf(5))"
 
-static const char *const rss_values[] = { "disabled", "enabled", NULL };
-static const char *const heuristics_values[] = {
-	"disabled", "enabled", NULL
-};
-static const char *const ts_values[] = {
-	"disabled", "enabled", "allowed", NULL
-};
 /*
- * CongestionProvider by its uint8 code.  Microsoft documents only
- * Default, CTCP and DCTCP (0, 2, 3: Set-NetTCPSetting, learn.microsoft.com
- * previous-versions hh826132(v=wps.640); the current page's accepted
- * values are the same three words, MicrosoftDocs/windows-powershell-docs
- * docset/winserver2022-ps/nettcpip/Set-NetTCPSetting.md).  1 newreno,
- * 4 ledbat and 5 cubic are NOT documented by Microsoft: their codes are
- * taken from published dumps of Get-NetTCPSetting, and a Windows may
- * number them otherwise.  A code this table does not know is shown as
- * its number.
+ * The words of each key's codes and the list of the keys are the
+ * catalogue's win_keys[] (lib/catalogue.c), a row per key: this file adds
+ * how each is read and written.
  */
-static const char *const providers[] = {
-	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL
-};
+static const char *const *
+codes_of(const char *name)
+{
+	const struct cat_win_key	*k = catalogue_win_key(name);
+
+	return k != NULL ? k->codes : NULL;
+}
 
 /* The last refusal of each key, in the backend's own words. */
 struct why {
@@ -606,7 +592,7 @@ heuristics_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		    r->setting);
 		return ENOENT;
 	}
-	return put_word(heuristics_values, r->value[0], buf, len);
+	return put_word(codes_of(name), r->value[0], buf, len);
 }
 
 /*
@@ -662,20 +648,23 @@ offload_get(struct win_ctx *c, const char *name, const char *const *prop,
 		set_why(c, name, "%s has no %s here", OFFLOAD_CLASS, prop[0]);
 		return ENOENT;
 	}
-	return put_word(rss_values, row.value[0], buf, len);
+	return put_word(codes_of(name), row.value[0], buf, len);
 }
 
 static int
 rss_set(struct sysctl_backend *be, const char *name, const char *value)
 {
 	struct win_ctx	*c = be->ctx;
-	char		 arg[32];
+	char		 arg[32], list[64];
 	unsigned	 v;
 	int32_t		 hr;
 	int		 err;
 
-	if (code_of(rss_values, value, &v) == -1) {
-		set_why(c, name, "not a value: enabled or disabled");
+	if (code_of(codes_of(name), value, &v) == -1) {
+		/* the words in the order check's messages say them */
+		catalogue_word_list(catalogue_find(name, TT_OS_WINDOWS)->words,
+		    list, sizeof(list));
+		set_why(c, name, "not a value: %s", list);
 		return EINVAL;
 	}
 	hr = c->cim->update(c->cim, OFFLOAD_CLASS, NULL, rss_props[0], v);
@@ -707,7 +696,7 @@ timestamps_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		    r->setting);
 		return ENOENT;
 	}
-	return put_word(ts_values, r->value[0], buf, len);
+	return put_word(codes_of(name), r->value[0], buf, len);
 }
 
 /* ---- tcp.congestionprovider.<template>, read-only */
@@ -740,13 +729,23 @@ provider_get(struct win_ctx *c, const char *name, char *buf, size_t len)
 		return cim_failed(c, name, TCP_CLASS, "query", hr);
 	for (i = 0; i < n; i++)
 		if (same_lower(tmpl, rows[i].setting) && rows[i].has[0])
-			return put_word(providers, rows[i].value[0], buf,
-			    len);
+			return put_word(codes_of(name), rows[i].value[0],
+			    buf, len);
 	set_why(c, name, "no %s template named %s here", TCP_CLASS, tmpl);
 	return ENOENT;
 }
 
 /* ---- the backend */
+
+static int
+not_a_key(struct win_ctx *c, const char *name)
+{
+	char	keys[CAT_WIN_KEYS_MAX];
+
+	catalogue_win_key_list(keys, sizeof(keys));
+	set_why(c, name, "not a Windows key: %s are (tcptune.conf(5))", keys);
+	return ENOENT;
+}
 
 static int
 win_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
@@ -768,8 +767,7 @@ win_get(struct sysctl_backend *be, const char *name, char *buf, size_t len)
 	if (strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
 	    name[strlen(CP_PREFIX)] != '\0')
 		return provider_get(c, name, buf, len);
-	set_why(c, name, NOT_A_KEY);
-	return ENOENT;
+	return not_a_key(c, name);
 }
 
 static int
@@ -782,18 +780,12 @@ win_set(struct sysctl_backend *be, const char *name, const char *value)
 		return autotuning_set(be, name, value);
 	if (strcmp(name, "offload.rss") == 0)
 		return rss_set(be, name, value);
-	if ((strncmp(name, CP_PREFIX, strlen(CP_PREFIX)) == 0 &&
-	    name[strlen(CP_PREFIX)] != '\0') ||
-	    strcmp(name, "tcp.timestamps") == 0 ||
-	    strcmp(name, "tcp.scalingheuristics") == 0 ||
-	    strcmp(name, "qos.tcpautotuninglevel") == 0 ||
-	    strcmp(name, "offload.rsc") == 0) {
+	if (catalogue_win_key(name) != NULL) {
 		set_why(c, name, "read-only: shown for status, never written "
 		    "by tcptune");
 		return EROFS;
 	}
-	set_why(c, name, NOT_A_KEY);
-	return ENOENT;
+	return not_a_key(c, name);
 }
 
 static int

@@ -90,6 +90,32 @@ static const char *const win_ts[] = { "disabled", "enabled", "allowed", NULL };
 static const char *const win_providers[] = {
 	"default", "newreno", "ctcp", "dctcp", "ledbat", "cubic", NULL
 };
+/* A uint8 switch of the NetTCPIP provider's classes: 0 Disabled, 1 Enabled. */
+static const char *const win_switch_codes[] = { "disabled", "enabled", NULL };
+
+/*
+ * The Windows keys as lib/backend_win.c serves them, one row each: the
+ * words of the CIM property behind a key in the order of its codes (NULL:
+ * a value that is no code) and whether tcptune writes it; a name ending
+ * in '.' is a family, "tcp.congestionprovider.<template>".  The codes
+ * are Microsoft's, from the NetTCPIP provider's class pages (MicrosoftDocs
+ * win32, desktop-src/FWP/wmi/nettcpipprov/msft-nettcpsetting.md and
+ * msft-netoffloadglobalsetting.md; backend_win.c quotes them):
+ * AutoTuningLevelLocal is win_levels; ReceiveSideScaling,
+ * ReceiveSegmentCoalescing and ScalingHeuristics 0 Disabled, 1 Enabled;
+ * Timestamps 0 Disabled, 1 Enabled, 2 Allowed; CongestionProvider
+ * win_providers.  The backend reads and writes its words here, and its
+ * "not a Windows key" lists these rows, writable first.
+ */
+static const struct cat_win_key win_keys[] = {
+	{ "tcp.autotuninglevel", win_levels, true },
+	{ "offload.rss", win_switch_codes, true },
+	{ "tcp.congestionprovider.", win_providers, false },
+	{ "tcp.timestamps", win_ts, false },
+	{ "tcp.scalingheuristics", win_switch_codes, false },
+	{ "qos.tcpautotuninglevel", NULL, false },
+	{ "offload.rsc", win_switch_codes, false },
+};
 
 /* Linux, macOS, FreeBSD, Windows: the nearest key on each. */
 #define NEAR(l, d, f, w)	{ l, d, f, w }
@@ -637,6 +663,67 @@ catalogue_win_levels(void)
 	return win_levels;
 }
 
+/* The row of a Windows key backend_win.c serves, or NULL. */
+const struct cat_win_key *
+catalogue_win_key(const char *name)
+{
+	size_t	i, len;
+
+	for (i = 0; i < NITEMS(win_keys); i++) {
+		len = strlen(win_keys[i].name);
+		if (win_keys[i].name[len - 1] == FAMILY_END ?
+		    strncmp(name, win_keys[i].name, len) == 0 &&
+		    name[len] != '\0' : strcmp(name, win_keys[i].name) == 0)
+			return &win_keys[i];
+	}
+	return NULL;
+}
+
+/* win_keys[]'s rows whose writable is w, "a, b" then last, "c". */
+static void
+win_key_names(bool w, const char *last, char *buf, size_t len)
+{
+	size_t	i, n = 0, left = 0;
+
+	for (i = 0; i < NITEMS(win_keys); i++)
+		left += win_keys[i].writable == w;
+	buf[0] = '\0';
+	for (i = 0; i < NITEMS(win_keys); i++) {
+		if (win_keys[i].writable != w)
+			continue;
+		if (n++ > 0)
+			tt_strlcpy(buf + strlen(buf), n == left ? last : ", ",
+			    len - strlen(buf));
+		tt_strlcpy(buf + strlen(buf), win_keys[i].name,
+		    len - strlen(buf));
+		if (win_keys[i].name[strlen(win_keys[i].name) - 1] ==
+		    FAMILY_END)
+			tt_strlcpy(buf + strlen(buf), "<template>",
+			    len - strlen(buf));
+	}
+}
+
+/*
+ * Every Windows key, as the backend's refusal of another names them:
+ * "tcp.autotuninglevel, offload.rss and, read-only, tcp.timestamps, ...".
+ */
+void
+catalogue_win_key_list(char *buf, size_t len)
+{
+	char	ro[CAT_WIN_KEYS_MAX];
+
+	/* "a, b and, read-only, c, d and e": the writable keys' last
+	 * "and" is the one before read-only */
+	win_key_names(true, ", ", buf, len);
+	win_key_names(false, " and ", ro, sizeof(ro));
+	if (ro[0] == '\0')
+		return;
+	if (buf[0] != '\0')
+		tt_strlcpy(buf + strlen(buf), " and, read-only, ",
+		    len - strlen(buf));
+	tt_strlcpy(buf + strlen(buf), ro, len - strlen(buf));
+}
+
 /* The window scale of level code i, -1 for none or no such level. */
 int
 catalogue_win_level_scale(size_t i)
@@ -662,12 +749,15 @@ static const struct {
 	[TT_OS_WINDOWS] = { "windows", "Windows", "windows",
 	    "tcp.autotuninglevel" },
 };
-/* What --platform also takes, as people say it, beside the names. */
+/*
+ * What --platform also takes, as people say it, beside the names; in the
+ * order catalogue_os_list() says them.
+ */
 static const struct {
 	const char	*word;
 	enum tt_os	 os;
 } os_aliases[] = {
-	{ "macos", TT_OS_DARWIN }, { "mac", TT_OS_DARWIN },
+	{ "mac", TT_OS_DARWIN }, { "macos", TT_OS_DARWIN },
 	{ "osx", TT_OS_DARWIN }, { "win", TT_OS_WINDOWS },
 	{ "win10", TT_OS_WINDOWS }, { "win11", TT_OS_WINDOWS },
 };
@@ -878,6 +968,51 @@ const char *
 catalogue_os_always_key(enum tt_os os)
 {
 	return os_table[os].always_key;
+}
+
+/* " (mac, macos, osx)": the aliases of os, or "" when it has none. */
+static void
+os_aliases_of(enum tt_os os, char *buf, size_t len)
+{
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < NITEMS(os_aliases); i++) {
+		if (os_aliases[i].os != os)
+			continue;
+		tt_strlcpy(buf + strlen(buf), buf[0] == '\0' ? " (" : ", ",
+		    len - strlen(buf));
+		tt_strlcpy(buf + strlen(buf), os_aliases[i].word,
+		    len - strlen(buf));
+	}
+	if (buf[0] != '\0')
+		tt_strlcpy(buf + strlen(buf), ")", len - strlen(buf));
+}
+
+/*
+ * Every OS the catalogue knows, as a sentence says them: the one list
+ * every message and help text naming the OSes takes (issue 33), so that
+ * a row of os_table[] or os_aliases[] is the only change for a new one.
+ */
+void
+catalogue_os_list(enum cat_os_style style, char *buf, size_t len)
+{
+	char	aliases[64];
+	size_t	i;
+
+	buf[0] = '\0';
+	for (i = 0; i < TT_OS_N; i++) {
+		if (i > 0)
+			tt_strlcpy(buf + strlen(buf), i + 1 < TT_OS_N ? ", " :
+			    style == CAT_OS_LABELS ? " and " : " or ",
+			    len - strlen(buf));
+		tt_strlcpy(buf + strlen(buf), style == CAT_OS_LABELS ?
+		    os_table[i].label : os_table[i].name, len - strlen(buf));
+		if (style != CAT_OS_WORDS)
+			continue;
+		os_aliases_of((enum tt_os)i, aliases, sizeof(aliases));
+		tt_strlcpy(buf + strlen(buf), aliases, len - strlen(buf));
+	}
 }
 
 enum tt_os

@@ -103,6 +103,19 @@ long long		 catalogue_xnu_stock(const char *, int, long long);
  */
 const char *const	*catalogue_win_levels(void);
 int			 catalogue_win_level_scale(size_t);
+/*
+ * A Windows key as lib/backend_win.c serves it (catalogue.c's win_keys[],
+ * which cites the codes): its CIM property's words in code order, and
+ * whether tcptune writes it.
+ */
+struct cat_win_key {
+	const char		*name;		/* ending in '.': a family */
+	const char *const	*codes;		/* word of each code; NULL: none */
+	bool			 writable;	/* else read for status only */
+};
+#define CAT_WIN_KEYS_MAX	512	/* catalogue_win_key_list()'s room */
+const struct cat_win_key *catalogue_win_key(const char *);
+void			 catalogue_win_key_list(char *, size_t);
 /* A list of words as a sentence says it: "a, b or c". */
 void			 catalogue_word_list(const char *const *, char *,
 			    size_t);
@@ -130,6 +143,15 @@ const char		*catalogue_os_name(enum tt_os);
 const char		*catalogue_os_word(enum tt_os);
 const char		*catalogue_os_always_key(enum tt_os);
 enum tt_os		 catalogue_host_os(void);
+/* How catalogue_os_list() names the OSes. */
+enum cat_os_style {
+	CAT_OS_LABELS,		/* "Linux, macOS, FreeBSD and Windows" */
+	CAT_OS_NAMES,		/* "linux, darwin, freebsd or windows" */
+	CAT_OS_WORDS		/* the names and what --platform also takes:
+				   "linux, darwin (mac, macos, osx), ..." */
+};
+#define CAT_OS_LIST_MAX	160	/* enough for catalogue_os_list() */
+void			 catalogue_os_list(enum cat_os_style, char *, size_t);
 size_t			 tt_edit_distance(const char *, const char *);
 
 #endif /* CATALOGUE_H */

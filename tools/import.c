@@ -967,7 +967,7 @@ import_run(const char *path, const char *platform)
 {
 	struct import	*im;
 	struct errlist	 errs;
-	char		*buf;
+	char		*buf, oses[CAT_OS_LIST_MAX];
 	size_t		 len, i;
 	int		 found, rv = CTL_FAIL;
 	bool		 plist;
@@ -985,8 +985,8 @@ import_run(const char *path, const char *platform)
 	im->os = file_os(buf, &plist);
 	im->os_guessed = platform == NULL;
 	if (platform != NULL && catalogue_os_parse(platform, &im->os) == -1) {
-		ctl_warnx("unknown platform \"%s\": say linux, macos, freebsd "
-		    "or windows", platform);
+		catalogue_os_list(CAT_OS_WORDS, oses, sizeof(oses));
+		ctl_warnx("--platform \"%s\" is not %s", platform, oses);
 		rv = CTL_USAGE;
 	} else if (plist && (found = read_plist(im, buf, len, &errs)) < 0) {
 		for (i = 0; i < errs.n; i++)

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "manual.h"
 
@@ -18,7 +19,9 @@ manual_find(const char *want)
 		const struct manual_page *m = &manual_pages[i];
 
 		snprintf(full, sizeof(full), "%s.%s", m->name, m->section);
-		if (strcmp(want, m->name) == 0 || strcmp(want, full) == 0)
+		/* case ignored, as for command names (issue 31) */
+		if (strcasecmp(want, m->name) == 0 ||
+		    strcasecmp(want, full) == 0)
 			return m;
 	}
 	return NULL;

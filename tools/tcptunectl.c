@@ -29,6 +29,9 @@
 #include "diagnose/diagnose.h"
 
 #define HELP_INDENT	22	/* column where the help texts start */
+#define HELP_PAD	"                      "	/* HELP_INDENT spaces */
+_Static_assert(sizeof(HELP_PAD) - 1 == HELP_INDENT, "HELP_PAD's width");
+#define HELP_WIDTH	74	/* the widest help text's right edge */
 #define EXIT_INDENT	7	/* the same for the exit codes (130) */
 #define SYNOPSIS_WIDTH	80	/* a terminal's columns */
 #define SYNOPSIS_INDENT	2	/* the synopsis's continuation lines */
@@ -234,9 +237,12 @@ static const struct command commands[] = {
 static const struct ctl_option options[] = {
 	{ OPT_SOCKET, 's', "socket", "PATH", CMD_ALL,
 	    "the daemon's control socket, by default\n" TT_SOCKET_PATH },
-	/* import's output is a tcptune.conf, in no other format */
+	/*
+	 * import's output is a tcptune.conf, in no other format; set and
+	 * unset say what they changed, help prints text: none has JSON
+	 */
 	{ OPT_JSON, 'j', "json", NULL, CMD_ALL & ~CMD(C_CHECK) &
-	    ~CMD(C_IMPORT),
+	    ~CMD(C_IMPORT) & ~CMD(C_SET) & ~CMD(C_UNSET) & ~CMD(C_HELP),
 	    "print JSON (status, reload, restore, resume,\n"
 	    "advise, measure, diagnose, version); nothing on\n"
 	    "stdout "
@@ -268,11 +274,10 @@ static const struct ctl_option options[] = {
 	    "lookup may take (2s; a plain number is in seconds)" },
 	{ OPT_PLATFORM, 0, "platform", "OS", CMD(C_ADVISE) | CMD(C_CHECK) |
 	    CMD(C_IMPORT),
-	    "advise: linux, darwin, freebsd or windows,\n"
-	    "modelled from stock values and --set instead of\n"
-	    "this machine; check: a config for that OS, against\n"
-	    "its keys only (macos and mac, win also taken);\n"
-	    "import: the OS the file is for" },
+	    "advise: model OS from its stock values and --set\n"
+	    "instead of this machine; check: a config for OS,\n"
+	    "against its keys only; import: the OS the file is\n"
+	    "for." },	/* help_oses() follows with the OSes */
 	{ OPT_FILE, 'f', "file", "FILE", CMD(C_SET) | CMD(C_UNSET) |
 	    CMD(C_ADVISE),
 	    "set, unset, advise --apply: edit FILE instead of\n"
@@ -430,6 +435,17 @@ option_label(const struct ctl_option *o, char *buf, size_t len)
 		    o->arg ? o->arg : "");
 }
 
+/* --platform's words, from the catalogue's one list of them. */
+static void
+help_oses(FILE *f)
+{
+	char	oses[CAT_OS_LIST_MAX], text[CAT_OS_LIST_MAX + 16];
+
+	catalogue_os_list(CAT_OS_WORDS, oses, sizeof(oses));
+	snprintf(text, sizeof(text), "OS is one of %s", oses);
+	ctl_wrap(f, HELP_PAD, HELP_PAD, text, HELP_WIDTH);
+}
+
 static void
 print_help(FILE *f)
 {
@@ -448,6 +464,8 @@ print_help(FILE *f)
 	for (i = 0; i < NITEMS(options); i++) {
 		option_label(&options[i], label, sizeof(label));
 		help_entry(f, HELP_INDENT, label, options[i].help);
+		if (options[i].id == OPT_PLATFORM)
+			help_oses(f);
 	}
 	fprintf(f, "\nExit status:\n");
 	for (i = 0; i < NITEMS(exit_codes); i++) {
@@ -947,14 +965,16 @@ run_check(const struct params *p)
 	const char		*file = p->file ? p->file : TT_CONFIG_PATH;
 	const char		*managed;
 	struct config_target	 t = { catalogue_host_os(), NULL };
+	char			 oses[CAT_OS_LIST_MAX];
 	int			 rv;
 
 	if (tt_wsl(NULL))
 		ctl_warnx("note: %s", TT_WSL_NOTE);
 	if (p->adv.platform != NULL &&
 	    catalogue_os_parse(p->adv.platform, &t.os) == -1) {
-		ctl_warnx("unknown platform \"%s\": say linux, macos, freebsd "
-		    "or windows", p->adv.platform);
+		catalogue_os_list(CAT_OS_WORDS, oses, sizeof(oses));
+		ctl_warnx("--platform \"%s\" is not %s", p->adv.platform,
+		    oses);
 		return CTL_USAGE;
 	}
 	if (p->adv.platform != NULL && p->root != NULL) {

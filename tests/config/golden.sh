@@ -357,6 +357,39 @@ import_case sysctl-mac.conf linux 1
 import_case launchd-on-windows.plist windows 1 --platform windows
 import_case empty.conf linux 1 --platform linux
 
+# usage_case DIR NAME ARGS...: tcptunectl ARGS is a usage error, exit 64,
+# whose first line (the synopsis follows) is DIR/NAME.err, with nothing
+# on stdout.
+usage_case() {
+	udir=$1 name=$2
+	shift 2
+	(cd "$cfg/import" && bounded "$ctl" "$@") >"$tmp/u.out" 2>"$tmp/all"
+	ustatus=$?
+	head -n 1 "$tmp/all" >"$tmp/out"
+	[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/$udir/$name.err"
+	compare "$udir/$name: a usage error" "$cfg/$udir/$name.err" \
+	    "$ustatus" 64
+	[ ! -s "$tmp/u.out" ]
+	report_ok $? "$udir/$name: nothing on stdout" "$(cat "$tmp/u.out")"
+}
+# platform/: an OS --platform does not know, for check, import and
+# advise: one usage error naming every OS and alias, all from the
+# catalogue's one list (issue 33); and --help -v's --platform entry,
+# which takes the same list.
+usage_case platform check check --platform amiga sysctl.d.conf
+usage_case platform import import --platform amiga sysctl.d.conf
+usage_case platform advise advise --rate 1g --rtt 1 --platform win32
+"$ctl" --help -v 2>&1 | sed -n '/^      --platform OS/,/^  -f, --file/p' |
+    sed '$d' >"$tmp/out"
+[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/platform/help.out"
+compare "platform/help: --help -v names every OS" "$cfg/platform/help.out" 0 0
+# usage/: an option a command does not honour is a usage error naming
+# both (issue 31), as --json for import above: set, unset and help have
+# no JSON (nothing is set: the error comes before the command runs)
+usage_case usage set-json set --json net.ipv4.tcp_rmem=1
+usage_case usage unset-json unset -j net.ipv4.tcp_rmem
+usage_case usage help-json help --json tcptuned
+
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do
 	generated "$c" 1 "$ctl" check --platform linux

@@ -327,6 +327,14 @@ check_builtin_pages() {
 	else
 		not_ok "tcptunectl help NAME.SECTION finds the page too"
 	fi
+	# a page's name, as a command's, whatever its case (issue 31)
+	if [ "$("$TCPTUNECTL" help TCPTUNED 2>&1)" = "$(rendered tcptuned.8)" ] &&
+	    [ "$("$TCPTUNECTL" help TcpTune.Conf.5 2>&1)" = \
+	    "$(rendered tcptune.conf.5)" ]; then
+		ok "tcptunectl help PAGE ignores the case of PAGE"
+	else
+		not_ok "tcptunectl help PAGE ignores the case of PAGE"
+	fi
 	out=$("$TCPTUNECTL" help tcptune 2>&1 >/dev/null)
 	rv=$?
 	if [ "$rv" -eq 64 ] && echo "$out" | grep -q 'no manual page "tcptune"; there are tcptuned, tcptunectl, tcptune.conf'; then

@@ -438,7 +438,7 @@ bad '"on" is not enabled or disabled' "Windows: a bad --set word" \
     --rate 1g --rtt 1 --platform windows --set offload.rss=on
 bad 'advise does not use it on Windows' "Windows: a Linux key" \
     --rate 1g --rtt 1 --platform windows --set net.core.rmem_max=1
-bad 'not linux, darwin (mac, macos), freebsd or windows (win, win10, win11)' "an unknown --platform" \
+bad 'not linux, darwin (mac, macos, osx), freebsd or windows (win, win10, win11)' "an unknown --platform" \
     --rate 1g --rtt 1 --platform win32
 
 # ---- read only, and no root needed

@@ -9,10 +9,10 @@
 # diagnose, advise and advise --apply with a read-only key left out, and
 # measure's report, verdict and errors against a server on loopback.
 # JSON and metrics are for programs and are not checked; nor is a
-# one-line diagnostic (see fits).  The daemon runs inside `unshare -n`,
-# where net.core.rmem_max is read only (a global key).  diagnose's
-# sentences about real transfers are checked by diagnose.sh, which has
-# them.
+# one-line diagnostic, and only that (see counted).  The daemon runs
+# inside `unshare -n`, where net.core.rmem_max is read only (a global
+# key).  diagnose's sentences about real transfers are checked by
+# diagnose.sh, which has them.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -27,18 +27,33 @@ widest() {
 	LC_ALL=C.UTF-8 wc -L <"$1"
 }
 
+# counted FILE: the lines of FILE that must fit, all but the one-line
+# diagnostics.  A diagnostic is one record on one line whatever its
+# width, "PROGRAM: message" or "FILE:LINE: message", as the GNU Coding
+# Standards format them
+# (https://www.gnu.org/prep/standards/html_node/Errors.html) for grep and
+# editors to read (docs/HACKING.md).  Only those lines are left out: the
+# first line of a message wrapped under "tcptunectl: " (the next line
+# indented) is running text and counts, and so does a line whose FILE
+# has a ':' or a space ("http://host:80: ..." is no FILE:LINE).
+counted() {
+	awk '
+	function diagnostic(l) {
+		return l ~ /^(tcptunectl|tcptuned): / || l ~ /^[^ :]+:[0-9]+: /
+	}
+	NR > 1 && !(diagnostic(prev) && $0 !~ /^    /) { print prev }
+	{ prev = $0 }
+	END { if (NR > 0 && !diagnostic(prev)) print prev }' "$1"
+}
+
 # fits DESC CMD...: run CMD, stdout and stderr into one file; ok when no
-# line is wider than WIDTH, else the lines that are.  A diagnostic is one
-# record on one line whatever its width, "PROGRAM: message" or
-# "FILE:LINE: message", as the GNU Coding Standards format them
-# (https://www.gnu.org/prep/standards/html_node/Errors.html) for grep
-# and editors to read: those lines are not counted.
+# line but a one-line diagnostic (counted) is wider than WIDTH, else the
+# lines that are.
 fits() {
 	local desc=$1 w
 	shift
 	"$@" >"$T/fits.all" 2>&1
-	grep -Ev '^(tcptunectl|tcptuned): |^[^ ]+:[0-9]+: ' "$T/fits.all" \
-	    >"$T/fits.out"
+	counted "$T/fits.all" >"$T/fits.out"
 	w=$(widest "$T/fits.out")
 	[ "$w" -le "$WIDTH" ] && [ -s "$T/fits.all" ]
 	report $? "$desc: within $WIDTH columns (widest $w)" \
@@ -50,6 +65,18 @@ fits() {
 ctl_text() {
 	"$TCPTUNECTL" -s "$SOCK" "$@"
 }
+
+# ---- the exception itself, on made-up lines
+
+LONG=$(printf '%090d' 0)
+printf '%s\n' "tcptunectl: one line $LONG" "etc/x.conf:12: one line $LONG" \
+    "ok" >"$T/diag"
+printf '%s\n' "tcptunectl: wrapped $LONG" "    the rest" \
+    "http://h:80: not a file $LONG" "tcptuned:12 $LONG" "  x:1: $LONG" \
+    >"$T/text"
+[ "$(counted "$T/diag")" = ok ] && [ "$(counted "$T/text" | wc -l)" -eq 5 ]
+report $? "only one-line diagnostics are left uncounted" \
+    "$(counted "$T/diag")" "$(counted "$T/text")"
 
 # ---- no daemon needed
 

@@ -505,9 +505,15 @@ test_bad_values_and_keys(void **arg)
 	assert_non_null(strstr(key(f, "tcp.autotuninglevel")->note,
 	    "not a level"));
 	assert_int_equal(key(f, "offload.rss")->err, EINVAL);
+	assert_string_equal(key(f, "offload.rss")->note,
+	    "not a value: enabled or disabled");
 	assert_int_equal(key(f, "net.inet.tcp.sendspace")->err, ENOENT);
-	assert_non_null(strstr(key(f, "net.inet.tcp.sendspace")->note,
-	    "not a Windows key"));
+	/* the list of keys is lib/catalogue.c's win_keys[], word for word */
+	assert_string_equal(key(f, "net.inet.tcp.sendspace")->note,
+	    "not a Windows key: tcp.autotuninglevel, offload.rss and, "
+	    "read-only, tcp.congestionprovider.<template>, tcp.timestamps, "
+	    "tcp.scalingheuristics, qos.tcpautotuninglevel and offload.rsc "
+	    "are (tcptune.conf(5))");
 	assert_int_equal(fake_cim_level(f->fc, "Internet"), 0);
 }
 

@@ -294,6 +294,100 @@ test_os_words_parse(void **state)
 	}
 }
 
+/* The one list of OSes messages name, in each style (issue 33). */
+static void
+test_os_list(void **state)
+{
+	char	buf[CAT_OS_LIST_MAX], small[12];
+
+	(void)state;
+	catalogue_os_list(CAT_OS_LABELS, buf, sizeof(buf));
+	assert_string_equal(buf, "Linux, macOS, FreeBSD and Windows");
+	catalogue_os_list(CAT_OS_NAMES, buf, sizeof(buf));
+	assert_string_equal(buf, "linux, darwin, freebsd or windows");
+	catalogue_os_list(CAT_OS_WORDS, buf, sizeof(buf));
+	assert_string_equal(buf, "linux, darwin (mac, macos, osx), freebsd "
+	    "or windows (win, win10, win11)");
+	catalogue_os_list(CAT_OS_WORDS, small, sizeof(small));
+	assert_string_equal(small, "linux, darw");
+}
+
+/* Every word the list offers is one --platform takes. */
+static void
+test_os_list_parses(void **state)
+{
+	char		 buf[CAT_OS_LIST_MAX], *w;
+	size_t		 n, words = 0;
+	enum tt_os	 os;
+
+	(void)state;
+	catalogue_os_list(CAT_OS_WORDS, buf, sizeof(buf));
+	for (w = buf; *(w += strspn(w, " ,()")) != '\0'; w += n) {
+		n = strcspn(w, " ,()");
+		if (w[n] != '\0')
+			w[n++] = '\0';
+		if (strcmp(w, "or") != 0) {
+			assert_int_equal(catalogue_os_parse(w, &os), 0);
+			words++;
+		}
+	}
+	assert_int_equal(words, 10);
+}
+
+/* words holds the same words as codes, in any order. */
+static bool
+same_words(const char *const *words, const char *const *codes)
+{
+	size_t	i, j, n = 0;
+
+	for (i = 0; words[i] != NULL; i++) {
+		for (j = 0; codes[j] != NULL; j++)
+			if (strcmp(words[i], codes[j]) == 0)
+				break;
+		if (codes[j] == NULL)
+			return false;
+	}
+	while (codes[n] != NULL)
+		n++;
+	return i == n;
+}
+
+/*
+ * Every Windows key check knows is one the backend serves (win_keys[]),
+ * with the same words; and the backend's refusal of another lists them
+ * (issue 33: a Windows key is one row).
+ */
+static void
+test_win_keys(void **state)
+{
+	const struct cat_key		*k;
+	const struct cat_win_key	*w;
+	char				 name[TT_NAME_MAX], list[CAT_WIN_KEYS_MAX];
+	size_t				 i;
+
+	(void)state;
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++) {
+		if (!(k->os & TT_OS_BIT(TT_OS_WINDOWS)))
+			continue;
+		snprintf(name, sizeof(name), "%s%s", k->name,
+		    k->name[strlen(k->name) - 1] == '.' ? "internet" : "");
+		w = catalogue_win_key(name);
+		assert_non_null(w);
+		if (w->codes != NULL && k->words != NULL)
+			assert_true(same_words(k->words, w->codes));
+	}
+	assert_true(catalogue_win_key("tcp.autotuninglevel")->writable);
+	assert_false(catalogue_win_key("offload.rsc")->writable);
+	assert_string_equal(catalogue_win_key("offload.rss")->codes[0],
+	    "disabled");
+	assert_null(catalogue_win_key("tcp.congestionprovider."));
+	assert_null(catalogue_win_key("net.inet.tcp.sendspace"));
+	catalogue_win_key_list(list, sizeof(list));
+	assert_string_equal(list, "tcp.autotuninglevel, offload.rss and, "
+	    "read-only, tcp.congestionprovider.<template>, tcp.timestamps, "
+	    "tcp.scalingheuristics, qos.tcpautotuninglevel and offload.rsc");
+}
+
 static void
 test_size_human(void **state)
 {
@@ -980,6 +1074,9 @@ main(void)
 		cmocka_unit_test(test_kernel_words),
 		cmocka_unit_test(test_os_names),
 		cmocka_unit_test(test_os_words_parse),
+		cmocka_unit_test(test_os_list),
+		cmocka_unit_test(test_os_list_parses),
+		cmocka_unit_test(test_win_keys),
 		cmocka_unit_test(test_size_human),
 		cmocka_unit_test(test_size_human_value),
 		cmocka_unit_test(test_parse_size),

@@ -142,18 +142,20 @@ choose_os(const struct advise_args *a, struct adv_input *in)
 {
 	enum tt_os	native;
 	bool		have_native = native_os(&native) == 0;
+	char		labels[CAT_OS_LIST_MAX], names[CAT_OS_LIST_MAX];
 
 	if (a->platform == NULL && !have_native) {
-		ctl_warnx("advise knows Linux, macOS, FreeBSD and Windows: "
-		    "give --platform linux, darwin, freebsd or windows");
+		catalogue_os_list(CAT_OS_LABELS, labels, sizeof(labels));
+		catalogue_os_list(CAT_OS_NAMES, names, sizeof(names));
+		ctl_warnx("advise knows %s: give --platform %s", labels,
+		    names);
 		return CTL_USAGE;
 	}
 	if (a->platform == NULL)
 		in->os = native;
 	else if (catalogue_os_parse(a->platform, &in->os) == -1) {
-		ctl_warnx("--platform \"%s\" is not linux, darwin (mac, "
-		    "macos), freebsd or windows (win, win10, win11)",
-		    a->platform);
+		catalogue_os_list(CAT_OS_WORDS, names, sizeof(names));
+		ctl_warnx("--platform \"%s\" is not %s", a->platform, names);
 		return CTL_USAGE;
 	}
 	in->live = have_native && in->os == native;
