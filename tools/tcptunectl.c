@@ -1041,16 +1041,27 @@ run_measure(const struct params *p)
 	return measure_run(&a);
 }
 
+/*
+ * One MSG_DIAGNOSE, its reply told (tools/diagnose/diagnose_words.c).
+ * No root needed: the daemon shows a non-root caller its own connections
+ * and counts the others.
+ */
 static int
 run_diagnose(const struct params *p)
 {
-	struct diagnose_args	a;
+	struct msg_diagnose	req;
+	struct reply		r;
+	int			rv;
 
-	memset(&a, 0, sizeof(a));
-	a.socket = p->socket;
-	a.out = p->out;
-	a.all = p->all;
-	return diagnose_run(&a);
+	memset(&req, 0, sizeof(req));
+	req.all = p->all ? 1 : 0;
+	rv = client_request_with(p->socket, MSG_DIAGNOSE, &req, sizeof(req),
+	    &r);
+	if (rv != CTL_OK)
+		return rv;
+	p->out->diagnose(stdout, &r);
+	reply_free(&r);
+	return CTL_OK;
 }
 
 /* help PAGE prints the page built in (tools/manual.c). */

@@ -1,8 +1,9 @@
 /*
  * tcptunectl diagnose: the connections tcptuned sampled and what held
  * each back (daemon/flows.c classifies), told in sentences or as JSON.
- * diagnose.c asks the daemon; diagnose_words.c writes, from a reply
- * alone, so tests/unit/test_diagnose.c checks every sentence.
+ * tcptunectl.c's run_diagnose asks the daemon; diagnose_words.c writes,
+ * from a reply alone, so tests/unit/test_diagnose.c checks every
+ * sentence.
  */
 #ifndef TCPTUNECTL_DIAGNOSE_H
 #define TCPTUNECTL_DIAGNOSE_H
@@ -12,16 +13,6 @@
 
 struct output;
 struct reply;
-
-struct diagnose_args {
-	const char	*socket;
-	const struct output *out;	/* text or JSON */
-	bool		 all;		/* the unclassified ones too */
-};
-
-/* diagnose.c */
-int	 diagnose_run(const struct diagnose_args *);
-int	 diagnose_fetch(const char *, bool, struct reply *);
 
 /* diagnose_words.c */
 void	 diagnose_sentence(const struct msg_flow *, char *, size_t);
