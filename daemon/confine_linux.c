@@ -1,5 +1,19 @@
 /*
- * Linux: the parse helper, already without root, allows itself only the
+ * The parse helper's process on Linux (confine.h): what it keeps of the
+ * daemon, how long it lives, and what it may ask of the kernel.
+ *
+ * A child of tcptuned keeps none of its descriptors and dies with it.
+ * close_range(2) (Linux 5.9) closes a whole range in one call; an older
+ * kernel says ENOSYS and the loop does it.  PR_SET_PDEATHSIG
+ * (PR_SET_PDEATHSIG(2const), man-pages 6.9): the signal is sent when the
+ * parent ends; it is not inherited by fork and is cleared when the
+ * effective or filesystem uid or gid changes (so the helper sets it again
+ * after giving up root), and it is kept across execve of a binary that is
+ * not set-uid.  "If the parent ... [has] already terminated by the time
+ * of the PR_SET_PDEATHSIG operation, then no parent-death signal is
+ * sent": hence getppid() after it.
+ *
+ * The helper, already without root, allows itself only the
  * system calls that reading two descriptors, parsing in memory and
  * writing the answer take, by a seccomp filter (seccomp(2); the kernel's
  * Documentation/userspace-api/seccomp_filter.rst): no open, no socket, no
@@ -11,19 +25,51 @@
  * CAP_SYS_ADMIN, and so no exec could gain privileges either.  Landlock
  * would only restrict paths, which no allowed call takes.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
 #include "tcptune.h"
 #include "confine.h"
+
+#define CLOSE_LOOP_MAX	65536	/* the loop's bound, RLIMIT_NOFILE above */
+
+void
+child_close_from(int lowfd)
+{
+	long	fd, max;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0U) == 0)
+		return;
+#endif
+	max = sysconf(_SC_OPEN_MAX);
+	if (max < 0 || max > CLOSE_LOOP_MAX)
+		max = CLOSE_LOOP_MAX;
+	for (fd = lowfd; fd < max; fd++)
+		(void)close((int)fd);
+}
+
+int
+die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		return -1;
+	return getppid() == parent ? 0 : -1;
+}
 
 #if defined(__x86_64__)
 #define TT_AUDIT_ARCH	AUDIT_ARCH_X86_64
