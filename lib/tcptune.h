@@ -62,7 +62,7 @@ void	 log_sink_write(enum log_level, const char *);
 void	 log_at(enum log_level, const char *, ...) TT_PRINTF(2, 3);
 bool	 log_enabled(enum log_level);
 
-/* errlist.c: an ordered list of messages, e.g. every config error. */
+/* log.c: an ordered list of messages, e.g. every config error. */
 struct errlist {
 	char	**msg;
 	size_t	  n;
