@@ -23,7 +23,7 @@
 /* 0, or -1 and why: the user cannot be become, or root could come back. */
 int	 confine_drop(const char *, char *, size_t);
 /*
- * id_held_linux.c | id_held_bsd.c: whether any process has the id as a
+ * Whether any process has the id as a
  * uid (or gid, where the OS says): 1, 0, or -1 and why when it cannot be
  * told.  Asked as root.
  */
