@@ -28,7 +28,6 @@
 #include "tcptune.h"
 #include "parse_wire.h"
 #include "confine.h"
-#include "orphan.h"
 
 /* Built with AddressSanitizer (configure --enable-sanitizers)? */
 #if defined(__SANITIZE_ADDRESS__)
@@ -95,7 +94,7 @@ main(int argc, char **argv)
 	leak_check_before_confining();
 	if (confine_drop(TT_PARSE_USER, why, sizeof(why)) == -1)
 		fatalx("giving up root: %s", why);
-	/* Giving up root cleared the parent-death signal (orphan_linux.c). */
+	/* Giving up root cleared the parent-death signal (confine_linux.c). */
 	if (die_with_parent(daemon_pid) == -1)
 		fatalx("tcptuned, which started this, is gone");
 	if (confine_enter(why, sizeof(why), &what) == -1)

@@ -43,7 +43,6 @@
 #include "confine.h"
 #include "parse_wire.h"
 #include "catalogue.h"
-#include "orphan.h"
 
 #define PARSE_DEADLINE_MS	10000	/* for each helper */
 #define PARSE_FD_MOVED		10	/* above the helper's fds 3-4 */
@@ -146,7 +145,7 @@ place_fd(int fd, int want)
  * clients) is closed first, before anything that can wait: a daemon
  * killed now would otherwise live on in this copy, answering connects
  * and holding what the next daemon needs (docs/RELIABILITY.md, "Restart
- * after a crash").  Then it ends with the daemon (orphan.h).
+ * after a crash").  Then it ends with the daemon (confine.h).
  */
 static void
 exec_helper(const char *helper, pid_t daemon_pid, int sock, int fd,

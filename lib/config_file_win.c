@@ -1,6 +1,6 @@
 /*
  * Opening the configuration file on Windows, and the checks that decide
- * whether the service may believe it (config_file_posix.c is the Unix
+ * whether the service may believe it (trust_posix.c is the Unix
  * side): the file and the directory that holds it must pass the ACL
  * rule of trust_win.c (win_trusted_object()).
  */

@@ -10,7 +10,7 @@
  * one with no values, is no policy.  Only Administrators and SYSTEM may
  * write under HKLM\SOFTWARE\Policies by default (docs/SECURITY.md); each
  * key is still held to the config file's ACL rule (win_trusted_key), so
- * a key someone loosened is refused.  policy_posix.c is the Unix side.
+ * a key someone loosened is refused.  trust_posix.c is the Unix side.
  */
 #include "config.h"
 

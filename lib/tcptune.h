@@ -62,7 +62,7 @@ void	 log_sink_write(enum log_level, const char *);
 void	 log_at(enum log_level, const char *, ...) TT_PRINTF(2, 3);
 bool	 log_enabled(enum log_level);
 
-/* errlist.c: an ordered list of messages, e.g. every config error. */
+/* log.c: an ordered list of messages, e.g. every config error. */
 struct errlist {
 	char	**msg;
 	size_t	  n;
@@ -162,14 +162,14 @@ int		 config_report(const char *, int, const struct config_target *,
 int		 config_report_checked(struct config *, struct errlist *,
 		    struct errlist *, const char *, bool, FILE *);
 /*
- * config_file_posix.c | config_file_win.c: the bytes, after the checks:
+ * trust_posix.c | config_file_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
  * TT_CONFIG_MAX_BYTES, ...); or -1 when the file was refused for a reason
  * of this system's (owner, mode, ACL, not a regular file), said in errs.
  */
 int		 config_file_read(const char *, int, char **, size_t *,
 		    struct errlist *);
-/* config_file_posix.c: the checked descriptor; -1 and *err as above. */
+/* trust_posix.c: the checked descriptor; -1 and *err as above. */
 int		 config_file_open(const char *, int, struct errlist *, int *);
 
 /* config_os.c: a parsed config against an OS's catalogue. */
@@ -246,7 +246,7 @@ struct policy_value {
 struct config	*config_policy(const struct policy_value *, size_t,
 		    const struct policy_value *, size_t, struct errlist *);
 /*
- * policy_win.c | policy_posix.c: the policy now.  0 and *cfg NULL when
+ * policy_win.c | trust_posix.c: the policy now.  0 and *cfg NULL when
  * there is none (the key is absent; always so on Unix), 0 and the layer,
  * or -1 with every problem in errs.
  */
@@ -331,14 +331,14 @@ int	 trust_open_dir(const char *, int, mode_t, char *, size_t);
 int	 trust_open_file(const char *, int, char *, size_t);
 int	 trust_write_file(const char *, int, const void *, size_t, mode_t,
 	    char *, size_t);
-#ifndef _WIN32		/* no uid_t there; sibling_posix.c's alone */
+#ifndef _WIN32		/* no uid_t there; the sibling rule's alone */
 int	 trust_open_file_as(const char *, int, uid_t, char *, size_t);
 #endif
 int	 trust_file_check(int, char *, size_t);
 int	 trust_file_owner(int, char *, size_t);
 
 /*
- * sibling_posix.c: the sibling rule, a program run from beside the
+ * trust_posix.c: the sibling rule, a program run from beside the
  * running one only when as trusted as it (docs/SECURITY.md).
  * self_linux.c | self_darwin.c | self_freebsd.c: the running program's
  * own path, as the kernel knows it.

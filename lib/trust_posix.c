@@ -4,7 +4,10 @@
  * state and socket directories, and every file a root-run tcptunectl
  * writes (--textfile, advise --config).  Nothing is opened by name past
  * "/": no user but root can redirect what root later reads, writes or
- * unlinks there.
+ * unlinks there.  Here too what is opened through it: the config files
+ * (config_file_open and _read; config_file_win.c is the Windows side),
+ * the programs run from beside the running one (the sibling rule), and
+ * the config's layers there are on Unix (no registry policy).
  *
  * The walk starts at "/" and opens one component at a time with
  * O_NOFOLLOW from the directory before it, checking each one it holds:
@@ -43,6 +46,7 @@
 #include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -82,7 +86,10 @@ owner_trusted(uid_t uid, uid_t peer)
 	return uid == 0 || uid == geteuid() || uid == peer;
 }
 
-/* Why a directory on the way (or the last one) cannot be trusted; NULL if it can. */
+/*
+ * Why a directory on the way (or the last one) cannot be trusted; NULL
+ * if it can.
+ */
 static const char *
 dir_problem(const struct stat *st, bool last, int flags, uid_t peer)
 {
@@ -383,8 +390,9 @@ trust_open_file(const char *path, int flags, char *why, size_t whylen)
 /*
  * trust_open_file, with the files and directories of one more owner
  * believed as root's: peer, the owner of the running program, for a
- * program found beside it (sibling_posix.c).  Whoever owns tcptuned
- * decides what it runs anyway; nobody else may have a say on the way.
+ * program found beside it (the sibling rule, below).  Whoever owns
+ * tcptuned decides what it runs anyway; nobody else may have a say on
+ * the way.
  */
 int
 trust_open_file_as(const char *path, int flags, uid_t peer, char *why,
@@ -499,4 +507,262 @@ trust_file_check(int fd, char *why, size_t whylen)
 		return -1;
 	}
 	return trust_file_owner(fd, why, whylen);
+}
+
+/* ---- the config files */
+
+/*
+ * Opening the configuration file, and the checks that decide whether
+ * root may believe it: owner and mode of the file, and of every
+ * directory above it by the one rule above, which also opens it.
+ */
+
+/*
+ * As sshd's StrictModes: the file decides what root writes to the kernel,
+ * so only root may be able to change it (trust_file_owner, the one owner
+ * rule), or the directories that hold it (open_config).  0, an errno
+ * (EFBIG past the bound), or -1 for a refusal said in errs.
+ */
+static int
+file_usable(const char *path, int fd, int flags, struct errlist *errs)
+{
+	struct stat	st;
+	char		why[256];
+
+	if (fstat(fd, &st) == -1)
+		return errno;
+	if (!S_ISREG(st.st_mode)) {
+		errlist_add(errs, "%s: not a regular file: refusing to read "
+		    "it", path);
+		return -1;
+	}
+	if ((flags & CONFIG_CHECK_OWNER) &&
+	    trust_file_owner(fd, why, sizeof(why)) == -1) {
+		errlist_add(errs, "%s: %s: refusing to use it", path, why);
+		return -1;
+	}
+	if (st.st_size > TT_CONFIG_MAX_BYTES)
+		return EFBIG;
+	return 0;
+}
+
+/*
+ * With CONFIG_CHECK_OWNER the file is reached as trust_open_file() says:
+ * every directory from "/" held and checked (a root-owned sticky one
+ * such as /tmp allowed, last too: root only reads root's file there,
+ * and nobody else may rename it, sticky(7)), a symlink followed only
+ * when root owns it, so /etc/tcptune.conf may still be root's link to
+ * the real file.  Whoever can rename entries in a directory on the way
+ * could put another file in its place.  Without it (tcptunectl check)
+ * anyone's file is read as named.
+ */
+/* The descriptor; -1 and *err: an errno, or -1 when said in errs. */
+static int
+open_config(const char *path, int flags, struct errlist *errs, int *err)
+{
+	char	why[512];
+	int	fd;
+
+	why[0] = '\0';
+	if ((flags & CONFIG_CHECK_OWNER) == 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	else
+		fd = trust_open_file(path, TRUST_STICKY_LAST, why, sizeof(why));
+	if (fd != -1)
+		return fd;
+	*err = errno;
+	if ((flags & CONFIG_CHECK_OWNER) && why[0] != '\0') {
+		errlist_add(errs, "%s: %s: refusing to use it", path, why);
+		*err = -1;
+	}
+	return -1;
+}
+
+/*
+ * The file opened and checked (file_usable), not read: tcptuned hands the
+ * descriptor to its parse helper, which cannot open root's files once it
+ * has given up root.  The descriptor, or -1 and *err as below.
+ */
+int
+config_file_open(const char *path, int flags, struct errlist *errs, int *err)
+{
+	int	fd;
+
+	if ((fd = open_config(path, flags, errs, err)) == -1)
+		return -1;
+	if ((*err = file_usable(path, fd, flags, errs)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The whole file, checked first (file_usable).  O_NONBLOCK so that a FIFO
+ * put in its place cannot hang the daemon in open(2); fstat then refuses
+ * anything but a regular file.  0 and *bufp (NUL-terminated, to free),
+ * an errno, or -1 with the reasons in errs (tcptune.h).
+ */
+int
+config_file_read(const char *path, int flags, char **bufp, size_t *lenp,
+    struct errlist *errs)
+{
+	int	fd, rv;
+
+	if ((fd = config_file_open(path, flags, errs, &rv)) == -1)
+		return rv;
+	rv = 0;
+	if (read_file_bounded(fd, bufp, lenp, TT_CONFIG_MAX_BYTES) == -1)
+		rv = errno;
+	close(fd);
+	return rv;
+}
+
+/* ---- the sibling rule */
+
+/*
+ * The sibling rule (docs/SECURITY.md, "Programs found beside another"):
+ * a program run from beside the running one (tcptuned's tcptune-parse
+ * in a build tree, the quick tcptunectl's tcptunectl-full) is run only
+ * when it is exactly as trusted as the program that runs it.  It and
+ * every directory from "/" down to it must be owned by root, by this
+ * uid, or by the owner of the running program's file, and writable by
+ * nobody else; a root-owned sticky directory (/tmp) may be passed
+ * through but never hold it (the walk above, with that owner
+ * believed as root).  Whoever owns tcptuned's file decides what it runs
+ * anyway: a user's own checkout run by root works, a root-owned program
+ * copied into /tmp beside a user's file does not run that file.
+ *
+ * The running program's path comes from self_exe_path() (self_linux.c,
+ * self_darwin.c, self_freebsd.c): what the kernel says was executed,
+ * never argv[0] or $PATH, which the caller chooses.
+ */
+
+/* The directory of self, up levels more, into dir. */
+static int
+self_dir(const char *self, int up, char *dir, size_t len)
+{
+	char	*slash;
+
+	if (tt_strlcpy(dir, self, len) >= len)
+		return -1;
+	for (; up >= 0; up--) {
+		if ((slash = strrchr(dir, '/')) == NULL || slash == dir)
+			return -1;
+		*slash = '\0';
+	}
+	return 0;
+}
+
+/*
+ * path, a program self may run: 0, or -1 with errno and why ("path:
+ * reason").  The file's owner and mode are judged on the descriptor the
+ * walk opened, so a name swapped after the walk changes nothing judged.
+ */
+int
+sibling_check(const char *self, const char *path, char *why, size_t whylen)
+{
+	struct stat	st;
+	char		tw[1024];
+	uid_t		peer;
+	int		fd, saved;
+
+	if (stat(self, &st) == -1) {
+		saved = errno;
+		(void)tt_why(why, whylen, "%s: %s", self, strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	peer = st.st_uid;
+	if ((fd = trust_open_file_as(path, 0, peer, tw, sizeof(tw))) == -1) {
+		saved = errno;
+		(void)tt_why(why, whylen, "%s: %s", path, tw[0] != '\0' ? tw :
+		    strerror(saved));
+		errno = saved;
+		return -1;
+	}
+	saved = fstat(fd, &st);
+	close(fd);
+	if (saved == -1) {
+		(void)tt_why(why, whylen, "%s: cannot stat it", path);
+		errno = EIO;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & S_IXUSR) ||
+	    (st.st_uid != 0 && st.st_uid != geteuid() && st.st_uid != peer) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		(void)tt_why(why, whylen, "%s: owner uid %lu, mode %04o: must "
+		    "be an executable file owned by root or uid %lu (%s's "
+		    "owner) and writable by nobody else", path,
+		    (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777),
+		    (unsigned long)peer, self);
+		errno = EACCES;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * rel beside self (each leading "../" one directory up), into path, when
+ * the sibling rule allows it.  0; or -1 with errno ENOENT when nothing is
+ * there, any other errno when something is there and refused, and why.
+ */
+int
+sibling_path(const char *self, const char *rel, char *path, size_t len,
+    char *why, size_t whylen)
+{
+	char		dir[PATH_MAX];
+	struct stat	st;
+	int		up = 0;
+
+	while (strncmp(rel, "../", 3) == 0) {
+		rel += 3;
+		up++;
+	}
+	if (self[0] != '/' || self_dir(self, up, dir, sizeof(dir)) == -1 ||
+	    tt_snprintf(path, len, "%s/%s", dir, rel) == -1) {
+		(void)tt_why(why, whylen, "%s: no directory for %s", self, rel);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* Not there is not refused: the caller looks elsewhere. */
+	if (lstat(path, &st) == -1 && errno == ENOENT) {
+		(void)tt_why(why, whylen, "%s: %s", path, strerror(ENOENT));
+		errno = ENOENT;
+		return -1;
+	}
+	return sibling_check(self, path, why, whylen);
+}
+
+/* Whether path names a file in self's own directory. */
+bool
+sibling_beside(const char *self, const char *path)
+{
+	const char	*slash = strrchr(self, '/');
+	size_t		 n;
+
+	if (slash == NULL)
+		return false;
+	n = (size_t)(slash - self) + 1;
+	return strncmp(self, path, n) == 0 && strchr(path + n, '/') == NULL;
+}
+
+/* ---- the config's layers */
+
+/*
+ * No registry policy on Unix: the managed preferences file (config_layers.c)
+ * is the fleet's layer there.  policy_win.c is the Windows side.
+ */
+int
+policy_load(struct config **cfg, struct errlist *errs)
+{
+	(void)errs;
+	*cfg = NULL;
+	return 0;
+}
+
+bool
+policy_present(void)
+{
+	return false;
 }

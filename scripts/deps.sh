@@ -13,10 +13,12 @@ build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl
 # build (clang and its runtime), valgrind and the fuzzers; promtool
 # (package prometheus) checks status --prometheus, ruby -c the Homebrew
 # formula; openssl makes the certificate of the measure test's TLS
-# server; xmllint (libxml2-utils) checks the ADMX template.
+# server; xmllint (libxml2-utils) checks the ADMX template; gdb zeroes
+# and writes out the coverage counters of scripts/trips.sh's daemon
+# (tests/system/trips.sh; gcov comes with gcc, in build-essential).
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
 	mandoc strace lintian iperf3 gnuplot-nox openssl dpkg-dev clang libclang-rt-14-dev valgrind
-	file prometheus ruby libxml2-utils"
+	file prometheus ruby libxml2-utils gdb"
 # systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
 test="$test systemd-container"
 # The macOS cross-build takes zig from npm (scripts/build-macos.sh); a

@@ -19,6 +19,16 @@
 # could not be written ("profiling: ... Cannot create directory"): gdb
 # lets it keep root for the config trip (helper_unconfined), and the
 # trip counts the files of both processes.
+# Background work is left out: the diagnose pass (daemon/diagnose.c's
+# timer, every FLOW_TICK_MS) would land in a trip by chance, more often
+# in the config trip, which waits on gdb, and add the flows files, which
+# are no part of either trip.  Once the daemon is ready, gdb stops that
+# timer (ev_timer_stop on its tick, before the counters are zeroed, so
+# the call itself is not counted); the daemon then does only what a trip
+# asks of it.  Its other timers are an hour or more away (CheckInterval
+# 3600).  Nothing in the daemon is changed for the measurement.
+# Every wait is a poll for a state, bounded only by TT_WAIT_LIMIT seconds
+# (default 120; times TT_TIME_SCALE), as in the tests.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "trips.sh: $*" >&2; exit 1; }
@@ -36,7 +46,8 @@ mkdir -p "$build" && cd "$build" || exit 1
 if [ ! -f Makefile ]; then
 	# -u: libgcov's reset and dump, which nothing in the programs calls,
 	# linked in for gdb to call.
-	"$src/configure" -q CFLAGS="-O0 -g --coverage" \
+	# gcc: gcov reads gcc's counters, not clang's.
+	"$src/configure" -q CC=gcc CFLAGS="-O0 -g --coverage" \
 	    LDFLAGS="--coverage -Wl,-u,__gcov_reset -Wl,-u,__gcov_dump" ||
 	    die "configure failed"
 fi
@@ -57,16 +68,30 @@ config() {
 	chmod 0644 "$run/conf.new" && mv "$run/conf.new" "$run/tcptune.conf"
 }
 config 16777216
+# wait_for WHAT CMD...: poll CMD until it succeeds; die after the
+# safety net (a state that never comes fails, not hangs).
+wait_for() {
+	local what=$1 left
+	left=$(awk -v l="${TT_WAIT_LIMIT:-120}" -v k="${TT_TIME_SCALE:-1}" \
+	    'BEGIN { printf "%d", l * k * 10 }')
+	shift
+	until "$@"; do
+		left=$((left - 1))
+		[ "$left" -gt 0 ] || die "$what: not reached"
+		sleep 0.1
+	done
+}
 sock=$run/sock/tcptuned.sock
 ./tcptuned -d -f "$run/tcptune.conf" -r "$run/tree" -S "$run/state" \
     -s "$sock" >"$run/daemon.log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null' EXIT
 # ready: it answers, with the config applied
-until ./tcptunectl -s "$sock" status >/dev/null 2>&1; do
+answers() {
 	kill -0 "$pid" 2>/dev/null || die "tcptuned exited: $(tail -n 3 "$run/daemon.log")"
-	sleep 0.1
-done
+	./tcptunectl -s "$sock" status >/dev/null 2>&1
+}
+wait_for "tcptuned ready" answers
 # the helper of this build, not one installed elsewhere
 grep -qxF "parse helper $build/tcptune-parse" "$run/daemon.log" ||
     die "tcptuned did not take $build/tcptune-parse: $(head -n 3 "$run/daemon.log")"
@@ -74,6 +99,16 @@ grep -qxF "parse helper $build/tcptune-parse" "$run/daemon.log" ||
 gcov_call() {
 	gdb -p "$pid" -batch -ex "call (void)$1()" >/dev/null 2>&1 ||
 	    die "gdb could not call $1 in tcptuned"
+}
+
+# The diagnose pass's timer stopped (see the top): d is tcptuned_main's.
+diagnose_timer_stop() {
+	if ! gdb -p "$pid" -batch -ex 'frame function tcptuned_main' \
+	    -ex 'call (void)ev_timer_stop(d.diagnose->tick)' \
+	    >"$run/gdb-timer.log" 2>&1 ||
+	    grep -q 'No symbol' "$run/gdb-timer.log"; then
+		die "gdb could not stop the diagnose timer: $(tail -n 2 "$run/gdb-timer.log")"
+	fi
 }
 
 # files_run: the .c files of the build with a line run since the reset.
@@ -117,16 +152,19 @@ config_trip() {
 	helper_unconfined &
 	gdb_pid=$!
 	# gdb has stopped tcptuned once attached: the change waits for it
-	until grep -q 'Catchpoint' "$run/gdb-helper.log" 2>/dev/null; do
-		kill -0 "$gdb_pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
+	wait_for "gdb attached" gdb_attached
 	config 8388608
-	until [ "$(cat "$run/tree/net/core/rmem_max")" = 8388608 ]; do
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.1
-	done
+	wait_for "the change written" written 8388608
 	wait "$gdb_pid"
 }
+gdb_attached() {
+	kill -0 "$gdb_pid" 2>/dev/null || die "gdb: $(tail -n 3 "$run/gdb-helper.log")"
+	grep -q 'Catchpoint' "$run/gdb-helper.log" 2>/dev/null
+}
+written() {
+	kill -0 "$pid" 2>/dev/null || die "tcptuned exited: $(tail -n 3 "$run/daemon.log")"
+	[ "$(cat "$run/tree/net/core/rmem_max")" = "$1" ]
+}
+diagnose_timer_stop
 trip status status_trip
 trip config config_trip

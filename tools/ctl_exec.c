@@ -5,7 +5,7 @@
  * ../libexec/tcptune from its directory (an install, DESTDIR or not, in
  * the usual layout: git's RUNTIME_PREFIX), else the one configure named
  * (TT_CTL_FULL).  The first two are found beside this program, so they
- * run only under the sibling rule (lib/sibling_posix.c): a root-owned
+ * run only under the sibling rule (lib/trust_posix.c): a root-owned
  * tcptunectl copied into /tmp never runs a user's tcptunectl-full there.
  * One that is there but refused is an error, not a reason to look on.
  */

@@ -150,7 +150,7 @@ confined() {
 			if (path == base || path == base ".target")
 				next
 			# the program run beside it, opened read-only by
-			# the sibling rule (lib/sibling_posix.c)
+			# the sibling rule (lib/trust_posix.c)
 			if (path == "tcptune-parse" || path == "tcptunectl-full" ||
 			    path ~ /^\/etc\/(nsswitch\.conf|passwd|group|localtime)$/)
 				next

@@ -52,7 +52,7 @@ compiles "lib/backend_bsd.c as FreeBSD" \
 # (config.h from this build: the file needs no macOS answer from it)
 compiles "daemon/flows_darwin.c as macOS" -D__APPLE__ \
     -I"${top_builddir:-$top_srcdir}" "$top_srcdir/daemon/flows_darwin.c"
-# the running program's path, for the sibling rule (lib/sibling_posix.c)
+# the running program's path, for the sibling rule (lib/trust_posix.c)
 compiles "lib/self_freebsd.c as FreeBSD" \
     -I"${top_builddir:-$top_srcdir}" "$top_srcdir/lib/self_freebsd.c"
 # measure's TCP_CONNECTION_INFO branch (shim: tests/shim/netinet/tcp.h)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers are called through wait_until
-# System test: the sibling rule (lib/sibling_posix.c, docs/SECURITY.md).
+# System test: the sibling rule (lib/trust_posix.c, docs/SECURITY.md).
 # A program found beside the running one runs only when it and every
 # directory above it are as trusted as the running program: root's
 # tcptunectl copied into a sticky world-writable directory never runs a

@@ -1,5 +1,5 @@
 /*
- * lib/sibling_posix.c, the sibling rule, on a tree made in a temporary
+ * lib/trust_posix.c's sibling rule, on a tree made in a temporary
  * directory: a program beside the running one is allowed only when it
  * and every directory above it are root's or the running program's
  * owner's and writable by nobody else.  The hostile cases: a user's
