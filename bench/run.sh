@@ -108,6 +108,7 @@ half() {
 	echo "$(( $(date +%s) - t0 ))" >"$RES/$name.new/seconds"
 	echo "$START${QUICK:+, quick}" >"$RES/$name.new/date"
 	load_of "$l0" >"$RES/$name.new/load"
+	git -C "$top_srcdir" rev-parse --short HEAD >"$RES/$name.new/commit" 2>/dev/null
 	rm -rf "${RES:?}/$name" && mv "$RES/$name.new" "$RES/$name"
 	say "$name: done in $(cat "$RES/$name/seconds") s"
 }
@@ -119,6 +120,17 @@ when() {
 	*" $1 "*) echo "this run, $(cat "$RES/$1/seconds") s" ;;
 	*) echo "kept from the run of $(cat "$RES/$1/date"), $(cat "$RES/$1/seconds") s" ;;
 	esac
+}
+
+# measured_at: for --report-only, the commit each half measured (kept
+# since this was), which the report's HEAD need not be.
+measured_at() {
+	local h c
+	printf ' (this report)'
+	for h in daemon throughput; do
+		c=$(cat "$RES/$h/commit" 2>/dev/null) || c="a commit not kept"
+		printf '; the %s figures measured at %s' "$h" "$c"
+	done
 }
 
 machine() {
@@ -136,7 +148,7 @@ machine() {
 	| memory | $mem |
 	| kernel | $(uname -sr) ($(uname -m)) |
 	| system | ${os:-unknown}${virt:+, virtualization: $virt} |
-	| tcptune | $("$top_builddir/tcptuned" -V 2>&1 | head -n 1)${commit:+, commit $commit} |
+	| tcptune | $("$top_builddir/tcptuned" -V 2>&1 | head -n 1)${commit:+, commit $commit}$( [ "$ONLY" = none ] && printf '%s' "$(measured_at)") |
 	| mode | $( [ "$ONLY" = none ] && echo "as each run's date below says" || { [ -n "$QUICK" ] && echo "quick (\`--quick\`: short windows, few samples)"; } || echo full) |
 	| load average (1 min) | $( [ "$ONLY" = none ] || echo "$LOAD0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end; ")while the daemon figures were measured, $(load_text daemon); while the throughput figures were, $(load_text throughput) |
 	EOF
