@@ -62,11 +62,37 @@ say() {
 	printf 'bench: %s\n' "$*" >&2
 }
 
+# The load while a half runs, not only at its ends: the 1-minute load
+# average every 30 s into $LOADS, kept per half as "min median max N"
+# (load_of), for the header, also of a --report-only document.
+LOADS=$RES/load.samples
+SAMPLER=
+start_sampler() {
+	: >"$LOADS"
+	while :; do cut -d' ' -f1 /proc/loadavg >>"$LOADS"; sleep 30; done &
+	SAMPLER=$!
+	trap 'kill "$SAMPLER" 2>/dev/null' EXIT
+}
+
+# load_of FROM: "min median max N" of the samples after line FROM.
+load_of() {
+	tail -n +"$(( $1 + 1 ))" "$LOADS" | sort -n | awk '{ v[n++] = $1 }
+	    END { if (n) printf "%s %s %s %d\n", v[0], v[int(n / 2)], v[n - 1], n }'
+}
+
+# load_text NAME: the kept load of a half, in words.
+load_text() {
+	local min med max n
+	read -r min med max n 2>/dev/null <"$RES/$1/load" || { echo "not kept"; return 0; }
+	echo "$min to $max, median $med ($n samples, one every 30 s)"
+}
+
 # half NAME SCRIPT: run one half into $RES/NAME.new, its log beside it;
 # on success it replaces $RES/NAME.
 half() {
-	local name=$1 script=$2 t0 rc
+	local name=$1 script=$2 t0 rc l0
 	t0=$(date +%s)
+	l0=$(wc -l <"$LOADS")
 	RAN="$RAN $name"
 	rm -rf "$RES/$name.new" "$RES/$name.failed"
 	say "$name: $script $QUICK (log $RES/$name.log)"
@@ -81,6 +107,8 @@ half() {
 	fi
 	echo "$(( $(date +%s) - t0 ))" >"$RES/$name.new/seconds"
 	echo "$START${QUICK:+, quick}" >"$RES/$name.new/date"
+	load_of "$l0" >"$RES/$name.new/load"
+	git -C "$top_srcdir" rev-parse --short HEAD >"$RES/$name.new/commit" 2>/dev/null
 	rm -rf "${RES:?}/$name" && mv "$RES/$name.new" "$RES/$name"
 	say "$name: done in $(cat "$RES/$name/seconds") s"
 }
@@ -92,6 +120,17 @@ when() {
 	*" $1 "*) echo "this run, $(cat "$RES/$1/seconds") s" ;;
 	*) echo "kept from the run of $(cat "$RES/$1/date"), $(cat "$RES/$1/seconds") s" ;;
 	esac
+}
+
+# measured_at: for --report-only, the commit each half measured (kept
+# since this was), which the report's HEAD need not be.
+measured_at() {
+	local h c
+	printf ' (this report)'
+	for h in daemon throughput; do
+		c=$(cat "$RES/$h/commit" 2>/dev/null) || c="a commit not kept"
+		printf '; the %s figures measured at %s' "$h" "$c"
+	done
 }
 
 machine() {
@@ -109,9 +148,9 @@ machine() {
 	| memory | $mem |
 	| kernel | $(uname -sr) ($(uname -m)) |
 	| system | ${os:-unknown}${virt:+, virtualization: $virt} |
-	| tcptune | $("$top_builddir/tcptuned" -V 2>&1 | head -n 1)${commit:+, commit $commit} |
+	| tcptune | $("$top_builddir/tcptuned" -V 2>&1 | head -n 1)${commit:+, commit $commit}$( [ "$ONLY" = none ] && printf '%s' "$(measured_at)") |
 	| mode | $( [ "$ONLY" = none ] && echo "as each run's date below says" || { [ -n "$QUICK" ] && echo "quick (\`--quick\`: short windows, few samples)"; } || echo full) |
-	| load average (1 min) | $LOAD0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end |
+	| load average (1 min) | $( [ "$ONLY" = none ] || echo "$LOAD0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end; ")while the daemon figures were measured, $(load_text daemon); while the throughput figures were, $(load_text throughput) |
 	EOF
 }
 
@@ -172,6 +211,8 @@ report_only() {
 
 if [ "$ONLY" = none ]; then
 	report_only
+else
+	start_sampler
 fi
 if [ "$ONLY" = daemon ] || [ -z "$ONLY" ]; then
 	half daemon "$top_srcdir/bench/daemon/run.sh"

@@ -234,7 +234,8 @@ bench_cpu() {
 	[ "${#specs[@]}" -gt 0 ] || bail "no keys found in etc/tcptune.conf.linux"
 	fig nkeys_default "${#specs[@]}"
 	# In this namespace the global net.core keys are refused (and retried
-	# every cycle); on a host all are in force: a sysctl root shows that.
+	# after 1, 2, 4... checks); on a host all are in force: a sysctl root
+	# shows that.
 	profile_conf "$T/cg.conf" 1
 	cg_daemon cgdef "$T/cg.conf"
 	root_of "$T/rootdef" "${specs[@]}"

@@ -193,7 +193,7 @@ report_md() {
 	echo "### A resident peer: tuned"
 	echo
 	if [ -n "$(g tuned_error)" ]; then
-		echo "tuned ($(g tuned_version)) was not measured: $(g tuned_error)."
+		echo "tuned$( [ -n "$(g tuned_version)" ] && printf ' (%s)' "$(g tuned_version)") was not measured: $(g tuned_error)."
 		return 0
 	fi
 	cat <<-EOF
