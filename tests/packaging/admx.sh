@@ -113,8 +113,8 @@ check_eq "CheckInterval: a decimal, REG_DWORD CheckInterval in SOFTWARE\\Policie
     "$(x "$ADMX" "string(${POL}[@name='CheckInterval']/@key)") $(x "$ADMX" "string($CI/@valueName)") $(x "$ADMX" "string($CI/@minValue)") $(x "$ADMX" "string($CI/@maxValue)")"
 
 # The words of a NULL-ended table FILE:NAME of lib/, one a line: the
-# level words are the catalogue's (lib/catalogue.c owns them), RSS's the
-# backend's.
+# catalogue's (lib/catalogue.c owns every Windows key's words, which
+# lib/backend_win.c takes from its win_keys[] rows).
 backend_table() {
 	awk -v t="${1#*:}" '$0 ~ "^static const char \\*const " t "\\[\\]" { on = 1 }
 	    on { print } on && /NULL/ { exit }' "$top_srcdir/lib/${1%%:*}" |
@@ -126,7 +126,7 @@ enum_values() {
 	    sed 's/<[^>]*>/\n/g' | sed '/^$/d'
 }
 for pair in tcp.autotuninglevel:catalogue.c:win_levels \
-    offload.rss:backend_win.c:rss_values; do
+    offload.rss:catalogue.c:win_onoff; do
 	key=${pair%%:*}
 	want=$(backend_table "${pair#*:}" | sort)
 	got=$(enum_values "$key" | sort)
