@@ -18,21 +18,8 @@ trap 'rm -rf "$T"' EXIT
 
 # shellcheck source-path=SCRIPTDIR source=../tap.sh
 . "$top_srcdir/tests/tap.sh"
-
-# product_files MAKEFILE_AM: the .c files of the programs' _SOURCES (and
-# CTL_FULL_SOURCES, which both tcptunectl programs take), one a line.
-product_files() {
-	awk '
-	/^(lib_libtcptune_a|tcptuned|tcptune_parse|tcptunectl|tcptunectl_full)_SOURCES[ \t]*\+?=/ ||
-	    /^CTL_FULL_SOURCES[ \t]*\+?=/ { in_list = 1 }
-	in_list {
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /\.c$/)
-				print $i
-		if ($0 !~ /\\$/)
-			in_list = 0
-	}' "$1" | LC_ALL=C sort -u
-}
+# shellcheck source-path=SCRIPTDIR source=../product_files.sh
+. "$top_srcdir/tests/product_files.sh"
 
 # named_files DESIGN_MD: the .c files §2's entries name in bold, one a
 # line: an entry's head or a file it goes on to describe in bold.

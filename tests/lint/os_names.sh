@@ -24,25 +24,12 @@ trap 'rm -rf "$T"' EXIT
 
 # shellcheck source-path=SCRIPTDIR source=../tap.sh
 . "$top_srcdir/tests/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=../product_files.sh
+. "$top_srcdir/tests/product_files.sh"
 
 # The files that may name the OSes: the catalogue, and the generated
 # manual pages.
 ALLOWED="lib/catalogue.c tools/manual_pages.c"
-
-# product_files MAKEFILE_AM: the .c files of the programs' _SOURCES, one
-# a line (as tests/lint/design_files.sh reads them).
-product_files() {
-	awk '
-	/^(lib_libtcptune_a|tcptuned|tcptune_parse|tcptunectl|tcptunectl_full)_SOURCES[ \t]*\+?=/ ||
-	    /^CTL_FULL_SOURCES[ \t]*\+?=/ { in_list = 1 }
-	in_list {
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /\.c$/)
-				print $i
-		if ($0 !~ /\\$/)
-			in_list = 0
-	}' "$1" | LC_ALL=C sort -u
-}
 
 # os_words CATALOGUE_C: the names, --platform words and aliases of
 # os_table[] and os_aliases[], one a line.

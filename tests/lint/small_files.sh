@@ -19,6 +19,8 @@ trap 'rm -rf "$T"' EXIT
 
 # shellcheck source-path=SCRIPTDIR source=../tap.sh
 . "$top_srcdir/tests/tap.sh"
+# shellcheck source-path=SCRIPTDIR source=../product_files.sh
+. "$top_srcdir/tests/product_files.sh"
 
 SMALL_LINES=60
 # The count after measure_curlopt.c was folded into measure_net.c,
@@ -28,21 +30,6 @@ SMALL_LINES=60
 # shares), tools/manual.c (tcptunectl-full's alone: the lean tcptunectl
 # must not link the pages).
 SMALL_CEILING=3
-
-# product_files MAKEFILE_AM: the .c files of the programs' _SOURCES (and
-# CTL_FULL_SOURCES, which both tcptunectl programs take), one a line.
-product_files() {
-	awk '
-	/^(lib_libtcptune_a|tcptuned|tcptune_parse|tcptunectl|tcptunectl_full)_SOURCES[ \t]*\+?=/ ||
-	    /^CTL_FULL_SOURCES[ \t]*\+?=/ { in_list = 1 }
-	in_list {
-		for (i = 1; i <= NF; i++)
-			if ($i ~ /\.c$/)
-				print $i
-		if ($0 !~ /\\$/)
-			in_list = 0
-	}' "$1" | LC_ALL=C sort -u
-}
 
 # small_files DIR: "LINES FILE" for each product file of DIR/Makefile.am
 # under SMALL_LINES lines that is not a per-OS file, one a line.  A file
