@@ -403,26 +403,34 @@ job_free(struct parse_job *j)
 }
 
 /*
- * The next layer's helper started: true, or false when there is none to
- * start (its failure to start in j->errs).
+ * The layer's helper started and watched: true.  false when it could
+ * not be: its failure in j->errs (one that started but cannot be
+ * watched is reaped as timed out, which says so).
  */
 static bool
-next_layer(struct parse_job *j)
+layer_start(struct parse_job *j)
 {
 	char	why[TT_TEXT_MAX];
 	int	rv;
 
-	if (j->layer == 1 || j->managed == NULL)
-		return false;
-	j->layer = 1;
 	if ((rv = layer_spawn(j, why, sizeof(why))) == 0)
 		return true;
 	if (rv == 1)		/* started, but no loop to read it on */
-		j->layers[1] = layer_result(j);
+		config_free(layer_result(j));
 	else
 		errlist_add(&j->errs, "%s: the parse helper %s failed: %s",
-		    j->managed, j->helper, why);
+		    layer_name(j), j->helper, why);
 	return false;
+}
+
+/* The managed file's helper, after the config's: true when it runs. */
+static bool
+next_layer(struct parse_job *j)
+{
+	if (j->layer == 1 || j->managed == NULL)
+		return false;
+	j->layer = 1;
+	return layer_start(j);
 }
 
 /*
@@ -492,6 +500,15 @@ job_new(struct evloop *loop, const char *helper, const char *path,
 	return j;
 }
 
+static void
+errs_copy(struct errlist *to, const struct errlist *from)
+{
+	size_t	i;
+
+	for (i = 0; i < from->n; i++)
+		errlist_add(to, "%s", from->msg[i]);
+}
+
 /*
  * The first layer's helper, when both files could be opened: 0, or -1
  * with every error in errs (the job freed).
@@ -499,23 +516,12 @@ job_new(struct evloop *loop, const char *helper, const char *path,
 static int
 job_start(struct parse_job *j, struct errlist *errs)
 {
-	char	why[TT_TEXT_MAX];
-	size_t	i;
-	int	rv = -1;
-
 	if (j->fds[0] != -1 && (j->fds[1] != -1 || j->managed == NULL) &&
-	    (rv = layer_spawn(j, why, sizeof(why))) == -1)
-		errlist_add(errs, "%s: the parse helper %s failed: %s",
-		    j->path, j->helper, why);
-	if (rv == 1) {		/* started, but no loop to read it on */
-		config_free(layer_result(j));
-		for (i = 0; i < j->errs.n; i++)
-			errlist_add(errs, "%s", j->errs.msg[i]);
-		rv = -1;
-	}
-	if (rv == -1)
-		job_free(j);
-	return rv;
+	    layer_start(j))
+		return 0;
+	errs_copy(errs, &j->errs);
+	job_free(j);
+	return -1;
 }
 
 /*
@@ -559,11 +565,9 @@ static void
 sync_done(struct config *cfg, struct errlist *errs, void *arg)
 {
 	struct sync_read	*r = arg;
-	size_t			 i;
 
 	r->cfg = cfg;
-	for (i = 0; i < errs->n; i++)
-		errlist_add(r->errs, "%s", errs->msg[i]);
+	errs_copy(r->errs, errs);
 	ev_stop(r->loop);
 }
 
