@@ -692,14 +692,11 @@ win_key_names(bool w, const char *last, char *buf, size_t len)
 		if (win_keys[i].writable != w)
 			continue;
 		if (n++ > 0)
-			tt_strlcpy(buf + strlen(buf), n == left ? last : ", ",
-			    len - strlen(buf));
-		tt_strlcpy(buf + strlen(buf), win_keys[i].name,
-		    len - strlen(buf));
+			tt_strlcat(buf, n == left ? last : ", ", len);
+		tt_strlcat(buf, win_keys[i].name, len);
 		if (win_keys[i].name[strlen(win_keys[i].name) - 1] ==
 		    FAMILY_END)
-			tt_strlcpy(buf + strlen(buf), "<template>",
-			    len - strlen(buf));
+			tt_strlcat(buf, "<template>", len);
 	}
 }
 
@@ -719,9 +716,8 @@ catalogue_win_key_list(char *buf, size_t len)
 	if (ro[0] == '\0')
 		return;
 	if (buf[0] != '\0')
-		tt_strlcpy(buf + strlen(buf), " and, read-only, ",
-		    len - strlen(buf));
-	tt_strlcpy(buf + strlen(buf), ro, len - strlen(buf));
+		tt_strlcat(buf, " and, read-only, ", len);
+	tt_strlcat(buf, ro, len);
 }
 
 /* The window scale of level code i, -1 for none or no such level. */
@@ -980,13 +976,11 @@ os_aliases_of(enum tt_os os, char *buf, size_t len)
 	for (i = 0; i < NITEMS(os_aliases); i++) {
 		if (os_aliases[i].os != os)
 			continue;
-		tt_strlcpy(buf + strlen(buf), buf[0] == '\0' ? " (" : ", ",
-		    len - strlen(buf));
-		tt_strlcpy(buf + strlen(buf), os_aliases[i].word,
-		    len - strlen(buf));
+		tt_strlcat(buf, buf[0] == '\0' ? " (" : ", ", len);
+		tt_strlcat(buf, os_aliases[i].word, len);
 	}
 	if (buf[0] != '\0')
-		tt_strlcpy(buf + strlen(buf), ")", len - strlen(buf));
+		tt_strlcat(buf, ")", len);
 }
 
 /*
@@ -1003,15 +997,15 @@ catalogue_os_list(enum cat_os_style style, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < TT_OS_N; i++) {
 		if (i > 0)
-			tt_strlcpy(buf + strlen(buf), i + 1 < TT_OS_N ? ", " :
+			tt_strlcat(buf, i + 1 < TT_OS_N ? ", " :
 			    style == CAT_OS_LABELS ? " and " : " or ",
-			    len - strlen(buf));
-		tt_strlcpy(buf + strlen(buf), style == CAT_OS_LABELS ?
-		    os_table[i].label : os_table[i].name, len - strlen(buf));
+			    len);
+		tt_strlcat(buf, style == CAT_OS_LABELS ?
+		    os_table[i].label : os_table[i].name, len);
 		if (style != CAT_OS_WORDS)
 			continue;
 		os_aliases_of((enum tt_os)i, aliases, sizeof(aliases));
-		tt_strlcpy(buf + strlen(buf), aliases, len - strlen(buf));
+		tt_strlcat(buf, aliases, len);
 	}
 }
 
@@ -1039,10 +1033,8 @@ os_list(unsigned mask, char *buf, size_t len)
 	for (i = 0; i < TT_OS_N; i++)
 		if (mask & TT_OS_BIT(i)) {
 			if (buf[0] != '\0')
-				tt_strlcpy(buf + strlen(buf), "/",
-				    len - strlen(buf));
-			tt_strlcpy(buf + strlen(buf), os_table[i].label,
-			    len - strlen(buf));
+				tt_strlcat(buf, "/", len);
+			tt_strlcat(buf, os_table[i].label, len);
 		}
 }
 
@@ -1073,9 +1065,9 @@ catalogue_word_list(const char *const *w, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; w[i] != NULL; i++) {
 		if (i > 0)
-			tt_strlcpy(buf + strlen(buf), w[i + 1] == NULL ?
-			    " or " : ", ", len - strlen(buf));
-		tt_strlcpy(buf + strlen(buf), w[i], len - strlen(buf));
+			tt_strlcat(buf, w[i + 1] == NULL ?
+			    " or " : ", ", len);
+		tt_strlcat(buf, w[i], len);
 	}
 }
 

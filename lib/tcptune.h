@@ -363,6 +363,7 @@ void	 tt_size_human(long long, char *, size_t);
 
 /* util.c */
 size_t	 tt_strlcpy(char *, const char *, size_t);
+size_t	 tt_strlcat(char *, const char *, size_t);
 int	 tt_snprintf(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
 int	 tt_why(char *, size_t, const char *, ...) TT_PRINTF(3, 4);
 int	 write_all(int, const void *, size_t);

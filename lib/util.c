@@ -35,6 +35,23 @@ tt_strlcpy(char *dst, const char *src, size_t size)
 	return len;
 }
 
+/*
+ * src appended to the string in dst, a buffer of size bytes, cut to fit
+ * and always ended (as tt_strlcpy onto the end).  The length it tried
+ * to make.
+ */
+size_t
+tt_strlcat(char *dst, const char *src, size_t size)
+{
+	size_t	dl = 0;
+
+	while (dl < size && dst[dl] != '\0')	/* strnlen, C11 has none */
+		dl++;
+	if (dl == size)
+		return dl + strlen(src);
+	return dl + tt_strlcpy(dst + dl, src, size - dl);
+}
+
 /* snprintf that reports truncation as -1, so callers cannot miss it. */
 int
 tt_snprintf(char *buf, size_t size, const char *fmt, ...)

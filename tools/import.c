@@ -373,8 +373,8 @@ join_words(char **argv, int argc, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < argc; i++) {
 		if (i > 0)
-			tt_strlcpy(buf + strlen(buf), " ", len - strlen(buf));
-		tt_strlcpy(buf + strlen(buf), argv[i], len - strlen(buf));
+			tt_strlcat(buf, " ", len);
+		tt_strlcat(buf, argv[i], len);
 	}
 }
 

@@ -237,11 +237,30 @@ test_log_lines(void **arg)
 	    "already \\x41 escaped\n");
 }
 
+/* tt_strlcat (util.c, beside the escaping): appends, cuts, always ends. */
+static void
+test_strlcat(void **arg)
+{
+	char	buf[8] = "ab";
+
+	(void)arg;
+	assert_int_equal(tt_strlcat(buf, "cd", sizeof(buf)), 4);
+	assert_string_equal(buf, "abcd");
+	assert_int_equal(tt_strlcat(buf, "efghij", sizeof(buf)), 10);
+	assert_string_equal(buf, "abcdefg");		/* cut, ended */
+	assert_int_equal(tt_strlcat(buf, "x", sizeof(buf)), 8);
+	assert_string_equal(buf, "abcdefg");		/* full: unchanged */
+	memset(buf, 'z', sizeof(buf));			/* not ended at all */
+	assert_int_equal(tt_strlcat(buf, "x", sizeof(buf)), 9);
+	assert_memory_equal(buf, "zzzzzzzz", sizeof(buf));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_strlcat),
 		cmocka_unit_test(test_c0_del),
 		cmocka_unit_test(test_c1),
 		cmocka_unit_test(test_bidi),
