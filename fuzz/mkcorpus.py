@@ -2,16 +2,52 @@
 """Write the seed corpora of fuzz_proto, fuzz_reply, fuzz_value and
 fuzz_answer (fuzz/corpus/).
 
-Run from fuzz/ after a protocol change: python3 mkcorpus.py.  The layouts
-follow lib/proto.h (host byte order, little-endian here); the sizes are
-checked against its _Static_asserts.
+Run from fuzz/ after a protocol change: python3 mkcorpus.py [OUTDIR]
+(default corpus/ beside this script).  The layouts follow lib/proto.h and
+lib/parse_wire.h (host byte order, little-endian here); the versions and
+the payload sizes are read from those headers (TT_PROTO_VERSION,
+PW_VERSION and their _Static_asserts), so a seed cannot keep a version or
+a size the code has left.
 """
 import os
+import re
 import struct
+import sys
 
-VERSION = 5
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def header_text(path):
+    with open(os.path.join(TOP, path)) as f:
+        return f.read()
+
+
+def define(text, name):
+    m = re.search(r"^#define\s+%s\s+(\d+)u?\b" % name, text, re.M)
+    assert m, "no #define %s" % name
+    return int(m.group(1))
+
+
+def static_sizes(text):
+    """struct NAME -> N of each _Static_assert(sizeof(struct NAME) == N."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"_Static_assert\(sizeof\(struct (\w+)\) == (\d+)", text)}
+
+
+PROTO_H = header_text("lib/proto.h")
+VERSION = define(PROTO_H, "TT_PROTO_VERSION")
+SIZE = static_sizes(PROTO_H)
+SIZE.update(static_sizes(header_text("lib/parse_wire.c")))
+PW_VERSION = define(header_text("lib/parse_wire.h"), "PW_VERSION")
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "fuzz",
+                                                         "corpus")
 T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
          key_status=101, config_error=102, result=103, version=104, end=105)
+
+
+def sized(struct_name, payload):
+    assert len(payload) == SIZE[struct_name], (struct_name, len(payload))
+    return payload
 
 
 def hdr(mtype, length, seq=7, version=VERSION, flags=0):
@@ -30,8 +66,7 @@ def daemon_info():
     p += s("", 1024) + s("", 1280) + s("", 1280)
     p += s("/var/lib/tcptune/originals.corrupt.20231114T221500Z.1", 1280)
     p += struct.pack("<II", 1, 0)
-    assert len(p) == 6040
-    return p
+    return sized("msg_daemon_info", p)
 
 
 def key_status(name, wanted, current, state, err=0):
@@ -39,18 +74,15 @@ def key_status(name, wanted, current, state, err=0):
     p += s("4096 131072 6291456", 256) + s("", 1280)
     p += s("/etc/tcptune.conf", 1024)
     p += struct.pack("<qqIIIiII", 1700000050, 0, state, 0, 0, err, 1, 1)
-    assert len(p) == 3496
-    return p
+    return sized("msg_key_status", p)
 
 
 def result(code, text):
-    p = struct.pack("<II", code, 0) + s(text, 1280)
-    assert len(p) == 1288
-    return p
+    return sized("msg_result", struct.pack("<II", code, 0) + s(text, 1280))
 
 
 def end(n):
-    return struct.pack("<II", n, 0)
+    return sized("msg_end", struct.pack("<II", n, 0))
 
 
 def msg(name, payload=b"", **kw):
@@ -58,7 +90,8 @@ def msg(name, payload=b"", **kw):
 
 
 def write(d, name, data):
-    with open(os.path.join("corpus", d, name), "wb") as f:
+    os.makedirs(os.path.join(OUT, d), exist_ok=True)
+    with open(os.path.join(OUT, d, name), "wb") as f:
         f.write(data)
 
 
@@ -81,6 +114,7 @@ def proto():
           msg("end", end(1)))
     write("proto", "reply-restore", msg("result", result(0, "restored")) +
           msg("end", end(0)))
+    # The version seeds carry another version on purpose.
     write("proto", "reply-version",
           msg("version", struct.pack("<II", VERSION, VERSION + 1),
               version=VERSION + 1))
@@ -144,16 +178,20 @@ def value():
 
 
 def pw_head(ok, nerrs, nkeys, interval=60, setbits=1, flags=0,
-            version=2):
-    # lib/parse_wire.h struct pw_head: 40 bytes (its _Static_assert)
-    return struct.pack("<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys,
-                       interval, setbits, flags, 0x1234abcd)
+            version=PW_VERSION):
+    # lib/parse_wire.h struct pw_head
+    return sized("pw_head", struct.pack(
+        "<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys, interval,
+        setbits, flags, 0x1234abcd))
 
 
 def pw_key(name, value, numeric=1, line=5):
-    # struct pw_key: 404 bytes (parse_wire.c's _Static_assert)
-    return s(name, 128) + s(value, 256) + struct.pack("<IIIiI", numeric, 0, 0,
-                                                      line, 0)
+    return sized("pw_key", s(name, 128) + s(value, 256) +
+                 struct.pack("<IIIiI", numeric, 0, 0, line, 0))
+
+
+def pw_error(text):
+    return sized("pw_error", s(text, 1280))
 
 
 def answer():
@@ -164,11 +202,13 @@ def answer():
     write("answer", "config-allow-any", pw_head(1, 0, 1, flags=2) +
           pw_key("kernel.core_pattern", "core", numeric=0))
     write("answer", "errors", pw_head(0, 2, 0) +
-          s("/etc/tcptune.conf:3: <integer>16M</integer> is not a number",
-            1280) + s("/etc/tcptune.conf:9: a key twice", 1280))
+          pw_error("/etc/tcptune.conf:3: <integer>16M</integer> is not a "
+                   "number") +
+          pw_error("/etc/tcptune.conf:9: a key twice"))
     write("answer", "key-twice", pw_head(1, 0, 2) +
           pw_key("net.core.rmem_max", "1") + pw_key("net.core.rmem_max", "2"))
-    write("answer", "other-version", pw_head(1, 0, 0, version=1))
+    # another build's version, on purpose, as the proto ones
+    write("answer", "other-version", pw_head(1, 0, 0, version=PW_VERSION - 1))
 
 
 if __name__ == "__main__":
