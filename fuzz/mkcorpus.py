@@ -41,8 +41,12 @@ SIZE.update(static_sizes(header_text("lib/parse_wire.c")))
 PW_VERSION = define(header_text("lib/parse_wire.h"), "PW_VERSION")
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "fuzz",
                                                          "corpus")
-T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
-         key_status=101, config_error=102, result=103, version=104, end=105)
+T = dict(status=1, reload=2, restore=3, resume=4, lease=5, diagnose=6,
+         daemon_info=100, key_status=101, config_error=102, result=103,
+         version=104, end=105, diag_summary=106, flow=107)
+# enum held_by
+HELD = dict(unclassified=0, receive_buffer=1, send_buffer=2, peer_window=3,
+            network=4, application=5)
 
 
 def sized(struct_name, payload):
@@ -85,6 +89,34 @@ def end(n):
     return sized("msg_end", struct.pack("<II", n, 0))
 
 
+def diagnose(all_flows):
+    return sized("msg_diagnose", struct.pack("<II", all_flows, 0))
+
+
+def diag_summary(nflows, nhidden=0, watching=1):
+    """Counts over a history of nflows shown and nhidden other users'."""
+    held_total = [3, 5, 0, 1, 2, 9]
+    held_recent = [1, 1, 0, 0, 1, 0]
+    p = struct.pack("<qqQ", 1700000100, 1700000099, 2)
+    p += struct.pack("<6Q", *held_total) + struct.pack("<6I", *held_recent)
+    p += struct.pack("<IIII", nflows, nhidden, nflows + nhidden, 300)
+    p += struct.pack("<QII", 6291456, 1, 0)
+    p += s("net.ipv4.tcp_rmem", 128) + s("sock_diag", 32)
+    p += s("", 1280) + s("", 1280)
+    p += struct.pack("<5QII", 40, 0, 2, 0, 0, 1000, watching)
+    p += s("" if watching else "no CAP_NET_ADMIN for close notices", 1280)
+    return sized("msg_diag_summary", p)
+
+
+def flow(local, remote, held_by, ceiling_key="", receiving=1):
+    p = s(local, 64) + s(remote, 64) + s(ceiling_key, 128)
+    p += struct.pack("<5Qq", 6291456 if ceiling_key else 0, 310000000,
+                     335000000 if ceiling_key else 0,
+                     2680000000 if ceiling_key else 0, 1 << 30, 1700000098)
+    p += struct.pack("<6I", 150000, HELD[held_by], 1000, receiving, 1, 0)
+    return sized("msg_flow", p)
+
+
 def msg(name, payload=b"", **kw):
     return hdr(T[name], len(payload), **kw) + payload
 
@@ -95,19 +127,35 @@ def write(d, name, data):
         f.write(data)
 
 
+def status_reply(summary=True):
+    """As a protocol 6 daemon answers status: the summary before the end."""
+    return (msg("daemon_info", daemon_info()) +
+            msg("key_status", key_status("net.ipv4.tcp_rmem",
+                                          "4096 131072 67108864",
+                                          "4096 131072 67108864", 1)) +
+            msg("key_status", key_status("net.core.rmem_max", "67108864",
+                                          "212992", 3, 13)) +
+            (msg("diag_summary", diag_summary(0)) if summary else b"") +
+            msg("end", end(2)))
+
+
+def diagnose_reply():
+    return (msg("diag_summary", diag_summary(2, nhidden=1, watching=0)) +
+            msg("flow", flow("10.0.0.2:41234", "[2001:db8::1]:443",
+                             "receive_buffer", "net.ipv4.tcp_rmem")) +
+            msg("flow", flow("10.0.0.2:22", "192.0.2.7:50522", "network",
+                             receiving=0)) +
+            msg("end", end(2)))
+
+
 def proto():
     for r in ("status", "reload", "restore", "resume"):
         write("proto", "request-" + r, msg(r))
     write("proto", "request-lease", msg("lease", struct.pack("<II", 30, 0)))
+    write("proto", "request-diagnose", msg("diagnose", diagnose(1)))
     write("proto", "requests-pipelined", msg("status") + msg("reload", seq=8))
-    write("proto", "reply-status",
-          msg("daemon_info", daemon_info()) +
-          msg("key_status", key_status("net.ipv4.tcp_rmem",
-                                        "4096 131072 67108864",
-                                        "4096 131072 67108864", 1)) +
-          msg("key_status", key_status("net.core.rmem_max", "67108864",
-                                        "212992", 3, 13)) +
-          msg("end", end(2)))
+    write("proto", "reply-status", status_reply())
+    write("proto", "reply-diagnose", diagnose_reply())
     write("proto", "reply-reload-errors",
           msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
           msg("result", result(1, "configuration rejected")) +
@@ -124,24 +172,23 @@ def proto():
 
 
 def reply():
-    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume),
-    a chunk size byte (0: all at once), then the reply stream."""
+    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume:
+    the harness asks no other), a chunk size byte (0: all at once), then
+    the reply stream."""
     def seed(name, request, chunk, stream):
         write("reply", name, bytes([request, chunk]) + stream)
 
-    ok_status = (msg("daemon_info", daemon_info()) +
-                 msg("key_status", key_status("net.ipv4.tcp_rmem",
-                                               "4096 131072 67108864",
-                                               "4096 131072 67108864", 1)) +
-                 msg("key_status", key_status("net.core.rmem_max",
-                                               "67108864", "212992", 3, 13)) +
-                 msg("end", end(2)))
+    ok_status = status_reply()
     seed("status", 0, 0, ok_status)
     seed("status-bytewise", 0, 1, ok_status)
     seed("status-chunks-7", 0, 7, ok_status)
     seed("status-count-mismatch", 0, 0, ok_status[:-24] +
          msg("end", end(3)))
     seed("status-truncated", 0, 16, ok_status[:5000])
+    seed("status-without-summary", 0, 0, status_reply(summary=False))
+    seed("status-key-after-summary", 0, 0, ok_status[:-24] +
+         msg("key_status", key_status("net.a", "1", "1", 1)) +
+         msg("end", end(3)))
     seed("status-bad-state", 0, 0, msg("daemon_info", daemon_info()) +
          msg("key_status", key_status("net.x", "1", "1", 9)) +
          msg("end", end(1)))
