@@ -3,7 +3,8 @@
 fuzz_answer (fuzz/corpus/).
 
 Run from fuzz/ after a protocol change: python3 mkcorpus.py [OUTDIR]
-(default corpus/ beside this script).  The layouts follow lib/proto.h and
+(default corpus/ beside this script; tests/lint/fuzz_corpus.sh writes into
+a temporary one and fails when the committed corpus differs).  The layouts follow lib/proto.h and
 lib/parse_wire.h (host byte order, little-endian here); the versions and
 the payload sizes are read from those headers (TT_PROTO_VERSION,
 PW_VERSION and their _Static_asserts), so a seed cannot keep a version or
@@ -162,7 +163,8 @@ def proto():
           msg("end", end(1)))
     write("proto", "reply-restore", msg("result", result(0, "restored")) +
           msg("end", end(0)))
-    # The version seeds carry another version on purpose.
+    # The version seeds carry another version on purpose (the lint knows
+    # them by "version" in the name).
     write("proto", "reply-version",
           msg("version", struct.pack("<II", VERSION, VERSION + 1),
               version=VERSION + 1))
