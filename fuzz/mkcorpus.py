@@ -194,8 +194,10 @@ def reply():
     seed("status-bad-state", 0, 0, msg("daemon_info", daemon_info()) +
          msg("key_status", key_status("net.x", "1", "1", 9)) +
          msg("end", end(1)))
+    # ESC, BEL, then C1 CSI and RLO as UTF-8 (C2 9B, E2 80 AE): s() encodes
+    # the text, so they are written as the characters, not their bytes
     seed("status-hostile-name", 0, 0, msg("daemon_info", daemon_info()) +
-         msg("key_status", key_status("net.\x1b]0;x\x07\xc2\x9b\xe2\x80\xae",
+         msg("key_status", key_status("net.\x1b]0;x\x07\u009b\u202e",
                                       "1", "1", 99)))
     seed("reload-errors", 1, 7,
          msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
