@@ -2,16 +2,57 @@
 """Write the seed corpora of fuzz_proto, fuzz_reply, fuzz_value and
 fuzz_answer (fuzz/corpus/).
 
-Run from fuzz/ after a protocol change: python3 mkcorpus.py.  The layouts
-follow lib/proto.h (host byte order, little-endian here); the sizes are
-checked against its _Static_asserts.
+Run from fuzz/ after a protocol change: python3 mkcorpus.py [OUTDIR]
+(default corpus/ beside this script; tests/lint/fuzz_corpus.sh writes into
+a temporary one and fails when the committed corpus differs).  The layouts follow lib/proto.h and
+lib/parse_wire.h (host byte order, little-endian here); the versions and
+the payload sizes are read from those headers (TT_PROTO_VERSION,
+PW_VERSION and their _Static_asserts), so a seed cannot keep a version or
+a size the code has left.
 """
 import os
+import re
 import struct
+import sys
 
-VERSION = 5
-T = dict(status=1, reload=2, restore=3, resume=4, lease=5, daemon_info=100,
-         key_status=101, config_error=102, result=103, version=104, end=105)
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def header_text(path):
+    with open(os.path.join(TOP, path)) as f:
+        return f.read()
+
+
+def define(text, name):
+    m = re.search(r"^#define\s+%s\s+(\d+)u?\b" % name, text, re.M)
+    assert m, "no #define %s" % name
+    return int(m.group(1))
+
+
+def static_sizes(text):
+    """struct NAME -> N of each _Static_assert(sizeof(struct NAME) == N."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"_Static_assert\(sizeof\(struct (\w+)\) == (\d+)", text)}
+
+
+PROTO_H = header_text("lib/proto.h")
+VERSION = define(PROTO_H, "TT_PROTO_VERSION")
+SIZE = static_sizes(PROTO_H)
+SIZE.update(static_sizes(header_text("lib/parse_wire.c")))
+PW_VERSION = define(header_text("lib/parse_wire.h"), "PW_VERSION")
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "fuzz",
+                                                         "corpus")
+T = dict(status=1, reload=2, restore=3, resume=4, lease=5, diagnose=6,
+         daemon_info=100, key_status=101, config_error=102, result=103,
+         version=104, end=105, diag_summary=106, flow=107)
+# enum held_by
+HELD = dict(unclassified=0, receive_buffer=1, send_buffer=2, peer_window=3,
+            network=4, application=5)
+
+
+def sized(struct_name, payload):
+    assert len(payload) == SIZE[struct_name], (struct_name, len(payload))
+    return payload
 
 
 def hdr(mtype, length, seq=7, version=VERSION, flags=0):
@@ -30,8 +71,7 @@ def daemon_info():
     p += s("", 1024) + s("", 1280) + s("", 1280)
     p += s("/var/lib/tcptune/originals.corrupt.20231114T221500Z.1", 1280)
     p += struct.pack("<II", 1, 0)
-    assert len(p) == 6040
-    return p
+    return sized("msg_daemon_info", p)
 
 
 def key_status(name, wanted, current, state, err=0):
@@ -39,18 +79,43 @@ def key_status(name, wanted, current, state, err=0):
     p += s("4096 131072 6291456", 256) + s("", 1280)
     p += s("/etc/tcptune.conf", 1024)
     p += struct.pack("<qqIIIiII", 1700000050, 0, state, 0, 0, err, 1, 1)
-    assert len(p) == 3496
-    return p
+    return sized("msg_key_status", p)
 
 
 def result(code, text):
-    p = struct.pack("<II", code, 0) + s(text, 1280)
-    assert len(p) == 1288
-    return p
+    return sized("msg_result", struct.pack("<II", code, 0) + s(text, 1280))
 
 
 def end(n):
-    return struct.pack("<II", n, 0)
+    return sized("msg_end", struct.pack("<II", n, 0))
+
+
+def diagnose(all_flows):
+    return sized("msg_diagnose", struct.pack("<II", all_flows, 0))
+
+
+def diag_summary(nflows, nhidden=0, watching=1):
+    """Counts over a history of nflows shown and nhidden other users'."""
+    held_total = [3, 5, 0, 1, 2, 9]
+    held_recent = [1, 1, 0, 0, 1, 0]
+    p = struct.pack("<qqQ", 1700000100, 1700000099, 2)
+    p += struct.pack("<6Q", *held_total) + struct.pack("<6I", *held_recent)
+    p += struct.pack("<IIII", nflows, nhidden, nflows + nhidden, 300)
+    p += struct.pack("<QII", 6291456, 1, 0)
+    p += s("net.ipv4.tcp_rmem", 128) + s("sock_diag", 32)
+    p += s("", 1280) + s("", 1280)
+    p += struct.pack("<5QII", 40, 0, 2, 0, 0, 1000, watching)
+    p += s("" if watching else "no CAP_NET_ADMIN for close notices", 1280)
+    return sized("msg_diag_summary", p)
+
+
+def flow(local, remote, held_by, ceiling_key="", receiving=1):
+    p = s(local, 64) + s(remote, 64) + s(ceiling_key, 128)
+    p += struct.pack("<5Qq", 6291456 if ceiling_key else 0, 310000000,
+                     335000000 if ceiling_key else 0,
+                     2680000000 if ceiling_key else 0, 1 << 30, 1700000098)
+    p += struct.pack("<6I", 150000, HELD[held_by], 1000, receiving, 1, 0)
+    return sized("msg_flow", p)
 
 
 def msg(name, payload=b"", **kw):
@@ -58,29 +123,48 @@ def msg(name, payload=b"", **kw):
 
 
 def write(d, name, data):
-    with open(os.path.join("corpus", d, name), "wb") as f:
+    os.makedirs(os.path.join(OUT, d), exist_ok=True)
+    with open(os.path.join(OUT, d, name), "wb") as f:
         f.write(data)
+
+
+def status_reply(summary=True):
+    """As a protocol 6 daemon answers status: the summary before the end."""
+    return (msg("daemon_info", daemon_info()) +
+            msg("key_status", key_status("net.ipv4.tcp_rmem",
+                                          "4096 131072 67108864",
+                                          "4096 131072 67108864", 1)) +
+            msg("key_status", key_status("net.core.rmem_max", "67108864",
+                                          "212992", 3, 13)) +
+            (msg("diag_summary", diag_summary(0)) if summary else b"") +
+            msg("end", end(2)))
+
+
+def diagnose_reply():
+    return (msg("diag_summary", diag_summary(2, nhidden=1, watching=0)) +
+            msg("flow", flow("10.0.0.2:41234", "[2001:db8::1]:443",
+                             "receive_buffer", "net.ipv4.tcp_rmem")) +
+            msg("flow", flow("10.0.0.2:22", "192.0.2.7:50522", "network",
+                             receiving=0)) +
+            msg("end", end(2)))
 
 
 def proto():
     for r in ("status", "reload", "restore", "resume"):
         write("proto", "request-" + r, msg(r))
     write("proto", "request-lease", msg("lease", struct.pack("<II", 30, 0)))
+    write("proto", "request-diagnose", msg("diagnose", diagnose(1)))
     write("proto", "requests-pipelined", msg("status") + msg("reload", seq=8))
-    write("proto", "reply-status",
-          msg("daemon_info", daemon_info()) +
-          msg("key_status", key_status("net.ipv4.tcp_rmem",
-                                        "4096 131072 67108864",
-                                        "4096 131072 67108864", 1)) +
-          msg("key_status", key_status("net.core.rmem_max", "67108864",
-                                        "212992", 3, 13)) +
-          msg("end", end(2)))
+    write("proto", "reply-status", status_reply())
+    write("proto", "reply-diagnose", diagnose_reply())
     write("proto", "reply-reload-errors",
           msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
           msg("result", result(1, "configuration rejected")) +
           msg("end", end(1)))
     write("proto", "reply-restore", msg("result", result(0, "restored")) +
           msg("end", end(0)))
+    # The version seeds carry another version on purpose (the lint knows
+    # them by "version" in the name).
     write("proto", "reply-version",
           msg("version", struct.pack("<II", VERSION, VERSION + 1),
               version=VERSION + 1))
@@ -90,29 +174,30 @@ def proto():
 
 
 def reply():
-    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume),
-    a chunk size byte (0: all at once), then the reply stream."""
+    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume:
+    the harness asks no other), a chunk size byte (0: all at once), then
+    the reply stream."""
     def seed(name, request, chunk, stream):
         write("reply", name, bytes([request, chunk]) + stream)
 
-    ok_status = (msg("daemon_info", daemon_info()) +
-                 msg("key_status", key_status("net.ipv4.tcp_rmem",
-                                               "4096 131072 67108864",
-                                               "4096 131072 67108864", 1)) +
-                 msg("key_status", key_status("net.core.rmem_max",
-                                               "67108864", "212992", 3, 13)) +
-                 msg("end", end(2)))
+    ok_status = status_reply()
     seed("status", 0, 0, ok_status)
     seed("status-bytewise", 0, 1, ok_status)
     seed("status-chunks-7", 0, 7, ok_status)
     seed("status-count-mismatch", 0, 0, ok_status[:-24] +
          msg("end", end(3)))
     seed("status-truncated", 0, 16, ok_status[:5000])
+    seed("status-without-summary", 0, 0, status_reply(summary=False))
+    seed("status-key-after-summary", 0, 0, ok_status[:-24] +
+         msg("key_status", key_status("net.a", "1", "1", 1)) +
+         msg("end", end(3)))
     seed("status-bad-state", 0, 0, msg("daemon_info", daemon_info()) +
          msg("key_status", key_status("net.x", "1", "1", 9)) +
          msg("end", end(1)))
+    # ESC, BEL, then C1 CSI and RLO as UTF-8 (C2 9B, E2 80 AE): s() encodes
+    # the text, so they are written as the characters, not their bytes
     seed("status-hostile-name", 0, 0, msg("daemon_info", daemon_info()) +
-         msg("key_status", key_status("net.\x1b]0;x\x07\xc2\x9b\xe2\x80\xae",
+         msg("key_status", key_status("net.\x1b]0;x\x07\u009b\u202e",
                                       "1", "1", 99)))
     seed("reload-errors", 1, 7,
          msg("config_error", s("/etc/tcptune.conf:5: unknown key", 1280)) +
@@ -144,16 +229,20 @@ def value():
 
 
 def pw_head(ok, nerrs, nkeys, interval=60, setbits=1, flags=0,
-            version=2):
-    # lib/parse_wire.h struct pw_head: 40 bytes (its _Static_assert)
-    return struct.pack("<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys,
-                       interval, setbits, flags, 0x1234abcd)
+            version=PW_VERSION):
+    # lib/parse_wire.h struct pw_head
+    return sized("pw_head", struct.pack(
+        "<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys, interval,
+        setbits, flags, 0x1234abcd))
 
 
 def pw_key(name, value, numeric=1, line=5):
-    # struct pw_key: 404 bytes (parse_wire.c's _Static_assert)
-    return s(name, 128) + s(value, 256) + struct.pack("<IIIiI", numeric, 0, 0,
-                                                      line, 0)
+    return sized("pw_key", s(name, 128) + s(value, 256) +
+                 struct.pack("<IIIiI", numeric, 0, 0, line, 0))
+
+
+def pw_error(text):
+    return sized("pw_error", s(text, 1280))
 
 
 def answer():
@@ -164,11 +253,13 @@ def answer():
     write("answer", "config-allow-any", pw_head(1, 0, 1, flags=2) +
           pw_key("kernel.core_pattern", "core", numeric=0))
     write("answer", "errors", pw_head(0, 2, 0) +
-          s("/etc/tcptune.conf:3: <integer>16M</integer> is not a number",
-            1280) + s("/etc/tcptune.conf:9: a key twice", 1280))
+          pw_error("/etc/tcptune.conf:3: <integer>16M</integer> is not a "
+                   "number") +
+          pw_error("/etc/tcptune.conf:9: a key twice"))
     write("answer", "key-twice", pw_head(1, 0, 2) +
           pw_key("net.core.rmem_max", "1") + pw_key("net.core.rmem_max", "2"))
-    write("answer", "other-version", pw_head(1, 0, 0, version=1))
+    # another build's version, on purpose, as the proto ones
+    write("answer", "other-version", pw_head(1, 0, 0, version=PW_VERSION - 1))
 
 
 if __name__ == "__main__":
