@@ -2,9 +2,11 @@
  * tcptunectl's reply parser (tools/client.c, reply_feed) on arbitrary
  * bytes, as a hostile server on the socket could send them.
  *
- * The first byte picks the request (its low two bits: status, reload,
- * restore, resume) and the second the size of the chunks the rest is fed
- * in (0: all at once), so that every split of the stream is reached.
+ * The first byte picks the request (modulo the six: status, reload,
+ * restore, resume, lease, diagnose; the seeds of before lease and
+ * diagnose, 0-3, pick as they did) and the second the size of the
+ * chunks the rest is fed in (0: all at once), so that every split of the
+ * stream is reached.
  * Checked: the parser takes exactly what it is given until it is done or
  * fails; a reply it calls done keeps its grammar (counts, enums, strings
  * that end); and whatever it says on stderr is escaped: no control
@@ -22,8 +24,10 @@
 #include "tcptunectl.h"
 
 static const uint32_t requests[] = {
-	MSG_STATUS, MSG_RELOAD, MSG_RESTORE, MSG_RESUME
+	MSG_STATUS, MSG_RELOAD, MSG_RESTORE, MSG_RESUME, MSG_LEASE,
+	MSG_DIAGNOSE
 };
+#define NREQUESTS	(sizeof(requests) / sizeof(requests[0]))
 
 /*
  * While the parser runs, stderr goes to a file of our own, read back
@@ -108,6 +112,24 @@ check_reply(const struct reply *r)
 	}
 	for (i = 0; i < r->nerrors; i++)
 		FUZZ_CHECK(ends(r->errors[i].text, sizeof(r->errors[i].text)));
+	FUZZ_CHECK(r->nflows <= CTL_MAX_FLOWS);
+	FUZZ_CHECK(r->request == MSG_DIAGNOSE || r->nflows == 0);
+	FUZZ_CHECK(!r->has_diag || r->request == MSG_STATUS ||
+	    r->request == MSG_DIAGNOSE);
+	FUZZ_CHECK(r->request != MSG_DIAGNOSE || r->has_diag);
+	if (r->has_diag) {
+		FUZZ_CHECK(ends(r->diag.rcv_ceiling_key,
+		    sizeof(r->diag.rcv_ceiling_key)));
+		FUZZ_CHECK(ends(r->diag.sampler, sizeof(r->diag.sampler)));
+		FUZZ_CHECK(ends(r->diag.problem, sizeof(r->diag.problem)));
+	}
+	for (i = 0; i < r->nflows; i++) {
+		FUZZ_CHECK(ends(r->flows[i].local, sizeof(r->flows[i].local)));
+		FUZZ_CHECK(ends(r->flows[i].remote,
+		    sizeof(r->flows[i].remote)));
+		FUZZ_CHECK(ends(r->flows[i].ceiling_key,
+		    sizeof(r->flows[i].ceiling_key)));
+	}
 	(void)reply_all_in_force(r);
 }
 
@@ -125,7 +147,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	chunk = data[1];
 	capture_start();
-	begun = reply_begin(&s, requests[data[0] & 3], 7, &r);
+	begun = reply_begin(&s, requests[data[0] % NREQUESTS], 7, &r);
 	while (begun == CTL_OK && off < size && how == FEED_MORE) {
 		n = chunk == 0 || size - off < chunk ? size - off : chunk;
 		how = reply_feed(&s, data + off, n, &used, &status);

@@ -174,9 +174,9 @@ def proto():
 
 
 def reply():
-    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume:
-    the harness asks no other), a chunk size byte (0: all at once), then
-    the reply stream."""
+    """fuzz_reply: a request byte (0 status, 1 reload, 2 restore, 3 resume,
+    4 lease, 5 diagnose: fuzz_reply.c's requests[], modulo six), a chunk
+    size byte (0: all at once), then the reply stream."""
     def seed(name, request, chunk, stream):
         write("reply", name, bytes([request, chunk]) + stream)
 
@@ -207,6 +207,12 @@ def reply():
          msg("end", end(0)))
     seed("resume-wrong-seq", 3, 0, msg("result", result(0, "resumed")) +
          msg("end", end(0), seq=8))
+    seed("lease", 4, 0, msg("result", result(0, "paused for 30 s")) +
+         msg("end", end(0)))
+    seed("diagnose", 5, 0, diagnose_reply())
+    seed("diagnose-bytewise", 5, 1, diagnose_reply())
+    seed("diagnose-flow-first", 5, 0, diagnose_reply()[
+        len(msg("diag_summary", diag_summary(2, nhidden=1, watching=0))):])
     seed("version-mismatch", 0, 3,
          msg("version", struct.pack("<II", 2, 1), version=2))
     seed("unexpected-type", 2, 0, msg("key_status",
