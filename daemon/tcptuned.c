@@ -70,6 +70,7 @@ struct daemon {
 	struct stat		 managed_dir;	/* watched, to see it replaced */
 	struct policy_watch	*policy_watch;	/* Windows registry policy */
 	time_t			 started;
+	long			 pid;	/* read once, not a syscall a status */
 	time_t			 last_reload;
 	bool			 last_reload_ok;
 	char			 last_reload_msg[TT_TEXT_MAX];
@@ -491,7 +492,7 @@ fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 	info->now = time(NULL);
 	info->last_reload = d->last_reload;
 	info->last_check = d->engine.last_check;
-	info->pid = (int32_t)getpid();
+	info->pid = (int32_t)d->pid;
 	info->last_reload_ok = d->last_reload_ok;
 	info->check_interval = d->engine.cfg->check_interval;
 	info->nkeys = (uint32_t)d->engine.nkeys;
@@ -1040,6 +1041,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	cfg = startup_checks(&d);
 	setup_events(&d, sup);
 	d.started = time(NULL);
+	d.pid = (long)getpid();	/* the daemon never forks to go on */
 	engine_init(&d.engine, d.be, &d.originals);
 	engine_configure(&d.engine, cfg);
 	if ((d.diagnose = diagnose_new(&d.engine, d.be, d.loop)) == NULL)
