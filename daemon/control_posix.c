@@ -95,12 +95,14 @@ socket_setup(int fd)
 }
 
 /*
- * The peer's uid from the kernel: SO_PEERCRED on Linux (socket(7)),
- * getpeereid(3) on macOS and FreeBSD.  -1 when it cannot be read, and
- * then the connection is refused: never assumed.
+ * The peer's uid from the kernel, and its pid (for status to say who
+ * holds a lease; -1 where the kernel does not tell).  Linux: both in
+ * one SO_PEERCRED (socket(7)); macOS and FreeBSD: getpeereid(3), and on
+ * macOS LOCAL_PEERPID at SOL_LOCAL (xnu bsd/sys/un.h).  -1 when the uid
+ * cannot be read, and then the connection is refused: never assumed.
  */
 static int
-peer_uid(int fd, uid_t *uid)
+peer_cred(int fd, uid_t *uid, long *pid)
 {
 #if defined(SO_PEERCRED) && defined(__linux__)
 	struct ucred	cred;
@@ -110,40 +112,25 @@ peer_uid(int fd, uid_t *uid)
 	    len != sizeof(cred))
 		return -1;
 	*uid = cred.uid;
+	*pid = (long)cred.pid;
 	return 0;
 #else
-	gid_t	gid;
-
-	return getpeereid(fd, uid, &gid);
+	gid_t		gid;
+#if defined(LOCAL_PEERPID) && defined(SOL_LOCAL)
+	pid_t		peer;
+	socklen_t	len = sizeof(peer);
 #endif
-}
 
-/*
- * The peer's pid, for status to say who holds a lease; -1 where the
- * kernel does not tell.  Linux: SO_PEERCRED (socket(7)); macOS:
- * LOCAL_PEERPID at SOL_LOCAL (xnu bsd/sys/un.h).
- */
-static long
-peer_pid(int fd)
-{
-#if defined(SO_PEERCRED) && defined(__linux__)
-	struct ucred	cred;
-	socklen_t	len = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
-	    len == sizeof(cred))
-		return (long)cred.pid;
-#elif defined(LOCAL_PEERPID) && defined(SOL_LOCAL)
-	pid_t		pid;
-	socklen_t	len = sizeof(pid);
-
-	if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &len) == 0 &&
-	    len == sizeof(pid))
-		return (long)pid;
-#else
-	(void)fd;
+	if (getpeereid(fd, uid, &gid) == -1)
+		return -1;
+	*pid = -1;
+#if defined(LOCAL_PEERPID) && defined(SOL_LOCAL)
+	if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &peer, &len) == 0 &&
+	    len == sizeof(peer))
+		*pid = (long)peer;
 #endif
-	return -1;
+	return 0;
+#endif
 }
 
 /* ---- one connection */
@@ -289,14 +276,14 @@ conn_free(struct conn *k)
 }
 
 static void
-conn_new(struct control *ctl, int fd, uid_t uid)
+conn_new(struct control *ctl, int fd, uid_t uid, long pid)
 {
 	struct ctl_peer	 peer;
 	struct conn	*k;
 
 	peer.user = (unsigned long)uid;
 	peer.privileged = uid == 0;
-	peer.pid = peer_pid(fd);
+	peer.pid = pid;
 	if ((k = calloc(1, sizeof(*k))) == NULL) {
 		close(fd);
 		return;
@@ -346,6 +333,7 @@ static int
 accept_one(struct control *ctl)
 {
 	uid_t	uid;
+	long	pid;
 	int	cfd, saved;
 
 	if ((cfd = accept(ctl->fd, NULL, NULL)) == -1) {
@@ -368,14 +356,14 @@ accept_one(struct control *ctl)
 		close(cfd);
 		return 0;
 	}
-	if (peer_uid(cfd, &uid) == -1) {
+	if (peer_cred(cfd, &uid, &pid) == -1) {
 		ctl_server_log(ctl->srv, NULL, TT_LOG_ERR, "control: cannot "
 		    "read the peer's credentials: refusing the connection: %s",
 		    strerror(errno));
 		close(cfd);
 		return 0;
 	}
-	conn_new(ctl, cfd, uid);
+	conn_new(ctl, cfd, uid, pid);
 	return 0;
 }
 
@@ -561,6 +549,7 @@ probe(struct control *ctl, char *why, size_t len)
 	struct sockaddr_un	sun;
 	const char		*what;
 	uid_t			uid;
+	long			pid;
 	int			fd, rv = 0;
 
 	if (tt_sockaddr_un(&sun, ctl->path) == -1 ||
@@ -569,7 +558,8 @@ probe(struct control *ctl, char *why, size_t len)
 		return tt_why(why, len, "%s: %s", ctl->path,
 		    strerror(errno)) == -1;
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
-		if (peer_uid(fd, &uid) == 0 && uid != 0 && uid != geteuid()) {
+		if (peer_cred(fd, &uid, &pid) == 0 && uid != 0 &&
+		    uid != geteuid()) {
 			rv = 1;
 			tt_why(why, len, "uid %lu answers on %s; it is not "
 			    "tcptuned: remove it before starting",
