@@ -29,8 +29,11 @@
  *
  * Prints one line of key=value figures (microseconds):
  *   clients=64 requests=128000 p50_us=.. p99_us=.. max_us=.. mean_us=..
- *   rps=.. keys=.. reconnect=.. pause_us=..
- * (and proc=1 with -P),
+ *   rps=.. keys=.. reconnect=.. pause_us=.. client_cpu_us=..
+ * (and proc=1 with -P), where client_cpu_us is the CPU time, user and
+ * system, of all the clients together (getrusage(2) RUSAGE_SELF, every
+ * thread of the process) per request: on a machine whose cores the
+ * clients share with the daemon, what they leave it of the CPU.
  * and with -o every latency, one a line, in microseconds.  Exits 1 on any
  * failed or malformed reply, 64 on a usage error.
  */
@@ -42,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -260,8 +264,21 @@ percentile_us(const uint64_t *v, size_t n, double p)
 	return (double)v[rank - 1] / 1000.0;
 }
 
+/* The process's CPU time so far, user and system, in microseconds. */
+static double
+cpu_used_us(void)
+{
+	struct rusage	ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) == -1)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+	    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
 static int
-report(struct client *cl, unsigned nclients, uint64_t wall, const char *out)
+report(struct client *cl, unsigned nclients, uint64_t wall, double cpu_us,
+    const char *out)
 {
 	size_t		 n = (size_t)nclients * nrequests, i;
 	uint64_t	*all, sum = 0;
@@ -276,12 +293,12 @@ report(struct client *cl, unsigned nclients, uint64_t wall, const char *out)
 	qsort(all, n, sizeof(*all), cmp_u64);
 	printf("clients=%u requests=%zu p50_us=%.1f p90_us=%.1f p99_us=%.1f "
 	    "max_us=%.1f mean_us=%.1f rps=%.0f keys=%u reconnect=%d pause_us=%u"
-	    "%s\n",
+	    " client_cpu_us=%.1f%s\n",
 	    nclients, n, percentile_us(all, n, 50), percentile_us(all, n, 90),
 	    percentile_us(all, n, 99), (double)all[n - 1] / 1000.0,
 	    (double)sum / (double)n / 1000.0,
 	    (double)n / ((double)wall / 1e9), cl[0].keys, reconnect, pause_us,
-	    proc_mode ? " proc=1" : "");
+	    cpu_us / (double)n, proc_mode ? " proc=1" : "");
 	if (out != NULL && (f = fopen(out, "w")) == NULL) {
 		fprintf(stderr, "statusbench: %s: %s\n", out, strerror(errno));
 		free(all);
@@ -319,9 +336,14 @@ number(const char *s, unsigned max)
 	return (unsigned)v;
 }
 
-/* Start every client, wait for all; the wall time is from the barrier. */
+/*
+ * Start every client, wait for all; the wall time is from the barrier,
+ * the CPU time from just before it (a connect still under way may fall
+ * inside: one a client, against thousands of requests).
+ */
 static int
-run_clients(struct client *cl, unsigned nclients, uint64_t *wall)
+run_clients(struct client *cl, unsigned nclients, uint64_t *wall,
+    double *cpu_us)
 {
 	uint64_t	t0;
 	unsigned	i;
@@ -336,11 +358,13 @@ run_clients(struct client *cl, unsigned nclients, uint64_t *wall)
 		    proc_client_run : client_run, &cl[i]))
 			return -1;
 	}
+	*cpu_us = cpu_used_us();
 	pthread_barrier_wait(&start_line);
 	t0 = now_ns();
 	for (i = 0; i < nclients; i++)
 		pthread_join(cl[i].thread, NULL);
 	*wall = now_ns() - t0;
+	*cpu_us = cpu_used_us() - *cpu_us;
 	for (i = 0; i < nclients; i++)
 		if (cl[i].error[0] != '\0') {
 			fprintf(stderr, "statusbench: client %u: %s\n", i,
@@ -416,6 +440,7 @@ main(int argc, char **argv)
 	const char	*out = NULL;
 	unsigned	 nclients = 0;
 	uint64_t	 wall;
+	double		 cpu_us;
 	unsigned	 i;
 	int		 ch, rc;
 
@@ -447,8 +472,8 @@ main(int argc, char **argv)
 		perror("statusbench");
 		return 1;
 	}
-	rc = run_clients(cl, nclients, &wall) == -1 ||
-	    report(cl, nclients, wall, out) == -1 ? 1 : 0;
+	rc = run_clients(cl, nclients, &wall, &cpu_us) == -1 ||
+	    report(cl, nclients, wall, cpu_us, out) == -1 ? 1 : 0;
 	for (i = 0; i < nclients; i++)
 		free(cl[i].lat);
 	free(cl);
