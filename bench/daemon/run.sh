@@ -337,17 +337,30 @@ status_vs_proc() {
 	fig ratio_proc_p99 "$(ratio "$(kv "$st" p99_us)" "$(kv "$pr" p99_us)")"
 }
 
+# with_daemon_cpu LINE T0 T1: statusbench's LINE with daemon_cpu_us
+# added, tcptuned's CPU time per request from its clock ticks T0 and T1
+# (cpu_ticks) around the run: a tick is 1/CLK_TCK s (10 ms at 100), so
+# only the runs of seconds (64 clients) have it to a few per cent.
+with_daemon_cpu() {
+	printf '%s daemon_cpu_us=%s\n' "$1" "$(awk -v a="$2" -v b="$3" \
+	    -v hz="$(getconf CLK_TCK)" -v n="$(kv "$1" requests)" \
+	    'BEGIN { printf "%.1f", (b - a) * 1e6 / hz / n }')"
+}
+
 bench_status() {
-	local c line
+	local c line t0
 	profile_conf "$T/lat.conf" 60
 	bd_start lat "$T/lat.conf"
 	: >"$T/lat.keep"
 	: >"$T/lat.-C"
 	for c in 1 16 64; do
 		for mode in keep -C; do
+			t0=$(cpu_ticks "$DPID_lat")
 			line=$("$STATUSBENCH" ${mode#keep} -s "$T/lat.sock" \
 			    -c "$c" -n "$LAT_N") ||
 			    bail "statusbench -c $c $mode failed"
+			line=$(with_daemon_cpu "$line" "$t0" \
+			    "$(cpu_ticks "$DPID_lat")")
 			echo "$line" >>"$T/lat.txt"
 			printf '%s %s %s\n' "$c" "$(kv "$line" p50_us)" \
 			    "$(kv "$line" p99_us)" >>"$T/lat.$mode"
