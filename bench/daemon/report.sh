@@ -39,6 +39,54 @@ num() {
 	printf '%s' "$1" | sed -e ':a' -e 's/^\([0-9]\+\)\([0-9]\{3\}\)/\1,\2/; ta'
 }
 
+# spread WORD LIST: the least, median or most of the numbers in LIST.
+spread() {
+	tr ' ' '\n' <<<"$2" | grep . | sort -n | awk -v w="$1" '{ v[NR] = $1 }
+	    END { if (w == "min") print v[1]; else if (w == "max") print v[NR];
+	          else print v[int((NR + 1) / 2)] }'
+}
+
+# mem_map_section: the default-profile daemon per mapping (run.sh's
+# mem-map.start and mem-map.round2) and what moves its biggest part.
+mem_map_section() {
+	local s=$OUT/mem-map.start r=$OUT/mem-map.round2 sr sl
+	[ -e "$s" ] && [ -e "$r" ] || return 0
+	sr=$(get spread_rss) sl=$(get spread_libc)
+	cat <<EOT
+
+What the default-profile daemon's resident set is made of, per mapping,
+in KiB (each file's code, its r-xp segment, apart from its other
+segments: headers, symbol tables, read-only and writable data):
+
+| mapping | after the first apply | after $(num "$(get mem_checks)") cycles and 20,000 requests |
+| --- | --- | --- |
+EOT
+	awk -F'\t' 'NR == FNR { a[$1] = $2; next }
+	    { printf "| %s | %s | %s |\n", $1, ($1 in a) ? a[$1] : 0, $2 }' "$s" "$r"
+	cat <<EOT
+
+Start-up touches every page counted here: loading, the config read
+through tcptune-parse, the first apply, the control socket.  The
+timescale shim's pages (\`timescale.so\`) are the benchmark's, not in a
+user's daemon.  Most of the file-backed part is libc's code, and its size
+is set less by how much of libc the daemon calls than by the kernel's
+fault-around: a page fault on a file mapping also maps the neighbouring
+pages already in the page cache, up to \`fault_around_bytes\` (64 KiB, a
+debugfs setting), in a window aligned on the virtual address and clamped
+to the mapping (\`do_fault_around()\`, mm/memory.c in Linux).  libc is in
+the page cache of every running system, so one call into a 64 KiB stretch
+of its code maps the whole stretch, and which stretches the daemon's calls
+fall into depends on where ASLR loaded libc.
+EOT
+	[ -n "$sr" ] || return 0
+	cat <<EOT
+The same binary on the same config, started $(get spread_n) times without the shim and
+read once it answered: VmRSS $(spread min "$sr") to $(spread max "$sr") KiB (median $(spread med "$sr")),
+of which libc's code $(spread min "$sl") to $(spread max "$sl") KiB.  One run's VmRSS is one
+draw from that range.
+EOT
+}
+
 # shared_libs: what the daemon's resident set shares with other
 # processes, from ldd of this build: libc and the loader alone since the
 # config is parsed in tcptune-parse (issue 25), libxml2 and its own
@@ -311,6 +359,7 @@ $(( $(get anon_lat) - $(get anon_round2) )) KiB more anonymous memory than the o
 connected client has a 16 KiB input buffer and an output queue, freed when
 it leaves, and the C library's allocator need not give freed memory back
 to the kernel.
+$(mem_map_section)
 
 Command: \`LD_PRELOAD=bench/daemon/timescale.so TT_TIMESCALE=1000 tcptuned
 -d -f mem.conf -s S -S DIR\` in \`unshare -n\`, mem.conf being

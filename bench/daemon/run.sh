@@ -43,10 +43,10 @@ QUICK_FLAG=
 [ "$QUICK" -eq 1 ] && QUICK_FLAG=--quick
 if [ "$QUICK" -eq 1 ]; then
 	CYCLES=10000 CG_CHECKS=60 WAKE_WINDOW=15 LAT_N=300 PACED_N=50
-	DRIFT_N=12 SHELL_KEYS=10
+	DRIFT_N=12 SHELL_KEYS=10 SPREAD_N=4
 else
 	CYCLES=10000 CG_CHECKS=300 WAKE_WINDOW=90 LAT_N=2000 PACED_N=300
-	DRIFT_N=100 SHELL_KEYS=100
+	DRIFT_N=100 SHELL_KEYS=100 SPREAD_N=16
 fi
 VARS=$OUT/daemon.vars
 : >"$VARS"
@@ -87,6 +87,19 @@ mem_figures() {
 	fig "uss_${tag}" "$(awk '$1 ~ /^Private_(Clean|Dirty):$/ { s += $2 } END { print s }' "/proc/$pid/smaps_rollup")"
 }
 
+# mem_map PID TAG: KiB resident per mapping into OUT/mem-map.TAG, each
+# file's code (its r-xp segment) apart from its other segments, since
+# the code is where fault-around (report.sh) makes the figure move.
+mem_map() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ / {
+		n = $6; if (n == "") n = "[anonymous]"; sub(/.*\//, "", n)
+		if (n !~ /^\[/) n = n ($2 ~ /x/ ? " code" : " other segments")
+	}
+	/^Rss:/ { r[n] += $2 }
+	END { for (n in r) if (r[n] > 0) printf "%s\t%d\n", n, r[n] }' \
+	    "/proc/$1/smaps" | sort -t "$(printf '\t')" -k2,2nr >"$OUT/mem-map.$2"
+}
+
 # run_cycles ID N: wait for N more check cycles of daemon ID.
 run_cycles() {
 	local c0
@@ -102,12 +115,36 @@ status_load() {
 
 # ---- memory: the real daemon, check timer divided by 1000 (timescale.so)
 
+# code_rss PID NAME: KiB resident of the r-xp mapping of file NAME.
+code_rss() {
+	awk -v f="$2" '/^[0-9a-f]+-[0-9a-f]+ / { code = ($2 ~ /x/ && $6 ~ f) }
+	    code && /^Rss:/ { s += $2 } END { print s + 0 }' "/proc/$1/smaps"
+}
+
+# mem_spread CONF: VmRSS of SPREAD_N fresh daemons, no shim, each read
+# once it answers (after its first apply) and stopped: the same binary on
+# the same config, only where ASLR placed the libraries differs.
+mem_spread() {
+	local i pid rss=() libc=()
+	for i in $(seq "$SPREAD_N"); do
+		bd_start "spread$i" "$1"
+		pid=$(daemon_pid "spread$i")
+		rss+=("$(proc_field "$pid" VmRSS)")
+		libc+=("$(code_rss "$pid" 'libc\\.so')")
+		bd_stop "spread$i"
+	done
+	fig spread_n "$SPREAD_N"
+	fig spread_rss "$(printf '%s\n' "${rss[@]}" | sort -n | tr '\n' ' ')"
+	fig spread_libc "$(printf '%s\n' "${libc[@]}" | sort -n | tr '\n' ' ')"
+}
+
 bench_memory() {
 	local pid t0 t1 c0 c1
 	profile_conf "$T/mem.conf" 1
 	bd_start mem "$T/mem.conf" LD_PRELOAD="$TIMESCALE" TT_TIMESCALE=1000
 	pid=$DPID_mem
 	mem_figures "$pid" start
+	mem_map "$pid" start
 	c0=$(bd_checks mem) t0=$(cpu_ticks "$pid")
 	run_cycles mem "$CYCLES"
 	c1=$(bd_checks mem) t1=$(cpu_ticks "$pid")
@@ -117,10 +154,13 @@ bench_memory() {
 	run_cycles mem "$CYCLES"
 	status_load mem 10000
 	mem_figures "$pid" round2
+	mem_map "$pid" round2
 	fig hwm "$(proc_field "$pid" VmHWM)"
 	fig mem_checks "$(bd_checks mem)"
 	fig cpu_us_per_check "$(calc "($t1 - $t0) * 1000000 / $(getconf CLK_TCK) / ($c1 - $c0)")"
 	bd_stop mem
+
+	mem_spread "$T/mem.conf"
 
 	make_root "$T/root100" 100 >"$T/keys100"
 	mapfile -t K100 <"$T/keys100"
