@@ -676,12 +676,35 @@ request_pending(const struct ctl_client *c)
 void
 ctl_client_input(struct ctl_client *c, const void *buf, size_t len)
 {
+	if (!c->closing) {
+		if (len > sizeof(c->in) - c->inlen)
+			len = sizeof(c->in) - c->inlen;
+		memcpy(c->in + c->inlen, buf, len);
+	}
+	ctl_client_input_read(c, len);
+}
+
+/*
+ * Where a transport may read the client's input to, *room bytes
+ * (ctl_client_room()), then tell ctl_client_input_read() how many came:
+ * no buffer of its own, whose 16 KiB on the stack under a status request
+ * made the daemon's stack that much deeper (BENCHMARKS.md, memory).  A
+ * closing client's input lands at the start, to be thrown away.
+ */
+void *
+ctl_client_input_space(struct ctl_client *c, size_t *room)
+{
+	*room = ctl_client_room(c);
+	return c->closing ? c->in : c->in + c->inlen;
+}
+
+/* len bytes are in the input: copied there, or read to its space. */
+void
+ctl_client_input_read(struct ctl_client *c, size_t len)
+{
 	c->last_active = tt_mono();
 	if (c->closing)
 		return;
-	if (len > sizeof(c->in) - c->inlen)
-		len = sizeof(c->in) - c->inlen;
-	memcpy(c->in + c->inlen, buf, len);
 	c->inlen += len;
 	process(c);
 }

@@ -213,8 +213,8 @@ conn_flush(struct conn *k)
 static void
 conn_read(struct conn *k)
 {
-	char	buf[sizeof(struct msg_hdr) + TT_PROTO_MAX_PAYLOAD];
-	size_t	room = ctl_client_room(k->client);
+	size_t	room;
+	void	*space = ctl_client_input_space(k->client, &room);
 	ssize_t	n;
 
 	if (room == 0) {
@@ -223,9 +223,7 @@ conn_read(struct conn *k)
 			conn_free(k);
 		return;
 	}
-	if (room > sizeof(buf))
-		room = sizeof(buf);
-	n = read(k->fd, buf, room);
+	n = read(k->fd, space, room);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n == -1) {
@@ -235,7 +233,7 @@ conn_read(struct conn *k)
 	if (n == 0)
 		ctl_client_input_end(k->client);
 	else
-		ctl_client_input(k->client, buf, (size_t)n);
+		ctl_client_input_read(k->client, (size_t)n);
 	conn_flush(k);
 }
 

@@ -215,6 +215,8 @@ struct ctl_client *ctl_client_new(struct ctl_server *, const struct ctl_peer *,
 void		 ctl_client_free(struct ctl_client *);
 size_t		 ctl_client_room(const struct ctl_client *);
 void		 ctl_client_input(struct ctl_client *, const void *, size_t);
+void		*ctl_client_input_space(struct ctl_client *, size_t *);
+void		 ctl_client_input_read(struct ctl_client *, size_t);
 void		 ctl_client_input_end(struct ctl_client *);
 const void	*ctl_client_output(const struct ctl_client *, size_t *);
 void		 ctl_client_sent(struct ctl_client *, size_t);
