@@ -51,7 +51,7 @@ spread() {
 mem_map_section() {
 	local s=$OUT/mem-map.start r=$OUT/mem-map.round2 sr sl
 	[ -e "$s" ] && [ -e "$r" ] || return 0
-	sr=$(get spread_rss) sl=$(get spread_libc)
+	sr=$(get spread_rss) sl=$(get spread_libc) sa=$(get spread_anon)
 	cat <<EOT
 
 What the default-profile daemon's resident set is made of, per mapping,
@@ -80,10 +80,11 @@ fall into depends on where ASLR loaded libc.
 EOT
 	[ -n "$sr" ] || return 0
 	cat <<EOT
-The same binary on the same config, started $(get spread_n) times without the shim and
-read once it answered: VmRSS $(spread min "$sr") to $(spread max "$sr") KiB (median $(spread med "$sr")),
-of which libc's code $(spread min "$sl") to $(spread max "$sl") KiB.  One run's VmRSS is one
-draw from that range.
+The same binary on the same config, started $(get spread_n) times without the
+shim, each read once it had answered a status request and made its first
+diagnose pass: VmRSS $(spread min "$sr") to $(spread max "$sr") KiB (median $(spread med "$sr")), of which
+libc's code $(spread min "$sl") to $(spread max "$sl") KiB and anonymous memory $(spread min "$sa") to $(spread max "$sa") KiB.  One
+run's VmRSS is one draw from that range.
 EOT
 }
 

@@ -121,21 +121,32 @@ code_rss() {
 	    code && /^Rss:/ { s += $2 } END { print s + 0 }' "/proc/$1/smaps"
 }
 
+# diagnose_passed ID: daemon ID has made its first diagnose pass.
+diagnose_passed() {
+	"$TCPTUNECTL" -s "$T/$1.sock" diagnose --json 2>/dev/null |
+	    jq -e '.last_pass != null' >/dev/null
+}
+
 # mem_spread CONF: VmRSS of SPREAD_N fresh daemons, no shim, each read
-# once it answers (after its first apply) and stopped: the same binary on
-# the same config, only where ASLR placed the libraries differs.
+# once it has answered a status request and made its first diagnose pass
+# (the paths a daemon at rest runs), then stopped: the same binary on the
+# same config, only where ASLR placed the libraries and stack differs.
 mem_spread() {
-	local i pid rss=() libc=()
+	local i pid rss=() libc=() anon=()
 	for i in $(seq "$SPREAD_N"); do
 		bd_start "spread$i" "$1"
+		wait_until 2 diagnose_passed "spread$i" ||
+		    bail "daemon spread$i made no diagnose pass"
 		pid=$(daemon_pid "spread$i")
 		rss+=("$(proc_field "$pid" VmRSS)")
+		anon+=("$(proc_field "$pid" RssAnon)")
 		libc+=("$(code_rss "$pid" 'libc\\.so')")
 		bd_stop "spread$i"
 	done
 	fig spread_n "$SPREAD_N"
-	fig spread_rss "$(printf '%s\n' "${rss[@]}" | sort -n | tr '\n' ' ')"
-	fig spread_libc "$(printf '%s\n' "${libc[@]}" | sort -n | tr '\n' ' ')"
+	fig spread_rss "${rss[*]}"
+	fig spread_anon "${anon[*]}"
+	fig spread_libc "${libc[*]}"
 }
 
 bench_memory() {
