@@ -65,15 +65,16 @@ EOT
 	    { printf "| %s | %s | %s |\n", $1, ($1 in a) ? a[$1] : 0, $2 }' "$s" "$r"
 	cat <<EOT
 
-Start-up touches every page counted here: loading, the config read
-through tcptune-parse, the first apply, the control socket.  The
+Start-up touches nearly every page counted here: loading, the config
+read through tcptune-parse, the first apply, the control socket.  The
 timescale shim's pages (\`timescale.so\`) are the benchmark's, not in a
 user's daemon.  Most of the file-backed part is libc's code, and its size
 is set less by how much of libc the daemon calls than by the kernel's
 fault-around: a page fault on a file mapping also maps the neighbouring
 pages already in the page cache, up to \`fault_around_bytes\` (64 KiB, a
 debugfs setting), in a window aligned on the virtual address and clamped
-to the mapping (\`do_fault_around()\`, mm/memory.c in Linux).  libc is in
+to the mapping (\`do_fault_around()\` in Linux's mm/memory.c,
+https://github.com/torvalds/linux/blob/master/mm/memory.c).  libc is in
 the page cache of every running system, so one call into a 64 KiB stretch
 of its code maps the whole stretch, and which stretches the daemon's calls
 fall into depends on where ASLR loaded libc.
@@ -81,8 +82,8 @@ EOT
 	[ -n "$sr" ] || return 0
 	cat <<EOT
 The same binary on the same config, started $(get spread_n) times without the
-shim, each read once it had answered a status request and made its first
-diagnose pass: VmRSS $(spread min "$sr") to $(spread max "$sr") KiB (median $(spread med "$sr")), of which
+shim, each read once it had answered a status request and, after its
+first diagnose pass, a diagnose request: VmRSS $(spread min "$sr") to $(spread max "$sr") KiB (median $(spread med "$sr")), of which
 libc's code $(spread min "$sl") to $(spread max "$sl") KiB and anonymous memory $(spread min "$sa") to $(spread max "$sa") KiB.  One
 run's VmRSS is one draw from that range.
 EOT

@@ -128,8 +128,9 @@ diagnose_passed() {
 }
 
 # mem_spread CONF: VmRSS of SPREAD_N fresh daemons, no shim, each read
-# once it has answered a status request and made its first diagnose pass
-# (the paths a daemon at rest runs), then stopped: the same binary on the
+# once it has answered a status request and, after its first diagnose
+# pass, a diagnose request (the paths a daemon at rest runs, and one it
+# serves), then stopped: the same binary on the
 # same config, only where ASLR placed the libraries and stack differs.
 mem_spread() {
 	local i pid rss=() libc=() anon=()
