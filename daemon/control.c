@@ -687,9 +687,10 @@ ctl_client_input(struct ctl_client *c, const void *buf, size_t len)
 /*
  * Where a transport may read the client's input to, *room bytes
  * (ctl_client_room()), then tell ctl_client_input_read() how many came:
- * no buffer of its own, whose 16 KiB on the stack under a status request
- * made the daemon's stack that much deeper (BENCHMARKS.md, memory).  A
- * closing client's input lands at the start, to be thrown away.
+ * no buffer of its own, whose 16 KiB on the stack made a status request
+ * the daemon's deepest call, and its stack as deep (BENCHMARKS.md,
+ * memory).  A closing client's input lands at the start, to be thrown
+ * away.
  */
 void *
 ctl_client_input_space(struct ctl_client *c, size_t *room)
