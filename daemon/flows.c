@@ -6,7 +6,8 @@
  *
  * The rules, for a connection that moved FLOW_MIN_BYTES over a round
  * trip of at least FLOW_MIN_RTT_US (below, it is a LAN or loopback and
- * buffers are not its limit), over its fastest check interval:
+ * buffers are not its limit), at its rate over its fastest interval
+ * between readings of at least a round trip (update):
  *
  *  - receiving (more bytes in than acknowledged out): receive-buffer
  *    when its receive buffer grew to a ceiling (the autotuning one, or
@@ -197,14 +198,26 @@ start(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 	f->prev_bytes = moved(r);
 }
 
-/* The rate of the interval since the last reading; the peak is kept. */
+/*
+ * The rate of the interval since the last rated reading; the peak is
+ * kept.  An interval shorter than a round trip gives no rate, and its
+ * bytes count in the next one: acknowledgements come in bursts of up to
+ * a window, so within a round trip a sender paced at 20 Mbit/s read as
+ * 419 Mbit/s (a close 5 ms after a live reading, on a loaded machine).
+ * Linux's own delivery rate drops such samples for the same reason
+ * (torvalds/linux net/ipv4/tcp_rate.c, tcp_rate_gen: "Normally we expect
+ * interval_us >= min-rtt").
+ */
 static void
 update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 {
-	uint64_t	bytes = moved(r), bps;
+	uint64_t	bytes = moved(r), span_ms, bps;
 
-	if (now_ms > f->prev_ms && bytes >= f->prev_bytes) {
-		bps = (bytes - f->prev_bytes) * 8000 / (now_ms - f->prev_ms);
+	if (now_ms >= f->prev_ms && bytes >= f->prev_bytes) {
+		span_ms = now_ms - f->prev_ms;
+		if (span_ms == 0 || span_ms * 1000 < r->rtt_us)
+			return;
+		bps = (bytes - f->prev_bytes) * 8000 / span_ms;
 		if (bps > f->peak_bps)
 			f->peak_bps = bps;
 	}
@@ -387,7 +400,7 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 		if (!f->open)
 			return;
 		keep_unknown(&last, &f->last);
-		end_ms = transfer_end(r, f->prev_ms, now_ms);
+		end_ms = transfer_end(r, f->last_ms, now_ms);
 	} else {
 		f = slot(h, r);
 		end_ms = transfer_end(r, 0, now_ms);

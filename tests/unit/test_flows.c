@@ -515,6 +515,44 @@ test_close_tail_no_rate(void **arg)
 }
 
 /*
+ * A close a few ms after the last live reading, with a window's bytes
+ * acknowledged between (diagnose.sh 14 on a loaded machine: a sender
+ * paced at 20 Mbit/s judged network at 419 Mbit/s): an interval shorter
+ * than a round trip gives no rate.  So do live readings closer than a
+ * round trip, whose bytes count in the next interval instead.
+ */
+static void
+test_sub_rtt_interval_no_rate(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a = reading(1, RTT_150MS), b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 1000000;
+	a.cwnd_bytes = 2 * MIB;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	a.bytes_acked += 2500000;	/* 20 Mbit/s for a second */
+	a.busy_us += 1000000;
+	flows_take(h, &a, &l, 2000);
+	a.bytes_acked += 250000;	/* a burst of acks 50 ms later */
+	flows_take(h, &a, &l, 2050);
+	b = a;
+	b.bytes_acked += 250000;	/* in flight at that reading */
+	b.idle_ms = 295;		/* the close's end: 2005, 5 ms on */
+	flows_close(h, &b, &l, 2300);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.rate_bps, 20000000);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	free(h);
+}
+
+/*
  * Connections no pass read: an upload held by its send buffer judged
  * from its notice alone (its rate over its busy time); a download stays
  * unclassified (no rate from one reading), an owner never made up.
@@ -1408,6 +1446,7 @@ main(void)
 		cmocka_unit_test(test_close_unsampled),
 		cmocka_unit_test(test_close_after_idle),
 		cmocka_unit_test(test_close_tail_no_rate),
+		cmocka_unit_test(test_sub_rtt_interval_no_rate),
 		cmocka_unit_test(test_local_pairs),
 		cmocka_unit_test(test_uid_share),
 		cmocka_unit_test(test_counts_and_privacy),
