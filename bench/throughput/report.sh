@@ -71,6 +71,21 @@ advise_json() {
 	    --set "kernel.osrelease=$(uname -r)"
 }
 
+# advise_ratio FIELD: advise's window per buffer byte (.platform's
+# receive_window_per_buffer_byte or send_window_per_buffer_byte), the same
+# for every row.
+advise_ratio() {
+	advise_json default "$MAIN_RTT" | jq -r ".platform.$1"
+}
+
+# advise_model_words: how advise's model window is made, from its own
+# ratios, for the text.
+advise_model_words() {
+	printf 'the smaller of %s of tcp_rmem[2] and %s of tcp_wmem[2]' \
+	    "$(advise_ratio receive_window_per_buffer_byte)" \
+	    "$(advise_ratio send_window_per_buffer_byte)"
+}
+
 # predicted ROW RTT -> "Mbit/s window_bytes limited_by": one stream A -> B
 # is held by the smaller of B's receive and A's send side.
 predicted() {
@@ -254,10 +269,11 @@ gp_num() {
 
 # The sweep: medians per RTT beside two window/RTT ceilings per row: the
 # window B offered at the main RTT (ss snd_wnd, = tcp_rmem[2] x
-# scaling_ratio / 256) and advise's model window (half of each buffer).
+# scaling_ratio / 256) and advise's model window (advise_model_words).
 section_sweep() {
-	local r wd wt od ot
+	local r wd wt od ot wl
 	wd=$(predicted default 100 | awk '{ print $2 }')
+	wl=$(predicted default 100 | awk '{ print $3 }')
 	wt=$(predicted tuned 100 | awk '{ print $2 }')
 	od=$(ss_stat "$MAIN_RTT" default 1 wnd)
 	ot=$(ss_stat "$MAIN_RTT" tuned 1 wnd)
@@ -284,7 +300,7 @@ section_sweep() {
 	done 3<"$RAW/sweep.dat"
 	echo
 	awk -v od="$od" -v ot="$ot" -v wd="$wd" -v wt="$wt" \
-	    -v fly="$(in_flight k616)" \
+	    -v fly="$(in_flight k616)" -v wl="$wl" -v model="$(advise_model_words)" \
 	    -v rd="$(row_rmem default | awk '{ print $NF }')" \
 	    -v rt="$(row_rmem tuned | awk '{ print $NF }')" 'BEGIN { M = 1048576
 	    print "Ceiling: min(link, window × 8 / RTT) in Mbit/s, for the window B really"
@@ -292,8 +308,9 @@ section_sweep() {
 	    printf "tuned, that is tcp_rmem[2] × scaling_ratio / 256 with scaling_ratio %.0f/256\n", od / rd * 256
 	    printf "(%.0f/256 tuned): Linux 6.6+ measures it per connection from the\n", ot / rt * 256
 	    print "payload-to-truesize ratio of the packets it receives. \"advise\": the same for"
-	    printf "the window advise models, half of each buffer (%.2f MiB, held by\n", wd / M
-	    printf "tcp_wmem; %.0f MiB tuned). The default row sits a little below its ceiling\n", wt / M
+	    printf "the window advise models, %s\n", model
+	    printf "(%.2f MiB, held by %s; %.0f MiB tuned).\n", wd / M, wl, wt / M
+	    print "The default row sits a little below its ceiling"
 	    if (fly != "")
 		printf "because the sender, with tcp_wmem[2] = 4 MiB, keeps about %.1f MiB in flight\n", fly / M
 	    print "(see the \"kernel default from 6.16\" row, which is held by that alone)."
@@ -400,8 +417,9 @@ emulator_text() {
 }
 
 # Why a prediction is off by more than 25 %: advise gives one stream a
-# window of half of each buffer (tools/advise/advise_model.c); set that against
-# what the kernel did, from the sender's ss samples.
+# window of a share of each buffer (advise_model_words, from
+# tools/advise/advise_model.c); set that against what the kernel did, from
+# the sender's ss samples.
 advise_why() {
 	local id pred pw med diff lim any=0
 	while read -r id pred pw med diff lim <&3; do
@@ -423,16 +441,19 @@ why_row() {		# why_row ID PRED WINDOW MEDIAN DIFF LIMITED_BY
 	    -v fly="$fly" -v rw="$(ss_stat "$MAIN_RTT" "$1" 1 rwnd)" \
 	    -v rtx="$(median_of "$MAIN_RTT" "$1" 1 6)" -v qd="$(emu_drops)" \
 	    -v td="$(tun_drops)" \
+	    -v model="$(advise_model_words)" \
+	    -v rr="$(advise_ratio receive_window_per_buffer_byte)" \
+	    -v sr="$(advise_ratio send_window_per_buffer_byte)" \
 	    -v sb="$(ss_stat "$MAIN_RTT" "$1" 1 sndbuf)" 'BEGIN { M = 1048576
 	    printf "- %s: predicted %s Mbit/s, measured %s (%s %%). ", label, pred, med, diff
-	    printf "advise gives one stream %.2f MiB (half of the smaller buffer, held by %s); ", pw / M, lim
+	    printf "advise gives one stream %.2f MiB (%s, held by %s); ", pw / M, model, lim
 	    printf "the measured stream kept %.2f MiB in flight (median rate x RTT), B offered %.2f MiB ", fly / M, wnd / M
 	    printf "(%.3f of tcp_rmem[2]), and ss shows it limited by the receive window %s %% ", wnd / rmem, rw
 	    printf "and by the send buffer %s %% of the time. ", sb
 	    if (lim == "net.ipv4.tcp_wmem")
-		printf "The assumption that fails is on the send side: advise expects at most tcp_wmem[2] / 2 = %.1f MiB in flight (the send buffer sized at twice the data in flight, tcp_sndbuf_expand), but this kernel kept %.2f of tcp_wmem[2] in flight.", wmem / 2 / M, fly / wmem
+		printf "The assumption that fails is on the send side: advise expects tcp_wmem[2] x %s = %.1f MiB in flight (a send buffer held at its ceiling, the share an earlier run measured), but this kernel kept %.2f of tcp_wmem[2] in flight.", sr, wmem * sr / M, fly / wmem
 	    else if (lim == "net.ipv4.tcp_rmem")
-		printf "The assumption that fails is on the receive side: advise plans for half of tcp_rmem[2] as window, the kernel offered %.3f of it (scaling_ratio %.0f/256).", wnd / rmem, wnd / rmem * 256
+		printf "The assumption that fails is on the receive side: advise plans for %s of tcp_rmem[2] as window, the kernel offered %.3f of it (scaling_ratio %.0f/256).", rr, wnd / rmem, wnd / rmem * 256
 	    else
 		printf "No buffer holds this row, so advise predicts the link; what held the stream was loss: %s retransmits (median of the runs), with %s drops in the emulator'"'"'s queue and %s packets dropped by the TUN device before the emulator read them (counters above, all runs at this RTT), while the shared CPUs were busy.", rtx, qd == "" ? "no count of" : qd, td == "" ? "no count of" : td
 	    print "" }'

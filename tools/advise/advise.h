@@ -193,7 +193,10 @@ struct adv_result {
 	double		 bdp;		/* bytes in flight at the full rate */
 	long long	 window;	/* what one stream needs: bdp, capped */
 	double		 rcv_ratio;	/* receive window per buffer byte */
-	double		 snd_ratio;	/* in flight per send buffer byte */
+	double		 snd_ratio;	/* in flight per byte of a send
+					   buffer at its ceiling */
+	double		 snd_size_ratio;	/* the same, planned: what
+					   the recommendation is sized at */
 	char		 kernel[64];	/* "Linux 6.18.4", "macOS", ... */
 	long long	 sb_cap;	/* macOS: the most maxsockbuf takes */
 	long long	 ncl;		/* macOS: kern.ipc.nmbclusters */

@@ -19,9 +19,27 @@
  *   tcp_measure_rcv_mss; commit "tcp: get rid of sysctl_tcp_adv_win_scale",
  *   Documentation/networking/ip-sysctl.rst "Obsolete since linux-6.6").
  *   Half is what both give by default, so tcp_rmem[2] ~ 2 x BDP.
- *   The send buffer is sized at twice the congestion window times the
- *   memory one segment takes, "Cubic needs 1.7 factor, rounded to 2"
- *   (net/ipv4/tcp_input.c, tcp_sndbuf_expand), so tcp_wmem[2] ~ 2 x BDP.
+ *   Sending has two ratios.  Sizing: autotuning sets sk_sndbuf to twice
+ *   the congestion window times the memory one segment takes, "Cubic
+ *   needs 1.7 factor, rounded to 2" (net/ipv4/tcp_input.c,
+ *   tcp_sndbuf_expand), so a tcp_wmem[2] that is raised is raised to
+ *   about 2 x BDP (LINUX_SND_FACTOR).  A buffer held at its cap: the
+ *   program may queue until sk_wmem_queued, the truesize of every skb not
+ *   yet acknowledged, reaches sk_sndbuf (torvalds/linux include/net/sock.h,
+ *   __sk_stream_memory_free; net/ipv4/tcp.c, tcp_sendmsg_locked waits in
+ *   sk_stream_wait_memory), and a TSO skb carries tens of KB of payload in
+ *   page fragments for one skb's overhead (tcp.c, tcp_stream_alloc_skb:
+ *   SKB_TRUESIZE of a MAX_TCP_HEADER head; tcp_output.c, tcp_tso_autosize),
+ *   so nearly all of the cap can be in flight, not half.  How much is no
+ *   kernel constant: the writer is woken only once a third of the buffer
+ *   is free (net/core/stream.c, sk_stream_write_space; sock.h,
+ *   sk_stream_min_wspace), and what is queued but unsent is not in
+ *   flight.  So the rate a given tcp_wmem[2] allows, and the least that
+ *   does (BDP / the share), use the share measured (LINUX_SND_CAPPED):
+ *   0.87 of tcp_wmem[2] = 4 MiB in flight (median rate x RTT), one cubic
+ *   stream over 1 Gbit/s at 150 ms on Linux 6.18, the receive window never
+ *   its limit (docs/BENCHMARKS.md, the "kernel default from 6.16" row of
+ *   bench/throughput).
  *
  * macOS (xnu)
  *   kern.ipc.maxsockbuf takes at most high_sb_max = nmbclusters << 7,
@@ -84,6 +102,8 @@
 
 /* The send buffer per byte in flight that Linux plans (tcp_sndbuf_expand) */
 #define LINUX_SND_FACTOR	2.0
+/* In flight per byte of a send buffer held at tcp_wmem[2]: measured, above */
+#define LINUX_SND_CAPPED	0.87
 
 /* ---- platforms and their keys */
 
@@ -710,7 +730,8 @@ linux_model(const struct adv_input *in, struct adv_result *r)
 
 	linux_kernel(in, r);
 	r->rcv_ratio = linux_rcv_ratio(in, r);
-	r->snd_ratio = 1.0 / LINUX_SND_FACTOR;
+	r->snd_size_ratio = 1.0 / LINUX_SND_FACTOR;
+	r->snd_ratio = LINUX_SND_CAPPED;
 	note(r, NOTE_LINUX_SND, 0, 0, 0);
 	cur_get(in, "net.ipv4.tcp_rmem", 3, &c.rmem);
 	cur_get(in, "net.ipv4.tcp_wmem", 3, &c.wmem);
@@ -719,10 +740,15 @@ linux_model(const struct adv_input *in, struct adv_result *r)
 	cur_get(in, "net.ipv4.tcp_moderate_rcvbuf", 1, &c.moderate);
 	moderate = c.moderate.v[0] != 0;
 	need_r = ceil_ll((double)r->window / r->rcv_ratio);
+	/*
+	 * A tcp_wmem[2] that lets the window through at its cap is enough;
+	 * one that does not is raised to what autotuning plans for.
+	 */
 	need_w = ceil_ll((double)r->window / r->snd_ratio);
 	/* tcp_rmem and tcp_wmem are ints (proc_dointvec_minmax) */
 	rmem = raise_to(c.rmem.v[2], need_r, INT_MAX);
-	wmem = raise_to(c.wmem.v[2], need_w, INT_MAX);
+	wmem = c.wmem.v[2] >= need_w ? c.wmem.v[2] : raise_to(c.wmem.v[2],
+	    ceil_ll((double)r->window / r->snd_size_ratio), INT_MAX);
 	linux_rows(r, &c, rmem, wmem, need_r, need_w);
 	dir_eval(&r->now_rcv, r, linux_rcv_buffer(&c, c.rmem.v[2], moderate),
 	    r->rcv_ratio, moderate ? "net.ipv4.tcp_rmem" :
@@ -937,7 +963,7 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	struct darwin_cur c;
 	long long	  rbuf, sbuf, sb;
 
-	r->rcv_ratio = r->snd_ratio = 1.0;
+	r->rcv_ratio = r->snd_ratio = r->snd_size_ratio = 1.0;
 	darwin_cur_get(in, &c);
 	r->sb_whole = darwin_whole(in, &c, r);
 	r->ncl = c.ncl.v[0];
@@ -1000,7 +1026,7 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 	long long	   rbuf, sbuf, sb;
 
 	snprintf(r->kernel, sizeof(r->kernel), "FreeBSD");
-	r->rcv_ratio = r->snd_ratio = 1.0;
+	r->rcv_ratio = r->snd_ratio = r->snd_size_ratio = 1.0;
 	cur_get(in, "kern.ipc.maxsockbuf", 1, &c.sb);
 	cur_get(in, "net.inet.tcp.recvbuf_max", 1, &c.rbuf);
 	cur_get(in, "net.inet.tcp.sendbuf_max", 1, &c.sbuf);
@@ -1183,7 +1209,7 @@ windows_model(const struct adv_input *in, struct adv_result *r)
 	struct win_cur	c;
 
 	snprintf(r->kernel, sizeof(r->kernel), "Windows");
-	r->rcv_ratio = r->snd_ratio = 1.0;
+	r->rcv_ratio = r->snd_ratio = r->snd_size_ratio = 1.0;
 	word_get(in, "tcp.autotuninglevel", &c.level);
 	word_get(in, "offload.rss", &c.rss);
 	word_get(in, "offload.rsc", &c.rsc);

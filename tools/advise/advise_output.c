@@ -512,6 +512,7 @@ json_platform(struct json *j, const struct advice *a)
 	json_bool(j, "live", a->in.live);
 	json_num(j, "receive_window_per_buffer_byte", r->rcv_ratio);
 	json_num(j, "send_window_per_buffer_byte", r->snd_ratio);
+	json_num(j, "send_sizing_window_per_buffer_byte", r->snd_size_ratio);
 	if (r->sb_cap > 0)
 		json_int(j, "maxsockbuf_ceiling", r->sb_cap);
 	else

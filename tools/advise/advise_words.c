@@ -131,10 +131,6 @@ static const char *const note_names[NOTE_COUNT] = {
 
 /* The notes that need no number: their sentence as it is. */
 static const char *const note_plain[NOTE_COUNT] = {
-	[NOTE_LINUX_SND] = "Sending: Linux sizes a send buffer at twice the "
-	    "congestion window, for fast recovery and per-packet overhead, "
-	    "so tcp_wmem[2] should also be about 2 x the bandwidth-delay "
-	    "product.",
 	[NOTE_LINUX_NAMESPACE] = "net.ipv4.tcp_rmem and tcp_wmem belong to "
 	    "a network namespace (a container has its own copy); "
 	    "net.core.rmem_max and wmem_max are global, can be changed only "
@@ -253,6 +249,18 @@ linux_rcv_text(const struct adv_result *r, const struct adv_note *n,
 		    "(tcp_adv_win_scale %lld: %.0f%% is window), so "
 		    "tcp_rmem[2] should be the bandwidth-delay product "
 		    "divided by that.", n->arg[0], r->rcv_ratio * 100);
+}
+
+static void
+linux_snd_text(const struct adv_result *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "Sending: Linux sizes a send buffer at twice the "
+	    "congestion window, for fast recovery and per-packet overhead, "
+	    "so a tcp_wmem[2] that is raised is raised to about 2 x the "
+	    "bandwidth-delay product. A send buffer held at a smaller "
+	    "tcp_wmem[2] still keeps most of it in flight (%.2f of it in a "
+	    "measurement), so one of at least the bandwidth-delay product / "
+	    "%.2f is kept.", r->snd_ratio, r->snd_ratio);
 }
 
 static void
@@ -420,6 +428,9 @@ adv_note_text(const struct adv_input *in, const struct adv_result *r,
 	case NOTE_LINUX_RCV_SCALED:
 	case NOTE_LINUX_RCV_ADV_WIN:
 		linux_rcv_text(r, n, buf, len);
+		return;
+	case NOTE_LINUX_SND:
+		linux_snd_text(r, buf, len);
 		return;
 	case NOTE_XNU_NCL_DERIVED:
 		snprintf(buf, len, "kern.ipc.nmbclusters was not read: %lld is "
