@@ -475,6 +475,28 @@ test_close_after_idle(void **arg)
 }
 
 /*
+ * An upload paced at 20 Mbit/s, 150 ms away, read at 1000 ms and again
+ * at 2000 ms: a second's 2.5 MB between the two.  a is its last reading.
+ */
+static void
+paced_upload(struct flow_history *h, const struct flow_limits *l,
+    struct flow_reading *a)
+{
+	flows_init(h);
+	a->bytes_acked = 1 * MIB;
+	a->busy_us = 1000000;
+	a->cwnd_bytes = 2 * MIB;
+	flows_begin_pass(h, 1000);
+	flows_take(h, a, l, 1000);
+	flows_end_pass(h, 1000);
+	a->bytes_acked += 2500000;
+	a->busy_us += 1000000;
+	flows_begin_pass(h, 2000);
+	flows_take(h, a, l, 2000);
+	flows_end_pass(h, 2000);
+}
+
+/*
  * An upload read after its last data went out, before the last of it was
  * acknowledged (a round trip, more where a queue in the path stretches
  * it): the window acknowledged after that reading has no interval of its
@@ -491,18 +513,7 @@ test_close_tail_no_rate(void **arg)
 	struct flow_verdict	 v;
 
 	(void)arg;
-	flows_init(h);
-	a.bytes_acked = 1 * MIB;
-	a.busy_us = 1000000;
-	a.cwnd_bytes = 2 * MIB;
-	flows_begin_pass(h, 1000);
-	flows_take(h, &a, &l, 1000);
-	flows_end_pass(h, 1000);
-	a.bytes_acked += 2500000;	/* 20 Mbit/s for a second */
-	a.busy_us += 1000000;
-	flows_begin_pass(h, 2000);
-	flows_take(h, &a, &l, 2000);
-	flows_end_pass(h, 2000);
+	paced_upload(h, &l, &a);
 	b = a;
 	b.bytes_acked += 250000;	/* in flight at the reading */
 	b.idle_ms = 400;		/* last data sent at 1900 */
@@ -530,22 +541,16 @@ test_sub_rtt_interval_no_rate(void **arg)
 	struct flow_verdict	 v;
 
 	(void)arg;
-	flows_init(h);
-	a.bytes_acked = 1 * MIB;
-	a.busy_us = 1000000;
-	a.cwnd_bytes = 2 * MIB;
-	flows_begin_pass(h, 1000);
-	flows_take(h, &a, &l, 1000);
-	flows_end_pass(h, 1000);
-	a.bytes_acked += 2500000;	/* 20 Mbit/s for a second */
-	a.busy_us += 1000000;
-	flows_take(h, &a, &l, 2000);
+	paced_upload(h, &l, &a);
 	a.bytes_acked += 250000;	/* a burst of acks 50 ms later */
 	flows_take(h, &a, &l, 2050);
+	a.bytes_acked += 2250000;	/* 2.5 MB since 2000: 20 Mbit/s */
+	flows_take(h, &a, &l, 3000);
 	b = a;
 	b.bytes_acked += 250000;	/* in flight at that reading */
-	b.idle_ms = 295;		/* the close's end: 2005, 5 ms on */
-	flows_close(h, &b, &l, 2300);
+	b.idle_ms = 295;		/* the close's end: 3005, 5 ms on */
+	flows_close(h, &b, &l, 3300);
+	assert_int_equal(h->flows[0].last_ms, 3005);
 	flows_classify(&h->flows[0], &v);
 	assert_int_equal(v.rate_bps, 20000000);
 	assert_int_equal(v.held, HELD_APPLICATION);
