@@ -57,7 +57,6 @@ struct ctl_server {
 	struct ctl_client	*clients;
 	int			 nclients;
 	int			 nunprivileged;
-	int			 nwaiting;	/* clients with waiting set */
 	int			 max_clients;
 	size_t			 unprivileged_out;	/* queued, not sent */
 	struct user_count	*users;		/* unprivileged, n > 0 */
@@ -68,16 +67,6 @@ struct ctl_server {
 typedef void (*request_fn)(struct ctl_client *, uint32_t);
 
 static void	process(struct ctl_client *);
-
-/* The count lets a sent reply skip the walk when nobody waits. */
-static void
-set_waiting(struct ctl_client *c, bool waiting)
-{
-	if (c->waiting == waiting)
-		return;
-	c->waiting = waiting;
-	c->srv->nwaiting += waiting ? 1 : -1;
-}
 
 /* ---- bounds */
 
@@ -503,10 +492,10 @@ parse_one(struct ctl_client *c)
 	if (c->inlen < total)
 		return 0;
 	if (over_budget(c)) {
-		set_waiting(c, true);
+		c->waiting = true;
 		return 0;
 	}
-	set_waiting(c, false);
+	c->waiting = false;
 	handle_request(c, &h);
 	memmove(c->in, c->in + total, c->inlen - total);
 	c->inlen -= total;
@@ -530,7 +519,7 @@ wake_waiting(struct ctl_server *s)
 {
 	struct ctl_client	*c;
 
-	for (c = s->clients; c != NULL && s->nwaiting > 0; c = c->next) {
+	for (c = s->clients; c != NULL; c = c->next) {
 		if (s->unprivileged_out >= CONTROL_OUTPUT_BUDGET)
 			return;
 		if (!c->waiting)
@@ -626,7 +615,6 @@ ctl_client_free(struct ctl_client *c)
 		}
 	s->ops.client_gone(s->ops.arg, c);	/* a lease it held ends */
 	account(c, 0, c->outlen - c->outoff);
-	set_waiting(c, false);
 	s->nclients--;
 	if (!c->peer.privileged) {
 		s->nunprivileged--;
