@@ -87,17 +87,22 @@ mem_figures() {
 	fig "uss_${tag}" "$(awk '$1 ~ /^Private_(Clean|Dirty):$/ { s += $2 } END { print s }' "/proc/$pid/smaps_rollup")"
 }
 
-# mem_map PID TAG: KiB resident per mapping into OUT/mem-map.TAG, each
+# mem_map_of PID: "MAPPING<TAB>KiB" resident, a line per mapping, each
 # file's code (its r-xp segment) apart from its other segments, since
 # the code is where fault-around (report.sh) makes the figure move.
-mem_map() {
+mem_map_of() {
 	awk '/^[0-9a-f]+-[0-9a-f]+ / {
 		n = $6; if (n == "") n = "[anonymous]"; sub(/.*\//, "", n)
 		if (n !~ /^\[/) n = n ($2 ~ /x/ ? " code" : " other segments")
 	}
 	/^Rss:/ { r[n] += $2 }
 	END { for (n in r) if (r[n] > 0) printf "%s\t%d\n", n, r[n] }' \
-	    "/proc/$1/smaps" | sort -t "$(printf '\t')" -k2,2nr >"$OUT/mem-map.$2"
+	    "/proc/$1/smaps"
+}
+
+# mem_map PID TAG: mem_map_of PID, largest first, into OUT/mem-map.TAG.
+mem_map() {
+	mem_map_of "$1" | sort -t "$(printf '\t')" -k2,2nr >"$OUT/mem-map.$2"
 }
 
 # run_cycles ID N: wait for N more check cycles of daemon ID.
@@ -115,10 +120,10 @@ status_load() {
 
 # ---- memory: the real daemon, check timer divided by 1000 (timescale.so)
 
-# code_rss PID NAME: KiB resident of the r-xp mapping of file NAME.
-code_rss() {
-	awk -v f="$2" '/^[0-9a-f]+-[0-9a-f]+ / { code = ($2 ~ /x/ && $6 ~ f) }
-	    code && /^Rss:/ { s += $2 } END { print s + 0 }' "/proc/$1/smaps"
+# libc_code_rss PID: KiB resident of libc's code (mem_map_of's line).
+libc_code_rss() {
+	mem_map_of "$1" | awk -F '\t' '$1 ~ /^libc\.so.* code$/ { s += $2 }
+	    END { print s + 0 }'
 }
 
 # diagnose_passed ID: daemon ID has made its first diagnose pass.
@@ -141,7 +146,7 @@ mem_spread() {
 		pid=$(daemon_pid "spread$i")
 		rss+=("$(proc_field "$pid" VmRSS)")
 		anon+=("$(proc_field "$pid" RssAnon)")
-		libc+=("$(code_rss "$pid" 'libc\\.so')")
+		libc+=("$(libc_code_rss "$pid")")
 		bd_stop "spread$i"
 	done
 	fig spread_n "$SPREAD_N"
