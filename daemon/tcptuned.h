@@ -91,6 +91,9 @@ struct engine_key {
 	struct config_key	 cfg;
 	char			 applied[TT_VALUE_MAX];
 	char			 current[TT_VALUE_MAX];
+	char			 written[TT_VALUE_MAX];	/* tcptuned's last
+						   write, read back; kept
+						   over a reload; "" none */
 	char			 note[TT_TEXT_MAX];
 	enum key_state		 state;
 	int			 err;
