@@ -19,7 +19,8 @@
 # diagnose naming a transfer over a delayed path (at the shipped
 # CheckInterval 60), a broken config on reload, kill -9, a config that
 # cannot start, a reboot, an upgrade over an edited conffile, dpkg -r and
-# dpkg --purge, and the unit's systemd-analyze security exposure.
+# dpkg --purge, an install over an administrator's higher sysctl.d value,
+# and the unit's systemd-analyze security exposure.
 #
 # Root only (it boots a container); skipped otherwise, and skipped while
 # tcptune is installed on the host (the container would inherit it).  Runs
@@ -967,6 +968,26 @@ check "config, its .orig, state, socket directory and unit links are gone" \
     /etc/systemd/system/multi-user.target.wants/tcptuned.service \
     /etc/systemd/system/tcptuned.service
 check "no file naming tcptune is left in the container's changes" traces
+
+# ---- an administrator's tuning before the package: kept, not lowered
+# (issue 40): a sysctl.d file set tcp_rmem's ceiling to 128 MiB, above
+# the shipped 64 MiB; the shipped config is Mode at-least.
+rmem_admin="4096 131072 134217728"
+in_ct sh -c "echo 'net.ipv4.tcp_rmem = $rmem_admin' >/etc/sysctl.d/90-big.conf &&
+    sysctl -q -p /etc/sysctl.d/90-big.conf"
+check "an admin's sysctl.d file set tcp_rmem's ceiling to 128 MiB" \
+    ct_is net.ipv4.tcp_rmem "$rmem_admin"
+check "dpkg -i over it" in_ct dpkg -i /mnt/tcptune/v1.deb
+check "dpkg -i started tcptuned" is_active
+check "the admin's 128 MiB is kept, not lowered" \
+    ct_is net.ipv4.tcp_rmem "$rmem_admin"
+check "tcptunectl status: tcp_rmem in force" \
+    [ "$(key_field net.ipv4.tcp_rmem state)" = "in force" ]
+check "tcp_wmem raised to the shipped value as before" \
+    ct_is net.ipv4.tcp_wmem "$(sed -n 's/^net\.ipv4\.tcp_wmem //p' "$T/keys")"
+check "dpkg --purge again" in_ct dpkg --purge "$PKG"
+check "the purge leaves the admin's value" ct_is net.ipv4.tcp_rmem "$rmem_admin"
+in_ct rm -f /etc/sysctl.d/90-big.conf
 
 # ---- power off, and the host as it was
 check "systemctl poweroff" ct_systemctl_down poweroff
