@@ -301,7 +301,7 @@ do_reload(struct ctl_client *c, uint32_t seq)
 	if (ops->reload_begin != NULL) {
 		c->reloading = true;
 		c->reload_seq = seq;
-		ops->reload_begin(ops->arg, c);
+		ops->reload_begin(ops->arg, c, &c->peer);
 		return;
 	}
 	errlist_init(&errs);
@@ -325,10 +325,10 @@ ctl_client_reload_done(struct ctl_client *c, int rv,
 /* restore and resume: the daemon's answer, as it is. */
 static void
 do_change(struct ctl_client *c, uint32_t seq,
-    int (*change)(void *, char *, size_t))
+    int (*change)(void *, const struct ctl_peer *, char *, size_t))
 {
 	char	msg[TT_TEXT_MAX];
-	int	rv = change(c->srv->ops.arg, msg, sizeof(msg));
+	int	rv = change(c->srv->ops.arg, &c->peer, msg, sizeof(msg));
 
 	queue_answer(c, seq, rv == 0 ? RESULT_OK : RESULT_FAILED, msg);
 }

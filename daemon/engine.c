@@ -124,6 +124,7 @@ write_key(struct engine *e, struct engine_key *k, const char *value)
 	}
 	log_notice("%s: %s -> %s", k->cfg.name, old, k->current);
 	k->last_change = time(NULL);
+	tt_strlcpy(k->written, k->current, sizeof(k->written));
 	return 0;
 }
 
@@ -223,28 +224,63 @@ enforce_key(struct engine *e, struct engine_key *k, const char *target)
 
 /*
  * What the key should be now, given its current value: the applied value,
- * or for at-least the current one raised where it is below.  NULL when it
- * is already there.
+ * or for at-least base (the current value, or what apply_key chose)
+ * raised where it is below.  NULL when it is already there.
  */
 static const char *
-key_target(const struct engine_key *k, char *buf, size_t len)
+key_target(const struct engine_key *k, const char *base, char *buf,
+    size_t len)
 {
-	if (k->cfg.mode == MODE_AT_LEAST) {
-		if (value_at_least(k->current, k->applied) == 1)
-			return NULL;
-		if (value_raise(k->current, k->applied, buf, len) == -1)
-			return k->applied;
-		return buf;
-	}
-	return value_equal(k->current, k->applied) ? NULL : k->applied;
+	if (k->cfg.mode != MODE_AT_LEAST)
+		return value_equal(k->current, k->applied) ? NULL : k->applied;
+	if (value_raise(base, k->applied, buf, len) == -1)
+		return value_at_least(k->current, k->applied) == 1 ? NULL :
+		    k->applied;
+	return value_equal(k->current, buf) ? NULL : buf;
+}
+
+/*
+ * What at-least measures from when a config is applied.  It keeps what
+ * someone else set higher, not what tcptuned set itself: where the value
+ * is still tcptuned's own last write (the config before a reload), it is
+ * the original's, so a ceiling its admin lowered takes effect.  After a
+ * restart nothing says whose a higher value is: it is kept.
+ */
+static const char *
+at_least_base(const struct engine *e, const struct engine_key *k)
+{
+	const char	*orig;
+
+	if (k->written[0] != '\0' && value_equal(k->current, k->written) &&
+	    (orig = originals_get(e->originals, k->cfg.name)) != NULL)
+		return orig;
+	return k->current;
+}
+
+/*
+ * Whether writing target lowers a number that someone other than tcptuned
+ * set (Mode enforce over a higher value): then the log and status say
+ * what it replaced, for Mode at-least would have kept it.
+ */
+static bool
+lowers_another(const struct engine_key *k, const char *target)
+{
+	char	high[TT_VALUE_MAX];
+
+	if (k->cfg.mode != MODE_ENFORCE ||
+	    (k->written[0] != '\0' && value_equal(k->current, k->written)) ||
+	    value_raise(k->current, target, high, sizeof(high)) == -1)
+		return false;
+	return !value_equal(high, target);
 }
 
 /* First write of a key (start, reload, resume): original captured first. */
 static void
 apply_key(struct engine *e, struct engine_key *k)
 {
-	char		 buf[TT_VALUE_MAX];
+	char		 buf[TT_VALUE_MAX], was[TT_VALUE_MAX];
 	const char	*target;
+	bool		 lowered;
 
 	tt_strlcpy(k->applied, k->cfg.value, sizeof(k->applied));
 	k->note[0] = '\0';
@@ -252,12 +288,21 @@ apply_key(struct engine *e, struct engine_key *k)
 		return;
 	if (originals_get(e->originals, k->cfg.name) == NULL)
 		originals_set(e->originals, k->cfg.name, k->current);
-	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
+	if ((target = key_target(k, at_least_base(e, k), buf,
+	    sizeof(buf))) == NULL) {
 		k->state = KS_IN_FORCE;
 		k->err = 0;
 		return;
 	}
-	enforce_key(e, k, target);
+	tt_strlcpy(was, k->current, sizeof(was));
+	lowered = lowers_another(k, target);
+	if (enforce_key(e, k, target) == 0 && lowered) {
+		log_warnx("%s: lowered from %s to %s: Mode enforce holds the "
+		    "config's value exactly (Mode at-least keeps a higher one)",
+		    k->cfg.name, was, k->current);
+		snprintf(k->note, sizeof(k->note), "lowered from %s by Mode "
+		    "enforce (Mode at-least keeps a higher value)", was);
+	}
 }
 
 /* Put one original back: 1 when written, 0 when already so, -1 failed. */
@@ -354,6 +399,7 @@ carry_over(const struct engine *e, struct engine_key *k)
 		return;
 	k->corrections = old->corrections;
 	k->last_change = old->last_change;
+	tt_strlcpy(k->written, old->written, sizeof(k->written));
 	if (strcmp(old->cfg.value, k->cfg.value) == 0 &&
 	    old->cfg.mode == k->cfg.mode) {
 		memcpy(k->recent, old->recent, sizeof(k->recent));
@@ -567,7 +613,7 @@ check_key(struct engine *e, struct engine_key *k, time_t now)
 	}
 	if (read_key(e, k) != 0)
 		return;
-	if ((target = key_target(k, buf, sizeof(buf))) == NULL) {
+	if ((target = key_target(k, k->current, buf, sizeof(buf))) == NULL) {
 		k->state = in_force_state(k);
 		if (k->backoff > 0 && now - k->recent[0] >= CONTEST_WINDOW) {
 			log_notice("%s: no longer contested", k->cfg.name);
@@ -614,7 +660,7 @@ engine_refresh(struct engine *e)
 			continue;
 		if (read_key(e, k) != 0)
 			continue;
-		if (key_target(k, buf, sizeof(buf)) != NULL)
+		if (key_target(k, k->current, buf, sizeof(buf)) != NULL)
 			k->state = KS_DRIFTED;
 		else
 			k->state = in_force_state(k);

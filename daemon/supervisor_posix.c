@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -74,11 +75,38 @@ notify_systemd(const char *msg)
 	return rv;
 }
 
-/* The first apply is done and the control socket serves. */
+/*
+ * The first apply is done and the control socket serves; later, a read
+ * of the config has ended (systemd leaves "reloading" on READY=1).  What
+ * the state is comes in STATUS= from supervisor_status.
+ */
 static void
 supervisor_ready(void)
 {
-	(void)notify_systemd("READY=1\nSTATUS=tuning in force");
+	(void)notify_systemd("READY=1");
+}
+
+/*
+ * A read of the config began (a reload, SIGHUP or the file changed):
+ * systemctl shows the unit reloading until READY=1 (sd_notify(3),
+ * RELOADING=1).  MONOTONIC_USEC, which Type=notify-reload wants from
+ * systemd 253 on, is not sent: the unit is Type=notify (Debian 12 has
+ * systemd 252), where systemd reads RELOADING=1 alone.
+ */
+static void
+supervisor_reloading(void)
+{
+	(void)notify_systemd("RELOADING=1");
+}
+
+/* systemctl status's "Status:" line, sent again at each change. */
+static void
+supervisor_status(const char *line)
+{
+	char	msg[sizeof("STATUS=") + TT_TEXT_MAX];
+
+	snprintf(msg, sizeof(msg), "STATUS=%s", line);
+	(void)notify_systemd(msg);
 }
 
 static void
@@ -108,7 +136,7 @@ supervisor_by_hand(void)
 
 static const struct supervisor unix_supervisor = {
 	supervisor_events, supervisor_ready, supervisor_stopping,
-	supervisor_by_hand
+	supervisor_by_hand, supervisor_reloading, supervisor_status
 };
 
 int

@@ -177,7 +177,7 @@ supervisor_by_hand(void)
 
 static const struct supervisor win_supervisor = {
 	supervisor_events, supervisor_ready, supervisor_stopping,
-	supervisor_by_hand
+	supervisor_by_hand, NULL, NULL
 };
 
 /* ---- the service's entry */

@@ -81,6 +81,11 @@ struct daemon {
 	struct kernel_lock	*kernel_lock;	/* one daemon per sysctls */
 	struct diagnose		*diagnose;	/* the flows, sampled */
 	struct reading		 reading;	/* the config, on the loop */
+	const struct supervisor	*sup;
+	char			 told[TT_TEXT_MAX];	/* its last status */
+	time_t			 paused_since;	/* 0: before this start */
+	long			 paused_uid;	/* -1: not known */
+	long			 paused_pid;	/* -1: not known */
 };
 
 static void	watch_managed(struct daemon *);
@@ -255,6 +260,95 @@ summarize_told(const struct daemon *d, char *msg, size_t len,
 		snprintf(msg + n, len - n, " (see tcptunectl status)");
 }
 
+/*
+ * The keys' states in words: "4 keys: all in force", "4 keys: 2 in
+ * force, 1 refused, 1 contested".
+ */
+static void
+keys_line(const struct engine *e, char *line, size_t len)
+{
+	size_t	count[KS_STATE_COUNT] = { 0 };
+	size_t	i, n;
+
+	for (i = 0; i < e->nkeys; i++)
+		if (e->keys[i].state < KS_STATE_COUNT)
+			count[e->keys[i].state]++;
+	if (count[KS_IN_FORCE] == e->nkeys) {
+		snprintf(line, len, "%zu %s: all in force", e->nkeys,
+		    e->nkeys == 1 ? "key" : "keys");
+		return;
+	}
+	n = (size_t)snprintf(line, len, "%zu %s: %zu in force", e->nkeys,
+	    e->nkeys == 1 ? "key" : "keys", count[KS_IN_FORCE]);
+	for (i = 0; i < KS_STATE_COUNT && n < len; i++)
+		if (i != KS_IN_FORCE && count[i] > 0)
+			n += (size_t)snprintf(line + n, len - n, ", %zu %s",
+			    count[i], key_state_name((uint32_t)i));
+}
+
+/* "since 2026-12-07 15:04:05 UTC by uid 0 (pid 812)", or since when not. */
+static void
+pause_origin(const struct daemon *d, char *buf, size_t len)
+{
+	struct tm	tm;
+	char		stamp[32];
+
+	if (d->paused_since == 0 || gmtime_r(&d->paused_since, &tm) == NULL ||
+	    strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S UTC",
+	    &tm) == 0) {
+		snprintf(buf, len, "since before this start (an earlier "
+		    "run's tcptunectl restore)");
+		return;
+	}
+	snprintf(buf, len, "since %s by uid %ld (pid %ld)", stamp,
+	    d->paused_uid, d->paused_pid);
+}
+
+/*
+ * The state in one line, for the supervisor (systemctl status's
+ * "Status:"): paused and by whom, or the keys' states, and a failed last
+ * reload.  It must never say more than status does.
+ */
+static void
+state_line(const struct daemon *d, char *line, size_t len)
+{
+	char	part[256];	/* keys' counts, who and when: short */
+	size_t	n;
+
+	if (d->lease.active) {
+		lease_describe(&d->lease, tt_mono(), part, sizeof(part));
+		snprintf(line, len, "paused for a measurement by %s: enforcing "
+		    "again when it ends", part);
+	} else if (d->originals.paused) {
+		pause_origin(d, part, sizeof(part));
+		snprintf(line, len, "paused %s: the originals stay until "
+		    "'tcptunectl resume'", part);
+	} else {
+		keys_line(&d->engine, part, sizeof(part));
+		snprintf(line, len, "%s%s", part, engine_not_in_force(
+		    &d->engine) > 0 ? " (tcptunectl status says which)" : "");
+	}
+	n = strlen(line);
+	if (!d->last_reload_ok && n < len)
+		snprintf(line + n, len - n, "; the last reload failed, the "
+		    "running configuration stays (tcptunectl status)");
+}
+
+/* Tell the supervisor the state when it has changed since it was told. */
+static void
+tell_state(struct daemon *d)
+{
+	char	line[TT_TEXT_MAX];
+
+	if (d->sup == NULL || d->sup->status == NULL)
+		return;
+	state_line(d, line, sizeof(line));
+	if (strcmp(line, d->told) == 0)
+		return;
+	tt_strlcpy(d->told, line, sizeof(d->told));
+	d->sup->status(line);
+}
+
 /* Forget the lease without resuming: the caller decides what follows. */
 static void
 end_lease(struct daemon *d, const char *why)
@@ -319,28 +413,36 @@ daemon_reload(struct daemon *d, struct errlist *errs, char *msg, size_t len)
 }
 
 static int
-daemon_restore(struct daemon *d, char *msg, size_t len)
+daemon_restore(struct daemon *d, const struct ctl_peer *peer, char *msg,
+    size_t len)
 {
 	int	rv;
 
 	d->refreshed_turn = 0;
 	end_lease(d, "restore");	/* the pause is the user's from now */
 	rv = engine_restore(&d->engine, RESTORE_PAUSE);
+	d->paused_since = time(NULL);
+	d->paused_uid = (long)peer->user;
+	d->paused_pid = peer->pid;
 
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
 	    "not be restored (see the log); enforcement paused");
 	if (rv == 0)
-		log_notice("%s", msg);
+		log_notice("%s (asked by uid %lu, pid %ld)", msg, peer->user,
+		    peer->pid);
 	else
-		log_warnx("%s", msg);
+		log_warnx("%s (asked by uid %lu, pid %ld)", msg, peer->user,
+		    peer->pid);
 	return rv;
 }
 
 static int
-daemon_resume(struct daemon *d, char *msg, size_t len)
+daemon_resume(struct daemon *d, const struct ctl_peer *peer, char *msg,
+    size_t len)
 {
 	d->refreshed_turn = 0;
+	log_info("resume asked by uid %lu, pid %ld", peer->user, peer->pid);
 	end_lease(d, "resume");
 	/*
 	 * Resumed is success, even with keys refused: enforcement is on, and
@@ -391,6 +493,7 @@ on_lease_timer(void *arg)
 		return;
 	}
 	lease_resume(d, "its time running out", msg, sizeof(msg));
+	tell_state(d);
 }
 
 /*
@@ -545,23 +648,32 @@ op_reload(void *arg, struct errlist *errs, char *msg, size_t len)
 }
 
 static int
-op_restore(void *arg, char *msg, size_t len)
+op_restore(void *arg, const struct ctl_peer *peer, char *msg, size_t len)
 {
-	return daemon_restore(arg, msg, len);
+	int	rv = daemon_restore(arg, peer, msg, len);
+
+	tell_state(arg);
+	return rv;
 }
 
 static int
-op_resume(void *arg, char *msg, size_t len)
+op_resume(void *arg, const struct ctl_peer *peer, char *msg, size_t len)
 {
-	return daemon_resume(arg, msg, len);
+	int	rv = daemon_resume(arg, peer, msg, len);
+
+	tell_state(arg);
+	return rv;
 }
 
 static int
 op_lease(void *arg, const void *holder, const struct ctl_peer *peer,
     uint32_t seconds, char *msg, size_t len)
 {
-	return daemon_lease(arg, holder, (long)peer->user, peer->pid, seconds,
-	    msg, len);
+	int	rv = daemon_lease(arg, holder, (long)peer->user, peer->pid,
+		    seconds, msg, len);
+
+	tell_state(arg);
+	return rv;
 }
 
 static void
@@ -569,11 +681,14 @@ op_client_gone(void *arg, const void *holder)
 {
 	forget_reader(arg, holder);
 	daemon_lease_gone(arg, holder);
+	tell_state(arg);
 }
 
 static void
-op_reload_begin(void *arg, struct ctl_client *client)
+op_reload_begin(void *arg, struct ctl_client *client,
+    const struct ctl_peer *peer)
 {
+	log_info("reload asked by uid %lu, pid %ld", peer->user, peer->pid);
 	read_config(arg, true, client);
 }
 
@@ -600,6 +715,7 @@ on_check(void *arg)
 	engine_check(&d->engine);
 	originals_retry(&d->originals);
 	watch_managed(d);
+	tell_state(d);
 }
 
 static void
@@ -721,7 +837,10 @@ on_config_read(struct config *cfg, struct errlist *errs, void *arg)
 		r->forced = r->again_forced;
 		r->again = r->again_forced = false;
 		read_start(d);
+		return;
 	}
+	d->sup->ready();	/* the unit leaves "reloading" */
+	tell_state(d);
 }
 
 static void
@@ -730,6 +849,8 @@ read_start(struct daemon *d)
 	struct reading	*r = &d->reading;
 	struct errlist	 errs;
 
+	if (d->sup->reloading != NULL)
+		d->sup->reloading();
 	errlist_init(&errs);
 	r->job = parse_begin(d->loop, d->opt.parse_helper,
 	    d->opt.config_path, d->opt.managed_path, config_flags(&d->opt),
@@ -1022,6 +1143,8 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;
+	d.sup = sup;
+	d.paused_uid = d.paused_pid = -1;
 	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
 	if (choose_helper(&d.opt, msg, sizeof(msg)) == -1 && d.opt.check_only) {
@@ -1058,7 +1181,12 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
 	log_echo_errors(0);	/* started: the log is the place from here */
+	if (d.originals.paused)
+		log_warnx("enforcement is paused, as an earlier run left it "
+		    "(tcptunectl restore): the originals stay until "
+		    "'tcptunectl resume' or a reload");
 	sup->ready();
+	tell_state(&d);
 	if (ev_run(d.loop) == -1)
 		log_warn("event loop");
 	sup->stopping();

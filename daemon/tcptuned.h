@@ -91,6 +91,9 @@ struct engine_key {
 	struct config_key	 cfg;
 	char			 applied[TT_VALUE_MAX];
 	char			 current[TT_VALUE_MAX];
+	char			 written[TT_VALUE_MAX];	/* tcptuned's last
+						   write, read back; kept
+						   over a reload; "" none */
 	char			 note[TT_TEXT_MAX];
 	enum key_state		 state;
 	int			 err;
@@ -179,8 +182,9 @@ struct control_ops {
 	void	(*status)(void *, struct msg_daemon_info *);
 	void	(*key_status)(void *, uint32_t, struct msg_key_status *);
 	int	(*reload)(void *, struct errlist *, char *, size_t);
-	int	(*restore)(void *, char *, size_t);
-	int	(*resume)(void *, char *, size_t);
+	/* restore and resume: peer is who asked, for the log and status */
+	int	(*restore)(void *, const struct ctl_peer *, char *, size_t);
+	int	(*resume)(void *, const struct ctl_peer *, char *, size_t);
 	/* MSG_LEASE from holder (a client, compared only): a result_code */
 	int	(*lease)(void *, const void *, const struct ctl_peer *, uint32_t,
 		    char *, size_t);
@@ -197,7 +201,8 @@ struct control_ops {
 	 * daemon calls ctl_client_reload_done(client) when its reload ends,
 	 * unless client_gone came first.
 	 */
-	void	(*reload_begin)(void *, struct ctl_client *);
+	void	(*reload_begin)(void *, struct ctl_client *,
+		    const struct ctl_peer *);
 };
 /* What the server asks of the transport, for one connection. */
 struct ctl_io {
@@ -274,9 +279,12 @@ bool	 log_limit_pending(const struct log_limit *);
  * hands tcptuned_main() its supervisor: what the supervisor asks for, on
  * the loop: reload (SIGHUP; the service's PARAMCHANGE) and stop (SIGTERM,
  * SIGINT; the service's STOP and SHUTDOWN, Ctrl-C); and what the daemon
- * tells it: ready (systemd's READY=1; the service RUNNING) and stopping.
- * A table, as control.c's control_ops, so that the supervisor calls the
- * daemon and the daemon calls back only through it.
+ * tells it: ready (systemd's READY=1; the service RUNNING), again after
+ * each read of the config, and stopping.  A table, as control.c's
+ * control_ops, so that the supervisor calls the daemon and the daemon
+ * calls back only through it; NULL where the supervisor has no place for
+ * a fact (the Service Control Manager shows no text and has no reloading
+ * state: the Event Log has each change).
  */
 struct supervisor {
 	int	(*events)(struct evloop *, void (*)(void *), void (*)(void *),
@@ -284,6 +292,8 @@ struct supervisor {
 	void	(*ready)(void);
 	void	(*stopping)(void);
 	bool	(*by_hand)(void);	/* no supervisor to read the log */
+	void	(*reloading)(void);	/* a read of the config began */
+	void	(*status)(const char *);	/* the state changed: one line */
 };
 
 /*

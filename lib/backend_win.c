@@ -89,7 +89,10 @@
  *     is MSFT_NetTCPSetting.ScalingHeuristics (0 Disabled, 1 Enabled,
  *     msft-nettcpsetting.md) (test_scaling_heuristics_reported).
  *   - Policy-based QoS sets the "inbound TCP throughput level" (QoS Policy
- *     events 16504 to 16509, https://learn.microsoft.com/en-us/
+ *     events 16504 to 16508, EVENT_EQOS_INFO_TCP_AUTOTUNING_NOT_CONFIGURED
+ *     to _NORMAL, 0x40004078 to 0x4000407C in windows-sys' NetManagement
+ *     constants; 16509 is EVENT_EQOS_INFO_APP_MARKING_NOT_CONFIGURED,
+ *     https://learn.microsoft.com/en-us/
  *     windows-server/networking/technologies/qos/qos-policy-errors); tweak
  *     tools write it as the REG_SZ "Tcp Autotuning Level" under QOS_KEY.
  *     The levels are those events' EVENT_EQOS_INFO_TCP_AUTOTUNING_OFF,

@@ -312,7 +312,9 @@ static const struct cat_key keys[] = {
 
 /*
  * The macOS keys by xnu release: Darwin majors from, to (0: open), the
- * stock value on a Mac of 4 GB or more without boot-args, the handler's
+ * stock value without boot-args (a value that follows RAM is a CAT_XNU_
+ * code, taken from xnu_mem below: maxsockbuf's is 8 MiB only from 8 GB,
+ * autorcvbufmax's 4 MiB only from 4 GB), the handler's
  * bound when tighter than the table's.  Each note names its xnu file;
  * the tags are in the comment at the top.  nmbclusters is the mbuf
  * cluster pool (2 KiB each), sb_max kern.ipc.maxsockbuf.

@@ -23,11 +23,11 @@ function Ctl {
 }
 
 # A config holding one value of each writable key, through a reload.
-# Not qos.tcpautotuninglevel: read-only, refused without AllowAnySysctl.
+# Not the read-only keys (tcp.scalingheuristics, qos.tcpautotuninglevel,
+# ...): the backend refuses to write them (lib/catalogue.c, win_keys).
 function Apply($level, $rss) {
     $keys = "<key>tcp.autotuninglevel</key><string>$level</string>"
     if ($rss) { $keys += "<key>offload.rss</key><string>$rss</string>" }
-    $keys += "<key>tcp.scalingheuristics</key><string>disabled</string>"
     Set-Content -Path $conf -Encoding UTF8 -Value ("<plist version=`"1.0`"><dict>" +
         "<key>CheckInterval</key><integer>10</integer><key>Sysctls</key><dict>$keys</dict></dict></plist>")
     Ctl reload | Out-Null

@@ -19,7 +19,8 @@
 # diagnose naming a transfer over a delayed path (at the shipped
 # CheckInterval 60), a broken config on reload, kill -9, a config that
 # cannot start, a reboot, an upgrade over an edited conffile, dpkg -r and
-# dpkg --purge, and the unit's systemd-analyze security exposure.
+# dpkg --purge, an install over an administrator's higher sysctl.d value,
+# and the unit's systemd-analyze security exposure.
 #
 # Root only (it boots a container); skipped otherwise, and skipped while
 # tcptune is installed on the host (the container would inherit it).  Runs
@@ -310,6 +311,11 @@ journal_has() {
 # try; the last try's is kept for wait_diag.
 quiet() {
 	"$@" >"$T/why" 2>&1
+}
+
+# fails CMD...: CMD exits non-zero.
+fails() {
+	! "$@"
 }
 
 # status_shows PATTERN: systemctl status tcptuned, with its last lines of
@@ -662,8 +668,10 @@ pid=$(main_pid)
 in_ct sh -c 'echo "4096 87380 2097152" >/proc/sys/net/ipv4/tcp_rmem'
 jmark
 check "systemctl reload" in_ct systemctl reload tcptuned
-check_until "the reload is in the journal" 10 \
-    quiet jsince 'SIGHUP: reloading' 'reloaded /etc/tcptune.conf'
+# ExecReload asks through the control socket and waits for the answer:
+# the reload is done when systemctl returns, and the log says who asked.
+check "the reload is in the journal when systemctl returns" \
+    quiet jsince 'reload asked by uid 0' 'reloaded /etc/tcptune.conf'
 check "the reload put the drifted tcp_rmem back" ct_is net.ipv4.tcp_rmem "$rmem_want"
 check "the reload kept the same process" [ "$(main_pid)" = "$pid" ]
 
@@ -695,8 +703,16 @@ check "restore put tcp_rmem's original back ($orig_rmem)" \
     ct_is net.ipv4.tcp_rmem "$orig_rmem"
 check "... and paused enforcement" \
     [ "$(status_json | jq -r .daemon.paused)" = true ]
+# STATUS= follows the state: the restore's reply comes after it is sent,
+# so systemctl status shows it at once (sd_notify(3) is a datagram that
+# systemd reads on its own loop: asked until it is there).
+check_until "systemctl status says paused, by whom, not 'in force'" 10 \
+    status_shows 'Status: "paused since '
+check "... naming root as who asked" status_shows 'by uid 0 (pid '
 check "tcptunectl resume" quiet in_ct tcptunectl resume
 check "resume put the config's values back in force" all_wanted
+check_until "systemctl status: the keys again, no longer paused" 10 \
+    status_shows ' refused (tcptunectl status says which)"'
 
 # set edits /etc/tcptune.conf as root outside the unit; the daemon's
 # reload reads it through the parse helper, forked in the unit and
@@ -849,13 +865,16 @@ fi
 # ---- a broken config and a reload: the running values stay
 jmark
 put_conf /mnt/tcptune/bad.conf
-check "systemctl reload with a broken config" in_ct systemctl reload tcptuned
-check_until "the journal names the error and keeps the running config" 10 \
-    quiet jsince 'SIGHUP: reloading' \
+check "systemctl reload with a broken config fails" fails \
+    in_ct systemctl reload tcptuned
+check "the journal names the error and keeps the running config" \
+    quiet jsince 'reload asked by uid 0' \
     "/etc/tcptune.conf:$badline: CheckInterval \"sixty\" is not a decimal integer" \
     'has 1 error: keeping the running configuration'
 check_until "systemctl status shows it" 10 \
     status_shows 'has 1 error: keeping the running configuration'
+check_until "... and its Status: line says the last reload failed" 10 \
+    status_shows 'the last reload failed'
 check "still active, same process" [ "$(main_pid)" = "$pid" ]
 check "the running values stay in force" all_wanted
 check "tcptunectl status: the last reload failed" \
@@ -949,6 +968,26 @@ check "config, its .orig, state, socket directory and unit links are gone" \
     /etc/systemd/system/multi-user.target.wants/tcptuned.service \
     /etc/systemd/system/tcptuned.service
 check "no file naming tcptune is left in the container's changes" traces
+
+# ---- an administrator's tuning before the package: kept, not lowered
+# (issue 40): a sysctl.d file set tcp_rmem's ceiling to 128 MiB, above
+# the shipped 64 MiB; the shipped config is Mode at-least.
+rmem_admin="4096 131072 134217728"
+in_ct sh -c "echo 'net.ipv4.tcp_rmem = $rmem_admin' >/etc/sysctl.d/90-big.conf &&
+    sysctl -q -p /etc/sysctl.d/90-big.conf"
+check "an admin's sysctl.d file set tcp_rmem's ceiling to 128 MiB" \
+    ct_is net.ipv4.tcp_rmem "$rmem_admin"
+check "dpkg -i over it" in_ct dpkg -i /mnt/tcptune/v1.deb
+check "dpkg -i started tcptuned" is_active
+check "the admin's 128 MiB is kept, not lowered" \
+    ct_is net.ipv4.tcp_rmem "$rmem_admin"
+check "tcptunectl status: tcp_rmem in force" \
+    [ "$(key_field net.ipv4.tcp_rmem state)" = "in force" ]
+check "tcp_wmem raised to the shipped value as before" \
+    ct_is net.ipv4.tcp_wmem "$(sed -n 's/^net\.ipv4\.tcp_wmem //p' "$T/keys")"
+check "dpkg --purge again" in_ct dpkg --purge "$PKG"
+check "the purge leaves the admin's value" ct_is net.ipv4.tcp_rmem "$rmem_admin"
+in_ct rm -f /etc/sysctl.d/90-big.conf
 
 # ---- power off, and the host as it was
 check "systemctl poweroff" ct_systemctl_down poweroff

@@ -156,4 +156,77 @@ else
 	skip "READY=1 after the first apply" "python3 not found"
 fi
 
+# ---- systemd's Status: line follows the state, and a reload says so
+
+# told TEXT: the daemon has sent a datagram holding TEXT (fixed string).
+told() {
+	grep -qF -- "$1" "$T/notify.all"
+}
+
+# last_status: the last STATUS= the daemon sent.
+last_status() {
+	grep -o 'STATUS=.*' "$T/notify.all" | tail -n 1
+}
+
+# last_status_is TEXT: the last STATUS= is exactly TEXT.
+last_status_is() {
+	[ "$(last_status)" = "STATUS=$1" ]
+}
+
+if command -v python3 >/dev/null 2>&1; then
+	NS=$T/notify-all.sock
+	: >"$T/notify.all"
+	# Every datagram, one a line (newlines as |), until killed.
+	python3 - "$NS" >>"$T/notify.all" 2>&1 <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+open(sys.argv[1] + ".ready", "w").close()
+while True:
+    print(s.recv(4096).decode().replace("\n", "|"), flush=True)
+EOF
+	pypid=$!
+	wait_until 3 test -e "$NS.ready" || bail "notify listener did not start"
+	plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+	export NOTIFY_SOCKET=$NS
+	daemon_start f -f "$CONF" -s "$SOCK" -S "$T/state-status"
+	unset NOTIFY_SOCKET
+	daemon_ready f
+	wait_until 3 last_status_is "3 keys: all in force"
+	report $? "STATUS: all keys in force after the start" \
+	    "$(cat "$T/notify.all")"
+	ctl restore
+	wait_until 3 told "STATUS=paused since "
+	report $? "STATUS: paused after restore, not 'in force'" \
+	    "$(cat "$T/notify.all")"
+	last_status | grep -q "by uid 0 (pid [0-9-]*): the originals stay"
+	report $? "STATUS: the pause says who asked" "$(last_status)"
+	ctl resume
+	wait_until 3 last_status_is "3 keys: all in force"
+	report $? "STATUS: in force again after resume" "$(last_status)"
+	printf '<plist><dict><key>CheckInterval</key><string>x</string>' |
+	    write_config "$CONF"
+	ctl reload
+	check_eq "a reload of a broken config fails" 1 "$CTL_RC"
+	wait_until 3 sh -c "grep -o 'STATUS=.*' '$T/notify.all' | tail -n 1 |
+	    grep -q 'the last reload failed'"
+	report $? "STATUS: the failed reload is told" "$(last_status)"
+	sed -n '/RELOADING=1/,$p' "$T/notify.all" | grep -q '^READY=1'
+	report $? "RELOADING=1, then READY=1 when the read ended" \
+	    "$(cat "$T/notify.all")"
+	plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$CC=$CA" | write_config "$CONF"
+	ctl reload
+	wait_until 3 last_status_is "3 keys: all in force"
+	report $? "STATUS: a good reload clears the failure" "$(last_status)"
+	stop_timed f
+	kill "$pypid" 2>/dev/null
+	wait "$pypid" 2>/dev/null
+else
+	for t in "all in force" "paused" "who" "resume" "failed" "RELOADING" \
+	    "cleared"; do
+		skip "STATUS: $t" "python3 not found"
+	done
+fi
+
 tap_end
+

@@ -19,6 +19,7 @@
 struct fake_daemon {
 	uint32_t	nkeys;
 	int		reloads, restores, resumes, statuses;
+	long		changed_by;	/* the uid restore, resume or reload got */
 };
 
 struct fake_conn {
@@ -56,17 +57,21 @@ fake_reload(void *arg, struct errlist *errs, char *msg, size_t len)
 }
 
 static int
-fake_restore(void *arg, char *msg, size_t len)
+fake_restore(void *arg, const struct ctl_peer *peer, char *msg,
+    size_t len)
 {
 	((struct fake_daemon *)arg)->restores++;
+	((struct fake_daemon *)arg)->changed_by = (long)peer->user;
 	snprintf(msg, len, "restored");
 	return 0;
 }
 
 static int
-fake_resume(void *arg, char *msg, size_t len)
+fake_resume(void *arg, const struct ctl_peer *peer, char *msg,
+    size_t len)
 {
 	((struct fake_daemon *)arg)->resumes++;
+	((struct fake_daemon *)arg)->changed_by = (long)peer->user;
 	snprintf(msg, len, "resumed");
 	return 0;
 }
@@ -385,12 +390,16 @@ test_changes_need_privilege(void **arg)
 	uint32_t		 t[16];
 
 	(void)arg;
+	fd_state.changed_by = -1;
 	send_request(user, MSG_RESTORE, 1, TT_PROTO_VERSION);
 	assert_int_equal(result_code(user), RESULT_DENIED);
 	assert_int_equal(fd_state.restores, 0);
+	assert_int_equal(fd_state.changed_by, -1);
 	drain(user);
 	send_request(root, MSG_RESTORE, 1, TT_PROTO_VERSION);
 	assert_int_equal(result_code(root), RESULT_OK);
+	/* who asked reaches the daemon, for its log and status */
+	assert_int_equal(fd_state.changed_by, 0);
 	drain(root);
 	send_request(root, MSG_RESUME, 2, TT_PROTO_VERSION);
 	assert_int_equal(result_code(root), RESULT_OK);
@@ -411,9 +420,11 @@ test_changes_need_privilege(void **arg)
 static struct ctl_client	*reloading;
 
 static void
-fake_reload_begin(void *arg, struct ctl_client *c)
+fake_reload_begin(void *arg, struct ctl_client *c,
+    const struct ctl_peer *peer)
 {
 	((struct fake_daemon *)arg)->reloads++;
+	((struct fake_daemon *)arg)->changed_by = (long)peer->user;
 	reloading = c;
 }
 

@@ -331,6 +331,78 @@ test_at_least_and_once(void **arg)
 	    "net.inet.tcp.autorcvbufmax"), "8388608");
 }
 
+/* A config of one key at value, Mode at-least. */
+static const char *
+at_least_conf(const char *name, const char *value)
+{
+	static char	conf[512];
+
+	snprintf(conf, sizeof(conf),
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>%s</key><dict>"
+	    "<key>Value</key><integer>%s</integer>"
+	    "<key>Mode</key><string>at-least</string></dict>\n"
+	    "</dict></dict></plist>\n", name, value);
+	return conf;
+}
+
+/*
+ * at-least never lowers what someone else set higher: at the first apply
+ * (the admin's sysctl.d value when the package starts tcptuned), and
+ * after a reload; but a ceiling its admin lowers in the config takes
+ * effect where the value is still tcptuned's own, measured from the
+ * original (autorcvbufmax is 4 MiB on the stock kernel).
+ */
+static void
+test_at_least_lowers_only_its_own(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char	*name = "net.inet.tcp.autorcvbufmax";
+	const char	*other = "net.inet.tcp.autosndbufmax";
+
+	fake_kernel_poke(f->fk, other, "33554432");	/* set by an admin */
+	engine_configure(&f->e, parse(at_least_conf(other, "16777216")));
+	assert_string_equal(fake_kernel_peek(f->fk, other), "33554432");
+	assert_int_equal(key(f, other)->state, KS_IN_FORCE);
+
+	engine_configure(&f->e, parse(at_least_conf(name, "16777216")));
+	assert_string_equal(fake_kernel_peek(f->fk, name), "16777216");
+	fake_kernel_poke(f->fk, name, "33554432");	/* an admin, later */
+	engine_configure(&f->e, parse(at_least_conf(name, "8388608")));
+	assert_string_equal(fake_kernel_peek(f->fk, name), "33554432");
+
+	fake_kernel_poke(f->fk, name, "1024");
+	fake_now += 10;
+	engine_check(&f->e);		/* raised: tcptuned's own from here */
+	assert_string_equal(fake_kernel_peek(f->fk, name), "8388608");
+	engine_configure(&f->e, parse(at_least_conf(name, "16777216")));
+	assert_string_equal(fake_kernel_peek(f->fk, name), "16777216");
+	engine_configure(&f->e, parse(at_least_conf(name, "6291456")));
+	assert_string_equal(fake_kernel_peek(f->fk, name), "6291456");
+	assert_int_equal(key(f, name)->state, KS_IN_FORCE);
+}
+
+/* Mode enforce over a higher value someone set: said, with the value. */
+static void
+test_enforce_lowering_is_said(void **arg)
+{
+	struct fixture	*f = *arg;
+	const char	*name = "net.inet.tcp.autorcvbufmax";
+	const char *conf =
+	    "<plist version=\"1.0\"><dict><key>Sysctls</key><dict>\n"
+	    "<key>net.inet.tcp.autorcvbufmax</key><integer>8388608</integer>\n"
+	    "</dict></dict></plist>\n";
+
+	fake_kernel_poke(f->fk, name, "33554432");
+	engine_configure(&f->e, parse(conf));
+	assert_string_equal(fake_kernel_peek(f->fk, name), "8388608");
+	assert_non_null(strstr(key(f, name)->note,
+	    "lowered from 33554432 by Mode enforce"));
+	/* its own value again at a reload: nothing to say */
+	engine_configure(&f->e, parse(conf));
+	assert_string_equal(key(f, name)->note, "");
+}
+
 /* A key changed back again and again is backed off, exponentially. */
 static void
 test_contested_backoff(void **arg)
@@ -1392,6 +1464,8 @@ main(void)
 		T(test_state_changes_logged_at_notice, setup_mac16),
 		T(test_refresh_shows_drift_without_writing, setup_mac16),
 		T(test_at_least_and_once, setup_mac16),
+		T(test_at_least_lowers_only_its_own, setup_mac16),
+		T(test_enforce_lowering_is_said, setup_mac16),
 		T(test_contested_backoff, setup_mac16),
 		T(test_refusals_per_key, setup_mac16),
 		T(test_readback_mismatch, setup_mac16),
