@@ -72,7 +72,8 @@ hostile_make() {
 		[ "$hx_name" = over-1mib ] && hx_size=1048577
 		hostile_padded "$hx_size" >"$hx_file" ;;
 	deep-nesting)
-		# 40,000 nested <dict>s (520 kB): libxml2 stops at depth 256.
+		# 40,000 nested <dict>s (520 kB): refused past 32 (plist_scan.c),
+		# before libxml2, which would stop at 256.
 		awk 'BEGIN {
 			printf "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n"
 			for (i = 0; i < 40000; i++) printf "<dict>"
