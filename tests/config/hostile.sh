@@ -2,7 +2,9 @@
 #
 # Hostile configs that cannot be kept as plain files in git: too big, a
 # device, a FIFO, a symlink, a NUL byte, a foreign owner, loose modes, a
-# loose directory.  Sourced by tests/config/golden.sh (against
+# loose directory, a 1 MB flood of attributes or namespace declarations
+# (issue 41: quadratic in libxml2 2.9, refused before it by
+# lib/plist_scan.c).  Sourced by tests/config/golden.sh (against
 # `tcptunectl check` and `tcptuned -n`) and tests/system/hostile_reload.sh
 # (against a running daemon).
 #
