@@ -6,17 +6,20 @@
  * helper alike.
  *
  * Why: libxml2 2.9 (Debian bookworm's 2.9.14) checks a start tag for
- * duplicate attributes in quadratic time.  xmlParseStartTag2 (parser.c)
- * compares each attribute with every one before it ("[ WFC: Unique Att
- * Spec ]": for (j = 0; j < i; j += 5)), each namespace declaration with
- * every one before it ("check that it's not a defined namespace"), and
- * the tree builder (SAX2.c, xmlSAX2AttributeNs) walks the element's
- * attribute list to append each one.  A 1 MB plist with 143,000
- * attributes on <plist> cost tcptunectl 31-46 s of CPU against 0.01 s for
- * a plain one (issue 41); libxml2 2.12 replaced the loops with a hash
- * table (xmlAttrHashInsert), which the systems tcptune runs on do not all
- * have.  The checks go on after the first fatal error (disableSAX), so a
- * malformed tag before the flood saves nothing.
+ * duplicate attributes in quadratic time.  In 2.9.14's parser.c,
+ * xmlParseStartTag2 compares each attribute with every one before it
+ * ("[ WFC: Unique Att Spec ]", line 9631: for (j = 0; j < i; j += 5))
+ * and each namespace declaration with every one before it ("check that
+ * it's not a defined namespace", line 9437), and the tree builder walks
+ * the element's attribute list to append each one (SAX2.c
+ * xmlSAX2AttributeNs, line 1992: "link at the end to preserve order,
+ * TODO speed up with a last").  A 1 MB plist with 143,000 attributes on
+ * <plist> cost tcptunectl 31-46 s of CPU against 0.01 s for a plain one
+ * (issue 41), and the parse helper was killed at its 10 s deadline;
+ * libxml2 2.12 replaced the loops with a hash table (xmlAttrHashInsert),
+ * which not every system tcptune runs on has.  The checks go on after
+ * the first fatal error (disableSAX), so a malformed tag before the
+ * flood saves nothing.
  *
  * Apple's DTD (PropertyList-1.0.dtd) gives one element one attribute,
  * <!ATTLIST plist version CDATA "1.0">, so that is all this lets through:
