@@ -24,7 +24,10 @@ export LC_ALL=C
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 ctl=$top_builddir/tcptunectl
-[ -x "$ctl" ] || { echo "bench/config/hostile_xml.sh: $ctl not built" >&2; exit 1; }
+if [ ! -x "$ctl" ]; then
+	echo "bench/config/hostile_xml.sh: $ctl not built" >&2
+	exit 1
+fi
 
 # shellcheck source=tests/config/hostile.sh
 . "$top_srcdir/tests/config/hostile.sh"

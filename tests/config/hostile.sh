@@ -171,9 +171,9 @@ hostile_make() {
 			printf '%s\n' '</plist>'
 		} >"$hx_file" ;;
 	namespace-flood)
-		# 62,192 namespace declarations (xmlns:naa="x" to xmlns:nZZv="x",
-		# 930 kB) on the <dict>: libxml2 2.9 checks each against every
-		# one before.
+		# 62,192 namespace declarations (xmlns:naa="x" to
+		# xmlns:nZZv="x", 930 kB) on the <dict>: libxml2 2.9 checks
+		# each against every one before.
 		{
 			printf '%s\n' '<?xml version="1.0"?>' \
 			    '<plist version="1.0">'

@@ -53,7 +53,8 @@ size=$(wc -c <"$job")
 [ "$size" -le 1048576 ]
 report $? "the flood fits a config's 1 MiB ($size bytes)"
 
-words='attribute "aa" on <plist> not allowed: a plist has no attribute but version on <plist>'
+words='attribute "aa" on <plist> not allowed: '
+words=$words'a plist has no attribute but version on <plist>'
 
 # expect DESC STATUS WANT: the command's output ($T/out) is exactly WANT
 # and it exited STATUS (1).
@@ -61,7 +62,8 @@ expect() {
 	if [ "$2" -eq 124 ]; then
 		not_ok "$1" "timed out after ${TT_WAIT_LIMIT:-120} s"
 	elif [ "$2" -ne 1 ]; then
-		not_ok "$1" "exit status $2, expected 1" "$(head -c 2000 "$T/out")"
+		not_ok "$1" "exit status $2, expected 1" \
+		    "$(head -c 2000 "$T/out")"
 	elif [ "$(cat "$T/out")" != "$3" ]; then
 		not_ok "$1" "expected: $3" "     got: $(head -c 2000 "$T/out")"
 	else
