@@ -375,7 +375,8 @@ harden_sax(xmlSAXHandler *sax)
 }
 
 /*
- * Parse with libxml2: XML_PARSE_NONET, never XML_PARSE_NOENT (no entity
+ * Parse with libxml2, once plist_scan() has found nothing a plist never
+ * holds: XML_PARSE_NONET, never XML_PARSE_NOENT (no entity
  * substitution), never DTDLOAD/DTDVALID/HUGE.  BIG_LINES keeps line
  * numbers right past 65535.  The thread's structured error handler is
  * pointed at us too, for errors raised without the context.
@@ -387,7 +388,15 @@ xml_read(struct parse *p, const char *buf, size_t len)
 	xmlStructuredErrorFunc	 old_fn;
 	void			*old_ctx;
 	xmlDocPtr		 doc;
+	long			 line;
+	char			 why[512];
 
+	/* What would cost libxml2 quadratic time (plist_scan.c). */
+	if (plist_scan(buf, len, &line, why, sizeof(why)) == -1) {
+		problem(p, line, "%s", why);
+		p->fatal = true;
+		return NULL;
+	}
 	xmlInitParser();
 	if ((ctxt = xmlCreateMemoryParserCtxt(buf, (int)len)) == NULL) {
 		problem(p, 0, "cannot create an XML parser");

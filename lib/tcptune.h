@@ -185,6 +185,15 @@ typedef void	(*config_os_fn)(void *, const struct config *,
 void		 config_check_os_each(const struct config *, enum tt_os,
 		    struct sysctl_backend *, config_os_fn, void *);
 
+/*
+ * plist_scan.c: what a plist never holds (attributes but <plist>'s
+ * version, nesting past PLIST_SCAN_DEPTH, DTD declarations, an encoding
+ * not ASCII's), refused in one linear pass before libxml2 parses it: 0,
+ * or -1 with the line and the words.
+ */
+#define PLIST_SCAN_DEPTH	32
+int		 plist_scan(const char *, size_t, long *, char *, size_t);
+
 /* bplist.c: a binary plist as XML, for config_parse. */
 int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
 		    size_t);

@@ -135,7 +135,7 @@ run_system statedir.sh "machine: state directory" "see statedir.sh"
 run_system originals.sh "machine: successive corrupt originals files" "see originals.sh"
 run_system flip.sh "config: flapping file" "see flip.sh"
 run_system hostile_reload.sh "config: hostile files on reload" \
-    "every bad and hostile config of the corpus (too big, device, FIFO, NUL, foreign owner, loose modes) by tcptunectl reload, the file watch and SIGHUP"
+    "every bad and hostile config of the corpus (too big, device, FIFO, NUL, attribute floods, foreign owner, loose modes) by tcptunectl reload, the file watch and SIGHUP"
 run_unit "test_backend_sysctl_dir test_engine" "kernel: refused and failing sysctls"
 T1=$(date +%s)
 

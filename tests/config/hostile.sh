@@ -2,7 +2,9 @@
 #
 # Hostile configs that cannot be kept as plain files in git: too big, a
 # device, a FIFO, a symlink, a NUL byte, a foreign owner, loose modes, a
-# loose directory.  Sourced by tests/config/golden.sh (against
+# loose directory, a 1 MB flood of attributes or namespace declarations
+# (issue 41: quadratic in libxml2 2.9, refused before it by
+# lib/plist_scan.c).  Sourced by tests/config/golden.sh (against
 # `tcptunectl check` and `tcptuned -n`) and tests/system/hostile_reload.sh
 # (against a running daemon).
 #
@@ -22,7 +24,7 @@
 # shellcheck disable=SC2034 # used by the scripts that source this
 HOSTILE_CASES="big-10mib over-1mib deep-nesting nul-in-name nul-at-end
 symlink-dev-zero fifo directory symlink-loop missing many-errors-huge
-long-name-line"
+long-name-line attribute-flood namespace-flood version-huge"
 # shellcheck disable=SC2034
 HOSTILE_ROOT_CASES="owner-other group-writable world-writable
 dir-world-writable dir-other-owner symlink-to-other-owner"
@@ -59,6 +61,38 @@ hostile_padded() {
 	printf -- '-->\n'
 }
 
+# hostile_attributes PREFIX [VALUE [N]]: PREFIXaa="VALUE" to PREFIXZZZ,
+# every two-letter name of [a-zA-Z] and each followed by N (52 by default)
+# more letters: 143,208 attributes, 1,000,480 bytes with neither prefix
+# nor value, as issue 41's 1 MB launchd plist, whose duplicate check
+# costs libxml2 2.9 quadratic time (lib/plist_scan.c).
+hostile_attributes() {
+	awk -v pre="$1" -v val="${2:-}" -v n3="${3:-52}" 'BEGIN {
+		c = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		for (i = 1; i <= 52; i++) for (j = 1; j <= 52; j++) {
+			n = pre substr(c, i, 1) substr(c, j, 1)
+			printf " %s=\"%s\"", n, val
+			for (k = 1; k <= n3; k++)
+				printf " %s%s=\"%s\"", n, substr(c, k, 1), val
+		}
+	}'
+}
+
+# hostile_launchd_flood: a launchd job that runs sysctl, the attributes
+# on its <plist> (tcptunectl import's input).
+hostile_launchd_flood() {
+	printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>'
+	printf '<plist version="1.0"'
+	hostile_attributes ''
+	printf '%s\n' '>' '<dict>' '	<key>Label</key>' \
+	    '	<string>com.example.tune</string>' \
+	    '	<key>ProgramArguments</key>' '	<array>' \
+	    '		<string>/usr/sbin/sysctl</string>' \
+	    '		<string>-w</string>' \
+	    '		<string>kern.ipc.maxsockbuf=8388608</string>' \
+	    '	</array>' '</dict>' '</plist>'
+}
+
 hostile_make() {
 	hx_name=$1 hx_file=$2
 	hx_dir=$(dirname "$hx_file")
@@ -72,7 +106,8 @@ hostile_make() {
 		[ "$hx_name" = over-1mib ] && hx_size=1048577
 		hostile_padded "$hx_size" >"$hx_file" ;;
 	deep-nesting)
-		# 40,000 nested <dict>s (520 kB): libxml2 stops at depth 256.
+		# 40,000 nested <dict>s (520 kB): refused past 32 (plist_scan.c),
+		# before libxml2, which would stop at 256.
 		awk 'BEGIN {
 			printf "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n"
 			for (i = 0; i < 40000; i++) printf "<dict>"
@@ -124,6 +159,39 @@ hostile_make() {
 			head -c 921600 /dev/zero | tr '\0' a
 			printf '%s\n' '</key><integer>1</integer>' \
 			    '</dict>' '</dict>' '</plist>'
+		} >"$hx_file" ;;
+	attribute-flood)
+		# A good config but for its <plist>: 143,208 attributes.
+		{
+			printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>'
+			printf '<plist version="1.0"'
+			hostile_attributes ''
+			printf '>\n'
+			hostile_head | sed '1,2d'
+			printf '%s\n' '</plist>'
+		} >"$hx_file" ;;
+	namespace-flood)
+		# 62,192 namespace declarations (xmlns:naa="x" to
+		# xmlns:nZZv="x", 930 kB) on the <dict>: libxml2 2.9 checks
+		# each against every one before.
+		{
+			printf '%s\n' '<?xml version="1.0"?>' \
+			    '<plist version="1.0">'
+			printf '<dict'
+			hostile_attributes 'xmlns:n' x 22
+			printf '>\n'
+			hostile_head | sed '1,3d'
+			printf '%s\n' '</plist>'
+		} >"$hx_file" ;;
+	version-huge)
+		# <plist>'s one attribute, 900 kB long.
+		{
+			printf '%s\n' '<?xml version="1.0"?>'
+			printf '<plist version="'
+			head -c 921600 /dev/zero | tr '\0' 1
+			printf '">\n'
+			hostile_head | sed '1,2d'
+			printf '%s\n' '</plist>'
 		} >"$hx_file" ;;
 	owner-other)
 		hostile_good >"$hx_file"

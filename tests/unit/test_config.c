@@ -396,7 +396,8 @@ test_root(void **state)
 	expect_error("<plist>\nhello<dict/></plist>", "t.conf:2: unexpected "
 	    "text \"hello\" in <plist>");
 	expect_error("<plist xmlns=\"urn:x\"><dict/></plist>", "t.conf:1: "
-	    "the root element must be <plist>, not <plist xmlns=\"urn:x\">");
+	    "attribute \"xmlns\" on <plist> not allowed: a plist has no "
+	    "attribute but version on <plist>");
 }
 
 static void
@@ -987,15 +988,220 @@ test_undeclared_entity(void **state)
 	    "t.conf:2: Entity 'x' not defined");
 }
 
-/* XInclude is never processed: the element is just not a <key>. */
+/*
+ * XInclude is never processed: its namespace is an attribute, refused
+ * before libxml2 parses anything, and without one the element is just
+ * not a <key>.
+ */
 static void
 test_xinclude(void **state)
 {
+	static const char *const undeclared[] = {
+		"t.conf:2: Namespace prefix xi on include is not defined",
+		"t.conf:2: expected <key> in <dict>, found <xi:include>",
+		NULL
+	};
+
 	(void)state;
 	expect_error("<plist><dict>\n<xi:include "
 	    "xmlns:xi=\"http://www.w3.org/2001/XInclude\" "
 	    "href=\"/etc/passwd\" parse=\"text\"/>\n</dict></plist>",
-	    "t.conf:2: expected <key> in <dict>, found <xi:include>");
+	    "t.conf:2: attribute \"xmlns:xi\" on <xi:include> not allowed: "
+	    "a plist has no attribute but version on <plist>");
+	expect_errors("<plist><dict>\n<xi:include/>\n</dict></plist>",
+	    undeclared);
+}
+
+/* plist_scan() on xml: 0, or -1 at line with want. */
+static void
+expect_scan(const char *xml, long line, const char *want)
+{
+	char	why[512];
+	long	got = 0;
+	int	rv;
+
+	rv = plist_scan(xml, strlen(xml), &got, why, sizeof(why));
+	if (want == NULL) {
+		if (rv != 0)
+			print_message("# refused %s: %ld: %s\n", xml, got, why);
+		assert_int_equal(rv, 0);
+		return;
+	}
+	if (rv != -1)
+		print_message("# not refused: %s\n", xml);
+	assert_int_equal(rv, -1);
+	assert_int_equal(got, line);
+	assert_string_equal(why, want);
+}
+
+#define NOT_ALLOWED(a, e) "attribute \"" a "\" on <" e "> not allowed: " \
+	"a plist has no attribute but version on <plist>"
+
+/*
+ * What Apple's tools and launchd jobs write passes the scan: the XML
+ * declaration, the DOCTYPE, comments, CDATA and PIs, whatever text they
+ * hold, and <plist version="1.0"> in any quotes and spacing.
+ */
+static void
+test_scan_good(void **state)
+{
+	char	deep[32 * 16 + 64];
+	int	i;
+
+	(void)state;
+	expect_scan(APPLE_HEAD "<plist version=\"1.0\">\n<dict>\n"
+	    "\t<key>Label</key>\n\t<string>a</string>\n"
+	    "\t<key>On</key>\n\t<true/>\n\t<key>A</key>\n\t<array/>\n"
+	    "</dict>\n</plist>\n", 0, NULL);
+	expect_scan("\xef\xbb\xbf<?xml version='1.0' encoding='utf-8'?>\n"
+	    "<plist\n  version = '1.0' ><dict/></plist>", 0, NULL);
+	expect_scan("<!-- <plist a=\"1\" b=\"2\"> -->\n<?pi <x a=\"b\"> ?>\n"
+	    "<plist version=\"1.0\"><dict><key>k</key><string><![CDATA["
+	    "<plist xmlns:a=\"x\">]]></string></dict></plist>", 0, NULL);
+	expect_scan("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist/>",
+	    0, NULL);
+	expect_scan("<?xml version=\"1.0\" encoding=\"windows-1252\"?>"
+	    "<plist/>", 0, NULL);
+	expect_scan("<!DOCTYPE plist [\n<!-- a comment -->\n]>\n<plist/>", 0,
+	    NULL);
+	/* What libxml2 refuses anyway is left to its own words. */
+	expect_scan("\x7f" "ELF <plist a=\"b\">", 0, NULL);
+	expect_scan("<plist version=\"1.0", 0, NULL);
+	/* PLIST_SCAN_DEPTH elements deep, and no more. */
+	deep[0] = '\0';
+	for (i = 0; i < PLIST_SCAN_DEPTH; i++)
+		strcat(deep, "<array>");
+	for (i = 0; i < PLIST_SCAN_DEPTH; i++)
+		strcat(deep, "</array>");
+	expect_scan(deep, 0, NULL);
+}
+
+/* Attributes, namespaces, depth, DTDs and encodings a plist never has. */
+static void
+test_scan_refused(void **state)
+{
+	char	deep[(PLIST_SCAN_DEPTH + 1) * 8 + 8];
+	int	i;
+
+	(void)state;
+	expect_scan("<plist version=\"1.0\" a=\"\">", 1,
+	    NOT_ALLOWED("a", "plist"));
+	expect_scan("<plist>\n<dict>\n<key id=\"x\">k</key>", 3,
+	    NOT_ALLOWED("id", "key"));
+	expect_scan("<plist>\n<dict xmlns:a=\"urn:a\" xmlns:b=\"urn:b\">", 2,
+	    NOT_ALLOWED("xmlns:a", "dict"));
+	expect_scan("<plist version=\"1.0\"\n version=\"1.0\">", 2,
+	    "attribute \"version\" given twice on <plist>");
+	expect_scan("<plist version=\"1.0\"a=\"\">", 1, "malformed start tag "
+	    "<plist>: expected an attribute, \">\" or \"/>\", not \"a\"");
+	expect_scan("<plist version>", 1, "malformed start tag <plist>: "
+	    "expected version=\"1.0\"");
+	expect_scan("<plist version=\"<plist a=''>\">", 1, "version on "
+	    "<plist> is not a version: more than 64 bytes or a '<'");
+	/* A comment left open hides nothing: libxml2 goes on after it. */
+	expect_scan("<plist><!-- \n<dict a=\"1\">", 2,
+	    NOT_ALLOWED("a", "dict"));
+	/* Nor a DOCTYPE that libxml2 leaves for the root element. */
+	expect_scan("<!DOCTYPE plist\n<plist a=\"1\">", 2,
+	    NOT_ALLOWED("a", "plist"));
+	expect_scan("<!DOCTYPE plist [\n<plist a=\"1\">]>", 2,
+	    "unexpected text in a DOCTYPE: a tcptune config has no DTD "
+	    "declarations or entities");
+	expect_scan("<!DOCTYPE plist [\n  <!ATTLIST plist version CDATA "
+	    "\"1.0\">\n]>", 2, "attribute declaration \"version\" not "
+	    "allowed: a tcptune config has no DTD declarations or entities");
+	expect_scan("<!DOCTYPE plist [ %pe; ]>", 1, "a parameter entity "
+	    "reference in a DOCTYPE: a tcptune config has no DTD declarations "
+	    "or entities");
+	expect_scan("<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n<plist/>", 1,
+	    "encoding \"UTF-7\" not read: a plist is UTF-8 (or ASCII, "
+	    "ISO-8859-N or windows-125N)");
+	/* Applied by libxml2 even when the declaration is not closed. */
+	expect_scan("<?xml version=\"1.0\" encoding=\"IBM037\">\n<plist/>",
+	    1, "encoding \"IBM037\" not read: a plist is UTF-8 (or ASCII, "
+	    "ISO-8859-N or windows-125N)");
+	expect_scan("\x4c\x6f\xa7\x94\x93", 1, "EBCDIC text: a plist is "
+	    "UTF-8");
+	deep[0] = '\0';
+	for (i = 0; i <= PLIST_SCAN_DEPTH; i++)
+		strcat(deep, i == 1 ? "\n<dict>" : "<dict>");
+	expect_scan(deep, 2, "elements nested more than 32 deep: a plist is "
+	    "never that deep");
+}
+
+/* n attributes on <plist>, as in issue 41: 143,000 in 1 MB. */
+static char *
+attribute_flood(size_t n, const char *body)
+{
+	size_t	 i, len, size = n * 12 + strlen(body) + 128;
+	char	*buf;
+
+	if ((buf = malloc(size)) == NULL)
+		fail();
+	len = (size_t)snprintf(buf, size, "<?xml version=\"1.0\"?>\n"
+	    "<plist version=\"1.0\"");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, " a%zu=\"\"", i);
+	snprintf(buf + len, size - len, ">\n%s</plist>\n", body);
+	return buf;
+}
+
+/*
+ * The flood that costs libxml2 2.9 quadratic time is refused at its first
+ * attribute, by config_parse() (check, tcptuned -n, reload, the parse
+ * helper) and by the reader of launchd jobs (import) alike: the words are
+ * the scan's, not what libxml2 or the config walk would say once it had
+ * parsed it all (old code: "unknown key" after a minute of CPU).
+ */
+static void
+test_attribute_flood(void **state)
+{
+	struct launchd_args	 la;
+	struct errlist		 errs;
+	char			*xml;
+
+	(void)state;
+	xml = attribute_flood(80000, "<dict>\n<key>Label</key>"
+	    "<string>x</string>\n</dict>\n");
+	assert_true(strlen(xml) <= TT_CONFIG_MAX_BYTES);
+	expect_error(xml, "t.conf:2: " NOT_ALLOWED("a0", "plist"));
+	errlist_init(&errs);
+	assert_int_equal(config_launchd_args(xml, strlen(xml), "job.plist",
+	    &la, &errs), -1);
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.msg[0], "job.plist:2: "
+	    NOT_ALLOWED("a0", "plist"));
+	errlist_clear(&errs);
+	free(xml);
+}
+
+/* A real launchd job still reads, by the same scan. */
+static void
+test_launchd_job(void **state)
+{
+	static const char job[] = APPLE_HEAD "<plist version=\"1.0\">\n"
+	    "<dict>\n\t<key>Label</key>\n\t<string>tune</string>\n"
+	    "\t<key>ProgramArguments</key>\n\t<array>\n"
+	    "\t\t<string>/usr/sbin/sysctl</string>\n"
+	    "\t\t<string>-w</string>\n"
+	    "\t\t<string>kern.ipc.maxsockbuf=8388608</string>\n"
+	    "\t</array>\n\t<key>KeepAlive</key>\n\t<dict>\n"
+	    "\t\t<key>PathState</key>\n\t\t<dict>\n"
+	    "\t\t\t<key>/tmp/x</key>\n\t\t\t<true/>\n\t\t</dict>\n"
+	    "\t</dict>\n\t<key>RunAtLoad</key>\n\t<true/>\n</dict>\n"
+	    "</plist>\n";
+	struct launchd_args	 la;
+	struct errlist		 errs;
+
+	(void)state;
+	errlist_init(&errs);
+	assert_int_equal(config_launchd_args(job, strlen(job), "job.plist",
+	    &la, &errs), 0);
+	assert_int_equal(errs.n, 0);
+	assert_int_equal(la.argc, 3);
+	assert_string_equal(la.argv[2], "kern.ipc.maxsockbuf=8388608");
+	assert_int_equal(la.line[2], 11);
+	config_launchd_args_free(&la);
 }
 
 static void
@@ -1476,6 +1682,10 @@ main(void)
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_undeclared_entity),
 		cmocka_unit_test(test_xinclude),
+		cmocka_unit_test(test_scan_good),
+		cmocka_unit_test(test_scan_refused),
+		cmocka_unit_test(test_attribute_flood),
+		cmocka_unit_test(test_launchd_job),
 		cmocka_unit_test(test_external_not_read),
 		cmocka_unit_test(test_no_network),
 		cmocka_unit_test(test_load_ok),
