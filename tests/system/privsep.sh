@@ -149,14 +149,19 @@ grep -q '^State:.*S (sleeping)' "/proc/$HPID/status"
 report $? "the helper is still waiting, neither stopped nor killed" \
     "$(grep '^State:' "/proc/$HPID/status")"
 
+# helper_state PID C: the process's state in /proc/PID/stat is C.
+helper_state() {
+	[ "$(sed 's/^.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)" = "$2" ]
+}
 # The reload is read on the daemon's loop: status answers while the
-# helper is stopped (root may stop it), and a second reload that comes
-# meanwhile is read after it, not lost.
+# helper is stopped (root may stop it; waited for, as stopping is not
+# at once), and a second reload that comes meanwhile is read after it,
+# not lost.
 kill -STOP "$HPID"
+wait_until 5 helper_state "$HPID" T
+stopped=$?
 ctl status
 rc=$CTL_RC
-grep -q '^State:.*T (stopped)' "/proc/$HPID/status"
-stopped=$?
 [ "$rc" -eq 0 ] && [ "$stopped" -eq 0 ]
 report $? "status answers (exit $rc) while the helper is stopped" \
     "$(cat "$T/ctl.out")" "$(grep '^State:' "/proc/$HPID/status")"
