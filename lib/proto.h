@@ -63,6 +63,14 @@
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 #define TT_ADDR_MAX		64	/* "[v6 address]:port" with the NUL */
 
+/*
+ * How long a read of the config may take (daemon/parse_posix.c): each
+ * parse helper answers within TT_PARSE_DEADLINE_SEC or is killed, and is
+ * reaped within TT_PARSE_REAP_SEC after that, or left behind.
+ */
+#define TT_PARSE_DEADLINE_SEC	10
+#define TT_PARSE_REAP_SEC	1
+
 struct msg_hdr {
 	uint32_t	type;
 	uint32_t	len;		/* payload bytes after the header */

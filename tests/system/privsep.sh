@@ -7,11 +7,26 @@
 # without an answer or answers garbage is a failed reload that keeps the
 # running configuration and says what happened; the helper runs as a uid
 # of its own, which a process of nobody's cannot signal; -P refuses a
-# helper others could replace.  The helper's user and confinement are
+# helper others could replace.  The daemon runs with exactly the systemd
+# unit's capabilities, and ends a helper that does not answer (asleep,
+# stopped) at its deadline, answering status throughout; a helper ends
+# with a daemon killed with -9.  The helper's user and confinement are
 # tests/unit/test_confine.c's.  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
+
+# The unit's CapabilityBoundingSet=, read from the unit itself so that the
+# two cannot drift, as setpriv's bounding set: root's permitted and
+# effective sets after the exec are the bounding set, as under systemd.
+UNIT=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/etc/tcptuned.service.in
+UNIT_CAPS=$(sed -n 's/^CapabilityBoundingSet=//p' "$UNIT" | tr ' ' '\n' |
+    sed -n 's/^CAP_\([A-Z_]*\)$/+\L\1/p' | paste -sd, -)
+[ -n "$UNIT_CAPS" ] || bail "no CapabilityBoundingSet= in $UNIT"
+command -v setpriv >/dev/null 2>&1 || bail "setpriv not found (util-linux)"
+UNIT_MASK=$(setpriv --bounding-set="-all,$UNIT_CAPS" \
+    sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)
+export TT_DAEMON_WRAPPER="setpriv --bounding-set=-all,$UNIT_CAPS ${TT_DAEMON_WRAPPER:-}"
 
 use_keys 2
 
@@ -48,6 +63,12 @@ plist -i 1 "$RMEM=${RV[0]}" | write_config "$CONF"
 start_ready main -P "$FAKE" -f "$CONF" -s "$SOCK" -S "$STATE"
 wait_until 3 all_in_force
 report $? "started through the helper: all in force"
+cap_is() {
+	[ "$(sed -n "s/^$1:[[:space:]]*//p" "/proc/$DPID/status")" = "$UNIT_MASK" ]
+}
+cap_is CapEff && cap_is CapBnd
+report $? "the daemon has the unit's capabilities only ($UNIT_CAPS)" \
+    "$(grep ^Cap "/proc/$DPID/status")"
 grep -q 'libc[.-]' "/proc/$DPID/maps"
 report $? "the daemon's maps are readable (libc is there)"
 no_libxml2
@@ -185,6 +206,76 @@ report $? "the second one too" "$(cat "$T/second.out")"
 [ "$(count_in "$T/d.main.log" "reloaded $CONF")" -eq $((reloaded + 2)) ]
 report $? "two reads, two reloads" "$(grep "reloaded $CONF" "$T/d.main.log")"
 
+# ---- a helper that never answers, a uid of its own: the daemon, with
+# the unit's capabilities, kills it at its deadline and reaps it without
+# waiting on it; status answers throughout.  Before, the kill failed
+# (EPERM: no CAP_KILL), the daemon waited for the helper's exit, and
+# status, restore and resume stopped answering for good.
+
+no_helper() {
+	! pgrep -P "$DPID" -x tcptune-parse >/dev/null
+}
+gone() {
+	[ ! -e "/proc/$1" ]
+}
+# never_answers HOW: a reload whose dropped helper waits on the FIFO, no
+# answer ever written; HOW is sleeping or stopped.
+never_answers() {
+	local how=$1 pid rc
+	exec 7<>"$HDIR/fifo"
+	mode fifo
+	"$TCPTUNECTL" -s "$SOCK" reload >"$T/$how.out" 2>&1 7>&- &
+	RELOAD=$!
+	wait_until 5 helper_dropped
+	pid=$(helper_pid)
+	mode real
+	if [ "$how" = stopped ]; then
+		kill -STOP "$pid"
+		wait_until 5 helper_state "$pid" T
+		report $? "$how helper: it is stopped" \
+		    "$(grep '^State:' "/proc/$pid/status")"
+	fi
+	ctl status
+	report $? "$how helper: status answers while it waits" \
+	    "$(cat "$T/ctl.out")"
+	wait "$RELOAD"
+	rc=$?
+	[ "$rc" -eq 1 ] &&
+	    grep -q "did not answer within 10000 ms and was killed" \
+	    "$T/$how.out" && ! grep -q "busy or hung" "$T/$how.out"
+	report $? "$how helper: the reload fails in the helper's words (exit $rc)" \
+	    "$(cat "$T/$how.out")"
+	ctl status
+	report $? "$how helper: status answers after its deadline" \
+	    "$(cat "$T/ctl.out")"
+	wait_until 5 gone "$pid" && no_helper
+	report $? "$how helper: killed and reaped" "$(pgrep -a -P "$DPID")"
+	exec 7>&-
+}
+never_answers sleeping
+never_answers stopped
+ctl reload
+report $? "the real helper again: reloaded" "$(cat "$T/ctl.out")"
+
+# A daemon killed with -9 takes its helper with it: the parent-death
+# signal, which the kernel sends with the dying daemon's credentials
+# (kernel/exit.c, forget_original_parent), needs CAP_KILL too.
+exec 7<>"$HDIR/fifo"
+mode fifo
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/orphan.out" 2>&1 7>&- &
+RELOAD=$!
+wait_until 5 helper_dropped
+HPID=$(helper_pid)
+mode real
+kill -KILL "$DPID"
+wait_until 3 daemon_exited main
+wait "$RELOAD"
+wait_until 5 gone "$HPID"
+report $? "the helper ends with the daemon killed with -9" \
+    "$(grep -E '^(State|Uid):' "/proc/$HPID/status" 2>/dev/null)"
+kill -KILL "$HPID" 2>/dev/null
+exec 7>&-
+
 # ---- -P: only a helper nobody but root can replace
 
 mkdir -m 0775 "$T/gw"
@@ -203,5 +294,4 @@ report $? "-P: a world-writable helper is refused" "$(cat "$T/n.out")"
 [ $? -eq 1 ] && grep -qF "not an absolute path" "$T/n.out"
 report $? "-P: a relative path is refused" "$(cat "$T/n.out")"
 
-daemon_stop main
 tap_end
