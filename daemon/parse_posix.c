@@ -352,9 +352,9 @@ layer_name(const struct parse_job *j)
 }
 
 /*
- * Start the helper on the layer's file (closed here, its copy is the
- * helper's): 0, 1 when it started but cannot be watched (it is to be
- * reaped as timed out), or -1 and why.
+ * Start the helper on the layer's file (kept open here for said_allow_any
+ * until the layer's result): 0, 1 when it started but cannot be watched
+ * (it is to be reaped as timed out), or -1 and why.
  */
 static int
 layer_spawn(struct parse_job *j, char *why, size_t len)
@@ -362,19 +362,15 @@ layer_spawn(struct parse_job *j, char *why, size_t len)
 	int	sp[2], fd = j->fds[j->layer], rv = 0;
 	pid_t	self = getpid();
 
-	j->fds[j->layer] = -1;
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1) {
-		close(fd);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
 		return tt_why(why, len, "socketpair: %s", strerror(errno));
-	}
 	(void)fcntl(sp[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(sp[1], F_SETFD, FD_CLOEXEC);
 	if ((j->pid = fork()) == -1)
 		rv = tt_why(why, len, "fork: %s", strerror(errno));
 	else if (j->pid == 0)
 		exec_helper(j->helper, self, sp[1], fd, layer_name(j));
-	close(fd);
 	close(sp[1]);
 	if (rv == -1) {
 		close(sp[0]);
@@ -388,6 +384,32 @@ layer_spawn(struct parse_job *j, char *why, size_t len)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Whether the layer's file, as the daemon opened it, says AllowAnySysctl
+ * <true/> itself (parse_wire_says_allow_any): the helper's answer alone
+ * never widens what root may write.  pread, at offset 0: the helper's
+ * copy of the descriptor shares the file offset.
+ */
+static bool
+said_allow_any(int fd)
+{
+	char	*buf;
+	size_t	 len = 0;
+	ssize_t	 n;
+	bool	 said;
+
+	if ((buf = malloc(TT_CONFIG_MAX_BYTES)) == NULL)
+		fatal("%s", __func__);
+	while (len < TT_CONFIG_MAX_BYTES && ((n = pread(fd, buf + len,
+	    TT_CONFIG_MAX_BYTES - len, (off_t)len)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		if (n > 0)
+			len += (size_t)n;
+	said = fd != -1 && parse_wire_says_allow_any(buf, len) == 1;
+	free(buf);
+	return said;
 }
 
 /*
@@ -414,6 +436,19 @@ layer_result(struct parse_job *j)
 		    layer_name(j), j->helper, why);
 		cfg = NULL;
 	}
+	if (cfg != NULL && cfg->allow_any_sysctl &&
+	    !said_allow_any(j->fds[j->layer])) {
+		errlist_add(&j->errs, "%s: the parse helper %s failed: its "
+		    "answer allows any sysctl, and the file does not say "
+		    "<key>AllowAnySysctl</key> <true/> in its top dict as "
+		    "tcptuned reads it (an XML plist in UTF-8, the key "
+		    "written plainly, once)", layer_name(j), j->helper);
+		config_free(cfg);
+		cfg = NULL;
+	}
+	if (j->fds[j->layer] != -1)
+		close(j->fds[j->layer]);
+	j->fds[j->layer] = -1;
 	free(j->buf);
 	j->buf = NULL;
 	j->len = 0;

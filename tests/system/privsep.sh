@@ -43,6 +43,7 @@ crash) kill -SEGV \$\$ ;;
 sigkill) kill -KILL \$\$ ;;
 fifo) exec 4<"$HDIR/fifo" ;;
 hang) exec /bin/sleep 999.25 ;;
+forge) exec "$PARSE_HELPER" "\$@" 4<"$HDIR/forged.conf" ;;
 garbage) printf 'garbage' >&3; exit 0 ;;
 silent) exit 3 ;;
 esac
@@ -277,6 +278,65 @@ report $? "the helper ends with the daemon killed with -9" \
     "$(grep -E '^(State|Uid):' "/proc/$HPID/status" 2>/dev/null)"
 kill -KILL "$HPID" 2>/dev/null
 exec 7>&-
+
+# ---- AllowAnySysctl is not taken on the helper's word: a helper that
+# answers for another file (the real one, handed a file that allows any)
+# is a failed reload unless the daemon's own file says it.  On a sysctl
+# tree (-r), so that the forged key could only ever reach a file.
+ROOT=$T/sys
+mkdir -p "$ROOT/net/core" "$ROOT/kernel"
+printf '212992\n' >"$ROOT/net/core/rmem_max"
+printf 'core\n' >"$ROOT/kernel/core_pattern"
+# forge_conf ALLOW RMEM [MORE]: a config of rmem_max, MORE's keys, and
+# ALLOW for AllowAnySysctl ("" for none: only a comment names it)
+forge_conf() {
+	cat <<EOF2
+<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+	<!-- <key>AllowAnySysctl</key><true/>: a comment says nothing -->
+	${1:+<key>AllowAnySysctl</key>$1}
+	<key>Sysctls</key>
+	<dict>
+		<key>net.core.rmem_max</key>
+		<integer>$2</integer>
+		$3
+	</dict>
+</dict>
+</plist>
+EOF2
+}
+forge_conf '<true/>' 4194304 \
+    '<key>kernel.core_pattern</key><string>forged</string>' |
+    write_config "$HDIR/forged.conf"
+FCONF=$T/etc/forge.conf
+forge_conf '' 1048576 | write_config "$FCONF"
+SOCK=$T/run/forge.sock
+mode real
+start_ready forge -P "$FAKE" -f "$FCONF" -s "$SOCK" -S "$T/forge-state" \
+    -r "$ROOT"
+tree_is() {
+	[ "$(cat "$ROOT/$1")" = "$2" ]
+}
+wait_until 3 tree_is net/core/rmem_max 1048576
+report $? "-r: the file's own value in force" "$(cat "$ROOT/net/core/rmem_max")"
+mode forge
+ctl reload
+[ "$CTL_RC" -eq 1 ] && output_has "allows any sysctl, and the file does not say"
+report $? "a helper's answer that allows any sysctl for a file that does not: a failed reload" \
+    "$(cat "$T/ctl.out")"
+tree_is kernel/core_pattern core && tree_is net/core/rmem_max 1048576
+report $? "... nothing of the forged answer written" \
+    "$(cat "$ROOT/kernel/core_pattern" "$ROOT/net/core/rmem_max")"
+mode real
+forge_conf '<true/>' 2097152 \
+    '<key>kernel.core_pattern</key><string>allowed</string>' |
+    replace_config "$FCONF"
+ctl reload && tree_is kernel/core_pattern allowed &&
+    tree_is net/core/rmem_max 2097152
+report $? "a file that says AllowAnySysctl itself: reloaded, written" \
+    "$(cat "$T/ctl.out")"
+daemon_stop forge
 
 # ---- -P: only a helper nobody but root can replace
 
