@@ -213,11 +213,13 @@ report $? "two reads, two reloads" "$(grep "reloaded $CONF" "$T/d.main.log")"
 # (EPERM: no CAP_KILL), the daemon waited for the helper's exit, and
 # status, restore and resume stopped answering for good.
 
-no_helper() {
-	! pgrep -P "$DPID" -x tcptune-parse >/dev/null
-}
 gone() {
 	[ ! -e "/proc/$1" ]
+}
+# dead PID: reaped, or a zombie (one the daemon could not reap within its
+# second is reaped at the next read)
+dead() {
+	gone "$1" || helper_state "$1" Z
 }
 # never_answers HOW: a reload whose dropped helper waits on the FIFO, no
 # answer ever written; HOW is sleeping or stopped.  tcptunectl has its
@@ -251,14 +253,24 @@ never_answers() {
 	ctl status
 	report $? "$how helper: status answers after its deadline" \
 	    "$(cat "$T/ctl.out")"
-	wait_until 5 gone "$pid" && no_helper
-	report $? "$how helper: killed and reaped" "$(pgrep -a -P "$DPID")"
+	wait_until 5 dead "$pid"
+	report $? "$how helper: killed" "$(pgrep -a -P "$DPID")"
+	KILLED+=("$pid")
 	exec 7>&-
 }
+KILLED=()
 never_answers sleeping
 never_answers stopped
-ctl reload
-report $? "the real helper again: reloaded" "$(cat "$T/ctl.out")"
+all_gone() {
+	local pid
+	for pid in "$@"; do
+		gone "$pid" || return 1
+	done
+}
+# reaped by now, or at the latest by the next read
+ctl reload && all_gone "${KILLED[@]}"
+report $? "the real helper again: reloaded, the killed helpers reaped" \
+    "$(cat "$T/ctl.out")" "$(pgrep -a -P "$DPID")"
 
 # A daemon killed with -9 takes its helper with it: the parent-death
 # signal, which the kernel sends with the dying daemon's credentials
@@ -273,7 +285,7 @@ mode real
 kill -KILL "$DPID"
 wait_until 3 daemon_exited main
 wait "$RELOAD"
-wait_until 5 gone "$HPID"
+wait_until 5 dead "$HPID"
 report $? "the helper ends with the daemon killed with -9" \
     "$(grep -E '^(State|Uid):' "/proc/$HPID/status" 2>/dev/null)"
 kill -KILL "$HPID" 2>/dev/null
