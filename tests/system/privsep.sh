@@ -26,7 +26,8 @@ UNIT_CAPS=$(sed -n 's/^CapabilityBoundingSet=//p' "$UNIT" | tr ' ' '\n' |
 command -v setpriv >/dev/null 2>&1 || bail "setpriv not found (util-linux)"
 UNIT_MASK=$(setpriv --bounding-set="-all,$UNIT_CAPS" \
     sed -n 's/^CapBnd:[[:space:]]*//p' /proc/self/status)
-export TT_DAEMON_WRAPPER="setpriv --bounding-set=-all,$UNIT_CAPS ${TT_DAEMON_WRAPPER:-}"
+WRAPPER=${TT_DAEMON_WRAPPER:-}
+export TT_DAEMON_WRAPPER="setpriv --bounding-set=-all,$UNIT_CAPS $WRAPPER"
 
 use_keys 2
 
@@ -325,8 +326,12 @@ FCONF=$T/etc/forge.conf
 forge_conf '' 1048576 | write_config "$FCONF"
 SOCK=$T/run/forge.sock
 mode real
-start_ready forge -P "$FAKE" -f "$FCONF" -s "$SOCK" -S "$T/forge-state" \
-    -r "$ROOT"
+# This daemon has the unit's set without CAP_KILL, for the case below.
+NOKILL_CAPS=$(printf '%s\n' "$UNIT_CAPS" | tr , '\n' | grep -vx '+kill' |
+    paste -sd, -)
+TT_DAEMON_WRAPPER="setpriv --bounding-set=-all,$NOKILL_CAPS $WRAPPER" \
+    start_ready forge -P "$FAKE" -f "$FCONF" -s "$SOCK" \
+    -S "$T/forge-state" -r "$ROOT"
 tree_is() {
 	[ "$(cat "$ROOT/$1")" = "$2" ]
 }
@@ -348,6 +353,35 @@ ctl reload && tree_is kernel/core_pattern allowed &&
     tree_is net/core/rmem_max 2097152
 report $? "a file that says AllowAnySysctl itself: reloaded, written" \
     "$(cat "$T/ctl.out")"
+
+# A unit without CAP_KILL (an old or edited one): the kill at the
+# deadline fails, and the daemon says so and still never waits on the
+# helper; it is reaped at a later read, once it has ended.
+exec 7<>"$HDIR/fifo"
+mode fifo
+env -u TCPTUNECTL_TIMEOUT "$TCPTUNECTL" -s "$SOCK" reload \
+    >"$T/nokill.out" 2>&1 7>&- &
+RELOAD=$!
+wait_until 5 helper_dropped
+HPID=$(helper_pid)
+mode real
+ctl status
+report $? "no CAP_KILL: status answers while the helper waits" \
+    "$(cat "$T/ctl.out")"
+wait "$RELOAD"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "could not be killed: Operation not permitted" \
+    "$T/nokill.out"
+report $? "no CAP_KILL: the reload fails at the deadline, saying the kill failed (exit $rc)" \
+    "$(cat "$T/nokill.out")"
+ctl status
+report $? "no CAP_KILL: status answers after the deadline" "$(cat "$T/ctl.out")"
+kill -KILL "$HPID"
+wait_until 5 dead "$HPID"
+exec 7>&-
+ctl reload && gone "$HPID"
+report $? "no CAP_KILL: the helper, ended by root, reaped at the next read" \
+    "$(cat "$T/ctl.out")" "$(pgrep -a -P "$DPID")"
 daemon_stop forge
 
 # ---- -P: only a helper nobody but root can replace
