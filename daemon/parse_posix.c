@@ -13,6 +13,19 @@
  * deadline bounds the helper.  Start-up and tcptuned -n, with nothing
  * else to serve, wait on a private loop (parse_config).
  *
+ * Nor does the daemon ever wait for the helper's exit: after the end of
+ * its answer or the deadline it sends SIGKILL and reaps with WNOHANG,
+ * again from a timer on the same loop until it has ended or
+ * PARSE_REAP_MS have passed.  The helper runs as a uid of its own, so the
+ * kill needs CAP_KILL (kernel/signal.c, check_kill_permission and
+ * kill_ok_by_cred: a sender whose real or effective uid is neither the
+ * target's real nor saved uid needs CAP_KILL in the target's user
+ * namespace), which the systemd unit's CapabilityBoundingSet= grants.  A
+ * kill that fails anyway (EPERM under a unit without it) is said in the
+ * reload's error and not waited on: the helper is left on a list, reaped
+ * with WNOHANG at each later read.  A helper that does not end is never
+ * a daemon that stops answering.
+ *
  * A helper parses one file and never merges: the config, then the
  * managed file when there is one, each by a helper of its own.  The
  * layers are laid over each other here by the one loader
@@ -44,8 +57,11 @@
 #include "parse_wire.h"
 #include "catalogue.h"
 
-#define PARSE_DEADLINE_MS	10000	/* for each helper */
+#define PARSE_DEADLINE_MS	(TT_PARSE_DEADLINE_SEC * 1000)	/* each helper's */
+#define PARSE_REAP_MS		(TT_PARSE_REAP_SEC * 1000)	/* after the kill */
+#define PARSE_REAP_POLL_MS	50	/* the longest step between reaps */
 #define PARSE_FD_MOVED		10	/* above the helper's fds 3-4 */
+#define PARSE_LEFT_MAX		8	/* helpers not yet reaped, kept */
 
 struct parse_job {
 	struct evloop	*loop;
@@ -57,6 +73,11 @@ struct parse_job {
 	size_t		 len;
 	bool		 too_long;
 	bool		 timed_out;
+	bool		 reaping;	/* killed, its exit awaited */
+	bool		 ended;		/* reaped: status is its exit */
+	int		 status;
+	int		 kill_errno;	/* 0, or why the SIGKILL failed */
+	unsigned	 reap_step;	/* ms to the next reap */
 	int		 flags;
 	char		*path;
 	char		*managed;	/* NULL none */
@@ -202,10 +223,13 @@ on_answer(int fd, bool readable, bool writable, void *arg)
 	j->len += (size_t)n;
 }
 
+static void	job_reap(struct parse_job *);
+
 /*
  * The timer wakes the loop; the monotonic clock says whether the time is
  * up: a timer that fires early (bench/daemon/timescale.so divides every
- * timer of the process) only re-arms for what is left.
+ * timer of the process) only re-arms for what is left.  Once the helper
+ * is killed the same timer drives its reaping.
  */
 static void
 on_deadline(void *arg)
@@ -213,6 +237,10 @@ on_deadline(void *arg)
 	struct parse_job	*j = arg;
 	uint64_t		 now = tt_mono_ms();
 
+	if (j->reaping) {
+		job_reap(j);
+		return;
+	}
 	if (now < j->deadline &&
 	    ev_timer_start(j->timer, (unsigned)(j->deadline - now), false) == 0)
 		return;
@@ -233,6 +261,48 @@ job_watch(struct parse_job *j)
 	return 0;
 }
 
+/* ---- ending the helper: never waited on */
+
+/* Helpers killed but not yet reaped: reaped at each later read. */
+static pid_t	left[PARSE_LEFT_MAX];
+
+static void
+reap_left(void)
+{
+	int	i, status;
+
+	for (i = 0; i < PARSE_LEFT_MAX; i++)
+		if (left[i] > 0 && (waitpid(left[i], &status, WNOHANG) != 0 ||
+		    (kill(left[i], SIGKILL) == -1 && errno == ESRCH)))
+			left[i] = 0;
+}
+
+/* pid is no one's to wait for now: on the list, or forgotten when full. */
+static void
+leave(pid_t pid)
+{
+	int	i;
+
+	for (i = 0; i < PARSE_LEFT_MAX; i++)
+		if (left[i] <= 0) {
+			left[i] = pid;
+			return;
+		}
+	log_warnx("parse helper %ld: not ended, and not reaped", (long)pid);
+}
+
+/*
+ * Kill the helper (its answer has ended, or its time is up, or no one
+ * waits for it any more), and reap it if it has ended: never a blocking
+ * wait.  A SIGKILL that fails is remembered for the words (layer_why).
+ */
+static void
+helper_kill(struct parse_job *j)
+{
+	j->kill_errno = kill(j->pid, SIGKILL) == -1 ? errno : 0;
+	j->ended = waitpid(j->pid, &j->status, WNOHANG) == j->pid;
+}
+
 static int
 killed_by(int sig, char *why, size_t len)
 {
@@ -241,38 +311,38 @@ killed_by(int sig, char *why, size_t len)
 }
 
 /*
- * How the helper ended, in words, into why; 0 when it exited with 0.
- * It is killed first in any case: its answer has ended (it closed its
- * end, by exiting, which sets the status before the descriptors close) or
- * the deadline passed, and a helper that closed its end but lives on is
- * not waited for.  A SIGKILL may be ours, after the end of an answer, and
- * is no failure then: *killed says it, and the answer is judged on its
- * own (layer_result).
+ * How the helper ended, in words, into why; 0 when it exited with 0 or
+ * nothing is known against it.  A SIGKILL may be ours, after the end of
+ * an answer, and is no failure then: *killed says it, and the answer is
+ * judged on its own (layer_result), as it is when the helper has not
+ * ended yet (its answer complete, its exit not seen within PARSE_REAP_MS,
+ * or our kill refused).
  */
 static int
-reap(pid_t pid, bool timed_out, bool *killed, char *why, size_t len)
+layer_why(const struct parse_job *j, bool *killed, char *why, size_t len)
 {
-	int	status;
-
 	*killed = false;
-	(void)kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
-			return tt_why(why, len, "waitpid: %s", strerror(errno));
-	if (timed_out)
+	if (j->timed_out && j->kill_errno != 0)
+		return tt_why(why, len, "it did not answer within %d ms and "
+		    "could not be killed: %s (tcptuned needs CAP_KILL to "
+		    "signal the helper's uid)", PARSE_DEADLINE_MS,
+		    strerror(j->kill_errno));
+	if (j->timed_out)
 		return tt_why(why, len, "it did not answer within %d ms and "
 		    "was killed", PARSE_DEADLINE_MS);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	if (!j->ended)
 		return 0;
-	if (WIFEXITED(status))
+	if (WIFEXITED(j->status) && WEXITSTATUS(j->status) == 0)
+		return 0;
+	if (WIFEXITED(j->status))
 		return tt_why(why, len, "it exited with status %d%s",
-		    WEXITSTATUS(status), WEXITSTATUS(status) == 127 ?
+		    WEXITSTATUS(j->status), WEXITSTATUS(j->status) == 127 ?
 		    " (it could not be started)" : "");
-	if (WTERMSIG(status) == SIGKILL) {
+	if (WTERMSIG(j->status) == SIGKILL) {
 		*killed = true;
 		return 0;
 	}
-	return killed_by(WTERMSIG(status), why, len);
+	return killed_by(WTERMSIG(j->status), why, len);
 }
 
 static const char *
@@ -282,9 +352,9 @@ layer_name(const struct parse_job *j)
 }
 
 /*
- * Start the helper on the layer's file (closed here, its copy is the
- * helper's): 0, 1 when it started but cannot be watched (it is to be
- * reaped as timed out), or -1 and why.
+ * Start the helper on the layer's file (kept open here for said_allow_any
+ * until the layer's result): 0, 1 when it started but cannot be watched
+ * (it is to be reaped as timed out), or -1 and why.
  */
 static int
 layer_spawn(struct parse_job *j, char *why, size_t len)
@@ -292,19 +362,15 @@ layer_spawn(struct parse_job *j, char *why, size_t len)
 	int	sp[2], fd = j->fds[j->layer], rv = 0;
 	pid_t	self = getpid();
 
-	j->fds[j->layer] = -1;
 	/* No SOCK_CLOEXEC on macOS: the daemon is one thread, no race. */
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1) {
-		close(fd);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sp) == -1)
 		return tt_why(why, len, "socketpair: %s", strerror(errno));
-	}
 	(void)fcntl(sp[0], F_SETFD, FD_CLOEXEC);
 	(void)fcntl(sp[1], F_SETFD, FD_CLOEXEC);
 	if ((j->pid = fork()) == -1)
 		rv = tt_why(why, len, "fork: %s", strerror(errno));
 	else if (j->pid == 0)
 		exec_helper(j->helper, self, sp[1], fd, layer_name(j));
-	close(fd);
 	close(sp[1]);
 	if (rv == -1) {
 		close(sp[0]);
@@ -321,6 +387,32 @@ layer_spawn(struct parse_job *j, char *why, size_t len)
 }
 
 /*
+ * Whether the layer's file, as the daemon opened it, says AllowAnySysctl
+ * <true/> itself (parse_wire_says_allow_any): the helper's answer alone
+ * never widens what root may write.  pread, at offset 0: the helper's
+ * copy of the descriptor shares the file offset.
+ */
+static bool
+said_allow_any(int fd)
+{
+	char	*buf;
+	size_t	 len = 0;
+	ssize_t	 n;
+	bool	 said;
+
+	if ((buf = malloc(TT_CONFIG_MAX_BYTES)) == NULL)
+		fatal("%s", __func__);
+	while (len < TT_CONFIG_MAX_BYTES && ((n = pread(fd, buf + len,
+	    TT_CONFIG_MAX_BYTES - len, (off_t)len)) > 0 ||
+	    (n == -1 && errno == EINTR)))
+		if (n > 0)
+			len += (size_t)n;
+	said = fd != -1 && parse_wire_says_allow_any(buf, len) == 1;
+	free(buf);
+	return said;
+}
+
+/*
  * The layer's helper reaped and its answer checked: the layer's config,
  * or NULL with why in j->errs.  Ready for the next layer's helper.
  */
@@ -331,7 +423,9 @@ layer_result(struct parse_job *j)
 	char		 why[TT_TEXT_MAX];
 	bool		 killed;
 
-	if (reap(j->pid, j->timed_out, &killed, why, sizeof(why)) == -1 ||
+	if (!j->ended && j->pid > 0)
+		leave(j->pid);
+	if (layer_why(j, &killed, why, sizeof(why)) == -1 ||
 	    (j->too_long && tt_why(why, sizeof(why), "its answer is longer "
 	    "than any can be") == -1) || parse_wire_decode(j->buf, j->len,
 	    layer_name(j), &cfg, &j->errs, why, sizeof(why)) == -1) {
@@ -342,10 +436,24 @@ layer_result(struct parse_job *j)
 		    layer_name(j), j->helper, why);
 		cfg = NULL;
 	}
+	if (cfg != NULL && cfg->allow_any_sysctl &&
+	    !said_allow_any(j->fds[j->layer])) {
+		errlist_add(&j->errs, "%s: the parse helper %s failed: its "
+		    "answer allows any sysctl, and the file does not say "
+		    "<key>AllowAnySysctl</key> <true/> in its top dict as "
+		    "tcptuned reads it (an XML plist in UTF-8, the key "
+		    "written plainly, once)", layer_name(j), j->helper);
+		config_free(cfg);
+		cfg = NULL;
+	}
+	if (j->fds[j->layer] != -1)
+		close(j->fds[j->layer]);
+	j->fds[j->layer] = -1;
 	free(j->buf);
 	j->buf = NULL;
 	j->len = 0;
-	j->too_long = j->timed_out = false;
+	j->too_long = j->timed_out = j->reaping = j->ended = false;
+	j->kill_errno = 0;
 	j->pid = -1;
 	return cfg;
 }
@@ -415,8 +523,10 @@ layer_start(struct parse_job *j)
 
 	if ((rv = layer_spawn(j, why, sizeof(why))) == 0)
 		return true;
-	if (rv == 1)		/* started, but no loop to read it on */
+	if (rv == 1) {		/* started, but no loop to read it on */
+		helper_kill(j);
 		config_free(layer_result(j));
+	}
 	else
 		errlist_add(&j->errs, "%s: the parse helper %s failed: %s",
 		    layer_name(j), j->helper, why);
@@ -433,19 +543,12 @@ next_layer(struct parse_job *j)
 	return layer_start(j);
 }
 
-/*
- * A layer's answer ended, or its time is up: the next layer's helper, or
- * the caller learns the result.
- */
+/* The layer's helper has ended, or is left: the next layer, or the end. */
 static void
-job_end(struct parse_job *j)
+layer_end(struct parse_job *j)
 {
 	struct config	*cfg;
 
-	ev_fd_del(j->loop, j->sock);
-	close(j->sock);
-	j->sock = -1;
-	ev_timer_stop(j->timer);
 	j->layers[j->layer] = layer_result(j);
 	if (next_layer(j))
 		return;
@@ -454,17 +557,56 @@ job_end(struct parse_job *j)
 	job_free(j);
 }
 
+/*
+ * Reap the killed helper, without waiting: again from the timer, at
+ * growing steps, until it has ended or PARSE_REAP_MS have passed.  A
+ * helper our kill did not reach is not waited for at all.
+ */
+static void
+job_reap(struct parse_job *j)
+{
+	if (!j->ended)
+		j->ended = waitpid(j->pid, &j->status, WNOHANG) == j->pid;
+	if (!j->ended && j->kill_errno == 0 && tt_mono_ms() < j->deadline) {
+		j->reap_step = j->reap_step * 2 > PARSE_REAP_POLL_MS ?
+		    PARSE_REAP_POLL_MS : j->reap_step * 2;
+		if (ev_timer_start(j->timer, j->reap_step, false) == 0)
+			return;
+	}
+	j->reaping = false;
+	layer_end(j);
+}
+
+/*
+ * A layer's answer ended, or its time is up: the helper killed and
+ * reaped (job_reap), then the next layer's helper, or the caller learns
+ * the result.
+ */
+static void
+job_end(struct parse_job *j)
+{
+	ev_fd_del(j->loop, j->sock);
+	close(j->sock);
+	j->sock = -1;
+	ev_timer_stop(j->timer);
+	helper_kill(j);
+	j->reaping = true;
+	j->reap_step = 1;
+	j->deadline = tt_mono_ms() + PARSE_REAP_MS;
+	job_reap(j);
+}
+
 /* A read no one waits for any more (the daemon exiting). */
 void
 parse_cancel(struct parse_job *j)
 {
-	bool	killed;
-	char	why[TT_TEXT_MAX];
-
 	if (j == NULL)
 		return;
-	if (j->pid > 0)
-		(void)reap(j->pid, true, &killed, why, sizeof(why));
+	if (j->pid > 0) {
+		helper_kill(j);
+		if (!j->ended)
+			leave(j->pid);
+	}
 	job_free(j);
 }
 
@@ -540,6 +682,7 @@ parse_begin(struct evloop *loop, const char *helper, const char *path,
 	char			 why[TT_TEXT_MAX];
 	bool			 have_managed;
 
+	reap_left();
 	have_managed = config_managed_present(managed);
 	if (parse_helper_check(helper, why, sizeof(why)) == -1) {
 		errlist_add(errs, "%s: cannot use the parse helper: %s", path,

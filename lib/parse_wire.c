@@ -234,3 +234,190 @@ parse_wire_decode(const char *buf, size_t len, const char *path,
 		errlist_add(errs, "%s", e[i].text);
 	return 0;
 }
+
+/* ---- AllowAnySysctl from the file's own bytes */
+
+static const char *
+scan_find(const char *p, const char *end, const char *s)
+{
+	size_t	n = strlen(s);
+
+	for (; (size_t)(end - p) >= n; p++)
+		if (memcmp(p, s, n) == 0)
+			return p;
+	return NULL;
+}
+
+static bool
+scan_starts(const char *p, const char *end, const char *s)
+{
+	size_t	n = strlen(s);
+
+	return (size_t)(end - p) >= n && memcmp(p, s, n) == 0;
+}
+
+/* Past the '>' of the tag at p, quoted values skipped; NULL: no end. */
+static const char *
+scan_tag_end(const char *p, const char *end)
+{
+	char	q = '\0';
+
+	for (p++; p < end; p++) {
+		if (q != '\0') {
+			if (*p == q)
+				q = '\0';
+		} else if (*p == '"' || *p == '\'')
+			q = *p;
+		else if (*p == '>')
+			return p + 1;
+		else if (*p == '<')
+			return NULL;
+	}
+	return NULL;
+}
+
+/* The tag at t is <NAME ...> or </NAME>, as a whole name. */
+static bool
+scan_named(const char *t, const char *end, const char *name)
+{
+	const char	*n = t + (t + 1 < end && t[1] == '/' ? 2 : 1);
+	size_t		 len = strlen(name);
+
+	return (size_t)(end - n) > len && memcmp(n, name, len) == 0 &&
+	    strchr(" \t\r\n/>", n[len]) != NULL;
+}
+
+/* The n bytes at p are the lower-case word w, in any case. */
+static bool
+scan_word_is(const char *p, size_t n, const char *w)
+{
+	size_t	i;
+
+	if (n != strlen(w))
+		return false;
+	for (i = 0; i < n; i++)
+		if ((p[i] >= 'A' && p[i] <= 'Z' ? p[i] - 'A' + 'a' : p[i]) !=
+		    w[i])
+			return false;
+	return true;
+}
+
+/* The XML declaration's encoding, if any, is UTF-8 or ASCII. */
+static bool
+scan_encoding_ok(const char *t, const char *close)
+{
+	const char	*e = scan_find(t, close, "encoding");
+	const char	*v;
+	size_t		 n;
+
+	if (e == NULL)
+		return true;
+	for (v = e + 8; v < close && strchr(" \t\r\n=", *v) != NULL; v++)
+		;
+	if (v >= close || (*v != '"' && *v != '\''))
+		return false;
+	for (n = 1; v + n < close && v[n] != *v; n++)
+		;
+	n--;
+	return scan_word_is(v + 1, n, "utf-8") ||
+	    scan_word_is(v + 1, n, "us-ascii");
+}
+
+/*
+ * Whether the config's bytes say AllowAnySysctl <true/> in the top dict
+ * (the first element of the root <plist>).  tcptuned does not
+ * take the one flag that widens what root writes on the parse helper's
+ * word (docs/SECURITY.md, "Privilege separation"): it looks in the bytes
+ * it opened itself.  A scan of the markup, not a parser: comments,
+ * CDATA sections and processing instructions are stepped over, quoted
+ * attribute values honoured, elements counted for depth, and the top
+ * dict's children taken in order.  It may only say yes where the file
+ * does: anything it cannot follow (a binary plist, an encoding other than
+ * UTF-8 or ASCII, a DOCTYPE with an internal subset, a key with markup or
+ * a reference in it, markup not closed, AllowAnySysctl given any value
+ * but <true/>, or twice) is a no.  1 or 0.
+ */
+int
+parse_wire_says_allow_any(const char *buf, size_t len)
+{
+	const char	*p = buf, *end = buf + len, *t, *next, *close;
+	int		 depth = 0, top = -1, said = 0;
+	bool		 root_plist = false, first = true, want_value = false;
+	bool		 empty;
+
+	if (scan_starts(p, end, "\xef\xbb\xbf"))
+		p += 3;
+	if (scan_starts(p, end, "bplist"))
+		return 0;
+	while ((t = memchr(p, '<', (size_t)(end - p))) != NULL) {
+		if (scan_starts(t, end, "<!--")) {
+			if ((close = scan_find(t + 4, end, "-->")) == NULL)
+				return 0;
+			p = close + 3;
+			continue;
+		}
+		if (scan_starts(t, end, "<![CDATA[")) {
+			if ((close = scan_find(t + 9, end, "]]>")) == NULL)
+				return 0;
+			p = close + 3;
+			continue;
+		}
+		if (scan_starts(t, end, "<?")) {
+			if ((close = scan_find(t + 2, end, "?>")) == NULL ||
+			    (scan_named(t + 1, end, "xml") &&
+			    !scan_encoding_ok(t, close)))
+				return 0;
+			p = close + 2;
+			continue;
+		}
+		if ((next = scan_tag_end(t, end)) == NULL)
+			return 0;
+		if (t[1] == '!') {		/* a DOCTYPE */
+			if (memchr(t, '[', (size_t)(next - t)) != NULL)
+				return 0;
+			p = next;
+			continue;
+		}
+		if (t[1] == '/') {
+			if (--depth < 0)
+				return 0;
+			if (depth < top)	/* the top dict has ended */
+				break;
+			p = next;
+			continue;
+		}
+		empty = next[-2] == '/';
+		if (top == -1 && scan_named(t, end, "dict") && depth == 1 &&
+		    root_plist && first)
+			top = depth + 1;
+		else if (depth == 0)
+			root_plist = scan_named(t, end, "plist");
+		else if (depth == top && want_value) {
+			want_value = false;
+			if (!scan_named(t, end, "true") || (!empty &&
+			    !scan_starts(next, end, "</true>")))
+				return 0;
+			said = 1;
+		} else if (depth == top && scan_named(t, end, "key") &&
+		    !empty) {
+			if ((close = scan_find(next, end, "</key>")) == NULL ||
+			    memchr(next, '<', (size_t)(close - next)) ||
+			    memchr(next, '&', (size_t)(close - next)))
+				return 0;
+			if ((size_t)(close - next) == 14 &&
+			    memcmp(next, "AllowAnySysctl", 14) == 0) {
+				if (said)
+					return 0;
+				want_value = true;
+			}
+			p = close + 6;
+			continue;
+		}
+		if (depth == 1)
+			first = false;	/* the top dict is the plist's first */
+		if (!empty)
+			depth++;
+		p = next;
+	}
+	return want_value ? 0 : said;
+}

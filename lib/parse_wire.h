@@ -67,5 +67,7 @@ int	 parse_wire_encode(const struct config *, const struct errlist *,
 	    char **, size_t *);
 int	 parse_wire_decode(const char *, size_t, const char *, struct config **,
 	    struct errlist *, char *, size_t);
+/* 1 when the config's bytes say AllowAnySysctl <true/>, else 0. */
+int	 parse_wire_says_allow_any(const char *, size_t);
 
 #endif /* TCPTUNE_PARSE_WIRE_H */

@@ -63,6 +63,24 @@
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 #define TT_ADDR_MAX		64	/* "[v6 address]:port" with the NUL */
 
+/*
+ * How long a read of the config may take (daemon/parse_posix.c): each
+ * parse helper answers within TT_PARSE_DEADLINE_SEC or is killed, and is
+ * reaped within TT_PARSE_REAP_SEC after that, or left behind.  A read is
+ * of up to two files (the config, then the managed file), a helper each,
+ * and a reload that comes during a read waits for that read first.  So
+ * tcptunectl's reload waits for two whole reads and a margin
+ * (TT_RELOAD_WAIT_SEC): a helper's failure reaches the client in its own
+ * words, never as the client's "busy or hung".  One place for both ends,
+ * so that they cannot drift apart.
+ */
+#define TT_PARSE_DEADLINE_SEC	10
+#define TT_PARSE_REAP_SEC	1
+#define TT_PARSE_READ_MAX_SEC	(2 * (TT_PARSE_DEADLINE_SEC + TT_PARSE_REAP_SEC))
+#define TT_RELOAD_WAIT_SEC	50	/* a literal: --help prints it */
+_Static_assert(TT_RELOAD_WAIT_SEC >= 2 * TT_PARSE_READ_MAX_SEC + 5,
+    "tcptunectl's reload must outwait two reads of the config");
+
 struct msg_hdr {
 	uint32_t	type;
 	uint32_t	len;		/* payload bytes after the header */

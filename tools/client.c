@@ -370,14 +370,20 @@ reply_eof(const struct reply_session *s, const char *path)
 	return CTL_UNREACHABLE;
 }
 
-/* CTL_TIMEOUT_SEC, or whole seconds from TCPTUNECTL_TIMEOUT. */
+/*
+ * The request's deadline: whole seconds from TCPTUNECTL_TIMEOUT, else
+ * CTL_TIMEOUT_SEC, or for a reload TT_RELOAD_WAIT_SEC, longer than the
+ * daemon's own bound on its reads (proto.h): a parse helper that hangs
+ * is then reported in the daemon's words, not as a daemon busy or hung.
+ */
 static int
-request_timeout(int *ms)
+request_timeout(uint32_t request, int *ms)
 {
 	const char	*env = getenv(CTL_TIMEOUT_ENV);
 	long long	 v;
 
-	*ms = CTL_TIMEOUT_SEC * 1000;
+	*ms = (request == MSG_RELOAD ? TT_RELOAD_WAIT_SEC : CTL_TIMEOUT_SEC) *
+	    1000;
 	if (env == NULL || *env == '\0')
 		return CTL_OK;
 	if (parse_ll(env, &v) == -1 || v < 1 || v > CTL_TIMEOUT_MAX) {
@@ -427,13 +433,16 @@ read_replies(const struct ctl_conn *c, struct reply_session *s)
 
 /* ---- the interface */
 
-/* A connection to the daemon, checked to be its server's, with its deadline. */
+/*
+ * A connection to the daemon, checked to be its server's, with the
+ * deadline of request (0: of any but a reload).
+ */
 static int
-open_checked(struct ctl_conn *c)
+open_checked(struct ctl_conn *c, uint32_t request)
 {
 	int	rv;
 
-	if ((rv = request_timeout(&c->timeout_ms)) != CTL_OK)
+	if ((rv = request_timeout(request, &c->timeout_ms)) != CTL_OK)
 		return rv;
 	ctl_deadline_start(c);
 	return transport_connect(c);
@@ -482,7 +491,7 @@ client_request_with(const char *path, uint32_t request, const void *payload,
 	int		rv;
 
 	memset(r, 0, sizeof(*r));
-	if ((rv = open_checked(&c)) != CTL_OK)
+	if ((rv = open_checked(&c, request)) != CTL_OK)
 		return rv;
 	rv = exchange(&c, request, payload, len, r);
 	transport_close(&c);
@@ -496,7 +505,7 @@ client_open(const char *path, int *fdp)
 	struct ctl_conn	c = { .path = path, .fd = -1 };
 	int		rv;
 
-	if ((rv = open_checked(&c)) == CTL_OK)
+	if ((rv = open_checked(&c, 0)) == CTL_OK)
 		*fdp = c.fd;
 	return rv;
 }
@@ -513,7 +522,7 @@ client_exchange(int fd, const char *path, uint32_t request,
 	struct ctl_conn	c = { .path = path, .fd = fd };
 	int		rv;
 
-	if ((rv = request_timeout(&c.timeout_ms)) != CTL_OK)
+	if ((rv = request_timeout(request, &c.timeout_ms)) != CTL_OK)
 		return rv;
 	return exchange(&c, request, payload, len, r);
 }

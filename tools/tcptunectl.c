@@ -345,9 +345,10 @@ static const struct {
 	    "holds\nit), or the download failed otherwise" },
 	{ CTL_UNREACHABLE, "tcptuned is unreachable: not running, no "
 	    "permission on its\nsocket, its queue full, or no complete reply "
-	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(" CTL_TIMEOUT_ENV
-	    "); or the server on the socket is not root;\nadvise --host: "
-	    "the host cannot be resolved, is unreachable or\ndoes not answer" },
+	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(a reload's in "
+	    STRINGIFY(TT_RELOAD_WAIT_SEC) " s; " CTL_TIMEOUT_ENV
+	    "); or the server on the\nsocket is not root; advise --host: "
+	    "the host cannot be resolved,\nis unreachable or does not answer" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },

@@ -23,8 +23,9 @@ enum ctl_exit {
 };
 
 /*
- * Seconds the whole request may take, connect to the end of the reply (a
- * reload applies keys first); TCPTUNECTL_TIMEOUT overrides it.
+ * Seconds the whole request may take, connect to the end of the reply;
+ * a reload's is TT_RELOAD_WAIT_SEC (proto.h: longer than the daemon's
+ * bound on reading the config).  TCPTUNECTL_TIMEOUT overrides both.
  */
 #define CTL_TIMEOUT_SEC		10
 #define CTL_TIMEOUT_MAX		3600

@@ -261,6 +261,84 @@ test_error_text(void **state)
 	free(buf);
 }
 
+/*
+ * AllowAnySysctl read by the daemon from the file's own bytes
+ * (parse_wire_says_allow_any): yes only where the file says it in its
+ * top dict, as the config reader takes it, and where config_parse reads
+ * the file at all the two agree on every case that says yes.
+ */
+#define TOP(x)	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" \
+	"<plist version=\"1.0\"><dict>" x "</dict></plist>\n"
+#define ALLOW	"<key>AllowAnySysctl</key><true/>"
+#define SYSCTLS	"<key>Sysctls</key><dict><key>net.core.rmem_max</key>" \
+	"<integer>4194304</integer></dict>"
+
+static void
+test_allow_any_from_bytes(void **state)
+{
+	static const struct {
+		const char	*xml;
+		int		 said;
+	} cases[] = {
+		{ TOP(ALLOW SYSCTLS), 1 },
+		{ TOP(SYSCTLS ALLOW), 1 },
+		{ TOP("<!-- c --><key>AllowAnySysctl</key>\n\t<!-- c -->\n"
+		    "\t<true/>" SYSCTLS), 1 },
+		{ "<plist><dict>" ALLOW "</dict></plist>", 1 },
+		{ "\xef\xbb\xbf<plist><dict><key>AllowAnySysctl</key>"
+		    "<true></true></dict></plist>", 1 },
+		{ TOP(SYSCTLS), 0 },
+		{ TOP("<key>AllowAnySysctl</key><false/>" SYSCTLS), 0 },
+		{ TOP("<key>AllowAnySysctl</key><string>true</string>"), 0 },
+		{ TOP(ALLOW "<key>AllowAnySysctl</key><false/>"), 0 },
+		{ TOP(ALLOW ALLOW), 0 },
+		{ TOP("<key>AllowAnySysctl</key>"), 0 },
+		/* not the top dict's */
+		{ TOP("<key>Sysctls</key><dict>" ALLOW "</dict>"), 0 },
+		{ TOP("<key>X</key><array><dict>" ALLOW "</dict></array>"),
+		    0 },
+		{ "<plist><array/><dict>" ALLOW "</dict></plist>", 0 },
+		{ "<dict>" ALLOW "</dict>", 0 },	/* the root is a plist */
+		{ "<plist><dict></dict><dict>" ALLOW "</dict></plist>", 0 },
+		/* hidden from the reader: comment, CDATA, PI, attribute */
+		{ TOP("<!-- " ALLOW " -->" SYSCTLS), 0 },
+		{ TOP("<key>V</key><string><![CDATA[" ALLOW "]]></string>"), 0 },
+		{ TOP("<?pi " ALLOW "?>" SYSCTLS), 0 },
+		{ TOP("<key a='>" ALLOW "'>K</key><string/>"), 0 },
+		/* cannot be followed: a no */
+		{ TOP("<key>Allow<!---->AnySysctl</key><true/>"), 0 },
+		{ TOP("<key>x<!--</key>--></key><dict>" ALLOW "</dict>"), 0 },
+		{ TOP("<key>Allow&#65;nySysctl</key><true/>"), 0 },
+		{ "<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?>"
+		    "<plist><dict>" ALLOW "</dict></plist>", 0 },
+		{ "<!DOCTYPE plist [<!ENTITY e \"x\">]><plist><dict>" ALLOW
+		    "</dict></plist>", 0 },
+		{ "bplist00" ALLOW, 0 },
+		{ TOP(ALLOW "<!-- not closed"), 0 },
+		{ "", 0 },
+	};
+	struct errlist	 errs;
+	struct config	*cfg;
+	size_t		 i, len;
+
+	(void)state;
+	for (i = 0; i < NITEMS(cases); i++) {
+		len = strlen(cases[i].xml);
+		if (parse_wire_says_allow_any(cases[i].xml, len) !=
+		    cases[i].said)
+			fail_msg("case %zu: %s: not %d", i, cases[i].xml,
+			    cases[i].said);
+		/* never yes where the reader says no */
+		errlist_init(&errs);
+		cfg = config_parse(cases[i].xml, len, "t.conf", &errs);
+		if (cases[i].said && (cfg == NULL || !cfg->allow_any_sysctl))
+			fail_msg("case %zu: the reader does not allow any",
+			    i);
+		config_free(cfg);
+		errlist_clear(&errs);
+	}
+}
+
 int
 main(void)
 {
@@ -271,6 +349,7 @@ main(void)
 		cmocka_unit_test(test_head_fields),
 		cmocka_unit_test(test_key_fields),
 		cmocka_unit_test(test_error_text),
+		cmocka_unit_test(test_allow_any_from_bytes),
 	};
 
 	log_init(1, 0, "test_parse_wire");
