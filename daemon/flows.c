@@ -45,8 +45,6 @@
 #include "tcptuned.h"
 #include "flows.h"
 
-#define FLOW_TRACK_BYTES	(64 * 1024)	/* less is not worth a slot */
-
 void
 flows_init(struct flow_history *h)
 {

@@ -48,6 +48,19 @@
  */
 #define FLOW_TICK_MS		1000
 #define FLOW_CPU_SHARE		100
+/*
+ * The close notices (Linux) spend the same share: one budget of CPU time
+ * (struct flow_budget) that accrues at 1/FLOW_CPU_SHARE of the wall clock,
+ * up to FLOW_BUDGET_BURST_US, and that the passes and the reading of
+ * notices both spend, each what its CPU time was.  Out of budget, a pass
+ * is put off and the notices are not read until the budget is back (the
+ * kernel drops what its queue cannot hold: counted, and diagnose says
+ * so).  At most FLOW_NOTICE_BATCH notices are read at one wake-up.
+ */
+#define FLOW_BUDGET_BURST_US	(FLOW_TICK_MS * 1000LL / FLOW_CPU_SHARE)
+#define FLOW_NOTICE_BATCH	64
+/* A connection that moved less, both ways together, takes no slot. */
+#define FLOW_TRACK_BYTES	(64 * 1024)
 
 /* What an OS can tell of a connection (flow_reading.known). */
 #define FLOW_KNOWS_LIMITED	0x01	/* rwnd/sndbuf-limited times */
@@ -78,6 +91,7 @@ struct flow_reading {
 	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
 };
+
 
 /*
  * The ceilings in force for one direction: the autotuning one (Linux
@@ -211,6 +225,16 @@ struct flow_quiet {
 	uint64_t	last_pass_ms;
 };
 bool	 flows_pass_due(struct flow_quiet *, int, uint64_t, uint64_t);
+
+/* The CPU time diagnose may spend now (FLOW_CPU_SHARE). */
+struct flow_budget {
+	uint64_t	at_ms;		/* credit counted up to then */
+	int64_t		credit_us;	/* below 0: spent ahead */
+	bool		started;
+};
+bool	 flows_budget_left(struct flow_budget *, uint64_t);
+void	 flows_budget_spend(struct flow_budget *, uint64_t);
+uint64_t flows_budget_wait_ms(const struct flow_budget *);
 int	 flows_snmp_tcp_segs(const char *, uint64_t *);
 
 /*
@@ -228,16 +252,17 @@ uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
 int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
 /*
  * Close notices, where the OS sends them (Linux): an fd that becomes
- * readable when connections close, or -1 with why; each notice read is
- * handed to take(arg, reading) as the connection's last reading (what
- * the OS does not say in a notice is not marked known); notices the
- * kernel dropped, its queue full, are added to *lost.  0, or -1 with
- * errno.
+ * readable when connections close, or -1 with why; each notice read, at
+ * most max of them, is handed to take(arg, reading) as the connection's
+ * last reading (what the OS does not say in a notice is not marked
+ * known); notices the kernel dropped, its queue full, are added to
+ * *lost.  0 when the queue is empty, 1 when max were read (more may
+ * wait), or -1 with errno.
  */
 int	 flows_os_local_addrs(struct flow_addrs *);	/* 0, or -1 */
 int	 flows_os_watch_open(char *, size_t);
 int	 flows_os_watch_read(int, void (*)(void *, const struct flow_reading *),
-	    void *, uint64_t *);
+	    void *, uint64_t *, size_t);
 extern const char *const flows_os_name;
 extern const char *const flows_os_cannot_tell;
 

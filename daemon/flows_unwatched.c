@@ -29,11 +29,12 @@ flows_os_watch_open(char *why, size_t len)
 
 int
 flows_os_watch_read(int fd, void (*take)(void *, const struct flow_reading *),
-    void *arg, uint64_t *lost)
+    void *arg, uint64_t *lost, size_t max)
 {
 	(void)fd;
 	(void)take;
 	(void)arg;
 	(void)lost;
+	(void)max;
 	return -1;
 }

@@ -199,7 +199,7 @@ struct msg_diag_summary {
 	uint64_t	closes_lost;	/* dropped by the kernel: queue full */
 	uint64_t	closes_unsampled;	/* closed before any pass read them */
 	uint64_t	evicted;	/* history entries taken over, full */
-	uint64_t	throttled;	/* passes put off for the CPU share */
+	uint64_t	throttled;	/* passes, notices put off: CPU share */
 	uint32_t	tick_ms;	/* a pass this often while busy */
 	uint32_t	watching;	/* 1: close notices watched */
 	char		watch_why[TT_TEXT_MAX];	/* why not; "" watching */

@@ -20,6 +20,8 @@
 #   - an upload paced at 20 Mbit/s by iperf3 is application;
 #   - a non-root user sees none of root's connections, only their count;
 #   - uid 65534's loopback transfer (a queue on lo: 20 ms) is no evidence;
+#     neither it nor unconnected or tiny connections reach the daemon (the
+#     kernel's filter on the close notices), a real transfer's close does;
 #   - measure --streams 4 (tests/system/measure_server.py in B): at a
 #     512 KiB ceiling one stream gets under 60 % of four ("a per-stream
 #     limit"); tuned, one stream's share is larger (printed, and only its
@@ -243,13 +245,17 @@ grep -q '^tcptune_flows_held_total{held_by="receive-buffer"} [1-9]' "$TB_TMP/pro
 report $? "Prometheus counts the flows held by each" \
     "$(grep flows_held "$TB_TMP/prom.txt")"
 
-# ---- forged evidence: uid 65534's loopback transfer, 20 ms or so of
-# round trip through a queue on A's lo (tbf: this kernel has no netem),
-# would read as a held transfer; both ends are this machine's, so it is
-# in no report and moves no counter.  The wait is on the daemon's count
-# of close notices (both ends' sockets), never a sleep.
+# ---- forged evidence and a flood of closes: uid 65534's loopback
+# transfer, 20 ms or so of round trip through a queue on A's lo (tbf:
+# this kernel has no netem), would read as a held transfer; both ends are
+# this machine's, so it is in no report and moves no counter.  Neither it,
+# nor sockets closed unconnected, nor a connection to B that moved a few
+# bytes reaches the daemon at all: the kernel's filter on the close
+# notices drops them (daemon/flows_linux.c), so the daemon's count of
+# notices moves by exactly one, the close of a real transfer to B that
+# comes after them.  The wait is on that count, never a sleep.
 cat >"$TB_TMP/loopback.py" <<'PY'
-import socket, subprocess, threading, time
+import socket, subprocess, sys, threading, time
 srv = socket.socket()
 srv.bind(("127.0.0.1", 0))
 srv.listen(1)
@@ -273,6 +279,12 @@ s.sendall(b"x" * (12 * 1024 * 1024))
 s.shutdown(socket.SHUT_WR)
 done.wait()
 s.close()
+srv.close()
+for i in range(200):
+    socket.socket().close()
+t = socket.create_connection((sys.argv[1], 8080))
+t.sendall(b"x")
+t.close()
 PY
 held_sum() {
 	ctl status --prometheus 2>/dev/null |
@@ -288,11 +300,19 @@ sum0=$(held_sum)
 closes0=$(closes)
 # Debian's python3: a user's shims (pyenv) are not for uid 65534
 in_a setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 - \
-    <"$TB_TMP/loopback.py" >"$TB_TMP/loopback.out" 2>&1 &&
-    tb_wait $((30 * SCALE)) closes_past $((closes0 + 2))
-report $? "uid 65534's loopback transfer ran and the daemon saw it close" \
+    "$TB_IP_B" <"$TB_TMP/loopback.py" >"$TB_TMP/loopback.out" 2>&1
+report $? "uid 65534's loopback transfer, 200 unconnected closes and a tiny connection ran" \
     "$(cat "$TB_TMP/loopback.out")"
 diag "loopback transfer: $(cat "$TB_TMP/loopback.out")"
+PORT=$((PORT + 1))
+in_a iperf3 -c "$TB_IP_B" --cport "$PORT" -n 1M >"$TB_TMP/real.iperf" 2>&1 &&
+    tb_wait $((30 * SCALE)) closes_past $((closes0 + 1)) &&
+    tb_wait $((30 * SCALE)) flow_closed "$PORT"
+report $? "a real transfer's close after them reaches the daemon" \
+    "$(cat "$TB_TMP/real.iperf")"
+[ "$(closes)" -eq $((closes0 + 1)) ]
+report $? "the kernel's filter dropped every other notice: one taken, not more" \
+    "closes $closes0 -> $(closes)"
 ctl diagnose --json --all >"$TB_TMP/loopback.json" 2>&1
 jq -e '[.flows[] | select(.remote | test("^127[.]|^\\[::1\\]"))] |
     length == 0' "$TB_TMP/loopback.json" >/dev/null &&

@@ -1433,6 +1433,47 @@ test_pass_due(void **arg)
 	assert_true(flows_pass_due(&q, -1, 0, t += 1000));
 }
 
+/*
+ * The budget the passes and the close notices share: a flood of notices
+ * read whenever budget is left, each batch 2 ms of CPU, spends no more
+ * than FLOW_CPU_SHARE's share of the wall clock (and one burst); out of
+ * budget, the wait it names brings budget back; passes then spend the
+ * same budget, so a flood of notices puts them off too.
+ */
+static void
+test_budget(void **arg)
+{
+	struct flow_budget	b;
+	uint64_t		t = 5000, spent = 0, end, wait, batches = 0;
+
+	(void)arg;
+	memset(&b, 0, sizeof(b));
+	assert_true(flows_budget_left(&b, t));	/* a full burst at the start */
+	for (end = t + 60000; t < end; t++) {
+		if (!flows_budget_left(&b, t))
+			continue;
+		flows_budget_spend(&b, 2000);
+		spent += 2000;
+		batches++;
+	}
+	assert_true(batches > 0);
+	assert_true(spent <= 60000ULL * 1000 / FLOW_CPU_SHARE +
+	    FLOW_BUDGET_BURST_US + 2000);
+	assert_true(spent >= 60000ULL * 1000 / FLOW_CPU_SHARE / 2);
+	/* out of budget: the wait named, then budget again, not before */
+	flows_budget_spend(&b, 50000);
+	assert_false(flows_budget_left(&b, t));
+	wait = flows_budget_wait_ms(&b);
+	assert_true(wait >= 50000ULL * FLOW_CPU_SHARE / 1000);
+	assert_false(flows_budget_left(&b, t + wait - 10));
+	assert_true(flows_budget_left(&b, t + wait));
+	assert_int_equal(flows_budget_wait_ms(&b), 0);
+	/* a long quiet spell gives one burst, no more */
+	assert_true(flows_budget_left(&b, t + 100000000));
+	flows_budget_spend(&b, FLOW_BUDGET_BURST_US);
+	assert_false(flows_budget_left(&b, t + 100000000));
+}
+
 int
 main(void)
 {
@@ -1466,6 +1507,7 @@ main(void)
 		cmocka_unit_test(test_pcblist_receive),
 		cmocka_unit_test(test_snmp_segments),
 		cmocka_unit_test(test_pass_due),
+		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_json_times),
 		cmocka_unit_test(test_text_width),
 	};

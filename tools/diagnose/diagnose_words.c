@@ -251,10 +251,11 @@ throttled(const struct msg_diag_summary *s)
 static void
 say_throttled(FILE *out, const struct msg_diag_summary *s)
 {
-	say(out, "  ", "    ", "%llu pass%s put off to keep sampling under "
-	    "1 %% of a CPU (the connection table is large)",
-	    (unsigned long long)s->throttled,
-	    s->throttled == 1 ? " was" : "es were");
+	say(out, "  ", "    ", "its work was put off %llu time%s to keep it "
+	    "under 1 %% of a CPU (a large connection table, or a flood of "
+	    "closing connections): connections that closed then were seen "
+	    "only if a pass read them", (unsigned long long)s->throttled,
+	    s->throttled == 1 ? "" : "s");
 }
 
 static bool
