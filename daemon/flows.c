@@ -39,6 +39,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -78,14 +79,50 @@ find(struct flow_history *h, const struct flow_reading *r)
 	return NULL;
 }
 
-/* The owner, where the OS says; all unknown ones count as one. */
-static bool
-same_owner(const struct flow_reading *a, const struct flow_reading *b)
+/* The local port of "addr:port" or "[v6]:port"; 0 none. */
+static unsigned
+port_of(const char *endpoint)
 {
-	if (!(a->known & FLOW_KNOWS_UID) || !(b->known & FLOW_KNOWS_UID))
+	const char	*colon = strrchr(endpoint, ':');
+	unsigned long	 port;
+	char		*end;
+
+	if (colon == NULL)
+		return 0;
+	port = strtoul(colon + 1, &end, 10);
+	return *end == '\0' && port < 65536 ? (unsigned)port : 0;
+}
+
+static bool
+listening(const struct flow_history *h, unsigned port)
+{
+	return port != 0 && ((h->listen[0][port / 8] |
+	    h->listen[1][port / 8]) & (1u << (port % 8)));
+}
+
+/* A connection accepted by a listener here (a service's client). */
+static bool
+passive(const struct flow_history *h, const struct flow_reading *r)
+{
+	return listening(h, port_of(r->local));
+}
+
+/*
+ * Whose share an entry counts in: its owner, where the OS says; the
+ * connections a listener of that owner accepted (a service's remote
+ * clients: sshd's, a web server's) apart from the owner's own; all those
+ * of an unknown owner (Windows, a connection seen only in its close
+ * notice) as one.
+ */
+static bool
+same_owner(const struct flow *f, const struct flow_reading *r, bool pasv)
+{
+	const struct flow_reading	*a = &f->last;
+
+	if (!(a->known & FLOW_KNOWS_UID) || !(r->known & FLOW_KNOWS_UID))
 		return !(a->known & FLOW_KNOWS_UID) &&
-		    !(b->known & FLOW_KNOWS_UID);
-	return a->uid == b->uid;
+		    !(r->known & FLOW_KNOWS_UID);
+	return a->uid == r->uid && f->passive == pasv;
 }
 
 /* Whether f is a better one to give up than best: gone, then older. */
@@ -101,10 +138,13 @@ staler(const struct flow *f, const struct flow *best)
  * longest ago (a gone one first); but an owner that holds
  * FLOWS_UID_SHARE entries of the full history gives up its own, so that
  * one user's connections (140 of them filled the table) cannot push
- * everyone else's out.
+ * everyone else's out.  A connection whose owner is unknown takes only
+ * the place of another such (NULL when there is none: it is not kept),
+ * never that of one whose owner is known: a user's short connections,
+ * seen only as they closed, evicted root's.
  */
 static struct flow *
-slot(struct flow_history *h, const struct flow_reading *r)
+slot(struct flow_history *h, const struct flow_reading *r, bool pasv)
 {
 	struct flow	*best = NULL, *own = NULL, *f;
 	size_t		 i, mine = 0;
@@ -113,7 +153,7 @@ slot(struct flow_history *h, const struct flow_reading *r)
 		f = &h->flows[i];
 		if (!f->used)
 			return f;
-		if (same_owner(&f->last, r)) {
+		if (same_owner(f, r, pasv)) {
 			mine++;
 			if (staler(f, own))
 				own = f;
@@ -124,6 +164,8 @@ slot(struct flow_history *h, const struct flow_reading *r)
 	if (h->top < FLOWS_MAX)
 		return &h->flows[h->top++];
 	h->evicted++;
+	if (!(r->known & FLOW_KNOWS_UID))
+		return own;
 	return mine >= FLOWS_UID_SHARE ? own : best;
 }
 
@@ -187,10 +229,12 @@ flows_local_pair(const struct flow_reading *r, const struct flow_addrs *a)
 }
 
 static void
-start(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
+start(struct flow *f, const struct flow_reading *r, bool pasv,
+    uint64_t now_ms)
 {
 	memset(f, 0, sizeof(*f));
 	f->used = true;
+	f->passive = pasv;
 	f->first = *r;
 	f->first_ms = f->prev_ms = now_ms;
 	f->prev_bytes = moved(r);
@@ -226,6 +270,13 @@ update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 void
 flows_begin_pass(struct flow_history *h, uint64_t now_ms)
 {
+	/* the older of the two becomes this pass's, cleared (untouched,
+	   its pages stay shared zero pages, when nothing listened) */
+	h->listen_now ^= 1;
+	if (h->nlisten[h->listen_now] > 0)
+		memset(h->listen[h->listen_now], 0,
+		    sizeof(h->listen[h->listen_now]));
+	h->nlisten[h->listen_now] = 0;
 	h->passes++;
 	h->last_pass_ms = now_ms;
 	h->problem[0] = '\0';
@@ -237,12 +288,21 @@ flows_take(struct flow_history *h, const struct flow_reading *r,
     const struct flow_limits *lim, uint64_t now_ms)
 {
 	struct flow	*f;
+	unsigned	 port;
 
+	if (r->listening) {
+		if ((port = port_of(r->local)) != 0) {
+			h->listen[h->listen_now][port / 8] |= 1u << (port % 8);
+			h->nlisten[h->listen_now]++;
+		}
+		return;
+	}
 	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
 		return;
 	if ((f = find(h, r)) == NULL) {
-		f = slot(h, r);
-		start(f, r, now_ms);
+		if ((f = slot(h, r, passive(h, r))) == NULL)
+			return;
+		start(f, r, passive(h, r), now_ms);
 	} else if (!f->open)
 		return;		/* judged already: closed since the dump */
 	else
@@ -345,7 +405,7 @@ static void
 start_at_close(struct flow_history *h, struct flow *f,
     const struct flow_reading *r, uint64_t now_ms)
 {
-	start(f, r, now_ms);
+	start(f, r, passive(h, r), now_ms);
 	f->first.bytes_acked = f->first.bytes_received = 0;
 	f->first.busy_us = f->first.rwnd_limited_us = 0;
 	f->first.sndbuf_limited_us = 0;
@@ -400,7 +460,8 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 		keep_unknown(&last, &f->last);
 		end_ms = transfer_end(r, f->last_ms, now_ms);
 	} else {
-		f = slot(h, r);
+		if ((f = slot(h, r, passive(h, r))) == NULL)
+			return;
 		end_ms = transfer_end(r, 0, now_ms);
 		start_at_close(h, f, r, end_ms);
 		f->limits = *lim;
@@ -596,7 +657,8 @@ flows_to_msg(const struct flow *f, const struct flow_verdict *v,
 	m->last_seen = (int64_t)time(NULL) - (int64_t)age_s;
 	m->rtt_us = f->last.rtt_us;
 	m->held_by = v->held;
-	m->uid = f->last.uid;
+	m->uid = f->last.known & FLOW_KNOWS_UID ? f->last.uid :
+	    TT_UID_UNKNOWN;
 	m->receiving = v->receiving;
 	m->open = f->open;
 }

@@ -90,6 +90,7 @@ struct flow_reading {
 	uint64_t	rmem_alloc;	/* in the receive queue now */
 	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
+	bool		listening;	/* a listener: its port, no flow */
 };
 
 
@@ -127,6 +128,8 @@ struct flow {
 	uint64_t		seen_pass;	/* the last pass it was in */
 	bool			open;		/* seen in the last pass */
 	bool			used;
+	bool			passive;	/* accepted: its local port
+						   was listening */
 };
 
 /* This machine's own addresses, as flows_os_local_addrs() found them. */
@@ -148,6 +151,11 @@ struct flow_history {
 	uint64_t	 closes_unsampled;	/* of those, never read live */
 	uint64_t	 evicted;	/* entries taken over, the table full */
 	struct flow_addrs local;	/* both ends in it: never evidence */
+	/* the listening ports of this pass and the one before (a dump
+	   reads IPv4 before IPv6, a dual-stack listener after its clients) */
+	uint8_t		 listen[2][65536 / 8];
+	size_t		 nlisten[2];	/* ports set in each */
+	unsigned	 listen_now;	/* which of the two is this pass's */
 	char		 problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
 };
 

@@ -46,16 +46,18 @@ const char *const flows_os_cannot_tell = "";
 #define DIAG_BUF	(32 * 1024)
 
 /*
- * Connections that carry data: established, or closing with data left.
- * The kernel's state numbers (include/net/tcp_states.h; glibc's
- * <netinet/tcp.h> has them too, but also an older struct tcp_info that
- * clashes with <linux/tcp.h>'s).
+ * Connections that carry data: established, or closing with data left;
+ * and the listeners, whose ports tell a service's accepted clients from
+ * its owner's own connections (flows.c).  The kernel's state numbers
+ * (include/net/tcp_states.h; glibc's <netinet/tcp.h> has them too, but
+ * also an older struct tcp_info that clashes with <linux/tcp.h>'s).
  */
 #define ST_ESTABLISHED	1
 #define ST_FIN_WAIT1	4
 #define ST_CLOSE_WAIT	8
+#define ST_LISTEN	10
 #define DIAG_STATES	((1u << ST_ESTABLISHED) | (1u << ST_FIN_WAIT1) | \
-			    (1u << ST_CLOSE_WAIT))
+			    (1u << ST_CLOSE_WAIT) | (1u << ST_LISTEN))
 
 static void
 format_addr(int family, const __be32 *addr, __be16 port, char *buf,
@@ -136,6 +138,7 @@ parse_msg(struct nlmsghdr *nh, struct flow_reading *r)
 	    (uint64_t)m->id.idiag_cookie[1] << 32;
 	r->uid = m->idiag_uid;
 	r->known = FLOW_KNOWS_UID;
+	r->listening = m->idiag_state == ST_LISTEN;
 	format_addr(m->idiag_family, m->id.idiag_src, m->id.idiag_sport,
 	    r->local, sizeof(r->local));
 	format_addr(m->idiag_family, m->id.idiag_dst, m->id.idiag_dport,

@@ -205,6 +205,9 @@ struct msg_diag_summary {
 	char		watch_why[TT_TEXT_MAX];	/* why not; "" watching */
 };
 
+/* msg_flow.uid of a connection whose owner the OS did not say. */
+#define TT_UID_UNKNOWN	UINT32_MAX
+
 /* One connection and its verdict. */
 struct msg_flow {
 	char		local[TT_ADDR_MAX];
@@ -218,7 +221,7 @@ struct msg_flow {
 	int64_t		last_seen;	/* wall clock */
 	uint32_t	rtt_us;
 	uint32_t	held_by;	/* enum held_by */
-	uint32_t	uid;
+	uint32_t	uid;		/* TT_UID_UNKNOWN: not said */
 	uint32_t	receiving;	/* 1 download, 0 upload */
 	uint32_t	open;		/* 1 still open at the last pass */
 	uint32_t	pad;

@@ -690,6 +690,115 @@ test_uid_share(void **arg)
 	free(h);
 }
 
+/*
+ * Connections seen only in their close notice have no owner: never shown
+ * as uid 0, and they never take the place of one whose owner is known.
+ * uid 65534's few hundred short uploads, closed before any pass read
+ * them, leave root's own 256 (closed too) where they were.
+ */
+static void
+test_unknown_owner(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	struct flow_reading	 r;
+	size_t			 i, root = 0, unknown = 0;
+	uint64_t		 id;
+
+	(void)arg;
+	flows_init(h);
+	flows_begin_pass(h, 1000);
+	for (id = 1; id <= FLOWS_MAX; id++) {
+		r = reading(id, RTT_150MS);
+		r.uid = 0;
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, 1000);
+	}
+	flows_end_pass(h, 1000);
+	flows_begin_pass(h, 2000);	/* root's have closed */
+	flows_end_pass(h, 2000);
+	for (id = 1001; id <= 1000 + 3 * FLOWS_MAX; id++) {
+		r = reading(id, RTT_150MS);
+		r.known &= ~(uint32_t)FLOW_KNOWS_UID;
+		r.uid = 0;	/* what a notice's idiag_uid says */
+		r.bytes_acked = 2 * MIB;
+		r.busy_us = 1000000;
+		flows_close(h, &r, &l, id * 1000);
+	}
+	for (i = 0; i < FLOWS_MAX; i++) {
+		root += (h->flows[i].last.known & FLOW_KNOWS_UID) &&
+		    h->flows[i].last.uid == 0;
+		unknown += !(h->flows[i].last.known & FLOW_KNOWS_UID);
+	}
+	assert_int_equal(root, FLOWS_MAX);
+	assert_int_equal(unknown, 0);
+	/* with room, one is kept: shown as nobody's, not root's */
+	flows_init(h);
+	flows_close(h, &r, &l, 5000);
+	flows_classify(&h->flows[0], &v);
+	flows_to_msg(&h->flows[0], &v, &m);
+	assert_int_equal(m.uid, TT_UID_UNKNOWN);
+	assert_false(flows_owned_by(&h->flows[0], 0));
+	free(h);
+}
+
+/*
+ * A service's remote clients (connections whose local port is a
+ * listening port: sshd's, a web server's, all root's) have a share of
+ * their own: 3 times the table of them leave root's own ten uploads.
+ */
+static void
+test_passive_share(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 0);
+	struct flow_reading	 r, lsn;
+	size_t			 i, kept = 0, passive = 0;
+	uint64_t		 id;
+
+	(void)arg;
+	flows_init(h);
+	memset(&lsn, 0, sizeof(lsn));
+	lsn.listening = true;
+	lsn.known = FLOW_KNOWS_UID;
+	tt_strlcpy(lsn.local, "0.0.0.0:22", sizeof(lsn.local));
+	tt_strlcpy(lsn.remote, "0.0.0.0:0", sizeof(lsn.remote));
+	flows_begin_pass(h, 1000);
+	flows_take(h, &lsn, &l, 1000);
+	for (id = 1; id <= 10; id++) {
+		r = reading(id, RTT_150MS);
+		r.uid = 0;
+		r.bytes_acked = 2 * MIB;
+		flows_take(h, &r, &l, 1000);
+	}
+	flows_end_pass(h, 1000);
+	for (id = 11; id <= 10 + 3 * FLOWS_MAX; id++) {
+		flows_begin_pass(h, id * 1000);
+		flows_take(h, &lsn, &l, id * 1000);
+		r = reading(id, RTT_150MS);
+		r.uid = 0;
+		snprintf(r.local, sizeof(r.local), "10.77.0.1:22");
+		snprintf(r.remote, sizeof(r.remote), "198.51.100.%u:%u",
+		    (unsigned)(id % 250), 40000 + (unsigned)id);
+		r.bytes_received = 2 * MIB;
+		flows_take(h, &r, &l, id * 1000);
+		flows_end_pass(h, id * 1000);
+	}
+	assert_int_equal(used(h), FLOWS_MAX);
+	for (i = 0; i < FLOWS_MAX; i++) {
+		kept += h->flows[i].last.id <= 10;
+		passive += h->flows[i].passive;
+	}
+	assert_int_equal(kept, 10);
+	assert_true(passive > 0);
+	/* a listener is no connection: it takes no slot */
+	for (i = 0; i < FLOWS_MAX; i++)
+		assert_string_not_equal(h->flows[i].last.local, "0.0.0.0:22");
+	free(h);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -1220,9 +1329,11 @@ test_pcblist_reading(void **arg)
 	c[0] = pcb_download(5 * MIB, 4 * MIB);
 	c[0].rcv_cc = 12345;
 	c[1] = c[0];
-	c[1].state = 1;		/* a listener: not taken */
-	assert_int_equal(pcb_parse(pcb_list(c, 2)), 1);
-	assert_int_equal(pcb_ngot, 1);
+	c[1].state = 1;		/* a listener: its port only */
+	assert_int_equal(pcb_parse(pcb_list(c, 2)), 2);
+	assert_int_equal(pcb_ngot, 2);
+	assert_false(r->listening);
+	assert_true(pcb_got[1].listening);
 	assert_string_equal(r->local, "192.0.2.10:50123");
 	assert_string_equal(r->remote, "203.0.113.7:443");
 	assert_int_equal(r->id, 7);
@@ -1495,6 +1606,8 @@ main(void)
 		cmocka_unit_test(test_sub_rtt_interval_no_rate),
 		cmocka_unit_test(test_local_pairs),
 		cmocka_unit_test(test_uid_share),
+		cmocka_unit_test(test_unknown_owner),
+		cmocka_unit_test(test_passive_share),
 		cmocka_unit_test(test_counts_and_privacy),
 		cmocka_unit_test(test_sentence),
 		cmocka_unit_test(test_blind_spots),
