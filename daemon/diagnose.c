@@ -107,6 +107,7 @@ diagnose_free(struct diagnose *d)
 	}
 	ev_timer_free(d->resume);
 	ev_timer_free(d->tick);
+	flows_free(d->hist);
 	free(d->hist);
 	free(d);
 }

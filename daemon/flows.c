@@ -52,6 +52,34 @@ flows_init(struct flow_history *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* What the history holds beyond itself: the address list. */
+void
+flows_free(struct flow_history *h)
+{
+	free(h->local.host);
+	h->local.host = NULL;
+	h->local.n = h->local.cap = 0;
+}
+
+/* One of this machine's addresses (no port): 0, or -1 out of memory. */
+int
+flows_addr_add(struct flow_addrs *a, const char *host)
+{
+	char	(*grown)[TT_ADDR_MAX];
+	size_t	 cap;
+
+	if (a->n == a->cap) {
+		cap = a->cap > 0 ? a->cap * 2 : 32;
+		if (cap > SIZE_MAX / sizeof(*grown) ||
+		    (grown = realloc(a->host, cap * sizeof(*grown))) == NULL)
+			return -1;
+		a->host = grown;
+		a->cap = cap;
+	}
+	tt_strlcpy(a->host[a->n++], host, sizeof(a->host[0]));
+	return 0;
+}
+
 /* Bits per second one round trip of half of buf allows. */
 uint64_t
 flows_window_rate(uint64_t buf, uint32_t rtt_us)
@@ -225,7 +253,8 @@ flows_local_pair(const struct flow_reading *r, const struct flow_addrs *a)
 	host_of(r->local, local, sizeof(local));
 	host_of(r->remote, remote, sizeof(remote));
 	/* the local end is this machine's by definition */
-	return strcmp(local, remote) == 0 || is_local(remote, a);
+	return a->partial || strcmp(local, remote) == 0 ||
+	    is_local(remote, a);
 }
 
 static void
@@ -513,9 +542,14 @@ static void
 held_by_ceiling(struct flow_verdict *v, enum held_by held,
     const struct flow_ceiling *c, uint64_t buf, uint32_t rtt_us)
 {
+	v->allowed_bps = flows_window_rate(buf, rtt_us);
+	if (v->allowed_bps > 0 && v->rate_bps / FLOW_RATE_SLACK >
+	    v->allowed_bps) {
+		v->allowed_bps = 0;	/* contradicts itself: no verdict */
+		return;
+	}
 	v->held = held;
 	v->ceiling = c;
-	v->allowed_bps = flows_window_rate(buf, rtt_us);
 	if (c == NULL)
 		return;
 	v->ceiling_bytes = c->bytes;

@@ -22,10 +22,16 @@
 
 #define FLOWS_MAX		256	/* connections in the history */
 #define FLOWS_UID_SHARE		(FLOWS_MAX / 4)	/* one owner's, when full */
-#define FLOW_LOCAL_MAX		128	/* this machine's addresses known */
 #define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
 #define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */
 #define FLOW_MIN_RTT_US		2000	/* below: a LAN or loopback */
+/*
+ * A buffer verdict whose rate is more than FLOW_RATE_SLACK times what
+ * that buffer allows at the connection's round trip contradicts itself
+ * (a window per round trip is the most a buffer gives): such a flow is
+ * left unclassified, never counted as held (a forged verdict's tell).
+ */
+#define FLOW_RATE_SLACK		4
 /*
  * A pass costs a dump of the kernel's whole connection table (on Linux a
  * walk of every bucket of the established hash, 262144 on a 24 GiB
@@ -132,10 +138,17 @@ struct flow {
 						   was listening */
 };
 
-/* This machine's own addresses, as flows_os_local_addrs() found them. */
+/*
+ * This machine's own addresses, as flows_os_local_addrs() found them:
+ * all of them, however many (a fixed table of 128 made a connection
+ * between two addresses past it evidence again); grown as needed by
+ * flows_addr_add(), freed by flows_free().  partial: the list could not
+ * be had whole (out of memory), so no connection is taken as evidence.
+ */
 struct flow_addrs {
-	char		 host[FLOW_LOCAL_MAX][TT_ADDR_MAX];	/* no port */
-	size_t		 n;
+	char		(*host)[TT_ADDR_MAX];	/* no port */
+	size_t		 n, cap;
+	bool		 partial;
 };
 
 struct flow_history {
@@ -209,6 +222,8 @@ uint64_t flows_pcblist_rcv_reach(uint64_t);
 
 /* flows.c */
 void	 flows_init(struct flow_history *);
+void	 flows_free(struct flow_history *);
+int	 flows_addr_add(struct flow_addrs *, const char *);
 void	 flows_begin_pass(struct flow_history *, uint64_t);
 void	 flows_take(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);

@@ -22,6 +22,7 @@
 #   - uid 65534's loopback transfer (a queue on lo: 20 ms) is no evidence;
 #     neither it nor unconnected or tiny connections reach the daemon (the
 #     kernel's filter on the close notices), a real transfer's close does;
+#   - nor is a transfer between two of 200 addresses of A's own;
 #   - measure --streams 4 (tests/system/measure_server.py in B): at a
 #     512 KiB ceiling one stream gets under 60 % of four ("a per-stream
 #     limit"); tuned, one stream's share is larger (printed, and only its
@@ -319,5 +320,45 @@ jq -e '[.flows[] | select(.remote | test("^127[.]|^\\[::1\\]"))] |
     [ "$(held_sum)" = "$sum0" ]
 report $? "a loopback connection is in no report and moves no counter" \
     "$(jq -c '[.flows[] | select(.remote | test("^127[.]"))]' "$TB_TMP/loopback.json" 2>&1) sum $sum0 -> $(held_sum)"
+
+# ---- more addresses than a fixed table held (128 of them): a transfer
+# between the 199th and the 200th of A's own, through the same queue on
+# lo, is no evidence either.  Both ends' notices pass the kernel's filter
+# (neither loopback nor one address): the wait is on them.
+seq 1 200 | sed 's|.*|addr add 10.201.0.&/32 dev lo|' | in_a ip -batch - ||
+    bail "200 addresses on lo"
+cat >"$TB_TMP/addrs.py" <<'PY'
+import socket, threading
+srv = socket.socket()
+srv.bind(("10.201.0.200", 0))
+srv.listen(1)
+done = threading.Event()
+def sink():
+    c, _ = srv.accept()
+    while c.recv(65536):
+        pass
+    c.close()
+    done.set()
+threading.Thread(target=sink, daemon=True).start()
+s = socket.socket()
+s.bind(("10.201.0.199", 0))
+s.connect(srv.getsockname())
+s.sendall(b"x" * (12 * 1024 * 1024))
+s.shutdown(socket.SHUT_WR)
+done.wait()
+s.close()
+PY
+sum0=$(held_sum)
+closes0=$(closes)
+in_a setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 - \
+    <"$TB_TMP/addrs.py" >"$TB_TMP/addrs.out" 2>&1 &&
+    tb_wait $((30 * SCALE)) closes_past $((closes0 + 2))
+report $? "uid 65534's transfer between two of 200 local addresses ran and closed" \
+    "$(cat "$TB_TMP/addrs.out")"
+ctl diagnose --json --all >"$TB_TMP/addrs.json" 2>&1
+jq -e '[.flows[] | select(.remote | test("^10[.]201[.]"))] | length == 0' \
+    "$TB_TMP/addrs.json" >/dev/null && [ "$(held_sum)" = "$sum0" ]
+report $? "past the 128th address a local pair is in no report and moves no counter" \
+    "$(jq -c '[.flows[] | select(.remote | test("^10[.]201[.]"))]' "$TB_TMP/addrs.json" 2>&1) sum $sum0 -> $(held_sum)"
 
 tap_end

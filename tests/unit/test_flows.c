@@ -238,8 +238,12 @@ test_send_buffer(void **arg)
 	assert_false(v.receiving);
 	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
 	assert_int_equal(v.possible_bps, flows_window_rate(32 * MIB, RTT_150MS));
-	/* a program's small SO_SNDBUF: send-buffer, but no sysctl to name */
-	upload(1000000, 800000, 0, 64 * 1024, &v);
+	/* a program's small SO_SNDBUF: send-buffer, but no sysctl to name
+	   (at a rate 128 KiB allows at 150 ms: 20 MiB a second through it
+	   would contradict the verdict, test_rate_contradiction) */
+	upload_bytes = 1 * MIB;
+	upload(1000000, 800000, 0, 128 * 1024, &v);
+	upload_bytes = 20 * MIB;
 	assert_int_equal(v.held, HELD_SEND_BUFFER);
 	assert_null(v.ceiling);
 }
@@ -618,10 +622,9 @@ test_local_pairs(void **arg)
 
 	(void)arg;
 	flows_init(h);
-	tt_strlcpy(h->local.host[0], "10.77.0.1", sizeof(h->local.host[0]));
-	tt_strlcpy(h->local.host[1], "192.0.2.9", sizeof(h->local.host[1]));
-	tt_strlcpy(h->local.host[2], "2001:db8::2", sizeof(h->local.host[2]));
-	h->local.n = 3;
+	assert_int_equal(flows_addr_add(&h->local, "10.77.0.1"), 0);
+	assert_int_equal(flows_addr_add(&h->local, "192.0.2.9"), 0);
+	assert_int_equal(flows_addr_add(&h->local, "2001:db8::2"), 0);
 	for (i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
 		r = reading(i + 1, 40000);
 		tt_strlcpy(r.local, local[i][0], sizeof(r.local));
@@ -648,6 +651,67 @@ test_local_pairs(void **arg)
 	flows_take(h, &r, &l, 3000);
 	flows_end_pass(h, 3000);
 	assert_int_equal(used(h), 1);
+	flows_free(h);
+	free(h);
+}
+
+/*
+ * However many addresses the machine has (a table of 128 stopped there):
+ * a connection between its 1000th and 999th is not evidence.
+ */
+static void
+test_many_addresses(void **arg)
+{
+	struct flow_addrs	a;
+	struct flow_reading	r = reading(1, 40000);
+	char			host[TT_ADDR_MAX];
+	unsigned		i;
+
+	(void)arg;
+	memset(&a, 0, sizeof(a));
+	for (i = 0; i < 1000; i++) {
+		snprintf(host, sizeof(host), "10.201.%u.%u", i / 250, i % 250);
+		assert_int_equal(flows_addr_add(&a, host), 0);
+	}
+	assert_int_equal(a.n, 1000);
+	tt_strlcpy(r.local, "10.201.3.248:40001", sizeof(r.local));
+	tt_strlcpy(r.remote, "10.201.3.249:5201", sizeof(r.remote));
+	assert_true(flows_local_pair(&r, &a));
+	tt_strlcpy(r.remote, "10.202.0.1:5201", sizeof(r.remote));
+	assert_false(flows_local_pair(&r, &a));
+	/* a list that could not be had whole: nothing is evidence */
+	a.partial = true;
+	assert_true(flows_local_pair(&r, &a));
+	free(a.host);
+}
+
+/*
+ * A buffer verdict its own numbers contradict is no verdict: a download
+ * at 2 Gbit/s through a 4 MiB buffer at 150 ms (which allows 112 Mbit/s)
+ * was not held by that buffer, whatever the buffer's size says; it is
+ * left unclassified and counted nowhere.  At 4 times, it still is.
+ */
+static void
+test_rate_contradiction(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_verdict	 v;
+	const struct flow	*f;
+
+	(void)arg;
+	flows_init(h);
+	f = download(h, 250 * 1000 * 1000, 4 * MIB, &l);
+	flows_classify(f, &v);
+	assert_int_equal(v.held, HELD_UNCLASSIFIED);
+	assert_null(v.ceiling);
+	flows_begin_pass(h, 3000);
+	flows_end_pass(h, 3000);
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 0);
+	flows_init(h);
+	f = download(h, 50 * 1000 * 1000, 4 * MIB, &l);	/* 400 Mbit/s */
+	flows_classify(f, &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
 	free(h);
 }
 
@@ -1605,6 +1669,8 @@ main(void)
 		cmocka_unit_test(test_close_tail_no_rate),
 		cmocka_unit_test(test_sub_rtt_interval_no_rate),
 		cmocka_unit_test(test_local_pairs),
+		cmocka_unit_test(test_many_addresses),
+		cmocka_unit_test(test_rate_contradiction),
 		cmocka_unit_test(test_uid_share),
 		cmocka_unit_test(test_unknown_owner),
 		cmocka_unit_test(test_passive_share),
