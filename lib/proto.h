@@ -39,7 +39,7 @@
  *      files the state directory keeps, paths one a line, oldest first.
  *   4  MSG_DIAGNOSE (struct msg_diagnose), answered by MSG_DIAG_SUMMARY
  *      and MSG_FLOW: the connections the daemon samples and what held
- *      them (daemon/flows.c).  Anyone may ask; a non-root client gets
+ *      them (daemon/flows/flows.c).  Anyone may ask; a non-root client gets
  *      its own uid's connections in full and the others as counts.
  *   5  msg_diag_summary: what the history may have missed (whether close
  *      notices are watched and why not, notices dropped, connections
@@ -161,7 +161,7 @@ struct msg_key_status {
 	uint32_t	has_original;
 };
 
-/* What held a connection back (daemon/flows.c classifies). */
+/* What held a connection back (daemon/flows/flows.c classifies). */
 enum held_by {
 	HELD_UNCLASSIFIED = 0,	/* too little data, or no real RTT */
 	HELD_RECEIVE_BUFFER,	/* this machine's receive buffer ceiling */

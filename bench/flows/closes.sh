@@ -11,8 +11,8 @@
 #   loopback     connect to a listener on 127.0.0.1, a few bytes, close
 #   local        the same between two addresses of the namespace, 128
 #                KiB each: past the kernel's notice filter
-#                (daemon/flows_linux.c), so the CPU budget is what bounds
-#                the daemon (FLOW_CPU_SHARE, daemon/flows.h)
+#                (daemon/flows/flows_linux.c), so the CPU budget is what bounds
+#                the daemon (FLOW_CPU_SHARE, daemon/flows/flows.h)
 #
 # Needs root (unshare -n, setpriv); writes no sysctl of the host.
 set -u

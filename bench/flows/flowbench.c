@@ -1,6 +1,6 @@
 /*
  * flowbench [SOCKETS] [PASSES]: the cost of one diagnose sampling pass
- * (daemon/flows_linux.c's sock_diag dump into flows.c's history) with
+ * (daemon/flows/flows_linux.c's sock_diag dump into flows.c's history) with
  * SOCKETS TCP sockets open (10000 by default: half connected clients,
  * half the accepted ends, over loopback), FLOWS_MAX + 44 of them having
  * moved 128 KiB so that the history is full and evicting.  Prints the

@@ -252,7 +252,7 @@ report $? "Prometheus counts the flows held by each" \
 # this machine's, so it is in no report and moves no counter.  Neither it,
 # nor sockets closed unconnected, nor a connection to B that moved a few
 # bytes reaches the daemon at all: the kernel's filter on the close
-# notices drops them (daemon/flows_linux.c), so the daemon's count of
+# notices drops them (daemon/flows/flows_linux.c), so the daemon's count of
 # notices moves by exactly one, the close of a real transfer to B that
 # comes after them.  The wait is on that count, never a sleep.
 cat >"$TB_TMP/loopback.py" <<'PY'

@@ -1,5 +1,5 @@
 /*
- * daemon/flows.c: the history and the classifier, on recorded samples
+ * daemon/flows/flows.c: the history and the classifier, on recorded samples
  * (readings as flows_linux.c makes them from sock_diag: tcp_info and
  * skmem figures of transfers over a 150 ms path), and on the bounds of
  * the history (entries, age), the counts of closed flows, and what a
