@@ -123,7 +123,7 @@ one_pass(double *cpu)
 
 	now_ms += 1000;
 	flows_begin_pass(&hist, now_ms);
-	if (flows_os_sample(take, NULL, why, sizeof(why)) == -1) {
+	if (flows_os.sample(take, NULL, why, sizeof(why)) == -1) {
 		fprintf(stderr, "flowbench: %s\n", why);
 		exit(1);
 	}

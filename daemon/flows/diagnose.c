@@ -1,6 +1,6 @@
 /*
  * diagnose: the daemon's side of tcptunectl diagnose.  Sampling passes
- * (flows_os_sample) into the history (flows.c) run on a tick of their
+ * (flows_os.sample, the OS's table: flows.h) into the history (flows.c) run on a tick of their
  * own, FLOW_TICK_MS, not the check cycle: while the machine is busy
  * (FLOW_QUIET_SEGS), and once a FLOW_QUIET_MAX_MS however quiet; where
  * the OS sends close notices (Linux), each connection is judged as it
@@ -52,7 +52,13 @@ static void	on_resume(void *);
 static void
 watch_closes(struct diagnose *d)
 {
-	d->watch_fd = flows_os_watch_open(d->watch_why, sizeof(d->watch_why));
+	if (flows_os.watch_open == NULL) {
+		d->watch_fd = -1;
+		tt_strlcpy(d->watch_why, "this system sends no close notices",
+		    sizeof(d->watch_why));
+	} else
+		d->watch_fd = flows_os.watch_open(d->watch_why,
+		    sizeof(d->watch_why));
 	if (d->watch_fd == -1) {
 		log_info("diagnose: %s; connections are judged at the passes",
 		    d->watch_why);
@@ -118,9 +124,10 @@ wanted(const struct engine *e, struct flow_ceiling *c)
 {
 	const struct engine_key	*k;
 
-	if (c->key == NULL || (k = engine_find_key(e, c->key)) == NULL)
+	if (c->key == NULL || flows_os.wanted == NULL ||
+	    (k = engine_find_key(e, c->key)) == NULL)
 		return;
-	c->wanted = flows_os_wanted(c, k->applied[0] ? k->applied :
+	c->wanted = flows_os.wanted(c, k->applied[0] ? k->applied :
 	    k->cfg.value);
 }
 
@@ -208,7 +215,7 @@ on_close_notice(int fd, bool readable, bool writable, void *arg)
 		return;
 	}
 	cpu0 = cpu_now_us();
-	if (flows_os_watch_read(fd, take_closed, d, &d->closes_lost,
+	if (flows_os.watch_read(fd, take_closed, d, &d->closes_lost,
 	    FLOW_NOTICE_BATCH) == -1)
 		log_warn("diagnose: close notices");
 	spend(d, cpu0);
@@ -224,7 +231,10 @@ on_close_notice(int fd, bool readable, bool writable, void *arg)
 static void
 read_limits(struct diagnose *d)
 {
-	flows_os_limits(d->be, &d->lim);
+	if (flows_os.limits != NULL)
+		flows_os.limits(d->be, &d->lim);
+	else
+		memset(&d->lim, 0, sizeof(d->lim));
 	wanted(d->engine, &d->lim.rcv_auto);
 	wanted(d->engine, &d->lim.rcv_fixed);
 	wanted(d->engine, &d->lim.snd_auto);
@@ -255,11 +265,14 @@ sample(struct diagnose *d, uint64_t t0)
 	uint64_t	cpu0 = cpu_now_us();
 
 	read_limits(d);
-	if (flows_os_local_addrs(&d->hist->local) == -1)
+	if (flows_os.local_addrs == NULL)
+		d->hist->local.n = 0;
+	else if (flows_os.local_addrs(&d->hist->local) == -1)
 		log_warn("diagnose: this machine's addresses");
 	d->now_ms = tt_mono_ms();
 	flows_begin_pass(d->hist, d->now_ms);
-	if (flows_os_sample(take, d, why, sizeof(why)) == -1) {
+	if (flows_os.sample != NULL &&
+	    flows_os.sample(take, d, why, sizeof(why)) == -1) {
 		log_warnx("diagnose: %s", why);
 		tt_strlcpy(d->hist->problem, why, sizeof(d->hist->problem));
 	}
@@ -278,7 +291,7 @@ on_tick(void *arg)
 
 	if (!within_cpu_share(d, t0))
 		return;
-	have = flows_os_segments(&segs);
+	have = flows_os.segments != NULL ? flows_os.segments(&segs) : -1;
 	if (flows_pass_due(&d->quiet, have, segs, t0))
 		sample(d, t0);
 }
@@ -308,6 +321,9 @@ diagnose_reply(struct diagnose *d, const struct ctl_peer *peer, bool all,
 	size_t			 i, count = 0;
 
 	flows_summary(d->hist, peer->user, peer->privileged, sum);
+	tt_strlcpy(sum->sampler, flows_os.name, sizeof(sum->sampler));
+	tt_strlcpy(sum->cannot_tell, flows_os.cannot_tell,
+	    sizeof(sum->cannot_tell));
 	sum->closes_lost = d->closes_lost;
 	sum->throttled = d->throttled + d->notices_put_off;
 	sum->watching = d->watch_fd != -1;

@@ -741,9 +741,6 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 	s->pass_ms = h->last_pass_ms_cost;
 	s->history_sec = FLOWS_MAX_AGE;
 	memcpy(s->held_total, h->held_total, sizeof(s->held_total));
-	tt_strlcpy(s->sampler, flows_os_name, sizeof(s->sampler));
-	tt_strlcpy(s->cannot_tell, flows_os_cannot_tell,
-	    sizeof(s->cannot_tell));
 	tt_strlcpy(s->problem, h->problem, sizeof(s->problem));
 	s->closes = h->closes;
 	s->closes_unsampled = h->closes_unsampled;

@@ -6,9 +6,10 @@
  * network, or the application.
  *
  * flows.c is the same on every OS: the history and the classifier.  The
- * readings come from one per-OS file behind flows_os_sample():
- * flows_linux.c (NETLINK_SOCK_DIAG), flows_darwin.c (pcblist_n),
- * flows_win.c (GetPerTcpConnectionEStats), flows_null.c (none).
+ * readings come from one per-OS file behind a table of functions
+ * (struct flows_ops, below): flows_linux.c (NETLINK_SOCK_DIAG),
+ * flows_darwin.c (pcblist_n), flows_win.c (GetPerTcpConnectionEStats),
+ * flows_null.c (none).
  */
 #ifndef TCPTUNE_FLOWS_H
 #define TCPTUNE_FLOWS_H
@@ -139,7 +140,7 @@ struct flow {
 };
 
 /*
- * This machine's own addresses, as flows_os_local_addrs() found them:
+ * This machine's own addresses, as flows_os.local_addrs found them:
  * all of them, however many (a fixed table of 128 made a connection
  * between two addresses past it evidence again); grown as needed by
  * flows_addr_add(), freed by flows_free().  partial: the list could not
@@ -261,32 +262,47 @@ uint64_t flows_budget_wait_ms(const struct flow_budget *);
 int	 flows_snmp_tcp_segs(const char *, uint64_t *);
 
 /*
- * flows_linux.c | flows_darwin.c | flows_win.c | flows_null.c: one pass
- * over the OS's connections, each handed to take(arg, reading); 0, or -1
- * with why.  limits fills the ceilings through the sysctl backend;
- * segments counts the stack's TCP segments, or is -1 where it cannot
- * (every cycle then gets its pass).
+ * What an OS gives diagnose, as a table of functions: one const instance,
+ * flows_os, per OS file (flows_linux.c, flows_darwin.c, flows_win.c,
+ * flows_null.c), the one Makefile.am builds, as tools/'s struct output
+ * is one per format.  What the OS lacks is NULL, and diagnose.c does
+ * without it.
+ *
+ * sample: one pass over the OS's connections, each handed to take(arg,
+ *	reading); 0, or -1 with why.  NULL: no reading (FreeBSD).
+ * limits: the ceilings, through the sysctl backend.  NULL: none known.
+ * wanted: the bytes a configured value gives a ceiling; NULL: 0.
+ * segments: the stack's TCP segments in and out, 0 or -1; NULL: not
+ *	counted cheaply (macOS, Windows), every tick gets its pass.
+ * local_addrs: this machine's addresses, 0 or -1; NULL: none listed
+ *	(only loopback and the same address at both ends are local).
+ * watch_open: close notices (Linux): an fd that becomes readable when
+ *	connections close, or -1 with why.  NULL: none (diagnose says
+ *	what passes alone may miss).
+ * watch_read: each notice read, at most max of them, handed to take(arg,
+ *	reading) as the connection's last reading (what the OS does not say
+ *	in a notice is not marked known); notices the kernel dropped, its
+ *	queue full, added to *lost.  0 when the queue is empty, 1 when max
+ *	were read (more may wait), or -1 with errno.
  */
 struct sysctl_backend;
-int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
-	    void *, char *, size_t);
-void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
-uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
-int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
-/*
- * Close notices, where the OS sends them (Linux): an fd that becomes
- * readable when connections close, or -1 with why; each notice read, at
- * most max of them, is handed to take(arg, reading) as the connection's
- * last reading (what the OS does not say in a notice is not marked
- * known); notices the kernel dropped, its queue full, are added to
- * *lost.  0 when the queue is empty, 1 when max were read (more may
- * wait), or -1 with errno.
- */
-int	 flows_os_local_addrs(struct flow_addrs *);	/* 0, or -1 */
-int	 flows_os_watch_open(char *, size_t);
-int	 flows_os_watch_read(int, void (*)(void *, const struct flow_reading *),
-	    void *, uint64_t *, size_t);
-extern const char *const flows_os_name;
-extern const char *const flows_os_cannot_tell;
+struct flows_ops {
+	const char	*name;		/* the sampler: "sock_diag", ... */
+	const char	*cannot_tell;	/* what this OS hides; "" nothing */
+	int		(*sample)(void (*)(void *, const struct flow_reading *),
+			    void *, char *, size_t);
+	void		(*limits)(struct sysctl_backend *, struct flow_limits *);
+	uint64_t	(*wanted)(const struct flow_ceiling *, const char *);
+	int		(*segments)(uint64_t *);
+	int		(*local_addrs)(struct flow_addrs *);
+	int		(*watch_open)(char *, size_t);
+	int		(*watch_read)(int, void (*)(void *,
+			    const struct flow_reading *), void *, uint64_t *,
+			    size_t);
+};
+extern const struct flows_ops flows_os;
+
+/* flows_addrs_posix.c: getifaddrs, for Linux's and macOS's tables. */
+int	 flows_getifaddrs(struct flow_addrs *);
 
 #endif /* TCPTUNE_FLOWS_H */

@@ -37,7 +37,7 @@ add(struct flow_addrs *a, const struct sockaddr *sa)
 }
 
 int
-flows_os_local_addrs(struct flow_addrs *a)
+flows_getifaddrs(struct flow_addrs *a)
 {
 	struct ifaddrs	*list, *i;
 

@@ -7,7 +7,7 @@
  * array: sk_rcvbuf, sk_sndbuf, the receive queue); the owner is
  * inet_diag_msg.idiag_uid, the connection's identity idiag_cookie.
  *
- * The ceilings (flows_os_limits): autotuning grows sk_rcvbuf up to
+ * The ceilings (linux_limits): autotuning grows sk_rcvbuf up to
  * tcp_rmem[2] and sk_sndbuf up to tcp_wmem[2] (net/ipv4/tcp_input.c
  * tcp_rcv_space_adjust, tcp_sndbuf_expand); a program's SO_RCVBUF or
  * SO_SNDBUF gives twice its value, the value capped at rmem_max or
@@ -39,9 +39,6 @@
 
 #include "tcptuned.h"
 #include "flows.h"
-
-const char *const flows_os_name = "sock_diag";
-const char *const flows_os_cannot_tell = "";
 
 #define DIAG_BUF	(32 * 1024)
 
@@ -247,8 +244,8 @@ dump_family(int fd, int family, void (*take)(void *,
 	return rv == 1 ? 0 : -1;
 }
 
-int
-flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
+static int
+linux_sample(void (*take)(void *, const struct flow_reading *), void *arg,
     char *why, size_t len)
 {
 	int	fd, rv = 0;
@@ -522,8 +519,8 @@ attach_filter(int fd)
 	    sizeof(prog));
 }
 
-int
-flows_os_watch_open(char *why, size_t len)
+static int
+watch_open(char *why, size_t len)
 {
 	struct sockaddr_nl	sa;
 	int			fd, size = WATCH_RCVBUF;
@@ -568,8 +565,8 @@ take_notice(void *arg, const struct flow_reading *r)
 	nt->take(nt->arg, &n);
 }
 
-int
-flows_os_watch_read(int fd, void (*take)(void *, const struct flow_reading *),
+static int
+watch_read(int fd, void (*take)(void *, const struct flow_reading *),
     void *arg, uint64_t *lost, size_t max)
 {
 	static _Alignas(struct nlmsghdr) char	buf[DIAG_BUF];
@@ -618,8 +615,8 @@ ceiling(struct sysctl_backend *be, struct flow_ceiling *c, const char *key,
 	c->exact = factor > 1;	/* a program's buffer: twice its request */
 }
 
-void
-flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
+static void
+linux_limits(struct sysctl_backend *be, struct flow_limits *lim)
 {
 	memset(lim, 0, sizeof(*lim));
 	ceiling(be, &lim->rcv_auto, "net.ipv4.tcp_rmem", 1);
@@ -629,8 +626,8 @@ flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
 }
 
 /* The bytes a configured value gives a ceiling: its last number. */
-uint64_t
-flows_os_wanted(const struct flow_ceiling *c, const char *value)
+static uint64_t
+linux_wanted(const struct flow_ceiling *c, const char *value)
 {
 	long long	n[TT_VALUE_MAX_WORDS];
 	int		count;
@@ -645,8 +642,8 @@ flows_os_wanted(const struct flow_ceiling *c, const char *value)
  * /proc/net/snmp (per namespace, IPv4 and IPv6 in one MIB): a read of
  * about 2 KB, against the dump a pass costs.
  */
-int
-flows_os_segments(uint64_t *segs)
+static int
+linux_segments(uint64_t *segs)
 {
 	char	buf[8192];
 	size_t	have = 0;
@@ -662,3 +659,15 @@ flows_os_segments(uint64_t *segs)
 	buf[have] = '\0';
 	return flows_snmp_tcp_segs(buf, segs);
 }
+
+const struct flows_ops flows_os = {
+	.name = "sock_diag",
+	.cannot_tell = "",
+	.sample = linux_sample,
+	.limits = linux_limits,
+	.wanted = linux_wanted,
+	.segments = linux_segments,
+	.local_addrs = flows_getifaddrs,
+	.watch_open = watch_open,
+	.watch_read = watch_read,
+};

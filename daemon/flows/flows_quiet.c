@@ -17,7 +17,7 @@
 #include "flows.h"
 
 /*
- * have is what flows_os_segments() returned (0: segs is the count now),
+ * have is what flows_os.segments returned (0: segs is the count now),
  * now_ms the cycle's time.  A pass is due unless the count is known, this
  * cycle and the one before each moved fewer than FLOW_QUIET_SEGS, and a
  * pass ran less than FLOW_QUIET_MAX_MS ago.

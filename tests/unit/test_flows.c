@@ -21,9 +21,6 @@
 #include "tcptunectl.h"
 #include "diagnose/diagnose.h"
 
-/* flows.c's per-OS names, as a sampler with nothing hidden. */
-const char *const flows_os_name = "test";
-const char *const flows_os_cannot_tell = "";
 
 #define MIB		(1024ULL * 1024)
 #define RTT_150MS	150000
