@@ -187,6 +187,7 @@ static void
 on_resume(void *arg)
 {
 	struct diagnose	*d = arg;
+	uint64_t	 cpu0 = cpu_now_us();
 
 	if (!d->watch_paused)
 		return;
@@ -200,6 +201,7 @@ on_resume(void *arg)
 		return;
 	}
 	d->watch_paused = false;
+	spend(d, cpu0);
 }
 
 static void
@@ -262,7 +264,6 @@ static void
 sample(struct diagnose *d, uint64_t t0)
 {
 	char		why[TT_TEXT_MAX];
-	uint64_t	cpu0 = cpu_now_us();
 
 	read_limits(d);
 	if (flows_os.local_addrs == NULL)
@@ -278,22 +279,26 @@ sample(struct diagnose *d, uint64_t t0)
 	}
 	flows_end_pass(d->hist, d->now_ms);
 	d->hist->last_pass_ms_cost = tt_mono_ms() - t0;
-	spend(d, cpu0);
 }
 
-/* The tick: a pass unless the machine is quiet (flows_pass_due). */
+/*
+ * The tick: a pass unless the machine is quiet (flows_pass_due); the
+ * whole of it spends the budget, the segment count's read too.
+ */
 static void
 on_tick(void *arg)
 {
 	struct diagnose	*d = arg;
-	uint64_t	 t0 = tt_mono_ms(), segs = 0;
+	uint64_t	 t0 = tt_mono_ms(), segs = 0, cpu0;
 	int		 have;
 
 	if (!within_cpu_share(d, t0))
 		return;
+	cpu0 = cpu_now_us();
 	have = flows_os.segments != NULL ? flows_os.segments(&segs) : -1;
 	if (flows_pass_due(&d->quiet, have, segs, t0))
 		sample(d, t0);
+	spend(d, cpu0);
 }
 
 static bool

@@ -77,8 +77,8 @@ flows_snmp_tcp_segs(const char *text, uint64_t *segs)
 }
 
 /*
- * The budget (FLOW_CPU_SHARE, FLOW_BUDGET_BURST_US in flows.h): credit
- * accrues with the wall clock at 1/FLOW_CPU_SHARE, a full burst at the
+ * The budget (FLOW_BUDGET_US_PER_S, FLOW_BUDGET_BURST_US in flows.h):
+ * credit accrues with the wall clock, a full burst at the
  * start, never more; whether any is left now.
  */
 bool
@@ -94,7 +94,7 @@ flows_budget_left(struct flow_budget *b, uint64_t now_ms)
 		/* an hour is past any debt: no overflow however long */
 		gap = now_ms - b->at_ms < 3600000 ? now_ms - b->at_ms :
 		    3600000;
-		b->credit_us += (int64_t)(gap * 1000 / FLOW_CPU_SHARE);
+		b->credit_us += (int64_t)(gap * FLOW_BUDGET_US_PER_S / 1000);
 		if (b->credit_us > FLOW_BUDGET_BURST_US)
 			b->credit_us = FLOW_BUDGET_BURST_US;
 		b->at_ms = now_ms;
@@ -117,5 +117,5 @@ flows_budget_wait_ms(const struct flow_budget *b)
 {
 	if (b->credit_us > 0)
 		return 0;
-	return (uint64_t)(-b->credit_us) * FLOW_CPU_SHARE / 1000 + 1;
+	return (uint64_t)(-b->credit_us) * 1000 / FLOW_BUDGET_US_PER_S + 1;
 }
