@@ -39,7 +39,7 @@
  *      files the state directory keeps, paths one a line, oldest first.
  *   4  MSG_DIAGNOSE (struct msg_diagnose), answered by MSG_DIAG_SUMMARY
  *      and MSG_FLOW: the connections the daemon samples and what held
- *      them (daemon/flows.c).  Anyone may ask; a non-root client gets
+ *      them (daemon/flows/flows.c).  Anyone may ask; a non-root client gets
  *      its own uid's connections in full and the others as counts.
  *   5  msg_diag_summary: what the history may have missed (whether close
  *      notices are watched and why not, notices dropped, connections
@@ -179,7 +179,7 @@ struct msg_key_status {
 	uint32_t	has_original;
 };
 
-/* What held a connection back (daemon/flows.c classifies). */
+/* What held a connection back (daemon/flows/flows.c classifies). */
 enum held_by {
 	HELD_UNCLASSIFIED = 0,	/* too little data, or no real RTT */
 	HELD_RECEIVE_BUFFER,	/* this machine's receive buffer ceiling */
@@ -217,11 +217,14 @@ struct msg_diag_summary {
 	uint64_t	closes_lost;	/* dropped by the kernel: queue full */
 	uint64_t	closes_unsampled;	/* closed before any pass read them */
 	uint64_t	evicted;	/* history entries taken over, full */
-	uint64_t	throttled;	/* passes put off for the CPU share */
+	uint64_t	throttled;	/* passes, notices put off: CPU share */
 	uint32_t	tick_ms;	/* a pass this often while busy */
 	uint32_t	watching;	/* 1: close notices watched */
 	char		watch_why[TT_TEXT_MAX];	/* why not; "" watching */
 };
+
+/* msg_flow.uid of a connection whose owner the OS did not say. */
+#define TT_UID_UNKNOWN	UINT32_MAX
 
 /* One connection and its verdict. */
 struct msg_flow {
@@ -236,7 +239,7 @@ struct msg_flow {
 	int64_t		last_seen;	/* wall clock */
 	uint32_t	rtt_us;
 	uint32_t	held_by;	/* enum held_by */
-	uint32_t	uid;
+	uint32_t	uid;		/* TT_UID_UNKNOWN: not said */
 	uint32_t	receiving;	/* 1 download, 0 upload */
 	uint32_t	open;		/* 1 still open at the last pass */
 	uint32_t	pad;

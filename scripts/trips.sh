@@ -19,7 +19,7 @@
 # could not be written ("profiling: ... Cannot create directory"): gdb
 # lets it keep root for the config trip (helper_unconfined), and the
 # trip counts the files of both processes.
-# Background work is left out: the diagnose pass (daemon/diagnose.c's
+# Background work is left out: the diagnose pass (daemon/flows/diagnose.c's
 # timer, every FLOW_TICK_MS) would land in a trip by chance, more often
 # in the config trip, which waits on gdb, and add the flows files, which
 # are no part of either trip.  Once the daemon is ready, gdb stops that

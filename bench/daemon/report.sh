@@ -103,14 +103,14 @@ shared_libs() {
 	fi
 }
 
-# flow_const NAME: a constant of daemon/flows.h, as the daemon has it.
+# flow_const NAME: a constant of daemon/flows/flows.h, as the daemon has it.
 flow_const() {
 	sed -n "s/^#define $1[[:space:]]*\\([0-9]*\\).*/\\1/p" \
-	    "${top_srcdir:-.}/daemon/flows.h"
+	    "${top_srcdir:-.}/daemon/flows/flows.h"
 }
 
 # flows_busy: what the pass above costs a busy machine, by the rule of
-# daemon/diagnose.c (no pass before FLOW_CPU_SHARE times the last one's
+# daemon/flows/diagnose.c (no pass before FLOW_CPU_SHARE times the last one's
 # CPU time), from this run's CPU time per pass.
 flows_busy() {
 	local cpu share tick quiet
@@ -123,14 +123,14 @@ flows_busy() {
 	    printf "Passes run on diagnose'"'"'s own tick (%d ms, `FLOW_TICK_MS`) while the\n", t
 	    printf "machine moves TCP segments, not once a check, and none starts before\n"
 	    printf "%d times the CPU time of the last one has gone by (`FLOW_CPU_SHARE`,\n", s
-	    printf "daemon/flows.h): at most %g %% of one CPU.  With the %s ms of CPU a pass\n", 100 / s, c
+	    printf "daemon/flows/flows.h): at most %g %% of one CPU.  With the %s ms of CPU a pass\n", 100 / s, c
 	    printf "above, that is at most a pass every %.1f s while busy, %.0f ms of CPU a\n", gap / 1000, c * 60000 / gap
 	    printf "minute.  A quiet machine costs a read of `/proc/net/snmp` a tick and\n"
 	    printf "a pass every %d s (`FLOW_QUIET_MAX_MS`).\n", q / 1000 }'
 }
 
 # Wake-ups a minute of diagnose's tick, which runs whatever the
-# CheckInterval (daemon/diagnose.c).
+# CheckInterval (daemon/flows/diagnose.c).
 TICKS_MIN=$(( 60000 / $(flow_const FLOW_TICK_MS) ))
 
 # wake_met WAKEUPS TIMER_WAKEUPS AWK-CONDITION: yes, or why not when
@@ -420,7 +420,7 @@ $(cat "$OUT/cg100-top.txt" 2>/dev/null)
 Two daemons side by side (\`tcptuned -r ROOT\`, 4 keys each, no shim),
 nobody talking to them, over the window (from $(get wake_date)): $wake_how.  Nothing polls: the loop sleeps until the check
 timer, diagnose's tick, a signal, a client or an inotify event.  The
-tick (\`FLOW_TICK_MS\`, daemon/flows.h: $((60000 / TICKS_MIN)) ms) reads the machine's TCP
+tick (\`FLOW_TICK_MS\`, daemon/flows/flows.h: $((60000 / TICKS_MIN)) ms) reads the machine's TCP
 segment count to sample connections while a transfer runs, whatever
 the CheckInterval: $TICKS_MIN wake-ups a minute on top of the check timer's.
 
@@ -483,7 +483,7 @@ What each check cycle adds for \`tcptunectl diagnose\` (one sock_diag dump
 of every TCP socket with tcp_info and skmem, into the bounded history),
 with 10 000 sockets open over loopback, $((256 + 44)) of them having moved
 128 KiB.  A connection with both ends on this machine never enters the
-history (\`flows_local_pair()\` in daemon/flows.c: no evidence of a path),
+history (\`flows_local_pair()\` in daemon/flows/flows.c: no evidence of a path),
 so these loopback ones do not: the pass measures the dump and that
 filter, not the history filling and evicting:
 

@@ -1,6 +1,6 @@
 /*
  * flowbench [SOCKETS] [PASSES]: the cost of one diagnose sampling pass
- * (daemon/flows_linux.c's sock_diag dump into flows.c's history) with
+ * (daemon/flows/flows_linux.c's sock_diag dump into flows.c's history) with
  * SOCKETS TCP sockets open (10000 by default: half connected clients,
  * half the accepted ends, over loopback), FLOWS_MAX + 44 of them having
  * moved 128 KiB so that the history is full and evicting.  Prints the
@@ -123,7 +123,7 @@ one_pass(double *cpu)
 
 	now_ms += 1000;
 	flows_begin_pass(&hist, now_ms);
-	if (flows_os_sample(take, NULL, why, sizeof(why)) == -1) {
+	if (flows_os.sample(take, NULL, why, sizeof(why)) == -1) {
 		fprintf(stderr, "flowbench: %s\n", why);
 		exit(1);
 	}

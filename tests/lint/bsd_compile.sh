@@ -50,8 +50,8 @@ compiles "lib/backend_bsd.c as FreeBSD" \
     "$top_srcdir/lib/backend_bsd.c"
 # diagnose's pcblist_n sampler (the parser is unit-tested on Linux)
 # (config.h from this build: the file needs no macOS answer from it)
-compiles "daemon/flows_darwin.c as macOS" -D__APPLE__ \
-    -I"${top_builddir:-$top_srcdir}" "$top_srcdir/daemon/flows_darwin.c"
+compiles "daemon/flows/flows_darwin.c as macOS" -D__APPLE__ \
+    -I"${top_builddir:-$top_srcdir}" "$top_srcdir/daemon/flows/flows_darwin.c"
 # the running program's path, for the sibling rule (lib/trust_posix.c)
 compiles "lib/self_freebsd.c as FreeBSD" \
     -I"${top_builddir:-$top_srcdir}" "$top_srcdir/lib/self_freebsd.c"

@@ -20,6 +20,9 @@
 #   - an upload paced at 20 Mbit/s by iperf3 is application;
 #   - a non-root user sees none of root's connections, only their count;
 #   - uid 65534's loopback transfer (a queue on lo: 20 ms) is no evidence;
+#     neither it nor unconnected or tiny connections reach the daemon (the
+#     kernel's filter on the close notices), a real transfer's close does;
+#   - nor is a transfer between two of 200 addresses of A's own;
 #   - measure --streams 4 (tests/system/measure_server.py in B): at a
 #     512 KiB ceiling one stream gets under 60 % of four ("a per-stream
 #     limit"); tuned, one stream's share is larger (printed, and only its
@@ -243,13 +246,17 @@ grep -q '^tcptune_flows_held_total{held_by="receive-buffer"} [1-9]' "$TB_TMP/pro
 report $? "Prometheus counts the flows held by each" \
     "$(grep flows_held "$TB_TMP/prom.txt")"
 
-# ---- forged evidence: uid 65534's loopback transfer, 20 ms or so of
-# round trip through a queue on A's lo (tbf: this kernel has no netem),
-# would read as a held transfer; both ends are this machine's, so it is
-# in no report and moves no counter.  The wait is on the daemon's count
-# of close notices (both ends' sockets), never a sleep.
+# ---- forged evidence and a flood of closes: uid 65534's loopback
+# transfer, 20 ms or so of round trip through a queue on A's lo (tbf:
+# this kernel has no netem), would read as a held transfer; both ends are
+# this machine's, so it is in no report and moves no counter.  Neither it,
+# nor sockets closed unconnected, nor a connection to B that moved a few
+# bytes reaches the daemon at all: the kernel's filter on the close
+# notices drops them (daemon/flows/flows_linux.c), so the daemon's count of
+# notices moves by exactly one, the close of a real transfer to B that
+# comes after them.  The wait is on that count, never a sleep.
 cat >"$TB_TMP/loopback.py" <<'PY'
-import socket, subprocess, threading, time
+import socket, subprocess, sys, threading, time
 srv = socket.socket()
 srv.bind(("127.0.0.1", 0))
 srv.listen(1)
@@ -273,6 +280,12 @@ s.sendall(b"x" * (12 * 1024 * 1024))
 s.shutdown(socket.SHUT_WR)
 done.wait()
 s.close()
+srv.close()
+for i in range(200):
+    socket.socket().close()
+t = socket.create_connection((sys.argv[1], 8080))
+t.sendall(b"x")
+t.close()
 PY
 held_sum() {
 	ctl status --prometheus 2>/dev/null |
@@ -288,16 +301,64 @@ sum0=$(held_sum)
 closes0=$(closes)
 # Debian's python3: a user's shims (pyenv) are not for uid 65534
 in_a setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 - \
-    <"$TB_TMP/loopback.py" >"$TB_TMP/loopback.out" 2>&1 &&
-    tb_wait $((30 * SCALE)) closes_past $((closes0 + 2))
-report $? "uid 65534's loopback transfer ran and the daemon saw it close" \
+    "$TB_IP_B" <"$TB_TMP/loopback.py" >"$TB_TMP/loopback.out" 2>&1
+report $? "uid 65534's loopback transfer, 200 unconnected closes and a tiny connection ran" \
     "$(cat "$TB_TMP/loopback.out")"
 diag "loopback transfer: $(cat "$TB_TMP/loopback.out")"
+PORT=$((PORT + 1))
+in_a iperf3 -c "$TB_IP_B" --cport "$PORT" -n 1M >"$TB_TMP/real.iperf" 2>&1 &&
+    tb_wait $((30 * SCALE)) closes_past $((closes0 + 1)) &&
+    tb_wait $((30 * SCALE)) flow_closed "$PORT"
+report $? "a real transfer's close after them reaches the daemon" \
+    "$(cat "$TB_TMP/real.iperf")"
+[ "$(closes)" -eq $((closes0 + 1)) ]
+report $? "the kernel's filter dropped every other notice: one taken, not more" \
+    "closes $closes0 -> $(closes)"
 ctl diagnose --json --all >"$TB_TMP/loopback.json" 2>&1
 jq -e '[.flows[] | select(.remote | test("^127[.]|^\\[::1\\]"))] |
     length == 0' "$TB_TMP/loopback.json" >/dev/null &&
     [ "$(held_sum)" = "$sum0" ]
 report $? "a loopback connection is in no report and moves no counter" \
     "$(jq -c '[.flows[] | select(.remote | test("^127[.]"))]' "$TB_TMP/loopback.json" 2>&1) sum $sum0 -> $(held_sum)"
+
+# ---- more addresses than a fixed table held (128 of them): a transfer
+# between the 199th and the 200th of A's own, through the same queue on
+# lo, is no evidence either.  Both ends' notices pass the kernel's filter
+# (neither loopback nor one address): the wait is on them.
+seq 1 200 | sed 's|.*|addr add 10.201.0.&/32 dev lo|' | in_a ip -batch - ||
+    bail "200 addresses on lo"
+cat >"$TB_TMP/addrs.py" <<'PY'
+import socket, threading
+srv = socket.socket()
+srv.bind(("10.201.0.200", 0))
+srv.listen(1)
+done = threading.Event()
+def sink():
+    c, _ = srv.accept()
+    while c.recv(65536):
+        pass
+    c.close()
+    done.set()
+threading.Thread(target=sink, daemon=True).start()
+s = socket.socket()
+s.bind(("10.201.0.199", 0))
+s.connect(srv.getsockname())
+s.sendall(b"x" * (12 * 1024 * 1024))
+s.shutdown(socket.SHUT_WR)
+done.wait()
+s.close()
+PY
+sum0=$(held_sum)
+closes0=$(closes)
+in_a setpriv --reuid=nobody --regid=nogroup --clear-groups /usr/bin/python3 - \
+    <"$TB_TMP/addrs.py" >"$TB_TMP/addrs.out" 2>&1 &&
+    tb_wait $((30 * SCALE)) closes_past $((closes0 + 2))
+report $? "uid 65534's transfer between two of 200 local addresses ran and closed" \
+    "$(cat "$TB_TMP/addrs.out")"
+ctl diagnose --json --all >"$TB_TMP/addrs.json" 2>&1
+jq -e '[.flows[] | select(.remote | test("^10[.]201[.]"))] | length == 0' \
+    "$TB_TMP/addrs.json" >/dev/null && [ "$(held_sum)" = "$sum0" ]
+report $? "past the 128th address a local pair is in no report and moves no counter" \
+    "$(jq -c '[.flows[] | select(.remote | test("^10[.]201[.]"))]' "$TB_TMP/addrs.json" 2>&1) sum $sum0 -> $(held_sum)"
 
 tap_end

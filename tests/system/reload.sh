@@ -190,7 +190,7 @@ w1=$(wakeups)
 sysctl_is $RMEM "${RV[2]}"
 report $? "CheckInterval 3600: an outside write is not reverted within 2 s" \
     "rmem '$(sysctl_get $RMEM)'"
-# diagnose's tick (daemon/diagnose.c, FLOW_TICK_MS, 1 s) wakes the daemon
+# diagnose's tick (daemon/flows/diagnose.c, FLOW_TICK_MS, 1 s) wakes the daemon
 # once a second to read /proc/net/snmp, whatever the CheckInterval: two
 # in the window, and one more where a tick falls on its edge; a check or
 # a busy loop would be more

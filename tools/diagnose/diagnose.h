@@ -1,6 +1,6 @@
 /*
  * tcptunectl diagnose: the connections tcptuned sampled and what held
- * each back (daemon/flows.c classifies), told in sentences or as JSON.
+ * each back (daemon/flows/flows.c classifies), told in sentences or as JSON.
  * tcptunectl.c's run_diagnose asks the daemon; diagnose_words.c writes,
  * from a reply alone, so tests/unit/test_diagnose.c checks every
  * sentence.

@@ -54,6 +54,13 @@ words_of(const struct msg_flow *f, struct words *w)
 	adv_fmt_bytes((double)f->bytes, w->moved, sizeof(w->moved));
 }
 
+/* Whose: an owner the OS did not say is never anyone's, root's least. */
+static const char *
+whose(const struct msg_flow *f)
+{
+	return f->uid == TT_UID_UNKNOWN ? "an unknown user's" : "your";
+}
+
 static const char *
 transfer(const struct msg_flow *f)
 {
@@ -70,14 +77,16 @@ buffer_sentence(const struct msg_flow *f, const struct words *w, char *buf,
 	int		 n;
 
 	if (f->ceiling_key[0] == '\0')
-		n = snprintf(buf, len, "your %s %s ran at %s because the "
+		n = snprintf(buf, len, "%s %s %s ran at %s because the "
 		    "program's own %s buffer was full (it set its size "
-		    "itself); at %s that buffer allows %s", transfer(f),
+		    "itself); at %s that buffer allows %s", whose(f),
+		    transfer(f),
 		    w->host, w->rate, side, w->rtt, w->allowed);
 	else
-		n = snprintf(buf, len, "your %s %s ran at %s because this "
+		n = snprintf(buf, len, "%s %s %s ran at %s because this "
 		    "machine's %s buffer stops at %s (%s); at %s that is the "
-		    "most one stream can do", transfer(f), w->host, w->rate,
+		    "most one stream can do", whose(f), transfer(f), w->host,
+		    w->rate,
 		    side, w->ceiling, w->key, w->rtt);
 	if (n < 0 || (size_t)n >= len || f->possible_bps <= f->rate_bps)
 		return;
@@ -97,20 +106,20 @@ diagnose_sentence(const struct msg_flow *f, char *buf, size_t len)
 		buffer_sentence(f, &w, buf, len);
 		break;
 	case HELD_PEER_WINDOW:
-		snprintf(buf, len, "your upload to %s ran at %s, held by the "
+		snprintf(buf, len, "%s upload to %s ran at %s, held by the "
 		    "far end's receive window: its limit, not this "
-		    "machine's buffers", w.host, w.rate);
+		    "machine's buffers", whose(f), w.host, w.rate);
 		break;
 	case HELD_NETWORK:
-		snprintf(buf, len, "your %s %s ran at %s over %s, held by the "
+		snprintf(buf, len, "%s %s %s ran at %s over %s, held by the "
 		    "network or the far end (congestion, loss), not by this "
-		    "machine's buffers", transfer(&f[0]), w.host, w.rate,
-		    w.rtt);
+		    "machine's buffers", whose(f), transfer(f), w.host,
+		    w.rate, w.rtt);
 		break;
 	case HELD_APPLICATION:
-		snprintf(buf, len, "your %s %s ran at %s: nothing was full, "
-		    "the program %s no faster", transfer(f), w.host, w.rate,
-		    f->receiving ? "read" : "wrote");
+		snprintf(buf, len, "%s %s %s ran at %s: nothing was full, "
+		    "the program %s no faster", whose(f), transfer(f),
+		    w.host, w.rate, f->receiving ? "read" : "wrote");
 		break;
 	default:
 		snprintf(buf, len, "a connection with %s moved %s over %s: "
@@ -251,10 +260,11 @@ throttled(const struct msg_diag_summary *s)
 static void
 say_throttled(FILE *out, const struct msg_diag_summary *s)
 {
-	say(out, "  ", "    ", "%llu pass%s put off to keep sampling under "
-	    "1 %% of a CPU (the connection table is large)",
-	    (unsigned long long)s->throttled,
-	    s->throttled == 1 ? " was" : "es were");
+	say(out, "  ", "    ", "its work was put off %llu time%s to keep it "
+	    "under 1 %% of a CPU (a large connection table, or a flood of "
+	    "closing connections): connections that closed then were seen "
+	    "only if a pass read them", (unsigned long long)s->throttled,
+	    s->throttled == 1 ? "" : "s");
 }
 
 static bool
@@ -376,7 +386,10 @@ json_flow(struct json *j, const struct msg_flow *f)
 	else
 		json_null(j, "possible_bps");
 	json_uint(j, "bytes", f->bytes);
-	json_uint(j, "uid", f->uid);
+	if (f->uid == TT_UID_UNKNOWN)
+		json_null(j, "uid");
+	else
+		json_uint(j, "uid", f->uid);
 	json_bool(j, "open", f->open != 0);
 	json_time(j, "last_seen", f->last_seen);
 	json_close(j, '}');

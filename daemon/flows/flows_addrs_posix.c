@@ -2,7 +2,9 @@
  * flows_addrs_posix.c: this machine's own addresses, for diagnose's rule
  * that a connection between two of them is never evidence (flows.c,
  * flows_local_pair), from getifaddrs(3) (Linux, macOS): every address of
- * every interface, up or not, of this network namespace.
+ * every interface, up or not, of this network namespace, however many
+ * (the list grows: flows_addr_add).  Out of memory, the list is partial
+ * and no connection is evidence until a pass has it whole.
  */
 #include "config.h"
 
@@ -17,9 +19,10 @@
 #include "tcptuned.h"
 #include "flows.h"
 
-static void
+static int
 add(struct flow_addrs *a, const struct sockaddr *sa)
 {
+	char		 host[TT_ADDR_MAX];
 	const void	*addr;
 
 	if (sa->sa_family == AF_INET)
@@ -27,23 +30,28 @@ add(struct flow_addrs *a, const struct sockaddr *sa)
 	else if (sa->sa_family == AF_INET6)
 		addr = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
 	else
-		return;
-	if (inet_ntop(sa->sa_family, addr, a->host[a->n],
-	    sizeof(a->host[a->n])) != NULL)
-		a->n++;
+		return 0;
+	if (inet_ntop(sa->sa_family, addr, host, sizeof(host)) == NULL)
+		return 0;
+	return flows_addr_add(a, host);
 }
 
 int
-flows_os_local_addrs(struct flow_addrs *a)
+flows_getifaddrs(struct flow_addrs *a)
 {
 	struct ifaddrs	*list, *i;
 
 	a->n = 0;
-	if (getifaddrs(&list) == -1)
+	a->partial = false;
+	if (getifaddrs(&list) == -1) {
+		a->partial = true;
 		return -1;
-	for (i = list; i != NULL && a->n < FLOW_LOCAL_MAX; i = i->ifa_next)
-		if (i->ifa_addr != NULL)
-			add(a, i->ifa_addr);
+	}
+	for (i = list; i != NULL; i = i->ifa_next)
+		if (i->ifa_addr != NULL && add(a, i->ifa_addr) == -1) {
+			a->partial = true;
+			break;
+		}
 	freeifaddrs(list);
-	return 0;
+	return a->partial ? -1 : 0;
 }

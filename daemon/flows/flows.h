@@ -6,9 +6,10 @@
  * network, or the application.
  *
  * flows.c is the same on every OS: the history and the classifier.  The
- * readings come from one per-OS file behind flows_os_sample():
- * flows_linux.c (NETLINK_SOCK_DIAG), flows_darwin.c (pcblist_n),
- * flows_win.c (GetPerTcpConnectionEStats), flows_null.c (none).
+ * readings come from one per-OS file behind a table of functions
+ * (struct flows_ops, below): flows_linux.c (NETLINK_SOCK_DIAG),
+ * flows_darwin.c (pcblist_n), flows_win.c (GetPerTcpConnectionEStats),
+ * flows_null.c (none).
  */
 #ifndef TCPTUNE_FLOWS_H
 #define TCPTUNE_FLOWS_H
@@ -22,10 +23,16 @@
 
 #define FLOWS_MAX		256	/* connections in the history */
 #define FLOWS_UID_SHARE		(FLOWS_MAX / 4)	/* one owner's, when full */
-#define FLOW_LOCAL_MAX		128	/* this machine's addresses known */
 #define FLOWS_MAX_AGE		3600	/* seconds a gone one is kept */
 #define FLOW_MIN_BYTES		(1024 * 1024)	/* "a meaningful amount" */
 #define FLOW_MIN_RTT_US		2000	/* below: a LAN or loopback */
+/*
+ * A buffer verdict whose rate is more than FLOW_RATE_SLACK times what
+ * that buffer allows at the connection's round trip contradicts itself
+ * (a window per round trip is the most a buffer gives): such a flow is
+ * left unclassified, never counted as held (a forged verdict's tell).
+ */
+#define FLOW_RATE_SLACK		4
 /*
  * A pass costs a dump of the kernel's whole connection table (on Linux a
  * walk of every bucket of the established hash, 262144 on a 24 GiB
@@ -48,6 +55,27 @@
  */
 #define FLOW_TICK_MS		1000
 #define FLOW_CPU_SHARE		100
+/*
+ * The close notices (Linux) spend the same share: one budget of CPU time
+ * (struct flow_budget) that accrues at 1/FLOW_CPU_SHARE of the wall clock,
+ * up to FLOW_BUDGET_BURST_US, and that the passes and the reading of
+ * notices both spend, each what its CPU time was.  Out of budget, a pass
+ * is put off and the notices are not read until the budget is back (the
+ * kernel drops what its queue cannot hold: counted, and diagnose says
+ * so).  At most FLOW_NOTICE_BATCH notices are read at one wake-up.
+ */
+#define FLOW_BUDGET_BURST_US	(FLOW_TICK_MS * 1000LL / FLOW_CPU_SHARE)
+/*
+ * Credit per second of wall clock, in CPU microseconds: nine tenths of
+ * 1/FLOW_CPU_SHARE, the last tenth left for what the budget cannot see
+ * (the event loop's wake-ups, the kernel's accounting of them): the
+ * daemon's whole CPU, as /proc counts it, stays under the share
+ * (bench/flows/closes.sh).
+ */
+#define FLOW_BUDGET_US_PER_S	(1000000 / FLOW_CPU_SHARE * 9 / 10)
+#define FLOW_NOTICE_BATCH	64
+/* A connection that moved less, both ways together, takes no slot. */
+#define FLOW_TRACK_BYTES	(64 * 1024)
 
 /* What an OS can tell of a connection (flow_reading.known). */
 #define FLOW_KNOWS_LIMITED	0x01	/* rwnd/sndbuf-limited times */
@@ -77,7 +105,9 @@ struct flow_reading {
 	uint64_t	rmem_alloc;	/* in the receive queue now */
 	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
+	bool		listening;	/* a listener: its port, no flow */
 };
+
 
 /*
  * The ceilings in force for one direction: the autotuning one (Linux
@@ -113,12 +143,21 @@ struct flow {
 	uint64_t		seen_pass;	/* the last pass it was in */
 	bool			open;		/* seen in the last pass */
 	bool			used;
+	bool			passive;	/* accepted: its local port
+						   was listening */
 };
 
-/* This machine's own addresses, as flows_os_local_addrs() found them. */
+/*
+ * This machine's own addresses, as flows_os.local_addrs found them:
+ * all of them, however many (a fixed table of 128 made a connection
+ * between two addresses past it evidence again); grown as needed by
+ * flows_addr_add(), freed by flows_free().  partial: the list could not
+ * be had whole (out of memory), so no connection is taken as evidence.
+ */
 struct flow_addrs {
-	char		 host[FLOW_LOCAL_MAX][TT_ADDR_MAX];	/* no port */
-	size_t		 n;
+	char		(*host)[TT_ADDR_MAX];	/* no port */
+	size_t		 n, cap;
+	bool		 partial;
 };
 
 struct flow_history {
@@ -134,6 +173,11 @@ struct flow_history {
 	uint64_t	 closes_unsampled;	/* of those, never read live */
 	uint64_t	 evicted;	/* entries taken over, the table full */
 	struct flow_addrs local;	/* both ends in it: never evidence */
+	/* the listening ports of this pass and the one before (a dump
+	   reads IPv4 before IPv6, a dual-stack listener after its clients) */
+	uint8_t		 listen[2][65536 / 8];
+	size_t		 nlisten[2];	/* ports set in each */
+	unsigned	 listen_now;	/* which of the two is this pass's */
 	char		 problem[TT_TEXT_MAX];	/* the last pass's, "" fine */
 };
 
@@ -187,6 +231,8 @@ uint64_t flows_pcblist_rcv_reach(uint64_t);
 
 /* flows.c */
 void	 flows_init(struct flow_history *);
+void	 flows_free(struct flow_history *);
+int	 flows_addr_add(struct flow_addrs *, const char *);
 void	 flows_begin_pass(struct flow_history *, uint64_t);
 void	 flows_take(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);
@@ -211,34 +257,60 @@ struct flow_quiet {
 	uint64_t	last_pass_ms;
 };
 bool	 flows_pass_due(struct flow_quiet *, int, uint64_t, uint64_t);
+
+/* The CPU time diagnose may spend now (FLOW_CPU_SHARE). */
+struct flow_budget {
+	uint64_t	at_ms;		/* credit counted up to then */
+	int64_t		credit_us;	/* below 0: spent ahead */
+	bool		started;
+};
+bool	 flows_budget_left(struct flow_budget *, uint64_t);
+void	 flows_budget_spend(struct flow_budget *, uint64_t);
+uint64_t flows_budget_wait_ms(const struct flow_budget *);
 int	 flows_snmp_tcp_segs(const char *, uint64_t *);
 
 /*
- * flows_linux.c | flows_darwin.c | flows_win.c | flows_null.c: one pass
- * over the OS's connections, each handed to take(arg, reading); 0, or -1
- * with why.  limits fills the ceilings through the sysctl backend;
- * segments counts the stack's TCP segments, or is -1 where it cannot
- * (every cycle then gets its pass).
+ * What an OS gives diagnose, as a table of functions: one const instance,
+ * flows_os, per OS file (flows_linux.c, flows_darwin.c, flows_win.c,
+ * flows_null.c), the one Makefile.am builds, as tools/'s struct output
+ * is one per format.  What the OS lacks is NULL, and diagnose.c does
+ * without it.
+ *
+ * sample: one pass over the OS's connections, each handed to take(arg,
+ *	reading); 0, or -1 with why.  NULL: no reading (FreeBSD).
+ * limits: the ceilings, through the sysctl backend.  NULL: none known.
+ * wanted: the bytes a configured value gives a ceiling; NULL: 0.
+ * segments: the stack's TCP segments in and out, 0 or -1; NULL: not
+ *	counted cheaply (macOS, Windows), every tick gets its pass.
+ * local_addrs: this machine's addresses, 0 or -1; NULL: none listed
+ *	(only loopback and the same address at both ends are local).
+ * watch_open: close notices (Linux): an fd that becomes readable when
+ *	connections close, or -1 with why.  NULL: none (diagnose says
+ *	what passes alone may miss).
+ * watch_read: each notice read, at most max of them, handed to take(arg,
+ *	reading) as the connection's last reading (what the OS does not say
+ *	in a notice is not marked known); notices the kernel dropped, its
+ *	queue full, added to *lost.  0 when the queue is empty, 1 when max
+ *	were read (more may wait), or -1 with errno.
  */
 struct sysctl_backend;
-int	 flows_os_sample(void (*)(void *, const struct flow_reading *),
-	    void *, char *, size_t);
-void	 flows_os_limits(struct sysctl_backend *, struct flow_limits *);
-uint64_t flows_os_wanted(const struct flow_ceiling *, const char *);
-int	 flows_os_segments(uint64_t *);	/* TCP segments in and out; -1 */
-/*
- * Close notices, where the OS sends them (Linux): an fd that becomes
- * readable when connections close, or -1 with why; each notice read is
- * handed to take(arg, reading) as the connection's last reading (what
- * the OS does not say in a notice is not marked known); notices the
- * kernel dropped, its queue full, are added to *lost.  0, or -1 with
- * errno.
- */
-int	 flows_os_local_addrs(struct flow_addrs *);	/* 0, or -1 */
-int	 flows_os_watch_open(char *, size_t);
-int	 flows_os_watch_read(int, void (*)(void *, const struct flow_reading *),
-	    void *, uint64_t *);
-extern const char *const flows_os_name;
-extern const char *const flows_os_cannot_tell;
+struct flows_ops {
+	const char	*name;		/* the sampler: "sock_diag", ... */
+	const char	*cannot_tell;	/* what this OS hides; "" nothing */
+	int		(*sample)(void (*)(void *, const struct flow_reading *),
+			    void *, char *, size_t);
+	void		(*limits)(struct sysctl_backend *, struct flow_limits *);
+	uint64_t	(*wanted)(const struct flow_ceiling *, const char *);
+	int		(*segments)(uint64_t *);
+	int		(*local_addrs)(struct flow_addrs *);
+	int		(*watch_open)(char *, size_t);
+	int		(*watch_read)(int, void (*)(void *,
+			    const struct flow_reading *), void *, uint64_t *,
+			    size_t);
+};
+extern const struct flows_ops flows_os;
+
+/* flows_addrs_posix.c: getifaddrs, for Linux's and macOS's tables. */
+int	 flows_getifaddrs(struct flow_addrs *);
 
 #endif /* TCPTUNE_FLOWS_H */

@@ -1,10 +1,14 @@
 /*
  * diagnose: the daemon's side of tcptunectl diagnose.  Sampling passes
- * (flows_os_sample) into the history (flows.c) run on a tick of their
+ * (flows_os.sample, the OS's table: flows.h) into the history (flows.c) run on a tick of their
  * own, FLOW_TICK_MS, not the check cycle: while the machine is busy
- * (FLOW_QUIET_SEGS), at most FLOW_CPU_SHARE's share of a CPU, and once
- * a FLOW_QUIET_MAX_MS however quiet; where the OS sends close notices
- * (Linux), each connection is judged as it closes, whenever that is.
+ * (FLOW_QUIET_SEGS), and once a FLOW_QUIET_MAX_MS however quiet; where
+ * the OS sends close notices (Linux), each connection is judged as it
+ * closes, whenever that is.  Passes and notices together spend at most
+ * FLOW_CPU_SHARE's share of a CPU (struct flow_budget): out of budget, a
+ * pass is put off and the notices are left unread, their fd out of the
+ * loop, until the budget is back; a user who closes sockets as fast as
+ * they can costs the daemon no more than that (bench/flows/closes.sh).
  * Each pass reads the ceilings in force through the sysctl backend and
  * what the configuration wants for them; a MSG_DIAGNOSE gets the
  * history's counts and the flows this client may see: root all of them,
@@ -30,28 +34,38 @@ struct diagnose {
 	struct flow_limits	 lim;	/* of the last pass */
 	struct flow_quiet	 quiet;
 	uint64_t		 now_ms;
-	uint64_t		 last_start_ms;	/* of the last pass */
-	uint64_t		 last_cpu_us;	/* the CPU time it took */
+	struct flow_budget	 budget;	/* passes and notices: CPU */
 	uint64_t		 throttled;	/* passes put off: FLOW_CPU_SHARE */
 	uint64_t		 closes_lost;	/* dropped, the queue full */
+	uint64_t		 notices_put_off;	/* reading stopped: budget */
+	struct ev_timer		*resume;	/* the notices read again */
 	int			 watch_fd;	/* close notices; -1 none */
+	bool			 watch_paused;	/* out of the loop: budget */
 	char			 watch_why[TT_TEXT_MAX];	/* why none */
 };
 
 static void	on_tick(void *);
 static void	on_close_notice(int, bool, bool, void *);
+static void	on_resume(void *);
 
 /* Close notices, where the OS has them; else why not, for the report. */
 static void
 watch_closes(struct diagnose *d)
 {
-	d->watch_fd = flows_os_watch_open(d->watch_why, sizeof(d->watch_why));
+	if (flows_os.watch_open == NULL) {
+		d->watch_fd = -1;
+		tt_strlcpy(d->watch_why, "this system sends no close notices",
+		    sizeof(d->watch_why));
+	} else
+		d->watch_fd = flows_os.watch_open(d->watch_why,
+		    sizeof(d->watch_why));
 	if (d->watch_fd == -1) {
 		log_info("diagnose: %s; connections are judged at the passes",
 		    d->watch_why);
 		return;
 	}
-	if (ev_fd_add(d->loop, d->watch_fd, on_close_notice, d) == -1) {
+	if ((d->resume = ev_timer_new(d->loop, on_resume, d)) == NULL ||
+	    ev_fd_add(d->loop, d->watch_fd, on_close_notice, d) == -1) {
 		tt_strlcpy(d->watch_why, "cannot watch the close notices",
 		    sizeof(d->watch_why));
 		log_warnx("diagnose: %s", d->watch_why);
@@ -93,10 +107,13 @@ diagnose_free(struct diagnose *d)
 	if (d == NULL)
 		return;
 	if (d->watch_fd != -1) {
-		ev_fd_del(d->loop, d->watch_fd);
+		if (!d->watch_paused)
+			ev_fd_del(d->loop, d->watch_fd);
 		close(d->watch_fd);
 	}
+	ev_timer_free(d->resume);
 	ev_timer_free(d->tick);
+	flows_free(d->hist);
 	free(d->hist);
 	free(d);
 }
@@ -107,9 +124,10 @@ wanted(const struct engine *e, struct flow_ceiling *c)
 {
 	const struct engine_key	*k;
 
-	if (c->key == NULL || (k = engine_find_key(e, c->key)) == NULL)
+	if (c->key == NULL || flows_os.wanted == NULL ||
+	    (k = engine_find_key(e, c->key)) == NULL)
 		return;
-	c->wanted = flows_os_wanted(c, k->applied[0] ? k->applied :
+	c->wanted = flows_os.wanted(c, k->applied[0] ? k->applied :
 	    k->cfg.value);
 }
 
@@ -129,27 +147,96 @@ take_closed(void *arg, const struct flow_reading *r)
 	flows_close(d->hist, r, &d->lim, tt_mono_ms());
 }
 
+/* The process's CPU time in microseconds, from clock(); 0 unknown. */
+static uint64_t
+cpu_now_us(void)
+{
+	clock_t	c = clock();
+
+	return c == (clock_t)-1 ? 0 : (uint64_t)c * 1000000 / CLOCKS_PER_SEC;
+}
+
+static void
+spend(struct diagnose *d, uint64_t cpu0)
+{
+	uint64_t	cpu1 = cpu_now_us();
+
+	if (cpu0 != 0 && cpu1 >= cpu0)
+		flows_budget_spend(&d->budget, cpu1 - cpu0);
+}
+
+/*
+ * Out of budget: the notices' fd leaves the loop until it is back (not
+ * ev_fd_pause: a queue that overflows meanwhile sets the socket's error,
+ * and epoll reports an error whatever the events asked, at every turn).
+ */
+static void
+pause_notices(struct diagnose *d)
+{
+	uint64_t	wait = flows_budget_wait_ms(&d->budget);
+
+	ev_fd_del(d->loop, d->watch_fd);
+	d->watch_paused = true;
+	d->notices_put_off++;
+	if (ev_timer_start(d->resume, wait > UINT32_MAX ? UINT32_MAX :
+	    (unsigned)wait, false) == -1)
+		log_warn("diagnose: close notices put off");
+}
+
+static void
+on_resume(void *arg)
+{
+	struct diagnose	*d = arg;
+	uint64_t	 cpu0 = cpu_now_us();
+
+	if (!d->watch_paused)
+		return;
+	if (!flows_budget_left(&d->budget, tt_mono_ms())) {
+		d->watch_paused = false;	/* pause_notices takes it out */
+		pause_notices(d);
+		return;
+	}
+	if (ev_fd_add(d->loop, d->watch_fd, on_close_notice, d) == -1) {
+		log_warn("diagnose: close notices");
+		return;
+	}
+	d->watch_paused = false;
+	spend(d, cpu0);
+}
+
 static void
 on_close_notice(int fd, bool readable, bool writable, void *arg)
 {
 	struct diagnose	*d = arg;
-	uint64_t	 lost = d->closes_lost;
+	uint64_t	 lost = d->closes_lost, cpu0;
 
 	(void)readable;
 	(void)writable;
-	if (flows_os_watch_read(fd, take_closed, d, &d->closes_lost) == -1)
+	if (!flows_budget_left(&d->budget, tt_mono_ms())) {
+		pause_notices(d);
+		return;
+	}
+	cpu0 = cpu_now_us();
+	if (flows_os.watch_read(fd, take_closed, d, &d->closes_lost,
+	    FLOW_NOTICE_BATCH) == -1)
 		log_warn("diagnose: close notices");
+	spend(d, cpu0);
 	if (d->closes_lost > lost)
 		log_warnx("diagnose: the kernel dropped close notices, its "
 		    "queue full (%llu times so far); those connections are "
 		    "judged at the next pass",
 		    (unsigned long long)d->closes_lost);
+	if (!flows_budget_left(&d->budget, tt_mono_ms()))
+		pause_notices(d);
 }
 
 static void
 read_limits(struct diagnose *d)
 {
-	flows_os_limits(d->be, &d->lim);
+	if (flows_os.limits != NULL)
+		flows_os.limits(d->be, &d->lim);
+	else
+		memset(&d->lim, 0, sizeof(d->lim));
 	wanted(d->engine, &d->lim.rcv_auto);
 	wanted(d->engine, &d->lim.rcv_fixed);
 	wanted(d->engine, &d->lim.snd_auto);
@@ -157,18 +244,16 @@ read_limits(struct diagnose *d)
 }
 
 /*
- * Whether a pass may start now: FLOW_CPU_SHARE times the CPU time the
- * last one took has gone by since it started.  CPU time, from clock()
- * (the process's user and system time on glibc and macOS: the dump's
- * kernel work is done in our recv calls), not wall time, which a loaded
- * machine stretches: at a load of 12 a pass of a few ms of CPU took 60
- * ms and put the next off by 6 s, past a short transfer.
+ * Whether a pass may start now: budget left (struct flow_budget).  CPU
+ * time, from clock() (the process's user and system time on glibc and
+ * macOS: the dump's kernel work is done in our recv calls), not wall
+ * time, which a loaded machine stretches: at a load of 12 a pass of a few
+ * ms of CPU took 60 ms and put the next off by 6 s, past a short transfer.
  */
 static bool
 within_cpu_share(struct diagnose *d, uint64_t now_ms)
 {
-	if (d->hist->passes == 0 || (now_ms - d->last_start_ms) * 1000 >=
-	    d->last_cpu_us * FLOW_CPU_SHARE)
+	if (flows_budget_left(&d->budget, now_ms))
 		return true;
 	d->throttled++;
 	return false;
@@ -178,39 +263,42 @@ within_cpu_share(struct diagnose *d, uint64_t now_ms)
 static void
 sample(struct diagnose *d, uint64_t t0)
 {
-	char	why[TT_TEXT_MAX];
-	clock_t	cpu0 = clock();
+	char		why[TT_TEXT_MAX];
 
-	d->last_start_ms = t0;
 	read_limits(d);
-	if (flows_os_local_addrs(&d->hist->local) == -1)
+	if (flows_os.local_addrs == NULL)
+		d->hist->local.n = 0;
+	else if (flows_os.local_addrs(&d->hist->local) == -1)
 		log_warn("diagnose: this machine's addresses");
 	d->now_ms = tt_mono_ms();
 	flows_begin_pass(d->hist, d->now_ms);
-	if (flows_os_sample(take, d, why, sizeof(why)) == -1) {
+	if (flows_os.sample != NULL &&
+	    flows_os.sample(take, d, why, sizeof(why)) == -1) {
 		log_warnx("diagnose: %s", why);
 		tt_strlcpy(d->hist->problem, why, sizeof(d->hist->problem));
 	}
 	flows_end_pass(d->hist, d->now_ms);
 	d->hist->last_pass_ms_cost = tt_mono_ms() - t0;
-	if (cpu0 != (clock_t)-1 && clock() >= cpu0)
-		d->last_cpu_us = (uint64_t)(clock() - cpu0) * 1000000 /
-		    CLOCKS_PER_SEC;
 }
 
-/* The tick: a pass unless the machine is quiet (flows_pass_due). */
+/*
+ * The tick: a pass unless the machine is quiet (flows_pass_due); the
+ * whole of it spends the budget, the segment count's read too.
+ */
 static void
 on_tick(void *arg)
 {
 	struct diagnose	*d = arg;
-	uint64_t	 t0 = tt_mono_ms(), segs = 0;
+	uint64_t	 t0 = tt_mono_ms(), segs = 0, cpu0;
 	int		 have;
 
 	if (!within_cpu_share(d, t0))
 		return;
-	have = flows_os_segments(&segs);
+	cpu0 = cpu_now_us();
+	have = flows_os.segments != NULL ? flows_os.segments(&segs) : -1;
 	if (flows_pass_due(&d->quiet, have, segs, t0))
 		sample(d, t0);
+	spend(d, cpu0);
 }
 
 static bool
@@ -238,8 +326,11 @@ diagnose_reply(struct diagnose *d, const struct ctl_peer *peer, bool all,
 	size_t			 i, count = 0;
 
 	flows_summary(d->hist, peer->user, peer->privileged, sum);
+	tt_strlcpy(sum->sampler, flows_os.name, sizeof(sum->sampler));
+	tt_strlcpy(sum->cannot_tell, flows_os.cannot_tell,
+	    sizeof(sum->cannot_tell));
 	sum->closes_lost = d->closes_lost;
-	sum->throttled = d->throttled;
+	sum->throttled = d->throttled + d->notices_put_off;
 	sum->watching = d->watch_fd != -1;
 	tt_strlcpy(sum->watch_why, d->watch_why, sizeof(sum->watch_why));
 	if (n != NULL) {

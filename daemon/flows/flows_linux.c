@@ -7,7 +7,7 @@
  * array: sk_rcvbuf, sk_sndbuf, the receive queue); the owner is
  * inet_diag_msg.idiag_uid, the connection's identity idiag_cookie.
  *
- * The ceilings (flows_os_limits): autotuning grows sk_rcvbuf up to
+ * The ceilings (linux_limits): autotuning grows sk_rcvbuf up to
  * tcp_rmem[2] and sk_sndbuf up to tcp_wmem[2] (net/ipv4/tcp_input.c
  * tcp_rcv_space_adjust, tcp_sndbuf_expand); a program's SO_RCVBUF or
  * SO_SNDBUF gives twice its value, the value capped at rmem_max or
@@ -23,6 +23,7 @@
 
 #include <sys/socket.h>
 #include <arpa/inet.h>
+#include <linux/filter.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -39,22 +40,21 @@
 #include "tcptuned.h"
 #include "flows.h"
 
-const char *const flows_os_name = "sock_diag";
-const char *const flows_os_cannot_tell = "";
-
 #define DIAG_BUF	(32 * 1024)
 
 /*
- * Connections that carry data: established, or closing with data left.
- * The kernel's state numbers (include/net/tcp_states.h; glibc's
- * <netinet/tcp.h> has them too, but also an older struct tcp_info that
- * clashes with <linux/tcp.h>'s).
+ * Connections that carry data: established, or closing with data left;
+ * and the listeners, whose ports tell a service's accepted clients from
+ * its owner's own connections (flows.c).  The kernel's state numbers
+ * (include/net/tcp_states.h; glibc's <netinet/tcp.h> has them too, but
+ * also an older struct tcp_info that clashes with <linux/tcp.h>'s).
  */
 #define ST_ESTABLISHED	1
 #define ST_FIN_WAIT1	4
 #define ST_CLOSE_WAIT	8
+#define ST_LISTEN	10
 #define DIAG_STATES	((1u << ST_ESTABLISHED) | (1u << ST_FIN_WAIT1) | \
-			    (1u << ST_CLOSE_WAIT))
+			    (1u << ST_CLOSE_WAIT) | (1u << ST_LISTEN))
 
 static void
 format_addr(int family, const __be32 *addr, __be16 port, char *buf,
@@ -135,6 +135,7 @@ parse_msg(struct nlmsghdr *nh, struct flow_reading *r)
 	    (uint64_t)m->id.idiag_cookie[1] << 32;
 	r->uid = m->idiag_uid;
 	r->known = FLOW_KNOWS_UID;
+	r->listening = m->idiag_state == ST_LISTEN;
 	format_addr(m->idiag_family, m->id.idiag_src, m->id.idiag_sport,
 	    r->local, sizeof(r->local));
 	format_addr(m->idiag_family, m->id.idiag_dst, m->id.idiag_dport,
@@ -243,8 +244,8 @@ dump_family(int fd, int family, void (*take)(void *,
 	return rv == 1 ? 0 : -1;
 }
 
-int
-flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
+static int
+linux_sample(void (*take)(void *, const struct flow_reading *), void *arg,
     char *why, size_t len)
 {
 	int	fd, rv = 0;
@@ -279,8 +280,247 @@ flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
  */
 #define WATCH_RCVBUF	(1024 * 1024)
 
-int
-flows_os_watch_open(char *why, size_t len)
+/*
+ * What diagnose never uses is dropped by the kernel before it reaches the
+ * daemon: a classic BPF socket filter on the notices' socket (netlink runs
+ * it per receiver before queueing a multicast: torvalds/linux
+ * net/netlink/af_netlink.c do_one_broadcast, sk_filter).  Without it, any
+ * user with no network at all made tcptuned spend 25-40 % of a CPU by
+ * looping socket(); close().  A notice is built by
+ * inet_diag_handler_get_info (net/ipv4/inet_diag.c), called from
+ * sock_diag_broadcast_destroy_work (net/core/sock_diag.c):
+ *
+ *   0   struct nlmsghdr, nlmsg_type SOCK_DIAG_BY_FAMILY
+ *   16  struct inet_diag_msg (include/uapi/linux/inet_diag.h), its
+ *       addresses from inet_diag_msg_common_fill: idiag_dport and the
+ *       idiag_src, idiag_dst words in network byte order
+ *   88  INET_DIAG_PROTOCOL, a u8: nlattr of length 5, aligned to 8
+ *   96  INET_DIAG_INFO (nla_reserve_64bit), the tcp_info; or at 100 after
+ *       a 4-byte INET_DIAG_PAD where the arch pads for 64-bit data
+ *
+ * idiag_state tells nothing (a socket is freed in TCP_CLOSE), so:
+ * dropped are a socket with no peer (idiag_dport 0: never connected, or
+ * a listener), one whose peer is loopback or its own address (IPv4,
+ * IPv6, IPv4-mapped), and one that moved under FLOW_TRACK_BYTES each way
+ * (tcpi_bytes_acked and tcpi_bytes_received both below 2^16): none of
+ * them can take a slot in the history (flows.c; FLOW_MIN_BYTES, one
+ * way, is what a verdict needs).  Anything else, a layout the filter
+ * does not know among it, reaches the daemon, which judges it as before
+ * (and whose reading of notices is bounded by the CPU budget, flows.h).
+ *
+ * BPF_ABS loads read big-endian; the kernel's header fields and tcp_info
+ * are in host order: compared through be16_of()/be32_of(), the value a
+ * load gives of the host's bytes.  A load past the notice would drop it:
+ * the length is checked first.
+ */
+_Static_assert(FLOW_TRACK_BYTES == 1 << 16,
+    "the notice filter tests the bytes above the low 16 bits");
+
+#define NL_INFO0	(NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct inet_diag_msg)) \
+			    + 8)
+#define MSG_OFF(f)	(NLMSG_HDRLEN + offsetof(struct inet_diag_msg, f))
+#define ID_OFF(f)	(MSG_OFF(id) + offsetof(struct inet_diag_sockid, f))
+#define INFO_END	(offsetof(struct tcp_info, tcpi_bytes_received) + \
+			    sizeof(((struct tcp_info *)0)->tcpi_bytes_received))
+#define ACKED		offsetof(struct tcp_info, tcpi_bytes_acked)
+#define RECEIVED	offsetof(struct tcp_info, tcpi_bytes_received)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HI16		2	/* bytes 2-3, then 4-7, of a u64 */
+#define HI32		4
+#else
+#define HI16		4	/* bytes 4-5, then 0-3 */
+#define HI32		0
+#endif
+
+static uint32_t
+be32_of(const void *p)
+{
+	const unsigned char	*b = p;
+
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+	    (uint32_t)b[2] << 8 | b[3];
+}
+
+static uint32_t
+be16_of(uint16_t v)
+{
+	const unsigned char	*b = (const unsigned char *)&v;
+
+	return (uint32_t)b[0] << 8 | b[1];
+}
+
+#define FILTER_MAX	160
+
+struct filter {
+	struct sock_filter	f[FILTER_MAX];
+	unsigned short		n;
+};
+
+static void
+op(struct filter *p, uint16_t code, uint32_t k)
+{
+	if (p->n < FILTER_MAX)
+		p->f[p->n++] = (struct sock_filter)BPF_STMT(code, k);
+}
+
+/* A jump; its index, for a forward target patched once known. */
+static unsigned short
+jump(struct filter *p, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	if (p->n < FILTER_MAX)
+		p->f[p->n++] = (struct sock_filter)BPF_JUMP(code, k, jt, jf);
+	return p->n - 1;
+}
+
+/* The false branch of the jump at i: to the next instruction emitted. */
+static void
+land(struct filter *p, unsigned short i)
+{
+	p->f[i].jf = (uint8_t)(p->n - i - 1);
+}
+
+static void
+ret_if(struct filter *p, uint32_t k, bool keep)
+{
+	jump(p, BPF_JMP | BPF_JEQ | BPF_K, k, 0, 1);
+	op(p, BPF_RET | BPF_K, keep ? 0xffffffff : 0);
+}
+
+static void
+accept_unless(struct filter *p, uint32_t k)
+{
+	jump(p, BPF_JMP | BPF_JEQ | BPF_K, k, 1, 0);
+	op(p, BPF_RET | BPF_K, 0xffffffff);
+}
+
+/* A |= the scratch word; kept there too. */
+static void
+or_into(struct filter *p, bool first)
+{
+	if (!first) {
+		op(p, BPF_LDX | BPF_MEM, 0);
+		op(p, BPF_ALU | BPF_OR | BPF_X, 0);
+	}
+	op(p, BPF_ST, 0);
+}
+
+/*
+ * A = 0 when the 16 bytes at off equal want[] (each 32-bit word xor'd
+ * with want's word, masked, or'd together); against the other address
+ * (other != 0) instead of want when other is set.
+ */
+static void
+addr_differs(struct filter *p, uint32_t off, const uint32_t want[4],
+    const uint32_t mask[4], uint32_t other)
+{
+	int	i;
+
+	for (i = 0; i < 4; i++) {
+		if (other != 0) {
+			op(p, BPF_LD | BPF_W | BPF_ABS, other + 4 * i);
+			op(p, BPF_MISC | BPF_TAX, 0);
+		}
+		op(p, BPF_LD | BPF_W | BPF_ABS, off + 4 * i);
+		if (other != 0)
+			op(p, BPF_ALU | BPF_XOR | BPF_X, 0);
+		else {
+			op(p, BPF_ALU | BPF_AND | BPF_K, mask[i]);
+			op(p, BPF_ALU | BPF_XOR | BPF_K, want[i]);
+		}
+		or_into(p, i == 0);
+	}
+}
+
+/* One direction's count, a u64 at off past X: kept when 2^16 or more. */
+static void
+keep_if_moved(struct filter *p, uint32_t off)
+{
+	op(p, BPF_LD | BPF_H | BPF_IND, off + HI16);
+	accept_unless(p, 0);
+	op(p, BPF_LD | BPF_W | BPF_IND, off + HI32);
+	accept_unless(p, 0);
+}
+
+static void
+notice_filter(struct filter *p)
+{
+	static const uint32_t	ones[4] = { ~0u, ~0u, ~0u, ~0u };
+	static const uint32_t	zero[4], lo6[4] = { 0, 0, 0, 1 };
+	static const uint32_t	mapped[4] = { 0, 0, 0xffff, 0x7f000000 };
+	static const uint32_t	mapped_mask[4] = { ~0u, ~0u, ~0u, 0xff000000 };
+	struct nlattr		proto = { 5, INET_DIAG_PROTOCOL };
+	unsigned short		i;
+
+	memset(p, 0, sizeof(*p));
+	/* short of a whole notice: the daemon reads it (no load past it) */
+	op(p, BPF_LD | BPF_W | BPF_LEN, 0);
+	jump(p, BPF_JMP | BPF_JGE | BPF_K, NL_INFO0 + 8 + INFO_END, 1, 0);
+	op(p, BPF_RET | BPF_K, 0xffffffff);
+	op(p, BPF_LD | BPF_H | BPF_ABS, offsetof(struct nlmsghdr, nlmsg_type));
+	accept_unless(p, be16_of(SOCK_DIAG_BY_FAMILY));
+	/* no peer: never connected, or a listener */
+	op(p, BPF_LD | BPF_H | BPF_ABS, ID_OFF(idiag_dport));
+	ret_if(p, 0, false);
+	/* IPv4: loopback, unspecified, or the same address at both ends */
+	op(p, BPF_LD | BPF_B | BPF_ABS, MSG_OFF(idiag_family));
+	i = jump(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 0, 0);
+	op(p, BPF_LD | BPF_W | BPF_ABS, ID_OFF(idiag_dst));
+	ret_if(p, 0, false);
+	op(p, BPF_ALU | BPF_AND | BPF_K, 0xff000000);
+	ret_if(p, 0x7f000000, false);
+	op(p, BPF_LD | BPF_W | BPF_ABS, ID_OFF(idiag_src));
+	op(p, BPF_MISC | BPF_TAX, 0);
+	op(p, BPF_LD | BPF_W | BPF_ABS, ID_OFF(idiag_dst));
+	op(p, BPF_ALU | BPF_XOR | BPF_X, 0);
+	ret_if(p, 0, false);
+	land(p, i);
+	/* IPv6: ::1, ::, ::ffff:127.0.0.0/104, or the same at both ends */
+	op(p, BPF_LD | BPF_B | BPF_ABS, MSG_OFF(idiag_family));
+	i = jump(p, BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 0, 0);
+	addr_differs(p, ID_OFF(idiag_dst), lo6, ones, 0);
+	ret_if(p, 0, false);
+	addr_differs(p, ID_OFF(idiag_dst), zero, ones, 0);
+	ret_if(p, 0, false);
+	addr_differs(p, ID_OFF(idiag_dst), mapped, mapped_mask, 0);
+	ret_if(p, 0, false);
+	addr_differs(p, ID_OFF(idiag_dst), NULL, NULL, ID_OFF(idiag_src));
+	ret_if(p, 0, false);
+	land(p, i);
+	/* the tcp_info: X its attribute, after INET_DIAG_PROTOCOL and a pad */
+	op(p, BPF_LD | BPF_W | BPF_ABS, NL_INFO0 - 8);
+	accept_unless(p, be32_of(&proto));
+	op(p, BPF_LDX | BPF_W | BPF_IMM, NL_INFO0);
+	op(p, BPF_LD | BPF_H | BPF_ABS, NL_INFO0 + 2);
+	i = jump(p, BPF_JMP | BPF_JEQ | BPF_K, be16_of(INET_DIAG_PAD), 0, 0);
+	op(p, BPF_LDX | BPF_W | BPF_IMM, NL_INFO0 + 4);
+	op(p, BPF_LD | BPF_H | BPF_ABS, NL_INFO0 + 4 + 2);
+	land(p, i);
+	accept_unless(p, be16_of(INET_DIAG_INFO));
+	keep_if_moved(p, NLA_HDRLEN + ACKED);
+	keep_if_moved(p, NLA_HDRLEN + RECEIVED);
+	op(p, BPF_RET | BPF_K, 0);
+}
+
+/* The filter on fd: 0, or -1 with errno (the daemon then reads all). */
+static int
+attach_filter(int fd)
+{
+	static struct filter	p;
+	struct sock_fprog	prog;
+
+	notice_filter(&p);
+	if (p.n >= FILTER_MAX) {
+		errno = E2BIG;
+		return -1;
+	}
+	prog.len = p.n;
+	prog.filter = p.f;
+	return setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	    sizeof(prog));
+}
+
+static int
+watch_open(char *why, size_t len)
 {
 	struct sockaddr_nl	sa;
 	int			fd, size = WATCH_RCVBUF;
@@ -293,6 +533,8 @@ flows_os_watch_open(char *why, size_t len)
 	}
 	/* a larger queue for a burst of closes; the default where refused */
 	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (attach_filter(fd) == -1)
+		log_warn("diagnose: close notices unfiltered");
 	memset(&sa, 0, sizeof(sa));
 	sa.nl_family = AF_NETLINK;
 	sa.nl_groups = (1u << (SKNLGRP_INET_TCP_DESTROY - 1)) |
@@ -323,15 +565,18 @@ take_notice(void *arg, const struct flow_reading *r)
 	nt->take(nt->arg, &n);
 }
 
-int
-flows_os_watch_read(int fd, void (*take)(void *, const struct flow_reading *),
-    void *arg, uint64_t *lost)
+static int
+watch_read(int fd, void (*take)(void *, const struct flow_reading *),
+    void *arg, uint64_t *lost, size_t max)
 {
 	static _Alignas(struct nlmsghdr) char	buf[DIAG_BUF];
 	struct notice_take	nt = { take, arg };
 	ssize_t			n;
+	size_t			read = 0;
 
 	for (;;) {
+		if (read++ >= max)
+			return 1;
 		if ((n = recv(fd, buf, sizeof(buf), 0)) == -1) {
 			if (errno == EINTR)
 				continue;
@@ -370,8 +615,8 @@ ceiling(struct sysctl_backend *be, struct flow_ceiling *c, const char *key,
 	c->exact = factor > 1;	/* a program's buffer: twice its request */
 }
 
-void
-flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
+static void
+linux_limits(struct sysctl_backend *be, struct flow_limits *lim)
 {
 	memset(lim, 0, sizeof(*lim));
 	ceiling(be, &lim->rcv_auto, "net.ipv4.tcp_rmem", 1);
@@ -381,8 +626,8 @@ flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
 }
 
 /* The bytes a configured value gives a ceiling: its last number. */
-uint64_t
-flows_os_wanted(const struct flow_ceiling *c, const char *value)
+static uint64_t
+linux_wanted(const struct flow_ceiling *c, const char *value)
 {
 	long long	n[TT_VALUE_MAX_WORDS];
 	int		count;
@@ -397,8 +642,8 @@ flows_os_wanted(const struct flow_ceiling *c, const char *value)
  * /proc/net/snmp (per namespace, IPv4 and IPv6 in one MIB): a read of
  * about 2 KB, against the dump a pass costs.
  */
-int
-flows_os_segments(uint64_t *segs)
+static int
+linux_segments(uint64_t *segs)
 {
 	char	buf[8192];
 	size_t	have = 0;
@@ -414,3 +659,15 @@ flows_os_segments(uint64_t *segs)
 	buf[have] = '\0';
 	return flows_snmp_tcp_segs(buf, segs);
 }
+
+const struct flows_ops flows_os = {
+	.name = "sock_diag",
+	.cannot_tell = "",
+	.sample = linux_sample,
+	.limits = linux_limits,
+	.wanted = linux_wanted,
+	.segments = linux_segments,
+	.local_addrs = flows_getifaddrs,
+	.watch_open = watch_open,
+	.watch_read = watch_read,
+};

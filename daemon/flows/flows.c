@@ -39,18 +39,45 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "tcptuned.h"
 #include "flows.h"
 
-#define FLOW_TRACK_BYTES	(64 * 1024)	/* less is not worth a slot */
-
 void
 flows_init(struct flow_history *h)
 {
 	memset(h, 0, sizeof(*h));
+}
+
+/* What the history holds beyond itself: the address list. */
+void
+flows_free(struct flow_history *h)
+{
+	free(h->local.host);
+	h->local.host = NULL;
+	h->local.n = h->local.cap = 0;
+}
+
+/* One of this machine's addresses (no port): 0, or -1 out of memory. */
+int
+flows_addr_add(struct flow_addrs *a, const char *host)
+{
+	char	(*grown)[TT_ADDR_MAX];
+	size_t	 cap;
+
+	if (a->n == a->cap) {
+		cap = a->cap > 0 ? a->cap * 2 : 32;
+		if (cap > SIZE_MAX / sizeof(*grown) ||
+		    (grown = realloc(a->host, cap * sizeof(*grown))) == NULL)
+			return -1;
+		a->host = grown;
+		a->cap = cap;
+	}
+	tt_strlcpy(a->host[a->n++], host, sizeof(a->host[0]));
+	return 0;
 }
 
 /* Bits per second one round trip of half of buf allows. */
@@ -80,14 +107,50 @@ find(struct flow_history *h, const struct flow_reading *r)
 	return NULL;
 }
 
-/* The owner, where the OS says; all unknown ones count as one. */
-static bool
-same_owner(const struct flow_reading *a, const struct flow_reading *b)
+/* The local port of "addr:port" or "[v6]:port"; 0 none. */
+static unsigned
+port_of(const char *endpoint)
 {
-	if (!(a->known & FLOW_KNOWS_UID) || !(b->known & FLOW_KNOWS_UID))
+	const char	*colon = strrchr(endpoint, ':');
+	unsigned long	 port;
+	char		*end;
+
+	if (colon == NULL)
+		return 0;
+	port = strtoul(colon + 1, &end, 10);
+	return *end == '\0' && port < 65536 ? (unsigned)port : 0;
+}
+
+static bool
+listening(const struct flow_history *h, unsigned port)
+{
+	return port != 0 && ((h->listen[0][port / 8] |
+	    h->listen[1][port / 8]) & (1u << (port % 8)));
+}
+
+/* A connection accepted by a listener here (a service's client). */
+static bool
+passive(const struct flow_history *h, const struct flow_reading *r)
+{
+	return listening(h, port_of(r->local));
+}
+
+/*
+ * Whose share an entry counts in: its owner, where the OS says; the
+ * connections a listener of that owner accepted (a service's remote
+ * clients: sshd's, a web server's) apart from the owner's own; all those
+ * of an unknown owner (Windows, a connection seen only in its close
+ * notice) as one.
+ */
+static bool
+same_owner(const struct flow *f, const struct flow_reading *r, bool pasv)
+{
+	const struct flow_reading	*a = &f->last;
+
+	if (!(a->known & FLOW_KNOWS_UID) || !(r->known & FLOW_KNOWS_UID))
 		return !(a->known & FLOW_KNOWS_UID) &&
-		    !(b->known & FLOW_KNOWS_UID);
-	return a->uid == b->uid;
+		    !(r->known & FLOW_KNOWS_UID);
+	return a->uid == r->uid && f->passive == pasv;
 }
 
 /* Whether f is a better one to give up than best: gone, then older. */
@@ -103,10 +166,13 @@ staler(const struct flow *f, const struct flow *best)
  * longest ago (a gone one first); but an owner that holds
  * FLOWS_UID_SHARE entries of the full history gives up its own, so that
  * one user's connections (140 of them filled the table) cannot push
- * everyone else's out.
+ * everyone else's out.  A connection whose owner is unknown takes only
+ * the place of another such (NULL when there is none: it is not kept),
+ * never that of one whose owner is known: a user's short connections,
+ * seen only as they closed, evicted root's.
  */
 static struct flow *
-slot(struct flow_history *h, const struct flow_reading *r)
+slot(struct flow_history *h, const struct flow_reading *r, bool pasv)
 {
 	struct flow	*best = NULL, *own = NULL, *f;
 	size_t		 i, mine = 0;
@@ -115,7 +181,7 @@ slot(struct flow_history *h, const struct flow_reading *r)
 		f = &h->flows[i];
 		if (!f->used)
 			return f;
-		if (same_owner(&f->last, r)) {
+		if (same_owner(f, r, pasv)) {
 			mine++;
 			if (staler(f, own))
 				own = f;
@@ -126,6 +192,8 @@ slot(struct flow_history *h, const struct flow_reading *r)
 	if (h->top < FLOWS_MAX)
 		return &h->flows[h->top++];
 	h->evicted++;
+	if (!(r->known & FLOW_KNOWS_UID))
+		return own;
 	return mine >= FLOWS_UID_SHARE ? own : best;
 }
 
@@ -185,14 +253,17 @@ flows_local_pair(const struct flow_reading *r, const struct flow_addrs *a)
 	host_of(r->local, local, sizeof(local));
 	host_of(r->remote, remote, sizeof(remote));
 	/* the local end is this machine's by definition */
-	return strcmp(local, remote) == 0 || is_local(remote, a);
+	return a->partial || strcmp(local, remote) == 0 ||
+	    is_local(remote, a);
 }
 
 static void
-start(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
+start(struct flow *f, const struct flow_reading *r, bool pasv,
+    uint64_t now_ms)
 {
 	memset(f, 0, sizeof(*f));
 	f->used = true;
+	f->passive = pasv;
 	f->first = *r;
 	f->first_ms = f->prev_ms = now_ms;
 	f->prev_bytes = moved(r);
@@ -228,6 +299,13 @@ update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 void
 flows_begin_pass(struct flow_history *h, uint64_t now_ms)
 {
+	/* the older of the two becomes this pass's, cleared (untouched,
+	   its pages stay shared zero pages, when nothing listened) */
+	h->listen_now ^= 1;
+	if (h->nlisten[h->listen_now] > 0)
+		memset(h->listen[h->listen_now], 0,
+		    sizeof(h->listen[h->listen_now]));
+	h->nlisten[h->listen_now] = 0;
 	h->passes++;
 	h->last_pass_ms = now_ms;
 	h->problem[0] = '\0';
@@ -239,12 +317,21 @@ flows_take(struct flow_history *h, const struct flow_reading *r,
     const struct flow_limits *lim, uint64_t now_ms)
 {
 	struct flow	*f;
+	unsigned	 port;
 
+	if (r->listening) {
+		if ((port = port_of(r->local)) != 0) {
+			h->listen[h->listen_now][port / 8] |= 1u << (port % 8);
+			h->nlisten[h->listen_now]++;
+		}
+		return;
+	}
 	if (moved(r) < FLOW_TRACK_BYTES || flows_local_pair(r, &h->local))
 		return;
 	if ((f = find(h, r)) == NULL) {
-		f = slot(h, r);
-		start(f, r, now_ms);
+		if ((f = slot(h, r, passive(h, r))) == NULL)
+			return;
+		start(f, r, passive(h, r), now_ms);
 	} else if (!f->open)
 		return;		/* judged already: closed since the dump */
 	else
@@ -347,7 +434,7 @@ static void
 start_at_close(struct flow_history *h, struct flow *f,
     const struct flow_reading *r, uint64_t now_ms)
 {
-	start(f, r, now_ms);
+	start(f, r, passive(h, r), now_ms);
 	f->first.bytes_acked = f->first.bytes_received = 0;
 	f->first.busy_us = f->first.rwnd_limited_us = 0;
 	f->first.sndbuf_limited_us = 0;
@@ -402,7 +489,8 @@ flows_close(struct flow_history *h, const struct flow_reading *r,
 		keep_unknown(&last, &f->last);
 		end_ms = transfer_end(r, f->last_ms, now_ms);
 	} else {
-		f = slot(h, r);
+		if ((f = slot(h, r, passive(h, r))) == NULL)
+			return;
 		end_ms = transfer_end(r, 0, now_ms);
 		start_at_close(h, f, r, end_ms);
 		f->limits = *lim;
@@ -454,9 +542,14 @@ static void
 held_by_ceiling(struct flow_verdict *v, enum held_by held,
     const struct flow_ceiling *c, uint64_t buf, uint32_t rtt_us)
 {
+	v->allowed_bps = flows_window_rate(buf, rtt_us);
+	if (v->allowed_bps > 0 && v->rate_bps / FLOW_RATE_SLACK >
+	    v->allowed_bps) {
+		v->allowed_bps = 0;	/* contradicts itself: no verdict */
+		return;
+	}
 	v->held = held;
 	v->ceiling = c;
-	v->allowed_bps = flows_window_rate(buf, rtt_us);
 	if (c == NULL)
 		return;
 	v->ceiling_bytes = c->bytes;
@@ -598,7 +691,8 @@ flows_to_msg(const struct flow *f, const struct flow_verdict *v,
 	m->last_seen = (int64_t)time(NULL) - (int64_t)age_s;
 	m->rtt_us = f->last.rtt_us;
 	m->held_by = v->held;
-	m->uid = f->last.uid;
+	m->uid = f->last.known & FLOW_KNOWS_UID ? f->last.uid :
+	    TT_UID_UNKNOWN;
 	m->receiving = v->receiving;
 	m->open = f->open;
 }
@@ -647,9 +741,6 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 	s->pass_ms = h->last_pass_ms_cost;
 	s->history_sec = FLOWS_MAX_AGE;
 	memcpy(s->held_total, h->held_total, sizeof(s->held_total));
-	tt_strlcpy(s->sampler, flows_os_name, sizeof(s->sampler));
-	tt_strlcpy(s->cannot_tell, flows_os_cannot_tell,
-	    sizeof(s->cannot_tell));
 	tt_strlcpy(s->problem, h->problem, sizeof(s->problem));
 	s->closes = h->closes;
 	s->closes_unsampled = h->closes_unsampled;

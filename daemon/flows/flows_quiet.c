@@ -3,10 +3,13 @@
  * segment count it is judged by (FLOW_QUIET_SEGS in flows.h).  Apart
  * from flows.c, which the per-OS readers are called from: flows_linux.c
  * calls this file, and nothing here calls back (tests/lint/call_cycles.sh).
+ * And the CPU budget the passes and the close notices share
+ * (struct flow_budget).
  * Portable, so tests/unit/test_flows.c checks it on any OS.
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +17,7 @@
 #include "flows.h"
 
 /*
- * have is what flows_os_segments() returned (0: segs is the count now),
+ * have is what flows_os.segments returned (0: segs is the count now),
  * now_ms the cycle's time.  A pass is due unless the count is known, this
  * cycle and the one before each moved fewer than FLOW_QUIET_SEGS, and a
  * pass ran less than FLOW_QUIET_MAX_MS ago.
@@ -71,4 +74,48 @@ flows_snmp_tcp_segs(const char *text, uint64_t *segs)
 		return -1;
 	*segs = sum;
 	return 0;
+}
+
+/*
+ * The budget (FLOW_BUDGET_US_PER_S, FLOW_BUDGET_BURST_US in flows.h):
+ * credit accrues with the wall clock, a full burst at the
+ * start, never more; whether any is left now.
+ */
+bool
+flows_budget_left(struct flow_budget *b, uint64_t now_ms)
+{
+	uint64_t	gap;
+
+	if (!b->started) {
+		b->started = true;
+		b->at_ms = now_ms;
+		b->credit_us = FLOW_BUDGET_BURST_US;
+	} else if (now_ms > b->at_ms) {
+		/* an hour is past any debt: no overflow however long */
+		gap = now_ms - b->at_ms < 3600000 ? now_ms - b->at_ms :
+		    3600000;
+		b->credit_us += (int64_t)(gap * FLOW_BUDGET_US_PER_S / 1000);
+		if (b->credit_us > FLOW_BUDGET_BURST_US)
+			b->credit_us = FLOW_BUDGET_BURST_US;
+		b->at_ms = now_ms;
+	}
+	return b->credit_us > 0;
+}
+
+/* CPU time spent: it may take the credit below 0 (owed). */
+void
+flows_budget_spend(struct flow_budget *b, uint64_t cpu_us)
+{
+	if (cpu_us > 3600000000ULL)	/* an hour of CPU: nonsense */
+		cpu_us = 3600000000ULL;
+	b->credit_us -= (int64_t)cpu_us;
+}
+
+/* How long until credit is back, in ms (at least 1 when none is left). */
+uint64_t
+flows_budget_wait_ms(const struct flow_budget *b)
+{
+	if (b->credit_us > 0)
+		return 0;
+	return (uint64_t)(-b->credit_us) * 1000 / FLOW_BUDGET_US_PER_S + 1;
 }

@@ -34,13 +34,6 @@
 #define PCBLIST_TRIES	3	/* connections come between the calls */
 #define PCBLIST_SLACK	(64 * 1024)
 
-const char *const flows_os_name = "pcblist_n";
-const char *const flows_os_cannot_tell = "macOS does not say how long a "
-    "connection waited on the far end's window or on its send buffer, nor "
-    "whether a program sent more slowly than it could: an upload is "
-    "send-buffer only when its buffer reached the ceiling at the rate that "
-    "allows, else network; byte counts of a connection past 4 GiB wrap";
-
 /* The records, in a buffer of *len bytes the caller frees; NULL with errno. */
 static void *
 read_pcblist(size_t *len)
@@ -67,8 +60,8 @@ read_pcblist(size_t *len)
 	return NULL;
 }
 
-int
-flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
+static int
+darwin_sample(void (*take)(void *, const struct flow_reading *), void *arg,
     char *why, size_t len)
 {
 	void	*buf;
@@ -97,8 +90,8 @@ read_number(struct sysctl_backend *be, const char *key)
 	    (uint64_t)n[0] : 0;
 }
 
-void
-flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
+static void
+darwin_limits(struct sysctl_backend *be, struct flow_limits *lim)
 {
 	flows_pcblist_limits(read_number(be, "net.inet.tcp.autorcvbufmax"),
 	    read_number(be, "net.inet.tcp.autosndbufmax"),
@@ -106,8 +99,8 @@ flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
 }
 
 /* A configured value in bytes: these keys hold one number. */
-uint64_t
-flows_os_wanted(const struct flow_ceiling *c, const char *value)
+static uint64_t
+darwin_wanted(const struct flow_ceiling *c, const char *value)
 {
 	long long	n[TT_VALUE_MAX_WORDS];
 
@@ -116,3 +109,20 @@ flows_os_wanted(const struct flow_ceiling *c, const char *value)
 	    (uint64_t)n[0] : 0;
 }
 
+/*
+ * No segment count read cheaply, no close notices: every tick gets its
+ * pass, bounded by its CPU time (diagnose.c).
+ */
+const struct flows_ops flows_os = {
+	.name = "pcblist_n",
+	.cannot_tell = "macOS does not say how long a connection waited on "
+	    "the far end's window or on its send buffer, nor whether a "
+	    "program sent more slowly than it could: an upload is "
+	    "send-buffer only when its buffer reached the ceiling at the "
+	    "rate that allows, else network; byte counts of a connection "
+	    "past 4 GiB wrap",
+	.sample = darwin_sample,
+	.limits = darwin_limits,
+	.wanted = darwin_wanted,
+	.local_addrs = flows_getifaddrs,
+};

@@ -32,12 +32,6 @@
 #include "tcptuned.h"
 #include "flows.h"
 
-const char *const flows_os_name = "estats";
-const char *const flows_os_cannot_tell = "Windows does not say which "
-    "user owns a connection (only administrators see them) nor tell a "
-    "full send buffer from a program that wrote no more; IPv6 connections "
-    "are not read yet";
-
 /*
  * "a.b.c.d:port" from MIB_TCPROW's fields, both in network byte order
  * (the port in the low 16 bits): by hand, so that the daemon needs no
@@ -124,8 +118,8 @@ take_row(MIB_TCPROW *row, void (*take)(void *, const struct flow_reading *),
 	take(arg, &r);
 }
 
-int
-flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
+static int
+win_sample(void (*take)(void *, const struct flow_reading *), void *arg,
     char *why, size_t len)
 {
 	MIB_TCPTABLE	*t = NULL;
@@ -152,8 +146,8 @@ flows_os_sample(void (*take)(void *, const struct flow_reading *), void *arg,
 	return 0;
 }
 
-void
-flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
+static void
+win_limits(struct sysctl_backend *be, struct flow_limits *lim)
 {
 	char	level[TT_VALUE_MAX];
 
@@ -163,20 +157,26 @@ flows_os_limits(struct sysctl_backend *be, struct flow_limits *lim)
 }
 
 /* A configured level word, as the window it allows. */
-uint64_t
-flows_os_wanted(const struct flow_ceiling *c, const char *value)
+static uint64_t
+win_wanted(const struct flow_ceiling *c, const char *value)
 {
 	(void)c;
 	return flows_estats_level_window(value);
 }
 
 /*
- * This machine's addresses are not listed here: only loopback and a
- * connection to its own address are known to be local (flows.c).
+ * No segment count read cheaply, no close notices: every tick gets its
+ * pass, bounded by its CPU time (diagnose.c).  This machine's addresses
+ * are not listed here: only loopback and a connection to its own address
+ * are known to be local (flows.c).
  */
-int
-flows_os_local_addrs(struct flow_addrs *a)
-{
-	a->n = 0;
-	return 0;
-}
+const struct flows_ops flows_os = {
+	.name = "estats",
+	.cannot_tell = "Windows does not say which user owns a connection "
+	    "(only administrators see them) nor tell a full send buffer "
+	    "from a program that wrote no more; IPv6 connections are not "
+	    "read yet",
+	.sample = win_sample,
+	.limits = win_limits,
+	.wanted = win_wanted,
+};

@@ -24,7 +24,8 @@
  *   bsd/netinet/tcp_var.h struct xtcpcb_n; t_srtt is milliseconds
  *     (TCP_RETRANSHZ 1000) scaled by TCP_RTT_SCALE 32 (TCP_RTT_SHIFT 5),
  *     as tcp_xmit_timer in bsd/netinet/tcp_input.c keeps it.
- *   bsd/netinet/tcp_fsm.h TCPS_ESTABLISHED 4, CLOSE_WAIT 5, FIN_WAIT_1 6.
+ *   bsd/netinet/tcp_fsm.h TCPS_LISTEN 1 (a listener: its port only),
+ *     TCPS_ESTABLISHED 4, CLOSE_WAIT 5, FIN_WAIT_1 6.
  * All of these structures are declared under #pragma pack(4), so a
  * 64-bit field may sit at a 4-byte offset: the offsets below are the
  * packed ones (the test's own copies of the structs check them).
@@ -92,6 +93,7 @@
 #define T_SRTT		136
 
 #define TCP_RTT_SHIFT	5
+#define TCPS_LISTEN		1
 #define TCPS_ESTABLISHED	4
 #define TCPS_FIN_WAIT_1		6
 #define IPPROTO_TCP_N	6
@@ -203,8 +205,8 @@ item_reading(const struct pcb_item *it, uint64_t gen, struct flow_reading *r)
 	int32_t			 srtt;
 
 	if (u32(so, SO_PROTOCOL) != IPPROTO_TCP_N ||
-	    u64(inp, INP_GENCNT) > gen || state < TCPS_ESTABLISHED ||
-	    state > TCPS_FIN_WAIT_1 ||
+	    u64(inp, INP_GENCNT) > gen || (state != TCPS_LISTEN &&
+	    (state < TCPS_ESTABLISHED || state > TCPS_FIN_WAIT_1)) ||
 	    !(inp[INP_VFLAG] & (INP_IPV4 | INP_IPV6)))
 		return false;
 	memset(r, 0, sizeof(*r));
@@ -212,6 +214,7 @@ item_reading(const struct pcb_item *it, uint64_t gen, struct flow_reading *r)
 	format_addr(inp, INP_LADDR, INP_LPORT, r->local, sizeof(r->local));
 	format_addr(inp, INP_FADDR, INP_FPORT, r->remote, sizeof(r->remote));
 	r->uid = u32(so, SO_UID);
+	r->listening = state == TCPS_LISTEN;
 	r->known = FLOW_KNOWS_UID | FLOW_KNOWS_CWND | FLOW_KNOWS_RECEIVED |
 	    FLOW_KNOWS_PEER_WND;
 	srtt = (int32_t)u32(tp, T_SRTT);
