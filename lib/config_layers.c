@@ -21,16 +21,18 @@
  * precedence over local settings, and an administrator who deploys one
  * means it to win (docs/DESIGN.md §3, Windows).
  *
- * This is the one loader, with the parser plugged in: which layers there
- * are (config_managed_present), each read and laid over the one below
- * (config_layers_read, with a reader: config.c's in this process,
- * config_load.c, or the parse helper's on the files tcptuned opened for
- * it, parse_helper.c), then the registry policy and the catalogue
+ * This is the one loader, given what was parsed: which layers there are
+ * (config_managed_present), each parsed by its reader (config.c's in this
+ * process, config_load.c, or the parse helper's on the files tcptuned
+ * opened for it, parse_helper.c) and laid over the one below
+ * (config_layers), then the registry policy and the catalogue
  * (config_layers_finish, in this process or in tcptuned on the helper's
- * answer, parse_posix.c).  So tcptunectl check, tcptuned -n and the
+ * answers, parse_posix.c).  So tcptunectl check, tcptuned -n and the
  * daemon read the same layers by construction.  Nothing here parses:
  * tcptuned links this without libxml2 (docs/SECURITY.md, "Privilege
- * separation").
+ * separation"), and nothing here reads the registry: the policy's reader
+ * is handed in (policy_load: it parses, through config.c, which calls
+ * this file; tests/lint/call_cycles.sh).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -173,42 +175,40 @@ config_managed_present(const char *managed_path)
 }
 
 /*
- * The config at path, and the managed file over it when managed is not
- * NULL, each read by reader.  A managed file that exists but cannot be used
- * is an error like one in path: both are read, so that every problem of
- * both is listed, and nothing is returned unless both are good.
+ * The config's layer, local, with the managed file's over it: both as
+ * their reader parsed them, both consumed.  has_managed: there is a
+ * managed layer, and managed NULL means its read failed.  A read that
+ * failed (NULL, its problems already in errs) fails the whole: both files
+ * are read, so that every problem of both is listed, and nothing is
+ * returned unless both are good.
  */
 struct config *
-config_layers_read(const char *path, const char *managed,
-    config_layer_read_fn reader, void *arg, struct errlist *errs)
+config_layers(struct config *local, struct config *managed, bool has_managed,
+    struct errlist *errs)
 {
-	struct config	*local, *over = NULL;
-
-	local = reader(arg, CONFIG_LAYER_FILE, path, errs);
-	if (managed != NULL)
-		over = reader(arg, CONFIG_LAYER_MANAGED, managed, errs);
-	if (local == NULL || (managed != NULL && over == NULL)) {
+	if (local == NULL || (has_managed && managed == NULL)) {
 		config_free(local);
-		config_free(over);
+		config_free(managed);
 		return NULL;
 	}
-	return config_merge(local, over, errs);
+	return config_merge(local, managed, errs);
 }
 
 /*
  * The files' layers (cfg, NULL when they failed) finished: the registry
- * policy over them, its problems listed whatever the files' were, then,
- * with t, the whole checked against t's catalogue (and kernel when t
- * names a backend), its warnings in warns (NULL: dropped).  The config,
- * or NULL with every problem in errs.
+ * policy, read by load (policy_load), over them, its problems listed
+ * whatever the files' were, then, with t, the whole checked against t's
+ * catalogue (and kernel when t names a backend), its warnings in warns
+ * (NULL: dropped).  The config, or NULL with every problem in errs.
  */
 struct config *
-config_layers_finish(struct config *cfg, const struct config_target *t,
-    struct errlist *errs, struct errlist *warns)
+config_layers_finish(struct config *cfg, policy_load_fn load,
+    const struct config_target *t, struct errlist *errs,
+    struct errlist *warns)
 {
 	struct config	*policy = NULL;
 
-	if (policy_load(&policy, errs) == -1 || cfg == NULL) {
+	if (load(&policy, errs) == -1 || cfg == NULL) {
 		config_free(cfg);
 		config_free(policy);
 		return NULL;

@@ -190,31 +190,33 @@ int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
 		    size_t);
 
 /*
- * config_layers.c: the managed preferences file over the config, then the
- * registry policy, with the parser plugged in (no parsing there).
+ * policy_load()'s type: the registry policy's reader, handed to the
+ * loaders beneath it (the policy is parsed by config.c).
  */
-enum config_layer {
-	CONFIG_LAYER_FILE,		/* tcptune.conf (-f) */
-	CONFIG_LAYER_MANAGED		/* the managed preferences file (-m) */
-};
-/* Read and parse one layer's file: a config, or NULL and errs. */
-typedef struct config *(*config_layer_read_fn)(void *, enum config_layer,
-		    const char *, struct errlist *);
+typedef int	(*policy_load_fn)(struct config **, struct errlist *);
+/*
+ * config_layers.c: the managed preferences file over the config, then the
+ * registry policy, each as parsed by its reader (no parsing there).
+ */
 bool		 config_managed_present(const char *);
-struct config	*config_layers_read(const char *, const char *,
-		    config_layer_read_fn, void *, struct errlist *);
-struct config	*config_layers_finish(struct config *,
+struct config	*config_layers(struct config *, struct config *, bool,
+		    struct errlist *);
+struct config	*config_layers_finish(struct config *, policy_load_fn,
 		    const struct config_target *, struct errlist *,
 		    struct errlist *);
 struct config	*config_merge(struct config *, struct config *,
 		    struct errlist *);
-/* config_load.c: the layers read in this process (config.c's reader). */
-struct config	*config_load_layers(const char *, const char *, int,
-		    struct errlist *);
-int		 config_report_layers(const char *, const char *, int,
+/*
+ * config_load.c: the layers read in this process (config.c's reader),
+ * the policy by the policy_load_fn given (policy_load).
+ */
+struct config	*config_load_layers(const char *, const char *,
+		    policy_load_fn, int, struct errlist *);
+int		 config_report_layers(const char *, const char *,
+		    policy_load_fn, int, FILE *);
+int		 config_check_layers(const char *, const char *,
+		    policy_load_fn, int, const struct config_target *, bool,
 		    FILE *);
-int		 config_check_layers(const char *, const char *, int,
-		    const struct config_target *, bool, FILE *);
 int		 config_report_result(struct config *, struct errlist *,
 		    const char *, FILE *);
 struct config	*config_merge_policy(struct config *, struct config *,

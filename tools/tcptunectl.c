@@ -989,9 +989,11 @@ run_check(const struct params *p)
 	}
 	if (p->adv.platform == NULL && p->root == NULL)
 		t.be = this_kernel(t.os);
-	if ((managed = check_managed(p, file)) != NULL)
-		rv = config_check_layers(file, managed, 0, &t, p->verbose,
-		    stdout);
+	/* with no layer over it, config_report's: each finding at its line */
+	if ((managed = check_managed(p, file)) != NULL &&
+	    (config_managed_present(managed) || policy_present()))
+		rv = config_check_layers(file, managed, policy_load, 0, &t,
+		    p->verbose, stdout);
 	else
 		rv = config_report(file, 0, &t, p->verbose, stdout);
 	backend_free(t.be);

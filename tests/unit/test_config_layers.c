@@ -80,7 +80,8 @@ static struct config *
 load(int flags, struct errlist *errs)
 {
 	errlist_init(errs);
-	return config_load_layers(local_path, managed_path, flags, errs);
+	return config_load_layers(local_path, managed_path, policy_load, flags,
+	    errs);
 }
 
 static int
@@ -192,10 +193,10 @@ test_absent_is_none(void **arg)
 	config_free(cfg);
 	/* "" and NULL: no managed layer, whatever exists */
 	write_file(managed_path, "not even XML", 0644);
-	cfg = config_load_layers(local_path, "", 0, &errs);
+	cfg = config_load_layers(local_path, "", policy_load, 0, &errs);
 	assert_non_null(cfg);
 	config_free(cfg);
-	cfg = config_load_layers(local_path, NULL, 0, &errs);
+	cfg = config_load_layers(local_path, NULL, policy_load, 0, &errs);
 	assert_non_null(cfg);
 	config_free(cfg);
 	errlist_clear(&errs);
@@ -394,22 +395,22 @@ test_report(void **arg)
 	(void)arg;
 	out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	assert_int_equal(config_report_layers(local_path, managed_path, 0,
-	    out), 0);
+	assert_int_equal(config_report_layers(local_path, managed_path,
+	    policy_load, 0, out), 0);
 	fflush(out);
 	assert_string_equal(buf, "configuration OK\n");
 	write_file(managed_path, managed_xml, 0644);
 	rewind(out);
-	assert_int_equal(config_report_layers(local_path, managed_path, 0,
-	    out), 0);
+	assert_int_equal(config_report_layers(local_path, managed_path,
+	    policy_load, 0, out), 0);
 	fputc('\0', out);
 	fflush(out);
 	assert_non_null(strstr(buf, "managed preferences: "));
 	assert_non_null(strstr(buf, "configuration OK\n"));
 	write_file(managed_path, "<plist>", 0644);
 	rewind(out);
-	assert_int_equal(config_report_layers(local_path, managed_path, 0,
-	    out), 1);
+	assert_int_equal(config_report_layers(local_path, managed_path,
+	    policy_load, 0, out), 1);
 	fputc('\0', out);
 	fflush(out);
 	assert_true(strncmp(buf, managed_path, strlen(managed_path)) == 0);
