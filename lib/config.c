@@ -1486,7 +1486,7 @@ report_all(FILE *out, const struct errlist *errs)
  * Check path as tcptuned would load it: print every problem, one
  * "file:line: message" a line in line order, or "configuration OK", after
  * the plan when verbose.  With a target, also what cannot apply on its OS
- * and, when it names a backend, on its kernel (config_os.c), and the
+ * and, when it names a backend, on its kernel (config_model.c), and the
  * warnings (a key in no catalogue), among the errors or before
  * "configuration OK".  0 when the config is good, 1 otherwise.
  */

@@ -155,7 +155,7 @@ struct config_target {
 };
 /*
  * Check a config file: every error, or "configuration OK"; 0 or 1.  With
- * a target, also against that OS's catalogue (config_os.c).
+ * a target, also against that OS's catalogue (config_model.c).
  */
 int		 config_report(const char *, int, const struct config_target *,
 		    bool, FILE *);
@@ -172,7 +172,7 @@ int		 config_file_read(const char *, int, char **, size_t *,
 /* trust_posix.c: the checked descriptor; -1 and *err as above. */
 int		 config_file_open(const char *, int, struct errlist *, int *);
 
-/* config_os.c: a parsed config against an OS's catalogue. */
+/* config_model.c: a parsed config against an OS's catalogue. */
 struct sysctl_backend;
 const char	*config_key_source(const struct config *,
 		    const struct config_key *);

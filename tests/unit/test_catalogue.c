@@ -1,6 +1,6 @@
 /*
  * The per-OS key catalogue (lib/catalogue.c) and a config checked against
- * it (lib/config_os.c): the table is consistent (every nearest key named
+ * it (lib/config_model.c): the table is consistent (every nearest key named
  * is a key of that OS, every ceiling a key written before those it caps,
  * every key of the apply plan and of the shipped configs catalogued),
  * the edit distance and "did you mean", each kind of refusal, OS names, sizes in words, the kernel asked through a
