@@ -1,7 +1,7 @@
 /*
  * The layers read in this process: each file opened by the trust rule
  * (config_file_read) and parsed by config.c, then laid over each other by
- * config_layers.c.  tcptunectl check, tcptuned -n and the daemon on
+ * config_model.c.  tcptunectl check, tcptuned -n and the daemon on
  * Windows; the POSIX daemon has its parse helper parse them instead
  * (parse_posix.c) and hands the answers to the same config_layers, so
  * neither may parse differently.  The registry policy's reader is given

@@ -90,7 +90,7 @@ struct config_key {
 	enum key_mode	 mode;
 	enum on_reject	 on_reject;
 	int		 line;
-	bool		 managed;	/* from the managed file (config_layers.c) */
+	bool		 managed;	/* from the managed file (config_model.c) */
 	bool		 policy;	/* from the registry policy (Windows) */
 };
 struct config {
@@ -141,7 +141,7 @@ struct config_notes {
 };
 int		 config_write(const struct config *,
 		    const struct config_notes *, char **, size_t *);
-/* config_keys.c: the parts tcptuned and tcptunectl use without the parser. */
+/* config_model.c: a key's name and words, used without the parser too. */
 extern const char *const config_mode_names[MODE_AT_LEAST + 1];
 extern const char *const config_reject_names[REJECT_CLAMP + 1];
 bool		 sysctl_name_valid(const char *);
@@ -195,7 +195,7 @@ int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
  */
 typedef int	(*policy_load_fn)(struct config **, struct errlist *);
 /*
- * config_layers.c: the managed preferences file over the config, then the
+ * config_model.c: the managed preferences file over the config, then the
  * registry policy, each as parsed by its reader (no parsing there).
  */
 bool		 config_managed_present(const char *);
@@ -206,6 +206,12 @@ struct config	*config_layers_finish(struct config *, policy_load_fn,
 		    struct errlist *);
 struct config	*config_merge(struct config *, struct config *,
 		    struct errlist *);
+struct config	*config_merge_policy(struct config *, struct config *,
+		    struct errlist *);
+size_t		 config_layer_names(const struct config *, char *, size_t);
+void		 config_report_layers_used(const struct config *, FILE *);
+int		 config_report_result(struct config *, struct errlist *,
+		    const char *, FILE *);
 /*
  * config_load.c: the layers read in this process (config.c's reader),
  * the policy by the policy_load_fn given (policy_load).
@@ -217,12 +223,6 @@ int		 config_report_layers(const char *, const char *,
 int		 config_check_layers(const char *, const char *,
 		    policy_load_fn, int, const struct config_target *, bool,
 		    FILE *);
-int		 config_report_result(struct config *, struct errlist *,
-		    const char *, FILE *);
-struct config	*config_merge_policy(struct config *, struct config *,
-		    struct errlist *);
-size_t		 config_layer_names(const struct config *, char *, size_t);
-void		 config_report_layers_used(const struct config *, FILE *);
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)

@@ -956,7 +956,7 @@ check_managed(const struct params *p, const char *file)
 /*
  * check: against --platform OS's catalogue, offline; else this OS's and
  * this kernel's (or -r DIR's) keys.  The default config (or any with -m)
- * is read in layers as tcptuned -n reads it (config_layers.c): the
+ * is read in layers as tcptuned -n reads it (config_model.c): the
  * managed file, and the registry policy on Windows, over it.
  */
 static int
