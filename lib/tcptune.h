@@ -213,8 +213,8 @@ void		 config_report_layers_used(const struct config *, FILE *);
 int		 config_report_result(struct config *, struct errlist *,
 		    const char *, FILE *);
 /*
- * config_load.c: the layers read in this process (config.c's reader),
- * the policy by the policy_load_fn given (policy_load).
+ * config.c: the layers read in this process (config.c's reader), the
+ * policy by the policy_load_fn given (policy_load).
  */
 struct config	*config_load_layers(const char *, const char *,
 		    policy_load_fn, int, struct errlist *);
