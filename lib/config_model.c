@@ -13,9 +13,10 @@
  * To see how a key is validated, read: config.c (the plist, each key's
  * Value, Mode and OnReject, the value's text), this file (its name,
  * whether tcptune manages it, the layers, then the catalogue),
- * catalogue.c (what each OS's kernel takes: arity, range, words) and
- * value.c (values normalized, sizes with units); the structs are in
- * tcptune.h.
+ * catalogue.c (what each OS's kernel takes: arity, range, words),
+ * value.c (values normalized, sizes with units) and, for tcptuned,
+ * parse_wire.c (the parse helper's answer checked again); the structs
+ * are in tcptune.h.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L		/* stat */
