@@ -13,7 +13,7 @@
  * and parses that one file, writes one answer and exits.  It never lays
  * one file over another: tcptuned runs a helper for each layer (the
  * config, then the managed file) and lays them over each other with the
- * one loader, config_layers.c, then adds the registry policy and the
+ * one loader, config_model.c, then adds the registry policy and the
  * catalogue check (parse_posix.c).  Its own failures go to stderr (the
  * daemon's log on systemd and launchd); the daemon sees no answer.
  */

@@ -29,7 +29,7 @@
  * A helper parses one file and never merges: the config, then the
  * managed file when there is one, each by a helper of its own.  The
  * layers are laid over each other here by the one loader
- * (config_layers_read, its reader handing back the helpers' answers),
+ * (config_layers, given the helpers' answers),
  * then the registry policy and the catalogue (config_layers_finish), as
  * tcptunectl check does them in its own process.
  */
@@ -458,22 +458,6 @@ layer_result(struct parse_job *j)
 	return cfg;
 }
 
-/* config_layer_read_fn: the helper's answer for the layer, taken. */
-static struct config *
-take_layer(void *arg, enum config_layer layer, const char *name,
-    struct errlist *errs)
-{
-	struct parse_job	*j = arg;
-	struct config		*cfg;
-	int			 i = layer == CONFIG_LAYER_MANAGED;
-
-	(void)name;
-	(void)errs;		/* its problems are in j->errs, in order */
-	cfg = j->layers[i];
-	j->layers[i] = NULL;
-	return cfg;
-}
-
 /* Both layers read: laid over each other, the policy and the catalogue. */
 static struct config *
 job_result(struct parse_job *j)
@@ -481,10 +465,13 @@ job_result(struct parse_job *j)
 	struct config_target	 host = { catalogue_host_os(), NULL };
 	struct config		*cfg;
 
-	cfg = config_layers_read(j->path, j->managed, take_layer, j, &j->errs);
+	/* the answers are taken; their problems are in j->errs, in order */
+	cfg = config_layers(j->layers[0], j->layers[1], j->managed != NULL,
+	    &j->errs);
+	j->layers[0] = j->layers[1] = NULL;
 	/* the policy and this OS's catalogue: no parser needed here */
-	return config_layers_finish(cfg, (j->flags & CONFIG_CHECK_OS) ?
-	    &host : NULL, &j->errs, NULL);
+	return config_layers_finish(cfg, policy_load, (j->flags &
+	    CONFIG_CHECK_OS) ? &host : NULL, &j->errs, NULL);
 }
 
 static void

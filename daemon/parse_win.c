@@ -54,7 +54,7 @@ parse_config(const char *helper, const char *path, const char *managed,
     int flags, struct errlist *errs)
 {
 	(void)helper;
-	return config_load_layers(path, managed, flags, errs);
+	return config_load_layers(path, managed, policy_load, flags, errs);
 }
 
 int
@@ -62,7 +62,7 @@ parse_report(const char *helper, const char *path, const char *managed,
     int flags, FILE *out)
 {
 	(void)helper;
-	return config_report_layers(path, managed, flags, out);
+	return config_report_layers(path, managed, policy_load, flags, out);
 }
 
 static void
@@ -82,7 +82,8 @@ on_turn(void *arg)
 	struct config		*cfg;
 
 	errlist_init(&errs);
-	cfg = config_load_layers(j->path, j->managed, j->flags, &errs);
+	cfg = config_load_layers(j->path, j->managed, policy_load, j->flags,
+	    &errs);
 	j->done(cfg, &errs, j->arg);
 	errlist_clear(&errs);
 	job_free(j);

@@ -187,9 +187,9 @@ parse_options(int argc, char **argv, struct options *opt)
 }
 
 /*
- * The config with the managed preferences over it (config_layers.c),
+ * The config with the managed preferences over it (config_model.c),
  * read by the parse helper (parse_posix.c), and checked against this OS's
- * catalogue (config_os.c) unless -r points the daemon at a tree of files,
+ * catalogue (config_model.c) unless -r points the daemon at a tree of files,
  * which holds whatever keys it was given (a FreeBSD or macOS config
  * exercised on Linux, a dry run).
  */

@@ -90,7 +90,7 @@ struct config_key {
 	enum key_mode	 mode;
 	enum on_reject	 on_reject;
 	int		 line;
-	bool		 managed;	/* from the managed file (config_layers.c) */
+	bool		 managed;	/* from the managed file (config_model.c) */
 	bool		 policy;	/* from the registry policy (Windows) */
 };
 struct config {
@@ -141,7 +141,7 @@ struct config_notes {
 };
 int		 config_write(const struct config *,
 		    const struct config_notes *, char **, size_t *);
-/* config_keys.c: the parts tcptuned and tcptunectl use without the parser. */
+/* config_model.c: a key's name and words, used without the parser too. */
 extern const char *const config_mode_names[MODE_AT_LEAST + 1];
 extern const char *const config_reject_names[REJECT_CLAMP + 1];
 bool		 sysctl_name_valid(const char *);
@@ -155,7 +155,7 @@ struct config_target {
 };
 /*
  * Check a config file: every error, or "configuration OK"; 0 or 1.  With
- * a target, also against that OS's catalogue (config_os.c).
+ * a target, also against that OS's catalogue (config_model.c).
  */
 int		 config_report(const char *, int, const struct config_target *,
 		    bool, FILE *);
@@ -172,7 +172,7 @@ int		 config_file_read(const char *, int, char **, size_t *,
 /* trust_posix.c: the checked descriptor; -1 and *err as above. */
 int		 config_file_open(const char *, int, struct errlist *, int *);
 
-/* config_os.c: a parsed config against an OS's catalogue. */
+/* config_model.c: a parsed config against an OS's catalogue. */
 struct sysctl_backend;
 const char	*config_key_source(const struct config *,
 		    const struct config_key *);
@@ -199,37 +199,39 @@ int		 bplist_to_xml(const char *, size_t, char **, size_t *, char *,
 		    size_t);
 
 /*
- * config_layers.c: the managed preferences file over the config, then the
- * registry policy, with the parser plugged in (no parsing there).
+ * policy_load()'s type: the registry policy's reader, handed to the
+ * loaders beneath it (the policy is parsed by config.c).
  */
-enum config_layer {
-	CONFIG_LAYER_FILE,		/* tcptune.conf (-f) */
-	CONFIG_LAYER_MANAGED		/* the managed preferences file (-m) */
-};
-/* Read and parse one layer's file: a config, or NULL and errs. */
-typedef struct config *(*config_layer_read_fn)(void *, enum config_layer,
-		    const char *, struct errlist *);
+typedef int	(*policy_load_fn)(struct config **, struct errlist *);
+/*
+ * config_model.c: the managed preferences file over the config, then the
+ * registry policy, each as parsed by its reader (no parsing there).
+ */
 bool		 config_managed_present(const char *);
-struct config	*config_layers_read(const char *, const char *,
-		    config_layer_read_fn, void *, struct errlist *);
-struct config	*config_layers_finish(struct config *,
+struct config	*config_layers(struct config *, struct config *, bool,
+		    struct errlist *);
+struct config	*config_layers_finish(struct config *, policy_load_fn,
 		    const struct config_target *, struct errlist *,
 		    struct errlist *);
 struct config	*config_merge(struct config *, struct config *,
 		    struct errlist *);
-/* config_load.c: the layers read in this process (config.c's reader). */
-struct config	*config_load_layers(const char *, const char *, int,
-		    struct errlist *);
-int		 config_report_layers(const char *, const char *, int,
-		    FILE *);
-int		 config_check_layers(const char *, const char *, int,
-		    const struct config_target *, bool, FILE *);
-int		 config_report_result(struct config *, struct errlist *,
-		    const char *, FILE *);
 struct config	*config_merge_policy(struct config *, struct config *,
 		    struct errlist *);
 size_t		 config_layer_names(const struct config *, char *, size_t);
 void		 config_report_layers_used(const struct config *, FILE *);
+int		 config_report_result(struct config *, struct errlist *,
+		    const char *, FILE *);
+/*
+ * config.c: the layers read in this process (config.c's reader), the
+ * policy by the policy_load_fn given (policy_load).
+ */
+struct config	*config_load_layers(const char *, const char *,
+		    policy_load_fn, int, struct errlist *);
+int		 config_report_layers(const char *, const char *,
+		    policy_load_fn, int, FILE *);
+int		 config_check_layers(const char *, const char *,
+		    policy_load_fn, int, const struct config_target *, bool,
+		    FILE *);
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)

@@ -750,7 +750,7 @@ sibling_beside(const char *self, const char *path)
 /* ---- the config's layers */
 
 /*
- * No registry policy on Unix: the managed preferences file (config_layers.c)
+ * No registry policy on Unix: the managed preferences file (config_model.c)
  * is the fleet's layer there.  policy_win.c is the Windows side.
  */
 int

@@ -755,7 +755,7 @@ key_note(const struct config_key *k, void *arg)
 }
 
 /*
- * The warnings check gives the keys kept (config_os.c: a key in no
+ * The warnings check gives the keys kept (config_model.c: a key in no
  * catalogue, what some xnu release refuses), at their lines in the
  * file imported: they are carried over with them, as check takes them.
  */

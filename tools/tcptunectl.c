@@ -957,7 +957,7 @@ check_managed(const struct params *p, const char *file)
 /*
  * check: against --platform OS's catalogue, offline; else this OS's and
  * this kernel's (or -r DIR's) keys.  The default config (or any with -m)
- * is read in layers as tcptuned -n reads it (config_layers.c): the
+ * is read in layers as tcptuned -n reads it (config_model.c): the
  * managed file, and the registry policy on Windows, over it.
  */
 static int
@@ -990,9 +990,11 @@ run_check(const struct params *p)
 	}
 	if (p->adv.platform == NULL && p->root == NULL)
 		t.be = this_kernel(t.os);
-	if ((managed = check_managed(p, file)) != NULL)
-		rv = config_check_layers(file, managed, 0, &t, p->verbose,
-		    stdout);
+	/* with no layer over it, config_report's: each finding at its line */
+	if ((managed = check_managed(p, file)) != NULL &&
+	    (config_managed_present(managed) || policy_present()))
+		rv = config_check_layers(file, managed, policy_load, 0, &t,
+		    p->verbose, stdout);
 	else
 		rv = config_report(file, 0, &t, p->verbose, stdout);
 	backend_free(t.be);

@@ -277,7 +277,7 @@ check_states() {
 # ---- tcptune.conf.5
 
 # The quoted strings of one array in lib/config.c (FILE: another file of
-# lib/; the mode words are in config_keys.c, which tcptunectl shares).
+# lib/; the mode words are in config_model.c, which tcptunectl shares).
 config_table() {
 	sed -n "/^\(static \)\{0,1\}const char \*const $1\[[A-Z_ +0-9]*\] = {/,/};/p" \
 	    "$top_srcdir/lib/${2:-config.c}" | grep -o '"[^"]*"' | tr -d '"'
@@ -291,10 +291,10 @@ check_conf() {
 	    "$(config_table top_fields; config_table key_fields)" \
 	    "tcptune.conf.5" \
 	    "$(echo "$desc" | sed -n 's/^\.It Ic \([A-Za-z]*\).*/\1/p')"
-	same "tcptune.conf.5 has every Mode and OnReject of lib/config_keys.c" \
-	    "lib/config_keys.c" \
-	    "$(config_table config_mode_names config_keys.c
-	       config_table config_reject_names config_keys.c)" \
+	same "tcptune.conf.5 has every Mode and OnReject of lib/config_model.c" \
+	    "lib/config_model.c" \
+	    "$(config_table config_mode_names config_model.c
+	       config_table config_reject_names config_model.c)" \
 	    "tcptune.conf.5" \
 	    "$(echo "$desc" | sed -n 's/^\.It Cm \([a-z-]*\)$/\1/p')"
 }

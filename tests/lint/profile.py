@@ -188,8 +188,8 @@ def test_manifest(payload):
 
     with open(os.path.join(SRC, "lib", "config.c")) as f:
         config_c = f.read()
-    # The Mode and OnReject words: config_keys.c, which tcptunectl shares.
-    with open(os.path.join(SRC, "lib", "config_keys.c")) as f:
+    # The Mode and OnReject words: config_model.c, which tcptunectl shares.
+    with open(os.path.join(SRC, "lib", "config_model.c")) as f:
         config_c += f.read()
     with open(os.path.join(SRC, "lib", "tcptune.h")) as f:
         tcptune_h = f.read()

@@ -25,7 +25,7 @@ plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" | write_config "$CONF"
 # ---- tcptuned -n checks both files, and tcptunectl check -m agrees
 
 # check_agrees WHAT: tcptunectl check -m says what tcptuned -n -m said
-# ($T/n.out, exit $rc): both read the layers through config_layers.c.
+# ($T/n.out, exit $rc): both read the layers through config_model.c.
 check_agrees() {
 	"$TCPTUNECTL" check -m "$MANAGED" "$CONF" >"$T/check.out" 2>&1
 	crc=$?

@@ -1,6 +1,6 @@
 /*
  * The per-OS key catalogue (lib/catalogue.c) and a config checked against
- * it (lib/config_os.c): the table is consistent (every nearest key named
+ * it (lib/config_model.c): the table is consistent (every nearest key named
  * is a key of that OS, every ceiling a key written before those it caps,
  * every key of the apply plan and of the shipped configs catalogued),
  * the edit distance and "did you mean", each kind of refusal, OS names, sizes in words, the kernel asked through a
@@ -657,10 +657,11 @@ test_daemon_reader(void **state)
 	assert_int_equal(fputs(bad, f) >= 0, 1);
 	assert_int_equal(fclose(f), 0);
 	errlist_init(&errs);
-	cfg = config_load_layers(path, NULL, 0, &errs);
+	cfg = config_load_layers(path, NULL, policy_load, 0, &errs);
 	assert_non_null(cfg);
 	config_free(cfg);
-	cfg = config_load_layers(path, NULL, CONFIG_CHECK_OS, &errs);
+	cfg = config_load_layers(path, NULL, policy_load, CONFIG_CHECK_OS,
+	    &errs);
 	assert_null(cfg);
 	/* The host's catalogue decides which are near misses. */
 	assert_true(errs.n >= 1);

@@ -1,6 +1,6 @@
 /*
  * The Windows registry policy as a config layer (lib/config_policy.c,
- * config_merge_policy in lib/config_layers.c), on any system: values as
+ * config_merge_policy in lib/config_model.c), on any system: values as
  * policy_win.c hands them over, checked as a config's are, each problem
  * naming the registry key and value; laid over the config and the managed
  * file key by key; each key's source; CheckInterval and RestoreOnExit only

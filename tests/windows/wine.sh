@@ -355,7 +355,7 @@ if [ "${PIPESTATUS[0]}" -ne 0 ] && grep -qF "$bad" "$tmp/out"
 then ok "policy: tcptunectl reload says the same and fails"
 else not_ok "policy: tcptunectl reload says the same and fails"; fi
 # check of the default config reads the policy as tcptuned -n does
-# (lib/config_layers.c): the same lines, the bad value among them.
+# (lib/config_model.c): the same lines, the bad value among them.
 wine "$daemon" -n 2>/dev/null | unix >"$tmp/n.out"
 wine "$ctl" check 2>/dev/null | unix >"$tmp/out"
 crc=${PIPESTATUS[0]}

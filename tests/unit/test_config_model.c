@@ -1,9 +1,12 @@
 /*
- * The managed preferences file over the config (lib/config_layers.c):
+ * The config model's layers (lib/config_model.c), the managed preferences
+ * file over the config, read in this process (lib/config.c) or handed
+ * over as parsed, as tcptuned hands over the parse helper's answers:
  * key by key, CheckInterval and RestoreOnExit only when the managed file
  * gives them, the source of every key, a missing managed file as none, a
  * bad one refusing the whole load with both files' problems, the owner
- * check applied to it too, and the merged key count bounded.
+ * check applied to it too, the merged key count bounded, and the
+ * registry policy's reader the one the caller gives.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -80,7 +83,8 @@ static struct config *
 load(int flags, struct errlist *errs)
 {
 	errlist_init(errs);
-	return config_load_layers(local_path, managed_path, flags, errs);
+	return config_load_layers(local_path, managed_path, policy_load, flags,
+	    errs);
 }
 
 static int
@@ -192,10 +196,10 @@ test_absent_is_none(void **arg)
 	config_free(cfg);
 	/* "" and NULL: no managed layer, whatever exists */
 	write_file(managed_path, "not even XML", 0644);
-	cfg = config_load_layers(local_path, "", 0, &errs);
+	cfg = config_load_layers(local_path, "", policy_load, 0, &errs);
 	assert_non_null(cfg);
 	config_free(cfg);
-	cfg = config_load_layers(local_path, NULL, 0, &errs);
+	cfg = config_load_layers(local_path, NULL, policy_load, 0, &errs);
 	assert_non_null(cfg);
 	config_free(cfg);
 	errlist_clear(&errs);
@@ -394,27 +398,95 @@ test_report(void **arg)
 	(void)arg;
 	out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	assert_int_equal(config_report_layers(local_path, managed_path, 0,
-	    out), 0);
+	assert_int_equal(config_report_layers(local_path, managed_path,
+	    policy_load, 0, out), 0);
 	fflush(out);
 	assert_string_equal(buf, "configuration OK\n");
 	write_file(managed_path, managed_xml, 0644);
 	rewind(out);
-	assert_int_equal(config_report_layers(local_path, managed_path, 0,
-	    out), 0);
+	assert_int_equal(config_report_layers(local_path, managed_path,
+	    policy_load, 0, out), 0);
 	fputc('\0', out);
 	fflush(out);
 	assert_non_null(strstr(buf, "managed preferences: "));
 	assert_non_null(strstr(buf, "configuration OK\n"));
 	write_file(managed_path, "<plist>", 0644);
 	rewind(out);
-	assert_int_equal(config_report_layers(local_path, managed_path, 0,
-	    out), 1);
+	assert_int_equal(config_report_layers(local_path, managed_path,
+	    policy_load, 0, out), 1);
 	fputc('\0', out);
 	fflush(out);
 	assert_true(strncmp(buf, managed_path, strlen(managed_path)) == 0);
 	fclose(out);
 	free(buf);
+}
+
+/* A config from text, labelled as its file. */
+static struct config *
+parsed(const char *xml, const char *label, struct errlist *errs)
+{
+	return config_parse(xml, strlen(xml), label, errs);
+}
+
+/* policy_load_fn: no policy, or a policy that cannot be read. */
+static int
+no_policy(struct config **cfg, struct errlist *errs)
+{
+	(void)errs;
+	*cfg = NULL;
+	return 0;
+}
+
+static int
+bad_policy(struct config **cfg, struct errlist *errs)
+{
+	*cfg = NULL;
+	errlist_add(errs, "policy: refused");
+	return -1;
+}
+
+/*
+ * config_layers() on layers already parsed, as tcptuned hands over the
+ * helper's answers: a managed layer whose read failed fails the whole,
+ * no managed layer is the config alone; then the policy read by the
+ * reader given, its failure failing the load.
+ */
+static void
+test_layers_as_parsed(void **arg)
+{
+	struct errlist	 errs;
+	struct config	*cfg;
+
+	(void)arg;
+	errlist_init(&errs);
+	cfg = config_layers(parsed(local_xml, "local", &errs),
+	    parsed(managed_xml, "managed", &errs), true, &errs);
+	assert_non_null(cfg);
+	assert_int_equal(cfg->nkeys, 4);
+	expect_key(cfg, 1, "net.a.two", "22", "managed");
+	config_free(cfg);
+	cfg = config_layers(parsed(local_xml, "local", &errs), NULL, false,
+	    &errs);
+	assert_non_null(cfg);
+	assert_int_equal(cfg->nkeys, 3);
+	assert_string_equal(cfg->managed_path, "");
+	config_free(cfg);
+	/* a failed read: nothing, and what was read freed (ASan sees it) */
+	assert_null(config_layers(parsed(local_xml, "local", &errs), NULL,
+	    true, &errs));
+	assert_null(config_layers(NULL, parsed(managed_xml, "managed",
+	    &errs), true, &errs));
+	assert_int_equal(errs.n, 0);
+	cfg = config_layers_finish(config_layers(parsed(local_xml, "local",
+	    &errs), NULL, false, &errs), no_policy, NULL, &errs, NULL);
+	assert_non_null(cfg);
+	config_free(cfg);
+	assert_null(config_layers_finish(config_layers(parsed(local_xml,
+	    "local", &errs), NULL, false, &errs), bad_policy, NULL, &errs,
+	    NULL));
+	assert_int_equal(errs.n, 1);
+	assert_string_equal(errs.msg[0], "policy: refused");
+	errlist_clear(&errs);
 }
 
 int
@@ -431,8 +503,9 @@ main(void)
 		cmocka_unit_test_setup(test_owner_checked, before),
 		cmocka_unit_test_setup(test_merged_count_bounded, before),
 		cmocka_unit_test_setup(test_report, before),
+		cmocka_unit_test(test_layers_as_parsed),
 	};
 
-	return cmocka_run_group_tests_name("config_layers", tests, setup,
+	return cmocka_run_group_tests_name("config_model", tests, setup,
 	    teardown);
 }
