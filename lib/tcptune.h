@@ -58,7 +58,7 @@ enum log_level {
 };
 void	 log_sink_open(const char *);
 void	 log_sink_write(enum log_level, const char *);
-/* log.c: one line at a chosen level (daemon/log_limit.c); whether it shows. */
+/* log.c: one line at a chosen level (control.c's bound); whether it shows. */
 void	 log_at(enum log_level, const char *, ...) TT_PRINTF(2, 3);
 bool	 log_enabled(enum log_level);
 
