@@ -371,6 +371,8 @@ int	 read_file_bounded(int, char **, size_t *, size_t);
 uint64_t fnv1a64(const void *, size_t);
 int	 parse_ll(const char *, long long *);
 const char *errno_name(int);
+#define TT_EDIT_MAX	TT_NAME_MAX	/* longer words are not compared */
+size_t	 tt_edit_distance(const char *, const char *, bool);
 
 /* os_posix.c | os_win.c */
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);

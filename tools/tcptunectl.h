@@ -92,7 +92,6 @@ size_t	 ctl_wrap_buf(char *, size_t, const char *, const char *,
 	    const char *, int);
 
 /* nearest.c: "did you mean" */
-size_t	 ctl_edit_distance(const char *, const char *);
 const char *ctl_nearest(const char *, const char *const *, size_t);
 
 /*
