@@ -162,7 +162,7 @@ int		 config_report(const char *, int, const struct config_target *,
 int		 config_report_checked(struct config *, struct errlist *,
 		    struct errlist *, const char *, bool, FILE *);
 /*
- * trust_posix.c | config_file_win.c: the bytes, after the checks:
+ * trust_posix.c | trust_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
  * TT_CONFIG_MAX_BYTES, ...); or -1 when the file was refused for a reason
  * of this system's (owner, mode, ACL, not a regular file), said in errs.

@@ -5,7 +5,7 @@
  * writes (--textfile, advise --config).  Nothing is opened by name past
  * "/": no user but root can redirect what root later reads, writes or
  * unlinks there.  Here too what is opened through it: the config files
- * (config_file_open and _read; config_file_win.c is the Windows side),
+ * (config_file_open and _read; trust_win.c is the Windows side),
  * the programs run from beside the running one (the sibling rule), and
  * the config's layers there are on Unix (no registry policy).
  *
