@@ -57,8 +57,11 @@ if [ ! -f Makefile ]; then
 	# linked in for gdb to call.
 	# gcc: gcov reads gcc's counters, not clang's.
 	# --runstatedir: the kernel lock's directory (run/tcptune/locks),
-	# the runner's, not the machine's /run.
+	# the runner's, not the machine's /run.  CTL_DAEMON_UID: the uid
+	# tcptunectl takes the daemon's socket from, the runner's (the same
+	# check, made against this uid instead of root's).
 	"$src/configure" -q CC=gcc CFLAGS="-O0 -g --coverage" \
+	    CPPFLAGS="-DCTL_DAEMON_UID=$(id -u)" \
 	    LDFLAGS="--coverage -Wl,-u,__gcov_reset -Wl,-u,__gcov_dump" \
 	    --runstatedir="$work/run/lockdir" ||
 	    die "configure failed"
