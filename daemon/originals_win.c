@@ -3,7 +3,7 @@
  * (originals_posix.c is the Unix side).  The directory, %ProgramData%\tcptune
  * by default, is made with a protected DACL (SYSTEM and Administrators
  * full control, nobody else anything), must pass the same ACL rule as
- * the config (config_file_win.c: owned by Administrators or SYSTEM, not
+ * the config (trust_win.c: owned by Administrators or SYSTEM, not
  * writable by Users, Everyone or Authenticated Users), and is held open
  * without FILE_SHARE_DELETE, so it cannot be renamed or removed under the
  * daemon: what st->dirfd (a C runtime descriptor of that handle) stands

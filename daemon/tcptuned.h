@@ -230,7 +230,7 @@ time_t		 ctl_client_idle(const struct ctl_client *, time_t);
 const struct ctl_peer *ctl_client_peer(const struct ctl_client *);
 void		 ctl_client_reload_done(struct ctl_client *, int,
 		    const struct errlist *, const char *);
-/* A line about a peer (NULL: not identified yet), within log_limit.c's bound. */
+/* A line about a peer (NULL: not identified yet), within the log's bound. */
 void		 ctl_server_log(struct ctl_server *, const struct ctl_peer *,
 		    enum log_level, const char *, ...) TT_PRINTF(4, 5);
 void		 ctl_server_log_tick(struct ctl_server *);
@@ -245,7 +245,7 @@ int		 control_start(struct control *, struct evloop *,
 void		 control_close(struct control *);
 
 /*
- * log_limit.c: what a non-root client can make the daemon log, at most
+ * control.c: what a non-root client can make the daemon log, at most
  * one line per uid per LOG_LIMIT_EVERY, with a count of the rest; so at
  * most LOG_LIMIT_USERS + 2 lines per interval whatever the uids.  A NULL
  * peer is one not identified yet; a privileged peer is never limited.

@@ -868,40 +868,6 @@ catalogue_size_human(const char *name, const char *value, const char *sep,
 }
 
 /*
- * Optimal string alignment distance: insertions, deletions, changes and
- * swaps of two neighbours, each 1 ("rmme" is one swap from "rmem").
- */
-size_t
-tt_edit_distance(const char *a, const char *b)
-{
-	size_t	 la = strlen(a), lb = strlen(b), i, j, best, *d;
-	size_t	 cols = lb + 1;
-
-	if ((d = calloc((la + 1) * cols, sizeof(*d))) == NULL)
-		fatal("%s", __func__);
-	for (i = 0; i <= la; i++)
-		d[i * cols] = i;
-	for (j = 0; j <= lb; j++)
-		d[j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			best = d[(i - 1) * cols + j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[(i - 1) * cols + j] + 1 < best)
-				best = d[(i - 1) * cols + j] + 1;
-			if (d[i * cols + j - 1] + 1 < best)
-				best = d[i * cols + j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] &&
-			    d[(i - 2) * cols + j - 2] + 1 < best)
-				best = d[(i - 2) * cols + j - 2] + 1;
-			d[i * cols + j] = best;
-		}
-	best = d[la * cols + lb];
-	free(d);
-	return best;
-}
-
-/*
  * The key of os a mistyped name most likely meant: at most 2 edits away
  * (1 for short names, where 2 would match unrelated keys), the nearest.
  */
@@ -916,7 +882,7 @@ catalogue_nearest(const char *name, enum tt_os os)
 		if (!(keys[i].os & TT_OS_BIT(os)) ||
 		    keys[i].name[strlen(keys[i].name) - 1] == FAMILY_END)
 			continue;
-		d = tt_edit_distance(name, keys[i].name);
+		d = tt_edit_distance(name, keys[i].name, false);
 		if (d <= limit && (best == NULL || d < bestd)) {
 			best = &keys[i];
 			bestd = d;

@@ -152,6 +152,5 @@ enum cat_os_style {
 };
 #define CAT_OS_LIST_MAX	160	/* enough for catalogue_os_list() */
 void			 catalogue_os_list(enum cat_os_style, char *, size_t);
-size_t			 tt_edit_distance(const char *, const char *);
 
 #endif /* CATALOGUE_H */

@@ -1,7 +1,8 @@
 /*
  * What differs between Unix systems and Windows beneath the shared code:
- * replacing a file atomically, the monotonic clock, and whether this is
- * WSL (os_win.c is the Windows side).
+ * replacing a file atomically, the monotonic clock, whether this is WSL,
+ * and the registry policy Unix has none of (os_win.c and policy_win.c
+ * are the Windows side).
  */
 #include "config.h"
 
@@ -235,4 +236,22 @@ tt_wsl(const char *root)
 		wsl = names_wsl(rel);
 	fclose(f);
 	return wsl;
+}
+
+/*
+ * No registry policy on Unix: the managed preferences file (config_model.c)
+ * is the fleet's layer there.  policy_win.c is the Windows side.
+ */
+int
+policy_load(struct config **cfg, struct errlist *errs)
+{
+	(void)errs;
+	*cfg = NULL;
+	return 0;
+}
+
+bool
+policy_present(void)
+{
+	return false;
 }

@@ -58,7 +58,7 @@ enum log_level {
 };
 void	 log_sink_open(const char *);
 void	 log_sink_write(enum log_level, const char *);
-/* log.c: one line at a chosen level (daemon/log_limit.c); whether it shows. */
+/* log.c: one line at a chosen level (control.c's bound); whether it shows. */
 void	 log_at(enum log_level, const char *, ...) TT_PRINTF(2, 3);
 bool	 log_enabled(enum log_level);
 
@@ -162,7 +162,7 @@ int		 config_report(const char *, int, const struct config_target *,
 int		 config_report_checked(struct config *, struct errlist *,
 		    struct errlist *, const char *, bool, FILE *);
 /*
- * trust_posix.c | config_file_win.c: the bytes, after the checks:
+ * trust_posix.c | trust_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
  * TT_CONFIG_MAX_BYTES, ...); or -1 when the file was refused for a reason
  * of this system's (owner, mode, ACL, not a regular file), said in errs.
@@ -382,6 +382,8 @@ int	 read_file_bounded(int, char **, size_t *, size_t);
 uint64_t fnv1a64(const void *, size_t);
 int	 parse_ll(const char *, long long *);
 const char *errno_name(int);
+#define TT_EDIT_MAX	TT_NAME_MAX	/* longer words are not compared */
+size_t	 tt_edit_distance(const char *, const char *, bool);
 
 /* os_posix.c | os_win.c */
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);

@@ -1,13 +1,13 @@
 /*
- * The one rule for a path root trusts on Unix systems (trust_win.c is the
- * Windows side): the config and the managed file the daemon reads, its
- * state and socket directories, and every file a root-run tcptunectl
- * writes (--textfile, advise --config).  Nothing is opened by name past
- * "/": no user but root can redirect what root later reads, writes or
- * unlinks there.  Here too what is opened through it: the config files
- * (config_file_open and _read; config_file_win.c is the Windows side),
- * the programs run from beside the running one (the sibling rule), and
- * the config's layers there are on Unix (no registry policy).
+ * The trust rule and the config file it opens, on Unix systems
+ * (trust_win.c is the Windows side).  The one rule for a path root
+ * trusts: the config and the managed file the daemon reads, its state
+ * and socket directories, and every file a root-run tcptunectl writes
+ * (--textfile, advise --config).  Nothing is opened by name past "/": no
+ * user but root can redirect what root later reads, writes or unlinks
+ * there.  Here too what is opened through it: the config files
+ * (config_file_open and _read), and the programs run from beside the
+ * running one (the sibling rule).
  *
  * The walk starts at "/" and opens one component at a time with
  * O_NOFOLLOW from the directory before it, checking each one it holds:
@@ -745,24 +745,4 @@ sibling_beside(const char *self, const char *path)
 		return false;
 	n = (size_t)(slash - self) + 1;
 	return strncmp(self, path, n) == 0 && strchr(path + n, '/') == NULL;
-}
-
-/* ---- the config's layers */
-
-/*
- * No registry policy on Unix: the managed preferences file (config_model.c)
- * is the fleet's layer there.  policy_win.c is the Windows side.
- */
-int
-policy_load(struct config **cfg, struct errlist *errs)
-{
-	(void)errs;
-	*cfg = NULL;
-	return 0;
-}
-
-bool
-policy_present(void)
-{
-	return false;
 }

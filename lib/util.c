@@ -2,13 +2,14 @@
  * What both programs need beneath tcptune's own concerns, as a libc
  * would give it: strings copied and formatted without overflow, text
  * made safe for a terminal, files read and written whole, integers
- * parsed, errno names.  OpenBSD's libc has both strlcpy(3) and strvis(3)
+ * parsed, errno names, and the edit distance of "did you mean".  OpenBSD's libc has both strlcpy(3) and strvis(3)
  * (https://github.com/openbsd/src/blob/master/lib/libc/string/strlcpy.c,
  * https://github.com/openbsd/src/blob/master/lib/libc/gen/vis.c).  No
  * platform code.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -148,6 +149,56 @@ fnv1a64(const void *data, size_t len)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+/* Whether x and y are the same character (with nocase, in either case). */
+static bool
+same_char(char x, char y, bool nocase)
+{
+	if (nocase)
+		return tolower((unsigned char)x) == tolower((unsigned char)y);
+	return x == y;
+}
+
+/*
+ * The edit distance of a and b, for "did you mean" (the catalogue's keys,
+ * tcptunectl's commands): insertions, deletions, changes and swaps of two
+ * neighbours, each 1 (optimal string alignment: "rmme" is one swap from
+ * "rmem", "stauts" from "status"); with nocase, case is ignored.  No
+ * allocation: the table's last three rows, on the stack.  A word longer
+ * than TT_EDIT_MAX is not compared: TT_EDIT_MAX + 1.
+ */
+size_t
+tt_edit_distance(const char *a, const char *b, bool nocase)
+{
+	size_t	row[3][TT_EDIT_MAX + 1], *cur, *up, *up2;
+	size_t	la = strlen(a), lb = strlen(b), i, j, best;
+
+	if (la > TT_EDIT_MAX || lb > TT_EDIT_MAX)
+		return TT_EDIT_MAX + 1;
+	for (j = 0; j <= lb; j++)
+		row[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		cur = row[i % 3];
+		up = row[(i - 1) % 3];
+		up2 = row[(i + 1) % 3];		/* row i - 2 */
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			best = up[j - 1] + !same_char(a[i - 1], b[j - 1],
+			    nocase);
+			if (up[j] + 1 < best)
+				best = up[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 &&
+			    same_char(a[i - 1], b[j - 2], nocase) &&
+			    same_char(a[i - 2], b[j - 1], nocase) &&
+			    up2[j - 2] + 1 < best)
+				best = up2[j - 2] + 1;
+			cur[j] = best;
+		}
+	}
+	return row[la % 3][lb];
 }
 
 /* A whole decimal integer, optionally signed; -1 with errno set otherwise. */

@@ -14,8 +14,8 @@ build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl
 # (package prometheus) checks status --prometheus, ruby -c the Homebrew
 # formula; openssl makes the certificate of the measure test's TLS
 # server; xmllint (libxml2-utils) checks the ADMX template; gdb zeroes
-# and writes out the coverage counters of scripts/trips.sh's daemon
-# (tests/system/trips.sh; gcov comes with gcc, in build-essential).
+# and writes out the coverage counters of scripts/trips.sh's daemon (a
+# measurement run by hand; gcov comes with gcc, in build-essential).
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
 	mandoc strace lintian iperf3 gnuplot-nox openssl dpkg-dev clang libclang-rt-14-dev valgrind
 	file prometheus ruby libxml2-utils gdb"

@@ -4,21 +4,27 @@
 #   status  `tcptunectl status`, from the command line to the daemon and
 #           back;
 #   config  a config change on disk becoming a sysctl write.
+# A measurement, run by hand by anyone (root or not; not part of make
+# check): it prints each trip's count and files, then how they compare
+# with the trips table of docs/DESIGN.md §2, for whoever updates it.  A
+# count is a figure, not a ceiling: nothing fails because it went up.
 # A coverage build (gcc --coverage, -O0) in WORKDIR (a new temporary one
-# by default); tcptuned runs on a sysctl tree of its own (-r), so nothing
-# of this machine's is written.  Once the daemon is ready its counters are
+# by default); tcptuned runs on a sysctl tree of its own (-r), with its
+# lock directory in WORKDIR (configure --runstatedir), so nothing of this
+# machine's is written.  Once the daemon is ready its counters are
 # zeroed (gdb calls __gcov_reset in it), the trip is made, and the
 # counters are written out (__gcov_dump) while the daemon still runs, so
-# neither its start nor its exit is counted.  Each trip prints the .c
-# files with a line run, one a line.  Linux, as root (the daemon's paths
-# must be root's), with gdb and gcov.
+# neither its start nor its exit is counted.  Linux, with gdb and gcov;
+# as a user other than root, the kernel must let gdb attach to the
+# user's own processes (kernel.yama.ptrace_scope 0, or no Yama).
 # Nothing is installed: tcptuned takes the tcptune-parse built beside it
 # (the sibling rule, docs/SECURITY.md), so WORKDIR must be a directory
-# only root can write (mktemp's is; /tmp itself is not).  The helper
-# gives up root and confines itself before it parses, so its counters
-# could not be written ("profiling: ... Cannot create directory"): gdb
-# lets it keep root for the config trip (helper_unconfined), and the
-# trip counts the files of both processes.
+# only its owner (root or the user running this) can write (mktemp's is;
+# /tmp itself is not).  The helper confines itself before it parses (and
+# as root gives up root first), so its counters could not be written
+# ("profiling: ... Cannot create directory"): gdb makes both steps return
+# at once for the config trip (helper_unconfined), and the trip counts
+# the files of both processes.
 # Background work is left out: the diagnose pass (daemon/flows/diagnose.c's
 # timer, every FLOW_TICK_MS) would land in a trip by chance, more often
 # in the config trip, which waits on gdb, and add the flows files, which
@@ -32,10 +38,13 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "trips.sh: $*" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || die "run as root (the daemon's paths must be root's)"
-for t in gdb gcov; do
+[ "$(uname -s)" = Linux ] || die "Linux only (gdb and gcov on tcptuned)"
+for t in gdb gcov gcc; do
 	command -v "$t" >/dev/null 2>&1 || die "$t is missing (apt-get install $t)"
 done
+scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo 0)
+[ "$(id -u)" -eq 0 ] || [ "$scope" -eq 0 ] ||
+    die "kernel.yama.ptrace_scope is $scope: gdb cannot attach to tcptuned; run as root, or set it to 0"
 work=${1:-$(mktemp -d "${TMPDIR:-/tmp}/tt-trips.XXXXXX")} || exit 1
 mkdir -p "$work" && work=$(cd "$work" && pwd) || exit 1
 # shellcheck source=scripts/vpath-source.sh
@@ -47,8 +56,14 @@ if [ ! -f Makefile ]; then
 	# -u: libgcov's reset and dump, which nothing in the programs calls,
 	# linked in for gdb to call.
 	# gcc: gcov reads gcc's counters, not clang's.
+	# --runstatedir: the kernel lock's directory (run/tcptune/locks),
+	# the runner's, not the machine's /run.  CTL_DAEMON_UID: the uid
+	# tcptunectl takes the daemon's socket from, the runner's (the same
+	# check, made against this uid instead of root's).
 	"$src/configure" -q CC=gcc CFLAGS="-O0 -g --coverage" \
-	    LDFLAGS="--coverage -Wl,-u,__gcov_reset -Wl,-u,__gcov_dump" ||
+	    CPPFLAGS="-DCTL_DAEMON_UID=$(id -u)" \
+	    LDFLAGS="--coverage -Wl,-u,__gcov_reset -Wl,-u,__gcov_dump" \
+	    --runstatedir="$work/run/lockdir" ||
 	    die "configure failed"
 fi
 make -s -j"$(nproc 2>/dev/null || echo 2)" tcptuned tcptunectl tcptune-parse >/dev/null ||
@@ -56,7 +71,7 @@ make -s -j"$(nproc 2>/dev/null || echo 2)" tcptuned tcptunectl tcptune-parse >/d
 
 run=$work/run
 rm -rf "$run" && mkdir -m 0755 "$run" "$run/tree" "$run/sock" &&
-    mkdir -m 0700 "$run/state" || exit 1
+    mkdir -m 0700 "$run/state" "$run/lockdir" || exit 1
 mkdir -p "$run/tree/net/core" && echo 212992 >"$run/tree/net/core/rmem_max"
 config() {
 	printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' \
@@ -165,6 +180,41 @@ written() {
 	kill -0 "$pid" 2>/dev/null || die "tcptuned exited: $(tail -n 3 "$run/daemon.log")"
 	[ "$(cat "$run/tree/net/core/rmem_max")" = "$1" ]
 }
+
+# named_files ROW: the .c files the DESIGN table's row (its first cell's
+# start) names.  A name without one of the three folders is in the
+# folder of the last name that had one ("tools/tcptunectl.c, client.c,
+# diagnose/diagnose_words.c").
+named_files() {
+	awk -F'|' -v row="$1" 'index($2, " " row) == 1 { print $4 }' \
+	    "$top/docs/DESIGN.md" | grep -oE '[A-Za-z0-9_/]+\.c' |
+	    awk '/^(lib|daemon|tools)\// { top = $0; sub(/\/.*/, "", top)
+			print; next }
+		{ print top "/" $0 }' | sort -u
+}
+
+# compare NAME ROW: the trip's files against the table's row, printed.
+compare() {
+	local name=$1 row=$2 files n named
+	files=$(awk -v n="$name" '/^== / { on = ($2 == n ":"); next } on' \
+	    "$run/trips.out" | sort -u)
+	named=$(named_files "$row")
+	n=$(printf '%s\n' "$files" | grep -c .)
+	echo "$name trip: $n files; docs/DESIGN.md §2's table names" \
+	    "$(printf '%s\n' "$named" | grep -c .)"
+	comm -23 <(printf '%s\n' "$files") <(printf '%s\n' "$named") |
+	    sed 's/^/  crossed, not in the table: /'
+	comm -13 <(printf '%s\n' "$files") <(printf '%s\n' "$named") |
+	    sed 's/^/  in the table, not crossed: /'
+}
+
 diagnose_timer_stop
-trip status status_trip
-trip config config_trip
+{
+	trip status status_trip
+	trip config config_trip
+} | tee "$run/trips.out"
+[ "${PIPESTATUS[0]}" -eq 0 ] || exit 1
+echo
+# shellcheck disable=SC2016 # the row's words, backquotes and all
+compare status '`tcptunectl status`'
+compare config 'a config change on disk'

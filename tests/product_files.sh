@@ -3,7 +3,7 @@
 # product_files MAKEFILE_AM: the .c files of the programs' _SOURCES (and
 # CTL_FULL_SOURCES, which both tcptunectl programs take), one a line,
 # sorted.  The one list of product files the lints of tests/lint/ count
-# (design_files.sh, small_files.sh, os_names.sh); sourced.
+# (design_files.sh, os_names.sh); sourced.
 product_files() {
 	awk '
 	/^(lib_libtcptune_a|tcptuned|tcptune_parse|tcptunectl|tcptunectl_full)_SOURCES[ \t]*\+?=/ ||

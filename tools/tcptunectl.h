@@ -32,9 +32,12 @@ enum ctl_exit {
 #define CTL_TIMEOUT_ENV		"TCPTUNECTL_TIMEOUT"
 /*
  * The uid the daemon runs as: a server on the socket with any other uid
- * is an impostor.  tcptuned has no unprivileged mode today, so root.
+ * is an impostor.  tcptuned has no unprivileged mode today, so root;
+ * only scripts/trips.sh, measuring as a user, builds with the user's.
  */
+#ifndef CTL_DAEMON_UID
 #define CTL_DAEMON_UID		0
+#endif
 /* Bounds on what a reply may hold, so a broken daemon cannot exhaust us. */
 #define CTL_MAX_KEYS		TT_MAX_KEYS
 #define CTL_MAX_ERRORS		10000
@@ -93,7 +96,6 @@ size_t	 ctl_wrap_buf(char *, size_t, const char *, const char *,
 	    const char *, int);
 
 /* nearest.c: "did you mean" */
-size_t	 ctl_edit_distance(const char *, const char *);
 const char *ctl_nearest(const char *, const char *const *, size_t);
 
 /*

@@ -1,7 +1,7 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers are called through wait_until
 # System test: no non-root user can make the daemon's log grow faster than
-# a fixed rate (docs/SECURITY.md, "The log"; daemon/log_limit.c).
+# a fixed rate (docs/SECURITY.md, "The log"; daemon/control.c).
 #   flood    uid 65534 sends 2000 denied requests (reload, restore, resume,
 #            lease), 200 malformed messages, 50 of another protocol
 #            version, and 40 connections (8 over its limit): the log

@@ -3,7 +3,7 @@
  * it (lib/config_model.c): the table is consistent (every nearest key named
  * is a key of that OS, every ceiling a key written before those it caps,
  * every key of the apply plan and of the shipped configs catalogued),
- * the edit distance and "did you mean", each kind of refusal, OS names, sizes in words, the kernel asked through a
+ * "did you mean" (the distance is lib/util.c's), each kind of refusal, OS names, sizes in words, the kernel asked through a
  * backend, the daemon's reader (CONFIG_CHECK_OS) refusing what cannot
  * apply with file:line, and the macOS keys by xnu release (the facts,
  * the fake kernel against them, check's warnings).
@@ -119,18 +119,6 @@ test_known_keys_catalogued(void **state)
 			fail_msg("%s is not catalogued", known[i].name);
 	assert_null(catalogue_find("tcp.congestionprovider.", TT_OS_WINDOWS));
 	assert_null(catalogue_find("net.core.rmem_max", TT_OS_DARWIN));
-}
-
-static void
-test_edit_distance(void **state)
-{
-	(void)state;
-	assert_int_equal(tt_edit_distance("", ""), 0);
-	assert_int_equal(tt_edit_distance("abc", ""), 3);
-	assert_int_equal(tt_edit_distance("", "ab"), 2);
-	assert_int_equal(tt_edit_distance("rmme", "rmem"), 1);	/* a swap */
-	assert_int_equal(tt_edit_distance("kitten", "sitting"), 3);
-	assert_int_equal(tt_edit_distance("rmem_mx", "rmem_max"), 1);
 }
 
 static void
@@ -1069,7 +1057,6 @@ main(void)
 		cmocka_unit_test(test_table_consistent),
 		cmocka_unit_test(test_table_ceilings),
 		cmocka_unit_test(test_known_keys_catalogued),
-		cmocka_unit_test(test_edit_distance),
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_kernel_words),

@@ -3,13 +3,16 @@
  * daemon (control_ops) and a fake transport (ctl_io): replies, privilege,
  * slot limits and root's reserve, one reply at a time, the output budget,
  * a change whose sender has gone, the end of input, bad input, the bound
- * on one reply, requests in pieces, idle time and a lease holder.
+ * on one reply, requests in pieces, idle time and a lease holder; and the
+ * bound on what a client can make the daemon log.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -749,6 +752,285 @@ test_at_least_one_slot(void **arg)
 	ctl_server_free(s);
 }
 
+/*
+ * ---- the log's bound, on a fake clock and the log's sink: one line per
+ * uid per interval with the count of the rest, root never limited, the
+ * table's bound whatever the number of uids, the counts written by a
+ * flush and never lost, and a line the log would hide spends nothing.
+ */
+
+#define MAX_LINES	4096
+
+static time_t		fake_now = 1000;
+static char		lines[MAX_LINES][256];
+static enum log_level	levels[MAX_LINES];
+static size_t		nlines;
+
+static time_t
+fake_clock(void)
+{
+	return fake_now;
+}
+
+/*
+ * The system log as lib/log.c writes to it (log_posix.c is not linked):
+ * each line as written, with its level, once log_setup() has sent the
+ * log there.
+ */
+void
+log_sink_open(const char *ident)
+{
+	(void)ident;
+}
+
+void
+log_sink_write(enum log_level pri, const char *msg)
+{
+	assert_true(nlines < MAX_LINES);
+	snprintf(lines[nlines], sizeof(lines[0]), "%s", msg);
+	levels[nlines++] = pri;
+}
+
+static struct log_limit	lim;
+
+/* The log to the sink above, -d as verbose says. */
+static void
+log_to_sink(int verbose)
+{
+	log_init(0, verbose, "test_control");
+}
+
+static int
+log_setup(void **arg)
+{
+	(void)arg;
+	fake_now = 1000;
+	nlines = 0;
+	log_to_sink(0);
+	log_limit_init(&lim, fake_clock);
+	return 0;
+}
+
+static int
+log_teardown(void **arg)
+{
+	(void)arg;
+	log_init(1, 0, "test_control");
+	return 0;
+}
+
+static struct ctl_peer
+peer_of(unsigned long uid)
+{
+	struct ctl_peer	p;
+
+	memset(&p, 0, sizeof(p));
+	p.user = uid;
+	p.privileged = false;
+	p.pid = -1;
+	return p;
+}
+
+static void
+denied(const struct ctl_peer *p, int n)
+{
+	int	i;
+
+	for (i = 0; i < n; i++)
+		log_limited(&lim, p, TT_LOG_ERR, "control: uid %lu asked for "
+		    "restore: denied", p != NULL ? p->user : 0UL);
+}
+
+/* 2000 denials in one second: one line, the rest in the next line. */
+static void
+test_log_one_line_per_interval(void **arg)
+{
+	struct ctl_peer	nobody = peer_of(65534);
+
+	(void)arg;
+	denied(&nobody, 2000);
+	assert_int_equal(nlines, 1);
+	assert_string_equal(lines[0],
+	    "control: uid 65534 asked for restore: denied");
+	fake_now += LOG_LIMIT_EVERY - 1;
+	denied(&nobody, 1);
+	assert_int_equal(nlines, 1);
+	assert_true(log_limit_pending(&lim));
+	fake_now += 1;
+	denied(&nobody, 1);
+	assert_int_equal(nlines, 2);
+	assert_string_equal(lines[1], "control: uid 65534 asked for restore: "
+	    "denied (2000 more from uid 65534 in the last 10 s)");
+	assert_false(log_limit_pending(&lim));
+}
+
+static void
+test_log_root_unlimited(void **arg)
+{
+	struct ctl_peer	root = peer_of(0);
+
+	(void)arg;
+	root.privileged = true;
+	denied(&root, 500);
+	assert_int_equal(nlines, 500);
+	assert_false(log_limit_pending(&lim));
+}
+
+/* Each uid has its own line: one user cannot silence another. */
+static void
+test_log_uids_apart(void **arg)
+{
+	struct ctl_peer	a = peer_of(1000), b = peer_of(1001);
+
+	(void)arg;
+	denied(&a, 50);
+	denied(&b, 50);
+	assert_int_equal(nlines, 2);
+	assert_non_null(strstr(lines[1], "uid 1001"));
+}
+
+/*
+ * The flush writes a count once its uid may log again, and that is the
+ * uid's line for the interval; at exit (all) every count is written.
+ */
+static void
+test_log_flush(void **arg)
+{
+	struct ctl_peer	nobody = peer_of(65534);
+
+	(void)arg;
+	denied(&nobody, 2000);
+	log_limit_flush(&lim, false);
+	assert_int_equal(nlines, 1);
+	fake_now += LOG_LIMIT_EVERY + 3;
+	log_limit_flush(&lim, false);
+	assert_int_equal(nlines, 2);
+	assert_string_equal(lines[1], "control: 1999 more from uid 65534 in "
+	    "the last 13 s, not logged (one line per uid per 10 s)");
+	assert_int_equal(levels[1], TT_LOG_ERR);
+	assert_false(log_limit_pending(&lim));
+	denied(&nobody, 7);		/* within the flush's interval */
+	assert_int_equal(nlines, 2);
+	log_limit_flush(&lim, true);	/* at exit: whatever the time */
+	assert_int_equal(nlines, 3);
+	assert_non_null(strstr(lines[2], "7 more from uid 65534 in the last 0 s"));
+	log_limit_flush(&lim, true);
+	assert_int_equal(nlines, 3);
+}
+
+/*
+ * 1000 uids, 10 lines each every second for 100 s: the lines are bounded
+ * by the table (LOG_LIMIT_USERS + 2 per interval), and every line is
+ * counted: written or in a count.
+ */
+static void
+test_log_bound_whatever_the_uids(void **arg)
+{
+	struct ctl_peer	p;
+	unsigned long	uid, counted = 0;
+	size_t		i;
+	const char	*m;
+	int		sec, bound;
+
+	(void)arg;
+	for (sec = 0; sec < 100; sec++, fake_now++)
+		for (uid = 1; uid <= 1000; uid++) {
+			p = peer_of(uid);
+			denied(&p, 10);
+		}
+	log_limit_flush(&lim, true);
+	bound = (LOG_LIMIT_USERS + 2) * (100 / LOG_LIMIT_EVERY + 1) +
+	    LOG_LIMIT_USERS + 2;	/* and the flush at exit */
+	assert_true(nlines <= (size_t)bound);
+	assert_true(nlines > LOG_LIMIT_USERS);
+	for (i = 0; i < nlines; i++) {
+		if ((m = strstr(lines[i], " more from")) != NULL) {
+			while (m > lines[i] && isdigit((unsigned char)m[-1]))
+				m--;
+			counted += strtoul(m, NULL, 10);
+		}
+		if (strstr(lines[i], "asked for") != NULL)
+			counted++;
+	}
+	assert_int_equal(counted, 100UL * 1000 * 10);
+	assert_false(log_limit_pending(&lim));
+}
+
+/* Past the table a uid shares "other uids"; an evicted count goes there. */
+static void
+test_log_other_uids(void **arg)
+{
+	struct ctl_peer	p;
+	unsigned long	uid;
+
+	(void)arg;
+	for (uid = 1; uid <= LOG_LIMIT_USERS + 5; uid++) {
+		p = peer_of(uid);
+		denied(&p, 2);
+	}
+	/* 16 own lines, 1 for "other uids" (uid 17), the rest counted */
+	assert_int_equal(nlines, LOG_LIMIT_USERS + 1);
+	fake_now += LOG_LIMIT_EVERY;
+	p = peer_of(5000);	/* takes the oldest slot; its 1 goes to other */
+	denied(&p, 1);
+	assert_int_equal(nlines, LOG_LIMIT_USERS + 2);
+	log_limit_flush(&lim, false);
+	assert_non_null(strstr(lines[nlines - 1], "more from other uids"));
+	/* the other's 9 (uids 17..21, 2 each, less its line) and uid 1's 1 */
+	assert_non_null(strstr(lines[nlines - 1], "control: 10 more from "
+	    "other uids"));
+}
+
+/* A peer not identified yet (no uid) has its own slot. */
+static void
+test_log_unidentified(void **arg)
+{
+	struct ctl_peer	nobody = peer_of(65534);
+
+	(void)arg;
+	denied(NULL, 100);
+	denied(&nobody, 1);
+	assert_int_equal(nlines, 2);
+	log_limit_flush(&lim, true);
+	assert_non_null(strstr(lines[2], "99 more from unidentified clients"));
+}
+
+/*
+ * A debug line the log does not show spends nothing (the next error is
+ * written); with -d it is limited like the rest, and the count's line has
+ * the level of the most severe line it stands for.
+ */
+static void
+test_log_levels(void **arg)
+{
+	struct ctl_peer	nobody = peer_of(65534);
+
+	(void)arg;
+	log_limited(&lim, &nobody, TT_LOG_DEBUG, "control: closing idle client");
+	assert_int_equal(nlines, 0);
+	denied(&nobody, 1);
+	assert_int_equal(nlines, 1);
+	fake_now += LOG_LIMIT_EVERY;
+	log_to_sink(1);
+	log_limited(&lim, &nobody, TT_LOG_DEBUG, "control: bad header");
+	log_limited(&lim, &nobody, TT_LOG_DEBUG, "control: bad header");
+	assert_int_equal(nlines, 2);
+	assert_int_equal(levels[1], TT_LOG_DEBUG);
+	log_limit_flush(&lim, true);
+	assert_int_equal(levels[2], TT_LOG_DEBUG);
+	fake_now += LOG_LIMIT_EVERY;
+	log_limited(&lim, &nobody, TT_LOG_DEBUG, "control: bad header");
+	log_limited(&lim, &nobody, TT_LOG_DEBUG, "control: bad header");
+	denied(&nobody, 1);
+	log_limit_flush(&lim, true);
+	assert_int_equal(nlines, 5);
+	assert_int_equal(levels[4], TT_LOG_ERR);
+	assert_non_null(strstr(lines[4], "2 more from uid 65534"));
+}
+
+#define LOG_TEST(t)	\
+	cmocka_unit_test_setup_teardown(t, log_setup, log_teardown)
+
 int
 main(void)
 {
@@ -769,6 +1051,14 @@ main(void)
 		cmocka_unit_test(test_idle),
 		cmocka_unit_test(test_reload_later),
 		cmocka_unit_test(test_at_least_one_slot),
+		LOG_TEST(test_log_one_line_per_interval),
+		LOG_TEST(test_log_root_unlimited),
+		LOG_TEST(test_log_uids_apart),
+		LOG_TEST(test_log_flush),
+		LOG_TEST(test_log_bound_whatever_the_uids),
+		LOG_TEST(test_log_other_uids),
+		LOG_TEST(test_log_unidentified),
+		LOG_TEST(test_log_levels),
 	};
 
 	log_init(1, 0, "test_control");

@@ -1,7 +1,7 @@
 /*
- * tools/nearest.c: the edit distance (transpositions as one edit) and the
- * "did you mean" it gives for tcptunectl's commands; no guess for a word
- * unlike any of them.
+ * tools/nearest.c: the "did you mean" it gives for tcptunectl's commands
+ * (the distance is lib/util.c's, tests/unit/test_util.c); no guess for a
+ * word unlike any of them.
  */
 #include "config.h"
 
@@ -19,22 +19,6 @@ static const char *const cmds[] = {
 	"status", "reload", "check", "restore", "resume", "advise", "measure",
 	"help", "version"
 };
-
-static void
-test_distance(void **arg)
-{
-	(void)arg;
-	assert_int_equal(ctl_edit_distance("status", "status"), 0);
-	assert_int_equal(ctl_edit_distance("stauts", "status"), 1);
-	assert_int_equal(ctl_edit_distance("STATUS", "status"), 0);
-	assert_int_equal(ctl_edit_distance("", "help"), 4);
-	assert_int_equal(ctl_edit_distance("chek", "check"), 1);
-	assert_int_equal(ctl_edit_distance("resmue", "resume"), 1);
-	assert_int_equal(ctl_edit_distance("kitten", "sitting"), 3);
-	/* too long to compare */
-	assert_true(ctl_edit_distance("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-	    "a") > 32);
-}
 
 static void
 test_nearest(void **arg)
@@ -63,7 +47,6 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_distance),
 		cmocka_unit_test(test_nearest),
 	};
 

@@ -1,7 +1,8 @@
 /*
- * A directory tree for the trust-rule tests (test_trust_posix.c,
- * test_sibling_posix.c), made under a fresh 0755 directory in /tmp (root's
- * and sticky: passed through on the way) and removed after the group.
+ * A directory tree for the trust-rule tests (test_trust_posix.c: the
+ * trust rule's group and the sibling rule's), made under a fresh 0755
+ * directory in /tmp (root's and sticky: passed through on the way) and
+ * removed after the group.
  */
 #ifndef TCPTUNE_TREE_FIXTURE_H
 #define TCPTUNE_TREE_FIXTURE_H

@@ -1,7 +1,7 @@
 /*
  * The protocols measure's transfers may use, set in the form the running
  * libcurl takes (measure_net.c), apart from measure.h so that
- * tests/unit/test_measure_curlopt.c can hand in setters of its own.
+ * tests/unit/test_measure_net.c can hand in setters of its own.
  */
 #ifndef TCPTUNE_MEASURE_CURLOPT_H
 #define TCPTUNE_MEASURE_CURLOPT_H

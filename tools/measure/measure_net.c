@@ -311,7 +311,7 @@ on_header(char *data, size_t size, size_t n, void *arg)
  * So the choice is made at run time, by the answer: the _STR forms when
  * libcurl takes them, else the bitmasks; when neither holds, the transfer
  * does not start.  The setters come in as functions, so
- * tests/unit/test_measure_curlopt.c can play an old libcurl.
+ * tests/unit/test_measure_net.c can play an old libcurl.
  */
 #define PROTOS		"http,https"
 #define PROTO_BITS	((long)(CURLPROTO_HTTP | CURLPROTO_HTTPS))

@@ -1,6 +1,7 @@
 /*
  * lib/util.c's escaping: what reaches a terminal or a log is shown,
- * never obeyed; and lib/log.c, which escapes every line it writes.
+ * never obeyed; and lib/log.c, which escapes every line it writes.  Its
+ * tt_strlcat and tt_edit_distance.
  */
 #include "config.h"
 
@@ -255,6 +256,41 @@ test_strlcat(void **arg)
 	assert_memory_equal(buf, "zzzzzzzz", sizeof(buf));
 }
 
+/*
+ * tt_edit_distance: insertions, deletions, changes and neighbours swapped
+ * each 1; case counted or not; a word past TT_EDIT_MAX is not compared.
+ */
+static void
+test_edit_distance(void **arg)
+{
+	char	longer[TT_EDIT_MAX + 2];
+
+	(void)arg;
+	assert_int_equal(tt_edit_distance("", "", false), 0);
+	assert_int_equal(tt_edit_distance("abc", "", false), 3);
+	assert_int_equal(tt_edit_distance("", "ab", false), 2);
+	assert_int_equal(tt_edit_distance("rmme", "rmem", false), 1);	/* swap */
+	assert_int_equal(tt_edit_distance("kitten", "sitting", false), 3);
+	assert_int_equal(tt_edit_distance("rmem_mx", "rmem_max", false), 1);
+	assert_int_equal(tt_edit_distance("STATUS", "status", false), 6);
+	/* tcptunectl's commands: case ignored */
+	assert_int_equal(tt_edit_distance("status", "status", true), 0);
+	assert_int_equal(tt_edit_distance("stauts", "status", true), 1);
+	assert_int_equal(tt_edit_distance("STATUS", "status", true), 0);
+	assert_int_equal(tt_edit_distance("", "help", true), 4);
+	assert_int_equal(tt_edit_distance("chek", "check", true), 1);
+	assert_int_equal(tt_edit_distance("resmue", "resume", true), 1);
+	assert_int_equal(tt_edit_distance("kitten", "sitting", true), 3);
+	/* the longest compared, and one past it */
+	memset(longer, 'a', sizeof(longer));
+	longer[TT_EDIT_MAX] = '\0';
+	assert_int_equal(tt_edit_distance(longer, "a", false),
+	    TT_EDIT_MAX - 1);
+	longer[TT_EDIT_MAX] = 'a';
+	longer[TT_EDIT_MAX + 1] = '\0';
+	assert_int_equal(tt_edit_distance(longer, "a", true), TT_EDIT_MAX + 1);
+}
+
 int
 main(void)
 {
@@ -270,6 +306,7 @@ main(void)
 		cmocka_unit_test(test_text_unsafe),
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_log_lines),
+		cmocka_unit_test(test_edit_distance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

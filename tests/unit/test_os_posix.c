@@ -45,7 +45,7 @@ setup(void **arg)
 	char	path[256];
 
 	(void)arg;
-	snprintf(root, sizeof(root), "/tmp/test_wsl.XXXXXX");
+	snprintf(root, sizeof(root), "/tmp/test_os_posix.XXXXXX");
 	if (mkdtemp(root) == NULL)
 		return -1;
 	snprintf(path, sizeof(path), "%s/proc", root);
@@ -122,5 +122,5 @@ main(void)
 		cmocka_unit_test(test_this_machine),
 	};
 
-	return cmocka_run_group_tests_name("wsl", tests, setup, teardown);
+	return cmocka_run_group_tests_name("os_posix", tests, setup, teardown);
 }
