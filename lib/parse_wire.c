@@ -324,6 +324,82 @@ scan_encoding_ok(const char *t, const char *close)
 }
 
 /*
+ * At t, a '<': step over a comment, a CDATA section or a processing
+ * instruction (the XML declaration's encoding checked), *p after it: 1.
+ * 0: none of these, a tag.  -1: one not closed, or an encoding this scan
+ * cannot read.
+ */
+static int
+scan_skip(const char *t, const char *end, const char **p)
+{
+	static const struct { const char *open, *close; } skipped[] = {
+		{ "<!--", "-->" }, { "<![CDATA[", "]]>" }, { "<?", "?>" },
+	};
+	const char	*close;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++) {
+		if (!scan_starts(t, end, skipped[i].open))
+			continue;
+		close = scan_find(t + strlen(skipped[i].open), end,
+		    skipped[i].close);
+		if (close == NULL || (skipped[i].open[1] == '?' &&
+		    scan_named(t + 1, end, "xml") && !scan_encoding_ok(t, close)))
+			return -1;
+		*p = close + strlen(skipped[i].close);
+		return 1;
+	}
+	return 0;
+}
+
+/* parse_wire_says_allow_any's place in the markup. */
+struct allow_scan {
+	int	depth;
+	int	top;		/* the top dict's children's depth; -1 */
+	int	said;		/* AllowAnySysctl <true/> seen */
+	bool	root_plist;	/* the root element is <plist> */
+	bool	first;		/* no element in <plist> before the dict */
+	bool	want_value;	/* AllowAnySysctl's key seen, its value next */
+};
+
+/*
+ * A child of the top dict, at t (its start tag ending at next): a key,
+ * read whole (*p after its end tag: 1), or AllowAnySysctl's value.  0:
+ * the scan goes on from next; -1: a no (a key with markup or a reference,
+ * AllowAnySysctl twice or with a value but <true/>).
+ */
+static int
+top_child(struct allow_scan *st, const char *t, const char *next,
+    const char *end, const char **p)
+{
+	const char	*close;
+	bool		 empty = next[-2] == '/';
+
+	if (st->want_value) {
+		st->want_value = false;
+		if (!scan_named(t, end, "true") || (!empty &&
+		    !scan_starts(next, end, "</true>")))
+			return -1;
+		st->said = 1;
+		return 0;
+	}
+	if (!scan_named(t, end, "key") || empty)
+		return 0;
+	if ((close = scan_find(next, end, "</key>")) == NULL ||
+	    memchr(next, '<', (size_t)(close - next)) ||
+	    memchr(next, '&', (size_t)(close - next)))
+		return -1;
+	if ((size_t)(close - next) == 14 &&
+	    memcmp(next, "AllowAnySysctl", 14) == 0) {
+		if (st->said)
+			return -1;
+		st->want_value = true;
+	}
+	*p = close + 6;
+	return 1;
+}
+
+/*
  * Whether the config's bytes say AllowAnySysctl <true/> in the top dict
  * (the first element of the root <plist>).  tcptuned does not
  * take the one flag that widens what root writes on the parse helper's
@@ -340,34 +416,19 @@ scan_encoding_ok(const char *t, const char *close)
 int
 parse_wire_says_allow_any(const char *buf, size_t len)
 {
-	const char	*p = buf, *end = buf + len, *t, *next, *close;
-	int		 depth = 0, top = -1, said = 0;
-	bool		 root_plist = false, first = true, want_value = false;
-	bool		 empty;
+	const char		*p = buf, *end = buf + len, *t, *next;
+	struct allow_scan	 st = { 0, -1, 0, false, true, false };
+	bool			 empty;
 
 	if (scan_starts(p, end, "\xef\xbb\xbf"))
 		p += 3;
 	if (scan_starts(p, end, "bplist"))
 		return 0;
 	while ((t = memchr(p, '<', (size_t)(end - p))) != NULL) {
-		if (scan_starts(t, end, "<!--")) {
-			if ((close = scan_find(t + 4, end, "-->")) == NULL)
-				return 0;
-			p = close + 3;
-			continue;
-		}
-		if (scan_starts(t, end, "<![CDATA[")) {
-			if ((close = scan_find(t + 9, end, "]]>")) == NULL)
-				return 0;
-			p = close + 3;
-			continue;
-		}
-		if (scan_starts(t, end, "<?")) {
-			if ((close = scan_find(t + 2, end, "?>")) == NULL ||
-			    (scan_named(t + 1, end, "xml") &&
-			    !scan_encoding_ok(t, close)))
-				return 0;
-			p = close + 2;
+		switch (scan_skip(t, end, &p)) {
+		case -1:
+			return 0;
+		case 1:
 			continue;
 		}
 		if ((next = scan_tag_end(t, end)) == NULL)
@@ -379,45 +440,32 @@ parse_wire_says_allow_any(const char *buf, size_t len)
 			continue;
 		}
 		if (t[1] == '/') {
-			if (--depth < 0)
+			if (--st.depth < 0)
 				return 0;
-			if (depth < top)	/* the top dict has ended */
+			if (st.depth < st.top)	/* the top dict has ended */
 				break;
 			p = next;
 			continue;
 		}
 		empty = next[-2] == '/';
-		if (top == -1 && scan_named(t, end, "dict") && depth == 1 &&
-		    root_plist && first)
-			top = depth + 1;
-		else if (depth == 0)
-			root_plist = scan_named(t, end, "plist");
-		else if (depth == top && want_value) {
-			want_value = false;
-			if (!scan_named(t, end, "true") || (!empty &&
-			    !scan_starts(next, end, "</true>")))
+		if (st.top == -1 && scan_named(t, end, "dict") &&
+		    st.depth == 1 && st.root_plist && st.first)
+			st.top = st.depth + 1;
+		else if (st.depth == 0)
+			st.root_plist = scan_named(t, end, "plist");
+		else if (st.depth == st.top) {
+			switch (top_child(&st, t, next, end, &p)) {
+			case -1:
 				return 0;
-			said = 1;
-		} else if (depth == top && scan_named(t, end, "key") &&
-		    !empty) {
-			if ((close = scan_find(next, end, "</key>")) == NULL ||
-			    memchr(next, '<', (size_t)(close - next)) ||
-			    memchr(next, '&', (size_t)(close - next)))
-				return 0;
-			if ((size_t)(close - next) == 14 &&
-			    memcmp(next, "AllowAnySysctl", 14) == 0) {
-				if (said)
-					return 0;
-				want_value = true;
+			case 1:
+				continue;
 			}
-			p = close + 6;
-			continue;
 		}
-		if (depth == 1)
-			first = false;	/* the top dict is the plist's first */
+		if (st.depth == 1)
+			st.first = false;	/* the top dict is the first */
 		if (!empty)
-			depth++;
+			st.depth++;
 		p = next;
 	}
-	return want_value ? 0 : said;
+	return st.want_value ? 0 : st.said;
 }
