@@ -284,6 +284,31 @@ doctype(struct scan *sc, const char *s)
 }
 
 /*
+ * The document's start, past a byte order mark: EBCDIC refused, and the
+ * XML declaration's encoding judged.  NULL: the document does not start
+ * with markup, and libxml2 parses nothing of it ("Start tag expected"):
+ * its words are left to it.
+ */
+static const char *
+prologue(struct scan *sc, const char *s)
+{
+	const char	*q, *decl_end, *end = sc->end;
+
+	if (starts(s, end, "\xef\xbb\xbf"))
+		s += 3;
+	for (q = s; q < end && is_space(*q); q++)
+		;
+	if (q < end && *q != '<' && !starts(q, end, "\x4c\x6f\xa7\x94"))
+		return NULL;
+	if (starts(s, end, "\x4c\x6f\xa7\x94"))
+		refuse(sc, s, "EBCDIC text: a plist is UTF-8");
+	else if (starts(s, end, "<?xml") && (decl_end = memchr(s, '>',
+	    (size_t)(end - s))) != NULL)
+		encoding(sc, s, decl_end);
+	return s;
+}
+
+/*
  * The start tag at s ('<' then a name): NAME, at most <plist>'s version,
  * then ">" or "/>".  Where the scan goes on, *open when it is not empty;
  * NULL when refused.
@@ -356,7 +381,7 @@ int
 plist_scan(const char *buf, size_t len, long *line, char *why, size_t size)
 {
 	struct scan	 sc;
-	const char	*s = buf, *end = buf + len, *q, *decl_end;
+	const char	*s, *end = buf + len, *q;
 	unsigned	 depth = 0;
 	bool		 open;
 
@@ -364,21 +389,8 @@ plist_scan(const char *buf, size_t len, long *line, char *why, size_t size)
 	sc.end = end;
 	sc.why = why;
 	sc.size = size;
-	if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
-		s += 3;
-	/*
-	 * libxml2 parses nothing of a document that does not start with
-	 * markup ("Start tag expected"): leave its words to it.
-	 */
-	for (q = s; q < end && is_space(*q); q++)
-		;
-	if (q < end && *q != '<' && !starts(q, end, "\x4c\x6f\xa7\x94"))
+	if ((s = prologue(&sc, buf)) == NULL)
 		return 0;
-	if (starts(s, end, "\x4c\x6f\xa7\x94"))
-		refuse(&sc, s, "EBCDIC text: a plist is UTF-8");
-	else if (starts(s, end, "<?xml") && (decl_end = memchr(s, '>',
-	    (size_t)(end - s))) != NULL)
-		encoding(&sc, s, decl_end);
 	while (sc.at == NULL && s < end &&
 	    (s = memchr(s, '<', (size_t)(end - s))) != NULL) {
 		if (starts(s, end, "<!--") &&
