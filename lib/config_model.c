@@ -6,7 +6,7 @@
  * layers, the managed preferences file and the registry policy laid over
  * the config key by key; and the whole checked against the catalogue of
  * the OS it is meant for.  tcptuned validates what its parse helper
- * (tools/parse/tcptune-parse.c) sends with this file and must not link
+ * (daemon/parse_helper.c) sends with this file and must not link
  * libxml2 (docs/SECURITY.md, "Privilege separation"): nothing here
  * parses, and nothing here reads the registry.
  *

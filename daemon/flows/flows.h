@@ -1,9 +1,9 @@
 /*
- * flows: the machine's own TCP connections, read once per check cycle,
- * kept in a short history bounded in entries and age (memory only, never
- * on disk), and classified by what held each one back: this machine's
- * receive or send buffer at its ceiling, the far end's window, the
- * network, or the application.
+ * flows: the machine's own TCP connections, read on a tick of their own
+ * (FLOW_TICK_MS), kept in a short history bounded in entries and age
+ * (memory only, never on disk), and classified by what held each one
+ * back: this machine's receive or send buffer at its ceiling, the far
+ * end's window, the network, or the application.
  *
  * flows.c is the same on every OS: the history and the classifier.  The
  * readings come from one per-OS file behind a table of functions
