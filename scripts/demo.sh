@@ -78,7 +78,9 @@ for k in net/ipv4/tcp_rmem net/ipv4/tcp_wmem net/core/rmem_max; do
 	printf '%-28s %s\n' "$k" "$(tr '\t' ' ' </proc/sys/$k)"
 done
 original=$(tr -s '\t ' '  ' <"$rmem")
-wanted=$(sed -n '/<key>net.ipv4.tcp_rmem<\/key>/{n;s|.*<string>\(.*\)</string>.*|\1|p;}' \
+# The key's first string: its value, written alone or as the Value of a
+# dict (Value comes before Mode in the shipped configs).
+wanted=$(sed -n '/<key>net.ipv4.tcp_rmem<\/key>/,/<\/string>/s|.*<string>\(.*\)</string>.*|\1|p' \
     "$work/tcptune.conf")
 [ -n "$wanted" ] || failed "no net.ipv4.tcp_rmem in etc/tcptune.conf.linux"
 

@@ -122,8 +122,14 @@ default|8
 PAR_QUICK="default|4"
 if [ "$QUICK" -eq 1 ]; then ROWS=$ROWS_QUICK; PAR=$PAR_QUICK; else ROWS=$ROWS_FULL; PAR=$PAR_FULL; fi
 TUNED_CONF=$top_srcdir/etc/tcptune.conf.linux
-TUNED_RMEM=$(sed -n '/tcp_rmem/{n;s/.*<string>\(.*\)<\/string>.*/\1/p;}' "$TUNED_CONF")
-TUNED_WMEM=$(sed -n '/tcp_wmem/{n;s/.*<string>\(.*\)<\/string>.*/\1/p;}' "$TUNED_CONF")
+# Each key's first string: its value, alone or as a dict's Value (which
+# comes before Mode in the shipped config).
+conf_value() {
+	sed -n "/<key>$1<\\/key>/,/<\\/string>/s/.*<string>\\(.*\\)<\\/string>.*/\\1/p" \
+	    "$TUNED_CONF"
+}
+TUNED_RMEM=$(conf_value net.ipv4.tcp_rmem)
+TUNED_WMEM=$(conf_value net.ipv4.tcp_wmem)
 if [ -z "$TUNED_RMEM" ] || [ -z "$TUNED_WMEM" ]; then
 	fail "cannot read tcp_rmem/tcp_wmem from $TUNED_CONF"
 fi

@@ -81,7 +81,8 @@ wait_diag() {
 	diag_file "daemon log" "$TB_TMP/tcptuned.log"
 }
 
-TUNED_RMEM=$(sed -n '/tcp_rmem/{n;s/.*<string>\(.*\)<\/string>.*/\1/p;}' \
+# The key's first string: its value, alone or as a dict's Value.
+TUNED_RMEM=$(sed -n '/<key>net.ipv4.tcp_rmem<\/key>/,/<\/string>/s/.*<string>\(.*\)<\/string>.*/\1/p' \
     "$top_srcdir/etc/tcptune.conf.linux")
 [ -n "$TUNED_RMEM" ] || bail "no tcp_rmem in etc/tcptune.conf.linux"
 
