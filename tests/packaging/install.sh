@@ -132,9 +132,9 @@ if [ "$platform" = linux ]; then
 	    grep -qx "ExecStart=$sbindir/tcptuned" "$svc"
 	check "unit: ConditionPathExists=$sysconfdir/tcptune.conf" \
 	    grep -qx "ConditionPathExists=$sysconfdir/tcptune.conf" "$svc"
-	check "unit: Type=notify, reload by HUP, restart on failure" \
+	check "unit: Type=notify, reload by tcptunectl, restart on failure" \
 	    has_lines "$svc" 'Type=notify' 'Restart=on-failure' \
-	    "ExecReload=/bin/kill -HUP \$MAINPID" \
+	    "ExecReload=$bindir/tcptunectl reload" \
 	    'After=systemd-sysctl.service'
 	if grep -Eq '^(PrivateNetwork|ProtectKernelTunables)=(yes|true|1)' "$svc"; then
 		not_ok "unit: no PrivateNetwork= or ProtectKernelTunables="
@@ -142,8 +142,10 @@ if [ "$platform" = linux ]; then
 		ok "unit: no PrivateNetwork= or ProtectKernelTunables="
 	fi
 	if command -v systemd-analyze >/dev/null 2>&1; then
-		# verify wants ExecStart to exist: point it into DESTDIR.
-		sed "s|^ExecStart=|ExecStart=$D|" "$svc" >"$T/tcptuned.service"
+		# verify wants ExecStart and ExecReload to exist: point them
+		# into DESTDIR.
+		sed "s|^ExecStart=|ExecStart=$D|; s|^ExecReload=|ExecReload=$D|" \
+		    "$svc" >"$T/tcptuned.service"
 		check "systemd-analyze verify accepts the unit" \
 		    systemd-analyze verify --man=no "$T/tcptuned.service"
 	else
