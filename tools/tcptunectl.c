@@ -333,9 +333,11 @@ static const struct {
 	int		 code;
 	const char	*help;
 } exit_codes[] = {
-	{ CTL_OK, "success; status: every key is in force" },
+	{ CTL_OK, "success; status: every key is in force; status --prometheus\n"
+	    "and --textfile: the metrics were written, whatever the keys' state" },
 	{ CTL_FAIL,
-	    "status: a key is not in force, or enforcement is paused;\n"
+	    "status: a key is not in force, or enforcement is paused (not\n"
+	    "with --prometheus or --textfile: the metrics carry it);\n"
 	    "reload: the new configuration was rejected (the running one "
 	    "stays);\ncheck: the configuration has errors; restore: failed "
 	    "(resume\nexits 0 once enforcement is on, keys refused or not: "
@@ -877,7 +879,16 @@ run_status(const struct params *p)
 		return rv;
 	wrv = p->out->status(rv == CTL_OK ? &r : NULL);
 	if (rv == CTL_OK) {
-		rv = reply_all_in_force(&r) ? CTL_OK : CTL_FAIL;
+		/*
+		 * The metrics carry each key's state (tcptune_key_state,
+		 * tcptune_paused): written, they are a success, so that a
+		 * timer running --textfile does not fail every minute
+		 * wherever a key is refused, as in any container (issue 45).
+		 * Only the text and JSON forms tell the state by the exit.
+		 */
+		if (!p->prometheus && p->textfile == NULL &&
+		    !reply_all_in_force(&r))
+			rv = CTL_FAIL;
 		reply_free(&r);
 	}
 	return wrv == -1 && rv == CTL_OK ? CTL_FAIL : rv;

@@ -5,8 +5,10 @@
 # state (in force, drifted, refused), corrections, the last check and
 # tcptune_up; label values with quotes, backslashes, a newline and bytes
 # that are not UTF-8 are escaped; the text file is replaced whole; with no
-# daemon, tcptune_up 0 is still printed and written; in each state the
-# two exit as status does.  Runs inside `unshare -n`.
+# daemon, tcptune_up 0 is still printed and written; the two exit 0
+# whenever the metrics were written, whatever the keys' state (status
+# itself exits 1 when a key is not in force), 1 when the file cannot be
+# written, 2 with no daemon (issue 45).  Runs inside `unshare -n`.
 
 . "$(dirname "$0")/lib.sh"
 tt_init "$@"
@@ -72,7 +74,7 @@ plist "$RMEM=${RV[0]}" "$WMEM=${WV[0]}" "$GONE=1" | write_config "$ODDCONF"
 start_ready main -f "$ODDCONF" -s "$SOCK" -S "$STATE"
 wait_until 3 state_is $RMEM in_force
 report $? "--prometheus: $RMEM in_force" "$(cat "$T/m.prom")"
-check_eq "--prometheus with a key refused: exit 1 as status" 1 "$CTL_RC"
+check_eq "--prometheus with a key refused: exit 0, the metrics carry it" 0 "$CTL_RC"
 valid "$T/m.prom" "promtool check metrics accepts the output"
 has "tcptune_up 1"
 report $? "tcptune_up 1 with the daemon running"
@@ -128,8 +130,8 @@ TF=$T/textfile
 mkdir "$TF"
 "$TCPTUNECTL" -s "$SOCK" status --textfile "$TF" >"$T/tf.out" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && [ -f "$TF/tcptune.prom" ] && [ ! -s "$T/tf.out" ]
-report $? "--textfile: DIR/tcptune.prom written, nothing on stdout (exit $rc)" \
+[ "$rc" -eq 0 ] && [ -f "$TF/tcptune.prom" ] && [ ! -s "$T/tf.out" ]
+report $? "--textfile, a key drifted: DIR/tcptune.prom written, nothing on stdout, exit 0 (exit $rc)" \
     "$(cat "$T/tf.out")"
 check_eq "--textfile: mode 0644 (node_exporter is not root)" 644 \
     "$(stat -c %a "$TF/tcptune.prom")"
@@ -152,11 +154,14 @@ report $? "--textfile into a missing directory: exit 1 with the reason" \
 "$TCPTUNECTL" -s "$SOCK" status --json --prometheus >"$T/tf.out" 2>&1
 check_eq "--json with --prometheus: usage error (64)" 64 "$?"
 
-# ---- --prometheus and --textfile exit as status does, state by state
+# ---- the exit, state by state: status tells the keys' state by it;
+# --prometheus and --textfile exit 0 once the metrics are written (they
+# carry the state), so a timer running the job does not fail every minute
+# wherever a key is refused, as in a container (issue 45)
 
-# exits_alike WANT STATE: status, --prometheus and --textfile DIR all
-# exit WANT.
-exits_alike() {
+# exits STATUS METRICS STATE: status exits STATUS, --prometheus and
+# --textfile DIR exit METRICS.
+exits() {
 	local text prom tf
 	"$TCPTUNECTL" -s "$SOCK" status >/dev/null 2>&1
 	text=$?
@@ -164,22 +169,36 @@ exits_alike() {
 	prom=$?
 	"$TCPTUNECTL" -s "$SOCK" status --textfile "$TF" >/dev/null 2>&1
 	tf=$?
-	[ "$text" -eq "$1" ] && [ "$prom" -eq "$1" ] && [ "$tf" -eq "$1" ]
-	report $? "$2: status, --prometheus, --textfile exit $1" \
+	[ "$text" -eq "$1" ] && [ "$prom" -eq "$2" ] && [ "$tf" -eq "$2" ]
+	report $? "$3: status exits $1, --prometheus and --textfile $2" \
 	    "status $text, --prometheus $prom, --textfile $tf"
 }
-exits_alike 1 "a key refused"
+exits 1 0 "a key drifted"
+plist -i 60 "$RMEM=${RV[1]}" "$WMEM=${WV[1]}" "$GONE=1" | write_config "$ODDCONF"
+ctl reload
+wait_until 3 state_is $GONE refused
+exits 1 0 "a key refused"
+"$TCPTUNECTL" -s "$SOCK" status --textfile "$T/no-such-dir" >"$T/tf.out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -qF "$T/no-such-dir" "$T/tf.out"
+report $? "a key refused, --textfile into a missing directory: exit 1, the write failed" \
+    "exit $rc: $(cat "$T/tf.out")"
 plist -i 60 "$RMEM=${RV[1]}" "$WMEM=${WV[1]}" | write_config "$ODDCONF"
 ctl reload
 wait_until 3 all_in_force
-exits_alike 0 "every key in force"
+exits 0 0 "every key in force"
+"$TCPTUNECTL" -s "$SOCK" status --textfile "$T/no-such-dir" >"$T/tf.out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -qF "$T/no-such-dir" "$T/tf.out"
+report $? "every key in force, --textfile into a missing directory: exit 1" \
+    "exit $rc: $(cat "$T/tf.out")"
 ctl restore
-exits_alike 1 "enforcement paused"
+exits 1 0 "enforcement paused"
 
 # ---- no daemon
 
 daemon_stop main
-exits_alike 2 "no daemon"
+exits 2 2 "no daemon"
 check_eq "SIGTERM: exit 0" 0 "$(daemon_exit_status main)"
 prom
 [ "$CTL_RC" -eq 2 ] && has "tcptune_up 0" && [ "$(grep -vc '^#' "$T/m.prom")" -eq 1 ]
