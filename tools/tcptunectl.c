@@ -719,6 +719,24 @@ optional_arg(const struct params *p, char *argv[], int *ip)
 	return next;
 }
 
+/* "unknown option", with the option meant when it is a near miss. */
+static void
+unknown_option(struct params *p, const char *name, size_t len)
+{
+	const char	*names[NITEMS(options)], *near;
+	char		 w[64];
+	size_t		 i;
+
+	for (i = 0; i < NITEMS(options); i++)
+		names[i] = options[i].name;
+	snprintf(w, sizeof(w), "%.*s", (int)len, name);
+	if ((near = ctl_nearest(w, names, NITEMS(options))) != NULL)
+		usage_error(p, "unknown option --%s: did you mean --%s?", w,
+		    near);
+	else
+		usage_error(p, "unknown option --%.*s", (int)len, name);
+}
+
 /*
  * --name, --name=ARG or --name ARG; *ip moves past a separate ARG
  * (argv[argc] is NULL).
@@ -733,7 +751,7 @@ long_option(struct params *p, char *argv[], int *ip)
 	arg = strchr(name, '=');
 	len = arg ? (size_t)(arg - name) : strlen(name);
 	if ((o = find_option(0, name, len)) == NULL) {
-		usage_error(p, "unknown option --%.*s", (int)len, name);
+		unknown_option(p, name, len);
 		return;
 	}
 	if (o->arg == NULL && arg != NULL) {

@@ -390,6 +390,9 @@ compare "platform/help: --help -v names every OS" "$cfg/platform/help.out" 0 0
 usage_case usage set-json set --json net.ipv4.tcp_rmem=1
 usage_case usage unset-json unset -j net.ipv4.tcp_rmem
 usage_case usage help-json help --json tcptuned
+# an unknown long option: the option meant, by the same nearest word as
+# a mistyped command's (issue 45)
+usage_case usage status-jsn status --jsn
 
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do
