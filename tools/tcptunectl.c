@@ -94,6 +94,7 @@ struct command {
 	int		 maxargs;
 	uint32_t	 request;	/* to the daemon; 0 none */
 	int		(*run)(const struct params *);
+	const char	*summary;	/* one line: help CMD, --help */
 	const char	*help;		/* lines separated by \n */
 };
 
@@ -173,11 +174,14 @@ static void	usage_error(struct params *, const char *, ...)
 
 static const struct command commands[] = {
 	{ C_STATUS, "status", "", 0, MSG_STATUS, run_status,
+	    "the daemon and the state of every key",
 	    "show the daemon and the state of every key" },
 	{ C_RELOAD, "reload", "", 0, MSG_RELOAD, run_change,
+	    "re-read the configuration (root)",
 	    "re-read the configuration (needs root)" },
 	{ C_CHECK, "check", "[-v] [-m MANAGED] [--platform OS | -r DIR] [FILE]",
 	    1, 0, FULL_ONLY(run_check),
+	    "check a configuration offline",
 	    "check a configuration offline, without the daemon\n"
 	    "or root: against this OS's keys and this kernel,\n"
 	    "or --platform OS's keys; -v also prints the plan.\n"
@@ -187,12 +191,14 @@ static const struct command commands[] = {
 	    "FILE is checked alone, unless -m names one" },
 	{ C_IMPORT, "import", "[--platform OS] FILE", 1, 0,
 	    FULL_ONLY(run_import),
+	    "a sysctl.conf, plist or netsh lines as a config",
 	    "print as a tcptune.conf the tuning of a sysctl.conf\n"
 	    "or sysctl.d file, a launchd plist running sysctl -w,\n"
 	    "or netsh interface tcp set global lines; what cannot\n"
 	    "be carried over is said on stderr" },
 	{ C_SET, "set", "[-f FILE] KEY=VALUE...", TT_MAX_KEYS, 0,
 	    FULL_ONLY(run_set),
+	    "change the config, reload (root)",
 	    "set keys in the running daemon's config (or FILE)\n"
 	    "in one step: checked as the daemon would, written\n"
 	    "whole (owner root, mode 0644), reloaded, the new\n"
@@ -200,14 +206,18 @@ static const struct command commands[] = {
 	    "(needs root)" },
 	{ C_UNSET, "unset", "[-f FILE] KEY...", TT_MAX_KEYS, 0,
 	    FULL_ONLY(run_set),
+	    "remove keys from the config (root)",
 	    "remove keys from the config the same way" },
 	{ C_RESTORE, "restore", "", 0, MSG_RESTORE, run_change,
+	    "put the original values back, pause (root)",
 	    "put the original values back and pause enforcement\n"
 	    "until resume or a reload (needs root)" },
 	{ C_RESUME, "resume", "", 0, MSG_RESUME, run_change,
+	    "enforce the configuration again (root)",
 	    "enforce the configuration again (needs root)" },
 	{ C_ADVISE, "advise", "--rate RATE (--rtt TIME | --host HOST)", 0, 0,
 	    FULL_ONLY(run_advise),
+	    "what one TCP stream needs on a path",
 	    "what one TCP stream needs on a path, what this\n"
 	    "machine allows and the ceilings to set; reads\n"
 	    "only, no daemon or root needed (options below),\n"
@@ -215,6 +225,7 @@ static const struct command commands[] = {
 	{ C_MEASURE, "measure", "[-n ROUNDS | --streams N] [-t SECONDS] URL", 1,
 	    0,
 	    FULL_ONLY(run_measure),
+	    "what the tuning is worth on a download",
 	    "download URL (http, https) on one TCP connection\n"
 	    "per round; as root with tcptuned, rounds take the\n"
 	    "original and the tuned values in turn and the\n"
@@ -222,15 +233,19 @@ static const struct command commands[] = {
 	    "current settings only, and why" },
 	{ C_DIAGNOSE, "diagnose", "[--all]", 0, MSG_DIAGNOSE,
 	    FULL_ONLY(run_diagnose),
+	    "what held this machine's recent transfers",
 	    "the connections of the last hour that moved real\n"
 	    "data over a real round trip, and what held each:\n"
 	    "this machine's receive or send buffer at its\n"
 	    "ceiling, the far end's window, the network or the\n"
 	    "program; without root, your own connections only" },
-	{ C_HELP, "help", "[PAGE]", 1, 0, FULL_ONLY(run_help_page),
-	    "show this help, or the manual page PAGE:\n"
-	    "tcptunectl, tcptuned or tcptune.conf" },
+	{ C_HELP, "help", "[COMMAND | PAGE]", 1, 0, FULL_ONLY(run_help_page),
+	    "a command's options, or a manual page",
+	    "show this help; with COMMAND, its synopsis and\n"
+	    "options (as COMMAND --help); or the manual page\n"
+	    "PAGE: tcptunectl, tcptuned or tcptune.conf" },
 	{ C_VERSION, "version", "", 0, 0, run_version,
+	    "show the version",
 	    "show the version" },
 };
 
@@ -372,6 +387,17 @@ static const struct {
 
 /* ---- help */
 
+static const struct command *
+command_by_id(enum cmd_id id)
+{
+	size_t	i;
+
+	for (i = 0; i < NITEMS(commands); i++)
+		if (commands[i].id == id)
+			return &commands[i];
+	abort();
+}
+
 /* "  label   text", the text's further lines aligned under its first. */
 static void
 help_entry(FILE *f, int indent, const char *label, const char *text)
@@ -485,20 +511,23 @@ print_help(FILE *f)
 static void
 print_help_short(FILE *f)
 {
-	static const char *const brief[][2] = {
-		{ "status [--short]", "the daemon and the state of every key" },
-		{ "reload", "re-read the configuration (root)" },
-		{ "check [-v] [FILE]", "check a configuration offline" },
-		{ "set KEY=VALUE...", "change the config, reload (root)" },
-		{ "unset KEY...", "remove keys from the config (root)" },
-		{ "import FILE", "a sysctl.conf, plist or netsh lines as a config" },
-		{ "diagnose", "what held this machine's recent transfers" },
-		{ "restore", "put the original values back, pause (root)" },
-		{ "resume", "enforce the configuration again (root)" },
-		{ "advise --rate RATE --rtt TIME",
-		    "what one TCP stream needs on a path" },
-		{ "measure URL", "what the tuning is worth on a download" },
-		{ "help [PAGE]", "a manual page, through a pager" },
+	/* the labels here, each text the command's summary in the table */
+	static const struct {
+		const char	*label;
+		enum cmd_id	 id;
+	} brief[] = {
+		{ "status [--short]", C_STATUS },
+		{ "reload", C_RELOAD },
+		{ "check [-v] [FILE]", C_CHECK },
+		{ "set KEY=VALUE...", C_SET },
+		{ "unset KEY...", C_UNSET },
+		{ "import FILE", C_IMPORT },
+		{ "diagnose", C_DIAGNOSE },
+		{ "restore", C_RESTORE },
+		{ "resume", C_RESUME },
+		{ "advise --rate RATE --rtt TIME", C_ADVISE },
+		{ "measure URL", C_MEASURE },
+		{ "help [COMMAND | PAGE]", C_HELP },
 	};
 	size_t	i;
 
@@ -506,7 +535,8 @@ print_help_short(FILE *f)
 	    "Show and control tcptuned, which keeps TCP-tuning sysctls in "
 	    "force.\n\nCommands:\n", CTL_NAME);
 	for (i = 0; i < NITEMS(brief); i++)
-		fprintf(f, "  %-30s %s\n", brief[i][0], brief[i][1]);
+		fprintf(f, "  %-30s %s\n", brief[i].label,
+		    command_by_id(brief[i].id)->summary);
 	fprintf(f, "\nExamples:\n"
 	    "  tcptunectl status --short\n"
 	    "  tcptunectl check /etc/tcptune.conf\n"
@@ -516,9 +546,42 @@ print_help_short(FILE *f)
 	    "  tcptunectl import /etc/sysctl.d/99-tcp.conf\n"
 	    "  sudo tcptunectl reload\n"
 	    "  sudo tcptunectl measure https://server.example/100M.bin\n"
-	    "\nEvery option and exit status: %s --help -v\n"
+	    "\nA command's options: %s help COMMAND; all of them: --help -v\n"
 	    "The manual: %s help tcptunectl (or tcptuned, tcptune.conf)\n",
 	    CTL_NAME, CTL_NAME);
+}
+
+/*
+ * help COMMAND, COMMAND --help: its synopsis, its summary and every
+ * option it takes, from the two tables; the text of an option of this
+ * command only without its "COMMAND: " prefix, which says no more here.
+ */
+static void
+print_command_help(FILE *f, const struct command *c)
+{
+	const char	*text;
+	char		 label[64], synopsis[160];
+	size_t		 i, len = strlen(c->name);
+
+	snprintf(synopsis, sizeof(synopsis), "usage: %s %s [OPTION]...%s%s",
+	    CTL_NAME, c->name, *c->args ? " " : "", c->args);
+	ctl_wrap(f, "", "         ", synopsis, SYNOPSIS_WIDTH);
+	fprintf(f, "\n%s: %s\n\nOptions:\n", c->name, c->summary);
+	for (i = 0; i < NITEMS(options); i++) {
+		if (!(options[i].cmds & CMD(c->id)))
+			continue;
+		text = options[i].help;
+		if (options[i].cmds == CMD(c->id) &&
+		    strncmp(text, c->name, len) == 0 &&
+		    strncmp(text + len, ": ", 2) == 0)
+			text += len + 2;
+		option_label(&options[i], label, sizeof(label));
+		help_entry(f, HELP_INDENT, label, text);
+		if (options[i].id == OPT_PLATFORM)
+			help_oses(f);
+	}
+	fprintf(f, "\nEvery command: %s --help; the manual: %s help %s\n",
+	    CTL_NAME, CTL_NAME, CTL_NAME);
 }
 
 /* ---- the command line */
@@ -721,6 +784,24 @@ optional_arg(const struct params *p, char *argv[], int *ip)
 	return next;
 }
 
+/* "unknown option", with the option meant when it is a near miss. */
+static void
+unknown_option(struct params *p, const char *name, size_t len)
+{
+	const char	*names[NITEMS(options)], *near;
+	char		 w[64];
+	size_t		 i;
+
+	for (i = 0; i < NITEMS(options); i++)
+		names[i] = options[i].name;
+	snprintf(w, sizeof(w), "%.*s", (int)len, name);
+	if ((near = ctl_nearest(w, names, NITEMS(options))) != NULL)
+		usage_error(p, "unknown option --%s: did you mean --%s?", w,
+		    near);
+	else
+		usage_error(p, "unknown option --%.*s", (int)len, name);
+}
+
 /*
  * --name, --name=ARG or --name ARG; *ip moves past a separate ARG
  * (argv[argc] is NULL).
@@ -735,7 +816,7 @@ long_option(struct params *p, char *argv[], int *ip)
 	arg = strchr(name, '=');
 	len = arg ? (size_t)(arg - name) : strlen(name);
 	if ((o = find_option(0, name, len)) == NULL) {
-		usage_error(p, "unknown option --%.*s", (int)len, name);
+		unknown_option(p, name, len);
 		return;
 	}
 	if (o->arg == NULL && arg != NULL) {
@@ -1078,24 +1159,56 @@ run_diagnose(const struct params *p)
 	return CTL_OK;
 }
 
-/* help PAGE prints the page built in (tools/manual.c). */
+/*
+ * "help WORD" for a WORD that is neither a command nor a page: what
+ * there is, with the one meant when it is a near miss.
+ */
+static int
+help_unknown(const char *w)
+{
+	const char	*names[NITEMS(commands) + 8], *near;	/* 3 pages */
+	char		 list[512];
+	size_t		 i, n = 0, len = 0;
+
+	for (i = 0; i < NITEMS(commands); i++)
+		names[n++] = commands[i].name;
+	for (i = 0; i < manual_npages && n < NITEMS(names); i++)
+		names[n++] = manual_pages[i].name;
+	if ((near = command_with_prefix(w)) != NULL ||
+	    (near = ctl_nearest(w, names, n)) != NULL)
+		ctl_warnx("no command or manual page \"%s\": did you mean %s?",
+		    w, near);
+	else
+		ctl_warnx("no command or manual page \"%s\"", w);
+	for (i = 0; i < NITEMS(commands) && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+		    i > 0 ? ", " : "", commands[i].name);
+	ctl_wrap(stderr, "commands: ", "  ", list, CTL_TEXT_WIDTH);
+	manual_names(list, sizeof(list));
+	ctl_wrap(stderr, "manual pages: ", "  ", list, CTL_TEXT_WIDTH);
+	return CTL_USAGE;
+}
+
+/*
+ * help COMMAND prints that command's help, help PAGE the page built in
+ * (tools/manual.c).
+ */
 static int
 run_help_page(const struct params *p)
 {
 	const struct manual_page	*m;
-	char				 names[128];
-
+	const struct command		*c;
 	FILE				*f;
 	int				 rv;
 
 	if (p->file == NULL)
 		return run_help(p);
-	if ((m = manual_find(p->file)) == NULL) {
-		manual_names(names, sizeof(names));
-		ctl_warnx("no manual page \"%s\"; there are %s", p->file,
-		    names);
-		return CTL_USAGE;
+	if ((c = find_command(p->file)) != NULL) {
+		print_command_help(stdout, c);
+		return CTL_OK;
 	}
+	if ((m = manual_find(p->file)) == NULL)
+		return help_unknown(p->file);
 	/* a page is long: through $PAGER on a terminal, as man(1) does */
 	f = term_pager();
 	rv = manual_print(f, m);
@@ -1107,12 +1220,14 @@ run_help_page(const struct params *p)
 
 /*
  * -h, --help and plain "help": one screen with examples; with -v the
- * whole reference from the tables.
+ * whole reference from the tables; COMMAND --help that command's.
  */
 static int
 run_help(const struct params *p)
 {
-	if (p->help && p->verbose)
+	if (p->help && p->cmd != NULL)
+		print_command_help(stdout, p->cmd);
+	else if (p->help && p->verbose)
 		print_help(stdout);
 	else
 		print_help_short(stdout);

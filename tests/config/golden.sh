@@ -390,6 +390,31 @@ compare "platform/help: --help -v names every OS" "$cfg/platform/help.out" 0 0
 usage_case usage set-json set --json net.ipv4.tcp_rmem=1
 usage_case usage unset-json unset -j net.ipv4.tcp_rmem
 usage_case usage help-json help --json tcptuned
+# an unknown long option: the option meant, by the same nearest word as
+# a mistyped command's (issue 45); help with neither a command nor a
+# page: the one meant, the commands and pages follow on stderr
+usage_case usage status-jsn status --jsn
+usage_case usage help-stauts help stauts
+
+# help_case NAME ARGS...: tcptunectl ARGS prints a command's help,
+# help/NAME.out, on stdout and nothing on stderr, exit 0 (issue 45).
+# The socket's default path, which configure's directories choose, is
+# replaced by SOCKET.
+help_case() {
+	hname=$1
+	shift
+	(cd "$cfg/import" && bounded "$ctl" "$@") >"$tmp/h.out" 2>"$tmp/h.err"
+	hstatus=$?
+	sed '/^  -s, --socket PATH /{n;s|^\( *\)/.*|\1SOCKET|;}' "$tmp/h.out" \
+	    >"$tmp/out"
+	[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/help/$hname.out"
+	compare "help/$hname: ${*}" "$cfg/help/$hname.out" "$hstatus" 0
+	[ ! -s "$tmp/h.err" ]
+	report_ok $? "help/$hname: nothing on stderr" "$(cat "$tmp/h.err")"
+}
+help_case status help status
+help_case advise advise --help
+help_case check check -h
 
 tcptuned=$top_builddir/tcptuned
 for c in $HOSTILE_CASES; do

@@ -337,7 +337,10 @@ check_builtin_pages() {
 	fi
 	out=$("$TCPTUNECTL" help tcptune 2>&1 >/dev/null)
 	rv=$?
-	if [ "$rv" -eq 64 ] && echo "$out" | grep -q 'no manual page "tcptune"; there are tcptuned, tcptunectl, tcptune.conf'; then
+	# neither a command nor a page: the one meant, then both lists
+	if [ "$rv" -eq 64 ] &&
+	    echo "$out" | grep -q 'no command or manual page "tcptune": did you mean tcptuned?$' &&
+	    echo "$out" | grep -q '^manual pages: tcptuned, tcptunectl, tcptune.conf$'; then
 		ok "an unknown page is a usage error naming the pages there are"
 	else
 		not_ok "an unknown page is a usage error naming the pages there are" \

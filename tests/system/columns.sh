@@ -3,7 +3,8 @@
 # System test: everything a person reads fits a terminal's 80 columns.
 # Each command is run as a user meets it, into a pipe (no colour), and
 # every line of what it prints, stdout and stderr, must be at most 80
-# columns wide: usage errors, --help and --help -v, tcptuned's help and
+# columns wide: usage errors, --help and --help -v, each command's help
+# (help COMMAND) and help's usage error, tcptuned's help and
 # its usage error, check's errors, status with a refused key, after a
 # failed reload and during a measurement, reload, resume and restore,
 # diagnose, advise and advise --apply with a read-only key left out, and
@@ -85,6 +86,14 @@ fits "usage error, unknown command" "$TCPTUNECTL" stat
 fits "usage error, unknown option" "$TCPTUNECTL" status --frobnicate
 fits "--help" "$TCPTUNECTL" --help
 fits "--help -v" "$TCPTUNECTL" --help -v
+# each command's help, help COMMAND (the same as COMMAND --help), for
+# every command --help -v lists; and help with a word that is neither
+# a command nor a page, which lists them
+for c in $("$TCPTUNECTL" --help -v |
+    sed -n '/^Commands:$/,/^$/s/^  \([a-z][a-z]*\).*/\1/p'); do
+	fits "help $c" "$TCPTUNECTL" help "$c"
+done
+fits "help, an unknown word" "$TCPTUNECTL" help stauts
 fits "tcptuned --help" "$TCPTUNED" --help
 fits "tcptuned -d --help" "$TCPTUNED" -d --help
 fits "tcptuned usage error" "$TCPTUNED" -Z

@@ -1,7 +1,8 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers are called through wait_until
 # System test: tcptunectl as a person meets it.  --help fits a screen and
-# has examples; a mistyped command gets "did you mean"; status does not
+# has examples; help COMMAND and COMMAND --help give that command's
+# help; a mistyped command gets "did you mean"; status does not
 # send its reader to status, a reload's reply does; status --short is
 # one line a key; on a terminal (script(1) gives one) states are coloured,
 # not with NO_COLOR nor into a pipe; help PAGE goes through $PAGER on a
@@ -20,6 +21,36 @@ rc=$?
     grep -q '^Examples:' "$T/help" && grep -q -- '--help -v' "$T/help"
 report $? "--help: at most 30 lines, with examples and the way to the rest" \
     "exit $rc, $(wc -l <"$T/help") lines"
+
+# each command's help (issue 45): help COMMAND and COMMAND --help print
+# the same on stdout, exit 0, nothing on stderr: the synopsis first,
+# then the options; for every command --help -v lists
+n=0 bad=
+for c in $("$TCPTUNECTL" --help -v |
+    sed -n '/^Commands:$/,/^$/s/^  \([a-z][a-z]*\).*/\1/p'); do
+	n=$((n + 1))
+	"$TCPTUNECTL" help "$c" >"$T/h1" 2>"$T/e1"
+	r1=$?
+	"$TCPTUNECTL" "$c" --help >"$T/h2" 2>"$T/e2"
+	r2=$?
+	if [ "$r1" -ne 0 ] || [ "$r2" -ne 0 ] || [ -s "$T/e1" ] ||
+	    [ -s "$T/e2" ] || ! cmp -s "$T/h1" "$T/h2" ||
+	    ! head -n 1 "$T/h1" | grep -q "^usage: tcptunectl $c " ||
+	    ! grep -q '^Options:$' "$T/h1"; then
+		bad="$bad $c"
+	fi
+done
+[ "$n" -gt 10 ] && [ -z "$bad" ]
+report $? "help COMMAND, COMMAND --help: that command's help, exit 0" \
+    "$n commands, wrong:$bad" "$(cat "$T/e1" "$T/h1")"
+"$TCPTUNECTL" help frobnicate >"$T/out" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 64 ] && [ ! -s "$T/out" ] &&
+    grep -q '^tcptunectl: no command or manual page "frobnicate"$' "$T/err" &&
+    grep -q '^commands: status, ' "$T/err" &&
+    grep -q '^manual pages: .*tcptune\.conf' "$T/err"
+report $? "help WORD, neither a command nor a page: what exists (exit 64)" \
+    "exit $rc" "$(cat "$T/err")"
 
 "$TCPTUNECTL" stauts >"$T/out" 2>"$T/err"
 rc=$?
