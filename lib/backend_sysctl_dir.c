@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tcptune.h"
@@ -176,6 +177,26 @@ sysctl_dir_set(struct sysctl_backend *be, const char *name, const char *value)
 }
 
 /*
+ * Whether a set of name would be refused, nothing written: the file
+ * missing (ENOENT), or writable by nobody, root included (EACCES: proc
+ * gives root the owner's bits, so a global key read only in a child
+ * network namespace is 0444 there).  Kept as a failed set for explain.
+ */
+static int
+sysctl_dir_probe(struct sysctl_backend *be, const char *name)
+{
+	struct sysctl_dir_ctx	*ctx = be->ctx;
+	char			 path[PATH_MAX];
+	struct stat		 st;
+	int			 err;
+
+	if ((err = sysctl_dir_path(ctx->root, name, path, sizeof(path))) == 0)
+		err = stat(path, &st) == -1 ? errno :
+		    (st.st_mode & 0222) == 0 ? EACCES : 0;
+	return note_failure(ctx, name, err, true);
+}
+
+/*
  * A word the kernel has no such thing for (Linux: a congestion control
  * neither registered nor loadable as a module, ENOENT): the ones it
  * offers, from the key that lists them in the same tree.
@@ -247,6 +268,7 @@ backend_sysctl_dir_new(const char *root)
 	be->get = sysctl_dir_get;
 	be->set = sysctl_dir_set;
 	be->explain = sysctl_dir_explain;
+	be->probe = sysctl_dir_probe;
 	be->free = sysctl_dir_free;
 	be->ctx = ctx;
 	return be;

@@ -507,6 +507,26 @@ say(const struct os_out *o, const struct config_key *k, bool warning,
 	o->fn(o->arg, o->cfg, k, warning, msg);
 }
 
+/*
+ * A key this kernel would refuse to set here, in the words tcptuned's
+ * status gives it (the backend's explain, engine.c): a global key in a
+ * child network namespace.  A warning: tcptuned takes the file, applies
+ * the rest and reports this key refused.
+ */
+static bool
+kernel_refuses(const struct os_out *o, const struct config_key *k,
+    struct sysctl_backend *be)
+{
+	char	why[512];
+
+	if (be == NULL || be->probe == NULL || be->explain == NULL ||
+	    be->probe(be, k->name) == 0 ||
+	    be->explain(be, k->name, why, sizeof(why)) != 0)
+		return false;
+	say(o, k, true, "%s: tcptuned will leave it unset: %s", k->name, why);
+	return true;
+}
+
 static void
 unknown_key(const struct os_out *o, const struct config_key *k,
     enum tt_os os, struct sysctl_backend *be)
@@ -649,6 +669,8 @@ config_check_os_each(const struct config *cfg, enum tt_os os,
 			unknown_key(&o, k, os, be);
 			break;
 		case CAT_OK:
+			if (kernel_refuses(&o, k, be))
+				break;
 			if (kernel_lacks(be, k->name))
 				say(&o, k, false, "%s is a %s key, but this "
 				    "kernel does not have it", k->name,

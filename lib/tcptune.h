@@ -109,6 +109,7 @@ struct config {
 #define CONFIG_SET_RESTORE	0x2	/* RestoreOnExit */
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
+#define CONFIG_AS_ROOT		0x4	/* owner rule as root's, whoever runs */
 struct config	*config_load(const char *, int, struct errlist *);
 /*
  * config.c's hardened XML reader on a launchd job's plist (tcptunectl
@@ -315,6 +316,12 @@ struct sysctl_backend {
 		    size_t);
 	void	(*free)(struct sysctl_backend *);
 	void	*ctx;
+	/*
+	 * Whether a set of name would fail here, nothing written (check):
+	 * 0, or the errno it would get, kept for explain.  NULL when the
+	 * backend cannot tell.
+	 */
+	int	(*probe)(struct sysctl_backend *, const char *);
 };
 /* Linux's sysctl tree, backend_sysctl_dir.c's default root there. */
 #define TT_PROC_SYS	"/proc/sys"
@@ -337,6 +344,7 @@ int			 sysctl_dir_path(const char *, const char *, char *,
 #define TRUST_STICKY_LAST	0x1	/* reading root's file in sticky /tmp */
 #define TRUST_SERVICE_LAST	0x2	/* last dir may be a reader account's */
 #define TRUST_NO_REPLACE	0x4	/* trust_write_file: EEXIST if there */
+#define TRUST_AS_ROOT		0x8	/* this uid not believed: root's rule */
 #define TRUSTED_DIR_NOT_CREATED	-2
 int	 trust_open_dir(const char *, int, mode_t, char *, size_t);
 int	 trust_open_file(const char *, int, char *, size_t);

@@ -67,6 +67,7 @@ struct walk {
 
 static int	walk_fail(struct walk *, const char *, ...) TT_PRINTF(2, 3);
 static int	open_dir_as(const char *, int, mode_t, uid_t, char *, size_t);
+static int	file_owner_as(int, int, char *, size_t);
 
 static int
 walk_fail(struct walk *w, const char *fmt, ...)
@@ -80,10 +81,15 @@ walk_fail(struct walk *w, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * root, peer, and this uid unless TRUST_AS_ROOT judges as root-run
+ * tcptuned would, whoever asks (tcptunectl check).
+ */
 static bool
-owner_trusted(uid_t uid, uid_t peer)
+owner_trusted(uid_t uid, uid_t peer, int flags)
 {
-	return uid == 0 || uid == geteuid() || uid == peer;
+	return uid == 0 || uid == peer ||
+	    ((flags & TRUST_AS_ROOT) == 0 && uid == geteuid());
 }
 
 /*
@@ -95,7 +101,7 @@ dir_problem(const struct stat *st, bool last, int flags, uid_t peer)
 {
 	if (!S_ISDIR(st->st_mode))
 		return "not a directory";
-	if (!owner_trusted(st->st_uid, peer) &&
+	if (!owner_trusted(st->st_uid, peer, flags) &&
 	    !(last && (flags & TRUST_SERVICE_LAST)))
 		return "owned by another user";
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) == 0)
@@ -170,7 +176,7 @@ follow_link(struct walk *w, int dirfd, const char *comp)
 		    strerror(errno));
 	if (!S_ISLNK(st.st_mode))
 		return walk_fail(w, "%s/%s is not a directory", w->done, comp);
-	if (!owner_trusted(st.st_uid, w->peer))
+	if (!owner_trusted(st.st_uid, w->peer, w->flags))
 		return walk_fail(w, "%s/%s is a symbolic link owned by uid "
 		    "%lu; only root's links are followed", w->done, comp,
 		    (unsigned long)st.st_uid);
@@ -347,7 +353,7 @@ split_name(const char *path, char *dir, size_t dirlen, const char **namep,
  */
 static int
 file_link(int dirfd, const char *dir, const char *name, uid_t peer,
-    char *next, size_t nextlen, char *why, size_t whylen)
+    int flags, char *next, size_t nextlen, char *why, size_t whylen)
 {
 	char		target[PATH_MAX];
 	struct stat	st;
@@ -357,7 +363,7 @@ file_link(int dirfd, const char *dir, const char *name, uid_t peer,
 	    (n = readlinkat(dirfd, name, target, sizeof(target) - 1)) == -1)
 		return -1;
 	target[n] = '\0';
-	if (!owner_trusted(st.st_uid, peer)) {
+	if (!owner_trusted(st.st_uid, peer, flags)) {
 		(void)tt_snprintf(why, whylen, "%s/%s is a symbolic link owned "
 		    "by uid %lu; only root's links are followed", dir, name,
 		    (unsigned long)st.st_uid);
@@ -384,7 +390,8 @@ file_link(int dirfd, const char *dir, const char *name, uid_t peer,
 int
 trust_open_file(const char *path, int flags, char *why, size_t whylen)
 {
-	return trust_open_file_as(path, flags, geteuid(), why, whylen);
+	return trust_open_file_as(path, flags, flags & TRUST_AS_ROOT ? 0 :
+	    geteuid(), why, whylen);
 }
 
 /*
@@ -416,8 +423,8 @@ trust_open_file_as(const char *path, int flags, uid_t peer, char *why,
 			errno = saved;
 			return fd;
 		}
-		saved = file_link(dirfd, dir, name, peer, cur, sizeof(cur),
-		    why, whylen) == -1 ? errno : 0;
+		saved = file_link(dirfd, dir, name, peer, flags, cur,
+		    sizeof(cur), why, whylen) == -1 ? errno : 0;
 		close(dirfd);
 		if (saved != 0) {
 			errno = saved;
@@ -476,13 +483,20 @@ trust_write_file(const char *path, int flags, const void *data, size_t len,
 int
 trust_file_owner(int fd, char *why, size_t whylen)
 {
+	return file_owner_as(fd, 0, why, whylen);
+}
+
+/* trust_file_owner, root's alone believed with TRUST_AS_ROOT. */
+static int
+file_owner_as(int fd, int flags, char *why, size_t whylen)
+{
 	struct stat	st;
 
 	if (fstat(fd, &st) == -1) {
 		(void)tt_snprintf(why, whylen, "%s", strerror(errno));
 		return -1;
 	}
-	if (!owner_trusted(st.st_uid, geteuid()) ||
+	if (!owner_trusted(st.st_uid, 0, flags) ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		(void)tt_snprintf(why, whylen, "must be owned by root and not "
 		    "writable by group or others (mode %04o, owner %lu)",
@@ -517,6 +531,13 @@ trust_file_check(int fd, char *why, size_t whylen)
  * directory above it by the one rule above, which also opens it.
  */
 
+/* CONFIG_AS_ROOT: the trust rule as root-run tcptuned applies it. */
+static int
+trust_flags(int flags)
+{
+	return flags & CONFIG_AS_ROOT ? TRUST_AS_ROOT : 0;
+}
+
 /*
  * As sshd's StrictModes: the file decides what root writes to the kernel,
  * so only root may be able to change it (trust_file_owner, the one owner
@@ -536,8 +557,8 @@ file_usable(const char *path, int fd, int flags, struct errlist *errs)
 		    "it", path);
 		return -1;
 	}
-	if ((flags & CONFIG_CHECK_OWNER) &&
-	    trust_file_owner(fd, why, sizeof(why)) == -1) {
+	if ((flags & CONFIG_CHECK_OWNER) && file_owner_as(fd, trust_flags(flags),
+	    why, sizeof(why)) == -1) {
 		errlist_add(errs, "%s: %s: refusing to use it", path, why);
 		return -1;
 	}
@@ -567,7 +588,8 @@ open_config(const char *path, int flags, struct errlist *errs, int *err)
 	if ((flags & CONFIG_CHECK_OWNER) == 0)
 		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	else
-		fd = trust_open_file(path, TRUST_STICKY_LAST, why, sizeof(why));
+		fd = trust_open_file(path, TRUST_STICKY_LAST |
+		    trust_flags(flags), why, sizeof(why));
 	if (fd != -1)
 		return fd;
 	*err = errno;

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tcptunectl.h"
 #include "advise/advise.h"
@@ -1046,6 +1048,61 @@ check_managed(const struct params *p, const char *file)
 	return NULL;
 }
 
+#ifndef _WIN32
+/* Whether file is the one at TT_CONFIG_PATH, by whatever name. */
+static bool
+daemon_file(const char *file)
+{
+	struct stat	a, b;
+
+	return strcmp(file, TT_CONFIG_PATH) == 0 || (stat(file, &a) == 0 &&
+	    stat(TT_CONFIG_PATH, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino);
+}
+
+/* A refusal's lines, escaped, and the fix when the file itself is one. */
+static void
+owner_refusal(const char *file, const struct errlist *errs)
+{
+	char		line[TT_ESCAPE_SIZE(2048)];
+	struct stat	st;
+	size_t		i;
+
+	for (i = 0; i < errs->n; i++) {
+		tt_escape(line, sizeof(line), errs->msg[i]);
+		printf("%s\n", line);
+	}
+	if (stat(file, &st) == -1 || !S_ISREG(st.st_mode))
+		return;
+	tt_escape(line, sizeof(line), file);
+	printf("fix: chown root:root %s; chmod 644 %s (and every directory "
+	    "above it: root's, writable by root alone)\n", line, line);
+}
+
+/*
+ * The daemon's own config, judged by its owner and mode rule as root-run
+ * tcptuned judges it, whoever runs check (config_file_open,
+ * CONFIG_AS_ROOT): its refusal in its words, and the fix.  0 when
+ * tcptuned would read the file (or cannot, for a reason the report that
+ * follows tells), -1 when it refuses it.
+ */
+static int
+check_daemon_owner(const char *file)
+{
+	struct errlist	errs;
+	int		fd, err = 0;
+
+	errlist_init(&errs);
+	if ((fd = config_file_open(file, CONFIG_CHECK_OWNER | CONFIG_AS_ROOT,
+	    &errs, &err)) != -1)
+		close(fd);
+	else if (err == -1)
+		owner_refusal(file, &errs);
+	errlist_clear(&errs);
+	return fd == -1 && err == -1 ? -1 : 0;
+}
+#endif
+
 /*
  * check: against --platform OS's catalogue, offline; else this OS's and
  * this kernel's (or -r DIR's) keys.  The default config (or any with -m)
@@ -1075,6 +1132,11 @@ run_check(const struct params *p)
 		    "-r a sysctl tree of this one: give one");
 		return CTL_USAGE;
 	}
+#ifndef _WIN32
+	if (p->adv.platform == NULL && daemon_file(file) &&
+	    check_daemon_owner(file) == -1)
+		return CTL_FAIL;
+#endif
 	if (p->root != NULL && (t.be = backend_platform_new(p->root)) ==
 	    NULL) {
 		ctl_warnx("-r: no sysctl tree on %s", catalogue_os_label(t.os));

@@ -100,10 +100,21 @@ if global_key_readonly $GLOBAL; then
 	tr '\n' ' ' <"$T/reload" | grep -q '(see tcptunectl status)'
 	report $? "reload's reply: not in force (see tcptunectl status)" \
 	    "$(cat "$T/reload")"
+	# check gives the refused key the daemon's own reason (the backend's
+	# explain), as a warning: the daemon takes the file all the same
+	note=$(jq -r --arg k $GLOBAL '.keys[] | select(.name == $k) | .note' \
+	    "$T/status.json")
+	"$TCPTUNECTL" check "$CONF" >"$T/check" 2>&1
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -n "$note" ] && grep -qF \
+	    ": warning: $GLOBAL: tcptuned will leave it unset: $note" "$T/check"
+	report $? "check: a global key refused here, in the daemon's words" \
+	    "exit $rc, status note: $note" "$(cat "$T/check")"
 else
 	skip "status never says 'see tcptunectl status'" \
 	    "$GLOBAL is writable here: no key is refused"
 	skip "reload's reply: see tcptunectl status" "$GLOBAL is writable here"
+	skip "check: a refused global key" "$GLOBAL is writable here"
 fi
 
 "$TCPTUNECTL" -s "$SOCK" status --short >"$T/short" 2>&1
@@ -172,6 +183,79 @@ grep -q 'FAILED' "$T/status" &&
     "$T/status")" -le 80 ]
 report $? "status after a failed reload: within 80 columns" \
     "$(cat "$T/status")"
+
+# the same on a sysctl tree (-r) of a namespace of Linux 6.12, whatever
+# this kernel is: the global key 0444, its reason the backend's
+TREE=$T/tree
+mkdir -p "$TREE/kernel" "$TREE/net/core"
+echo 6.12.1 >"$TREE/kernel/osrelease"
+echo 212992 >"$TREE/net/core/rmem_max"
+chmod 0444 "$TREE/net/core/rmem_max"
+plist "net.core.rmem_max=4194304" >"$T/global.conf"
+"$TCPTUNECTL" check -r "$TREE" "$T/global.conf" >"$T/check" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -qF "warning: net.core.rmem_max: tcptuned will \
+leave it unset: a global key, read only in a child network namespace from \
+Linux 6.11: set it on the host" "$T/check"
+report $? "check -r, a read-only global key: the daemon's reason" \
+    "exit $rc" "$(cat "$T/check")"
+
+# check of the default config: the daemon's owner and mode rule, as
+# root-run tcptuned applies it whoever runs check, its refusal in the
+# daemon's words with the fix.  A directory mounted over the default
+# config's (a mount namespace of its own) holds the file.
+DEFAULT_CONF=$("$TCPTUNECTL" --help -v |
+    sed -n 's/.*FILE defaults to \([^ ]*\).*/\1/p' | head -n 1)
+DEFAULT_DIR=$(dirname "${DEFAULT_CONF:-/etc/tcptune.conf}")
+ETC=$T/etc-default
+mkdir -p "$ETC" && chmod 0755 "$ETC"
+[ -e /etc/ld.so.cache ] && cp /etc/ld.so.cache "$ETC/"
+plist "$RMEM=${RV[0]}" >"$ETC/${DEFAULT_CONF##*/}"
+# check_default [setpriv ARGS --]: tcptunectl check, no FILE, into $T/dc
+check_default() {
+	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" &&
+	    shift 2 && exec "$@"' sh "$ETC" "$DEFAULT_DIR" "$@" \
+	    "$TCPTUNECTL" check >"$T/dc" 2>&1
+}
+refused_default() {
+	[ "$1" -eq 1 ] && grep -qF "$DEFAULT_CONF: must be owned by root and \
+not writable by group or others ($2): refusing to use it" "$T/dc" &&
+	    grep -qF "chown root:root $DEFAULT_CONF; chmod 644 $DEFAULT_CONF" \
+	    "$T/dc" && ! grep -q 'configuration OK' "$T/dc"
+}
+chmod 0666 "$ETC/${DEFAULT_CONF##*/}"
+check_default
+rc=$?
+refused_default $rc "mode 0666, owner 0"
+report $? "check, the default config mode 0666: refused with the fix" \
+    "exit $rc" "$(cat "$T/dc")"
+# the daemon's own words for the same file (its reply wrapped: flattened)
+chmod 0666 "$CONF"
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/reload" 2>&1
+said=$(head -n 1 "$T/dc")
+tr '\n' ' ' <"$T/reload" | tr -s ' ' |
+    grep -qF "$CONF${said#"$DEFAULT_CONF"}"
+report $? "check says what tcptuned says of a mode 0666 config" \
+    "tcptuned: $(cat "$T/reload")" "$(cat "$T/dc")"
+chmod 0644 "$CONF"
+chmod 0644 "$ETC/${DEFAULT_CONF##*/}"
+chown 65534:65534 "$ETC/${DEFAULT_CONF##*/}"
+check_default setpriv --reuid=65534 --regid=65534 --clear-groups --
+rc=$?
+refused_default $rc "mode 0644, owner 65534"
+report $? "check by uid 65534 of its own default config: root's rule" \
+    "exit $rc" "$(cat "$T/dc")"
+# elsewhere the file is a draft, whoever owns it: not judged
+"$TCPTUNECTL" check "$ETC/${DEFAULT_CONF##*/}" >"$T/dc" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'configuration OK' "$T/dc"
+report $? "check of another path: no owner rule" "exit $rc" "$(cat "$T/dc")"
+chown 0:0 "$ETC/${DEFAULT_CONF##*/}"
+check_default
+rc=$?
+[ "$rc" -eq 0 ] && grep -q 'configuration OK' "$T/dc"
+report $? "check, the default config root's and 0644: OK" "exit $rc" \
+    "$(cat "$T/dc")"
 
 daemon_stop main
 tap_end

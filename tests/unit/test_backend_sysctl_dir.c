@@ -427,6 +427,35 @@ test_global_key_explained(void **arg)
 }
 
 /*
+ * check's probe: a key writable by nobody (as a child network namespace
+ * of Linux 6.11 on shows a global key, 0444), or missing, is a set
+ * refused, explained as the daemon's failed write is; nothing written.
+ */
+static void
+test_probe_explained(void **arg)
+{
+	struct fixture	*f = *arg;
+	char		 why[256];
+
+	put(f->root, "kernel/osrelease", "6.12.1\n", 0444);
+	put(f->root, "net/core/rmem_max", "212992\n", 0444);
+	assert_non_null(f->be->probe);
+	assert_int_equal(f->be->probe(f->be, "net.core.rmem_max"), EACCES);
+	assert_int_equal(f->be->explain(f->be, "net.core.rmem_max", why,
+	    sizeof(why)), 0);
+	assert_string_equal(why, "a global key, read only in a child network "
+	    "namespace from Linux 6.11: set it on the host");
+	assert_int_equal(f->be->get(f->be, "net.core.rmem_max", why,
+	    sizeof(why)), 0);
+	assert_string_equal(why, "212992");
+	/* writable: nothing to say; missing and not global: not explained */
+	assert_int_equal(f->be->probe(f->be, "net.ipv4.tcp_rmem"), 0);
+	assert_int_equal(f->be->probe(f->be, "net.ipv4.tcp_nosuch"), ENOENT);
+	assert_int_equal(f->be->explain(f->be, "net.ipv4.tcp_nosuch", why,
+	    sizeof(why)), -1);
+}
+
+/*
  * A congestion control the kernel has not (ENOENT on the write): the
  * backend names those it offers, from the same tree.
  */
@@ -476,6 +505,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_error_mix, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_global_key_explained,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_explained,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_congestion_control_explained, setup, teardown),

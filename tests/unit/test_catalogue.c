@@ -588,7 +588,7 @@ test_config_against_kernel(void **state)
 		"net.core.rmem_max", "net.z.y", NULL
 	};
 	struct sysctl_backend	 be = { "list", list_get, NULL, NULL, NULL,
-				    NULL, NULL, (void *)have };
+				    NULL, NULL, (void *)have, NULL };
 	struct errlist		 errs, warns;
 	struct config		*cfg;
 
