@@ -237,25 +237,6 @@ parse_wire_decode(const char *buf, size_t len, const char *path,
 
 /* ---- AllowAnySysctl from the file's own bytes */
 
-static const char *
-scan_find(const char *p, const char *end, const char *s)
-{
-	size_t	n = strlen(s);
-
-	for (; (size_t)(end - p) >= n; p++)
-		if (memcmp(p, s, n) == 0)
-			return p;
-	return NULL;
-}
-
-static bool
-scan_starts(const char *p, const char *end, const char *s)
-{
-	size_t	n = strlen(s);
-
-	return (size_t)(end - p) >= n && memcmp(p, s, n) == 0;
-}
-
 /* Past the '>' of the tag at p, quoted values skipped; NULL: no end. */
 static const char *
 scan_tag_end(const char *p, const char *end)
@@ -306,7 +287,7 @@ scan_word_is(const char *p, size_t n, const char *w)
 static bool
 scan_encoding_ok(const char *t, const char *close)
 {
-	const char	*e = scan_find(t, close, "encoding");
+	const char	*e = tt_mem_find(t, close, "encoding");
 	const char	*v;
 	size_t		 n;
 
@@ -339,9 +320,9 @@ scan_skip(const char *t, const char *end, const char **p)
 	size_t		 i;
 
 	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++) {
-		if (!scan_starts(t, end, skipped[i].open))
+		if (!tt_mem_starts(t, end, skipped[i].open))
 			continue;
-		close = scan_find(t + strlen(skipped[i].open), end,
+		close = tt_mem_find(t + strlen(skipped[i].open), end,
 		    skipped[i].close);
 		if (close == NULL || (skipped[i].open[1] == '?' &&
 		    scan_named(t + 1, end, "xml") && !scan_encoding_ok(t, close)))
@@ -378,14 +359,14 @@ top_child(struct allow_scan *st, const char *t, const char *next,
 	if (st->want_value) {
 		st->want_value = false;
 		if (!scan_named(t, end, "true") || (!empty &&
-		    !scan_starts(next, end, "</true>")))
+		    !tt_mem_starts(next, end, "</true>")))
 			return -1;
 		st->said = 1;
 		return 0;
 	}
 	if (!scan_named(t, end, "key") || empty)
 		return 0;
-	if ((close = scan_find(next, end, "</key>")) == NULL ||
+	if ((close = tt_mem_find(next, end, "</key>")) == NULL ||
 	    memchr(next, '<', (size_t)(close - next)) ||
 	    memchr(next, '&', (size_t)(close - next)))
 		return -1;
@@ -420,9 +401,9 @@ parse_wire_says_allow_any(const char *buf, size_t len)
 	struct allow_scan	 st = { 0, -1, 0, false, true, false };
 	bool			 empty;
 
-	if (scan_starts(p, end, "\xef\xbb\xbf"))
+	if (tt_mem_starts(p, end, "\xef\xbb\xbf"))
 		p += 3;
-	if (scan_starts(p, end, "bplist"))
+	if (tt_mem_starts(p, end, "bplist"))
 		return 0;
 	while ((t = memchr(p, '<', (size_t)(end - p))) != NULL) {
 		switch (scan_skip(t, end, &p)) {

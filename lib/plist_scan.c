@@ -97,26 +97,6 @@ name_end(const char *s, const char *end)
 	return s;
 }
 
-static bool
-starts(const char *s, const char *end, const char *word)
-{
-	size_t	n = strlen(word);
-
-	return (size_t)(end - s) >= n && memcmp(s, word, n) == 0;
-}
-
-/* The first word at or after s, or NULL: linear, as word is short. */
-static const char *
-find(const char *s, const char *end, const char *word)
-{
-	size_t	n = strlen(word);
-
-	for (; (s = memchr(s, word[0], (size_t)(end - s))) != NULL; s++)
-		if ((size_t)(end - s) >= n && memcmp(s, word, n) == 0)
-			return s;
-	return NULL;
-}
-
 /* The closer of kind c at or after s, or NULL. */
 static const char *
 closer(struct scan *sc, const char *s, enum closer c)
@@ -128,7 +108,7 @@ closer(struct scan *sc, const char *s, enum closer c)
 
 	if (sc->none[c] != NULL && s >= sc->none[c])
 		return NULL;
-	if ((q = find(s, sc->end, words[c])) == NULL)
+	if ((q = tt_mem_find(s, sc->end, words[c])) == NULL)
 		sc->none[c] = s;
 	return q;
 }
@@ -186,7 +166,7 @@ encoding(struct scan *sc, const char *decl, const char *close)
 	char		 name[NAME_SHOW * 4 + 8], up[32];
 	size_t		 n, i;
 
-	if ((v = find(decl, close, "encoding")) == NULL)
+	if ((v = tt_mem_find(decl, close, "encoding")) == NULL)
 		return 0;
 	for (v += 8; v < close && (is_space(*v) || *v == '='); v++)
 		;
@@ -247,17 +227,17 @@ doctype(struct scan *sc, const char *s)
 			subset = true;
 		else if (subset && *s == ']')
 			subset = false;
-		else if (starts(s, end, "<!--") &&
+		else if (tt_mem_starts(s, end, "<!--") &&
 		    (q = closer(sc, s + 4, CLOSE_COMMENT)) != NULL)
 			s = q + 2;
-		else if (starts(s, end, "<?") &&
+		else if (tt_mem_starts(s, end, "<?") &&
 		    (q = closer(sc, s + 2, CLOSE_PI)) != NULL)
 			s = q + 1;
 		else if (*s == '<' && !subset)
 			return s;	/* libxml2 takes it for the root */
 		else if (subset && !is_space(*s)) {
 			for (i = 0; i < sizeof(decls) / sizeof(decls[0]); i++)
-				if (starts(s, end, decls[i][0]))
+				if (tt_mem_starts(s, end, decls[i][0]))
 					break;
 			if (i == sizeof(decls) / sizeof(decls[0])) {
 				refuse(sc, s, "%s in a DOCTYPE: %s",
@@ -294,15 +274,15 @@ prologue(struct scan *sc, const char *s)
 {
 	const char	*q, *decl_end, *end = sc->end;
 
-	if (starts(s, end, "\xef\xbb\xbf"))
+	if (tt_mem_starts(s, end, "\xef\xbb\xbf"))
 		s += 3;
 	for (q = s; q < end && is_space(*q); q++)
 		;
-	if (q < end && *q != '<' && !starts(q, end, "\x4c\x6f\xa7\x94"))
+	if (q < end && *q != '<' && !tt_mem_starts(q, end, "\x4c\x6f\xa7\x94"))
 		return NULL;
-	if (starts(s, end, "\x4c\x6f\xa7\x94"))
+	if (tt_mem_starts(s, end, "\x4c\x6f\xa7\x94"))
 		refuse(sc, s, "EBCDIC text: a plist is UTF-8");
-	else if (starts(s, end, "<?xml") && (decl_end = memchr(s, '>',
+	else if (tt_mem_starts(s, end, "<?xml") && (decl_end = memchr(s, '>',
 	    (size_t)(end - s))) != NULL)
 		encoding(sc, s, decl_end);
 	return s;
@@ -328,7 +308,7 @@ start_tag(struct scan *sc, const char *s, bool *open)
 			;
 		if (s == end)
 			break;
-		if (*s == '>' || starts(s, end, "/>")) {
+		if (*s == '>' || tt_mem_starts(s, end, "/>")) {
 			*open = *s == '>';
 			return s + (*s == '>' ? 1 : 2);
 		}
@@ -393,18 +373,18 @@ plist_scan(const char *buf, size_t len, long *line, char *why, size_t size)
 		return 0;
 	while (sc.at == NULL && s < end &&
 	    (s = memchr(s, '<', (size_t)(end - s))) != NULL) {
-		if (starts(s, end, "<!--") &&
+		if (tt_mem_starts(s, end, "<!--") &&
 		    (q = closer(&sc, s + 4, CLOSE_COMMENT)) != NULL)
 			s = q + 3;
-		else if (starts(s, end, "<![CDATA[") &&
+		else if (tt_mem_starts(s, end, "<![CDATA[") &&
 		    (q = closer(&sc, s + 9, CLOSE_CDATA)) != NULL)
 			s = q + 3;
-		else if (starts(s, end, "<?") &&
+		else if (tt_mem_starts(s, end, "<?") &&
 		    (q = closer(&sc, s + 2, CLOSE_PI)) != NULL)
 			s = q + 2;
-		else if (starts(s, end, "<!DOCTYPE"))
+		else if (tt_mem_starts(s, end, "<!DOCTYPE"))
 			s = doctype(&sc, s);
-		else if (starts(s, end, "</")) {
+		else if (tt_mem_starts(s, end, "</")) {
 			/* Only a well-formed end tag is skipped. */
 			q = name_end(s + 2, end);
 			while (q < end && is_space(*q))

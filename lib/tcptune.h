@@ -392,6 +392,8 @@ int	 parse_ll(const char *, long long *);
 const char *errno_name(int);
 #define TT_EDIT_MAX	TT_NAME_MAX	/* longer words are not compared */
 size_t	 tt_edit_distance(const char *, const char *, bool);
+bool	 tt_mem_starts(const char *, const char *, const char *);
+const char *tt_mem_find(const char *, const char *, const char *);
 
 /* os_posix.c | os_win.c */
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);

@@ -2,7 +2,9 @@
  * What both programs need beneath tcptune's own concerns, as a libc
  * would give it: strings copied and formatted without overflow, text
  * made safe for a terminal, files read and written whole, integers
- * parsed, errno names, and the edit distance of "did you mean".  OpenBSD's libc has both strlcpy(3) and strvis(3)
+ * parsed, errno names, a word found in bytes (the markup scans), and the
+ * edit distance of "did you mean".  OpenBSD's libc has both strlcpy(3)
+ * and strvis(3)
  * (https://github.com/openbsd/src/blob/master/lib/libc/string/strlcpy.c,
  * https://github.com/openbsd/src/blob/master/lib/libc/gen/vis.c).  No
  * platform code.
@@ -158,6 +160,29 @@ same_char(char x, char y, bool nocase)
 	if (nocase)
 		return tolower((unsigned char)x) == tolower((unsigned char)y);
 	return x == y;
+}
+
+/* Whether the bytes from s to end start with word. */
+bool
+tt_mem_starts(const char *s, const char *end, const char *word)
+{
+	size_t	n = strlen(word);
+
+	return (size_t)(end - s) >= n && memcmp(s, word, n) == 0;
+}
+
+/*
+ * The first word at or after s, before end, or NULL: linear for a short
+ * word (the markup scans of plist_scan.c and parse_wire.c).
+ */
+const char *
+tt_mem_find(const char *s, const char *end, const char *word)
+{
+	for (; s < end && (s = memchr(s, word[0], (size_t)(end - s))) != NULL;
+	    s++)
+		if (tt_mem_starts(s, end, word))
+			return s;
+	return NULL;
 }
 
 /*
