@@ -346,6 +346,7 @@ tree_is kernel/core_pattern core && tree_is net/core/rmem_max 1048576
 report $? "... nothing of the forged answer written" \
     "$(cat "$ROOT/kernel/core_pattern" "$ROOT/net/core/rmem_max")"
 mode real
+s0=$(count_in "$T/d.forge.log" "settled or changed")
 forge_conf '<true/>' 2097152 \
     '<key>kernel.core_pattern</key><string>allowed</string>' |
     replace_config "$FCONF"
@@ -356,7 +357,15 @@ report $? "a file that says AllowAnySysctl itself: reloaded, written" \
 
 # A unit without CAP_KILL (an old or edited one): the kill at the
 # deadline fails, and the daemon says so and still never waits on the
-# helper; it is reaped at a later read, once it has ended.
+# helper; it is reaped at a later read, once it has ended.  The file
+# replaced above is read again by the daemon's own watch once it settles:
+# that read is waited for, so the helper below is the reload's (under
+# load the watch's read came during the reload and answered in its place).
+forge_settled() {
+	[ "$(count_in "$T/d.forge.log" "settled or changed")" -gt "$s0" ] &&
+	    ! helper_pid >/dev/null
+}
+wait_until 5 forge_settled
 exec 7<>"$HDIR/fifo"
 mode fifo
 env -u TCPTUNECTL_TIMEOUT "$TCPTUNECTL" -s "$SOCK" reload \
