@@ -38,6 +38,7 @@ struct scan {
 	struct other_sources	*out;
 	const struct config	*cfg;
 	const char		*root;
+	launchd_read_fn		 launchd;	/* NULL: jobs not read */
 };
 
 /* A sink for the launchd reader: its settings, from one file. */
@@ -90,6 +91,37 @@ keep(struct scan *s, const char *name, const char *raw, const char *path,
 	tt_strlcpy(v->path, path, sizeof(v->path));
 	v->line = line;
 	v->how = how;
+}
+
+/*
+ * "name = value" of sysctl.conf(5) and sysctl.d(5), comments already
+ * cut: a leading '-' (sysctl.d: ignore failures) dropped, '/' in the
+ * name read as '.'.  1 with *name and *value pointing into s (changed),
+ * 0 when s is not one.
+ * https://man7.org/linux/man-pages/man5/sysctl.d.5.html
+ */
+int
+sysctl_conf_split(char *s, char **name, char **value)
+{
+	char	*eq, *end, *p;
+
+	if ((eq = strchr(s, '=')) == NULL)
+		return 0;
+	if (*s == '-')
+		s++;
+	while (isspace((unsigned char)*s))
+		s++;
+	for (end = eq; end > s && isspace((unsigned char)end[-1]); end--)
+		;
+	*end = '\0';
+	for (p = s; *p != '\0'; p++)
+		if (*p == '/')
+			*p = '.';
+	if (!sysctl_name_valid(s))
+		return 0;
+	*name = s;
+	*value = eq + 1;
+	return 1;
 }
 
 /* A text file: as read, but none with a NUL byte (not a text). */
@@ -265,9 +297,9 @@ static void	 tuned_profile(struct scan *, const char *, int);
 
 /*
  * A profile's tuned.conf: the first of its directories that has one
- * (tuned.conf(5): /etc/tuned/<name> overrides /usr/lib/tuned/<name>;
- * tuned 2.23 and later also look in .../tuned/profiles/<name>).  The
- * path found, or -1.
+ * (tuned.conf(5): a profile in /etc/tuned overrides the one of the same
+ * name in /usr/lib/tuned; newer releases keep profiles in a profiles/
+ * subdirectory of each, looked in first).  The path found, or -1.
  */
 static int
 tuned_conf_path(const struct scan *s, const char *name, char *path,
@@ -474,7 +506,7 @@ read_launchd_job(struct scan *s, const char *path)
 			return;
 	}
 	errlist_init(&errs);
-	(void)shell_scan_launchd(&ps.sk, buf, len, path, &errs);
+	(void)s->launchd(&ps.sk, buf, len, path, &errs);
 	errlist_clear(&errs);
 	free(buf);
 }
@@ -506,7 +538,8 @@ scan_launchd(struct scan *s)
 	char			path[OTHER_PATH_MAX];
 	size_t			i;
 
-	if ((l.names = calloc(OTHER_DIR_FILES, sizeof(*l.names))) == NULL)
+	if (s->launchd == NULL ||
+	    (l.names = calloc(OTHER_DIR_FILES, sizeof(*l.names))) == NULL)
 		return;
 	other_dir_each(s->root, "/Library/LaunchDaemons", OTHER_DIR_FILES,
 	    add_plist_name, &l);
@@ -558,9 +591,9 @@ scan_linux(struct scan *s)
  */
 void
 other_sources_scan(const char *root, enum tt_os os, const struct config *cfg,
-    struct other_sources *out)
+    launchd_read_fn launchd, struct other_sources *out)
 {
-	struct scan	s = { out, cfg, root };
+	struct scan	s = { out, cfg, root, launchd };
 
 	memset(out, 0, sizeof(*out));
 	if (cfg == NULL || cfg->nkeys == 0 ||

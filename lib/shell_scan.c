@@ -11,7 +11,9 @@
  *   - "netsh interface tcp set global autotuninglevel=normal rss=...";
  *   - a launchd job's ProgramArguments, directly or through
  *     "/bin/sh -c 'sysctl -w a=b; sysctl -w c=d'";
- *   - a sysctl.conf(5) / sysctl.d(5) "name = value" line.
+ * (A sysctl.conf(5) / sysctl.d(5) "name = value" line is
+ * other_sources.c's sysctl_conf_split(): the daemon reads those lines
+ * and does not link this file, whose launchd reader needs libxml2.)
  */
 #include "config.h"
 
@@ -499,34 +501,3 @@ shell_scan_launchd(struct shell_sink *sk, const char *buf, size_t len,
 	return found;
 }
 
-
-/*
- * "name = value" of sysctl.conf(5) and sysctl.d(5), comments already
- * cut: a leading '-' (sysctl.d: ignore failures) dropped, '/' in the
- * name read as '.'.  1 with *name and *value pointing into s (changed),
- * 0 when s is not one.
- * https://man7.org/linux/man-pages/man5/sysctl.d.5.html
- */
-int
-sysctl_conf_split(char *s, char **name, char **value)
-{
-	char	*eq, *end, *p;
-
-	if ((eq = strchr(s, '=')) == NULL)
-		return 0;
-	if (*s == '-')
-		s++;
-	while (isspace((unsigned char)*s))
-		s++;
-	for (end = eq; end > s && isspace((unsigned char)end[-1]); end--)
-		;
-	*end = '\0';
-	for (p = s; *p != '\0'; p++)
-		if (*p == '/')
-			*p = '.';
-	if (!sysctl_name_valid(s))
-		return 0;
-	*name = s;
-	*value = eq + 1;
-	return 1;
-}

@@ -39,6 +39,7 @@ enum command_kind shell_scan_command(struct shell_sink *, char **, int,
 		    const int *);
 int		 shell_scan_launchd(struct shell_sink *, const char *, size_t,
 		    const char *, struct errlist *);
+/* other_sources.c: a sysctl.conf line's name and value, 1; 0 not one. */
 int		 sysctl_conf_split(char *, char **, char **);
 
 /*
@@ -65,9 +66,18 @@ struct other_sources {
 
 extern const char other_how_bpftune[];
 
+/*
+ * The reader of a launchd job (shell_scan_launchd, through libxml2):
+ * handed in by tcptunectl; the daemon parses no XML in its own process
+ * (its parse helper does) and hands NULL, so it does not read the jobs.
+ */
+typedef int	(*launchd_read_fn)(struct shell_sink *, const char *, size_t,
+		    const char *, struct errlist *);
+
 const char	*other_sources_root(void);
 void		 other_sources_scan(const char *, enum tt_os,
-		    const struct config *, struct other_sources *);
+		    const struct config *, launchd_read_fn,
+		    struct other_sources *);
 void		 other_sources_free(struct other_sources *);
 size_t		 other_sources_say(const struct other_sources *,
 		    const char *, char *, size_t);

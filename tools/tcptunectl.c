@@ -1126,7 +1126,8 @@ check_other_sources(const char *file, const char *managed, enum tt_os os,
 	errlist_init(&errs);
 	cfg = config_load_layers(file, managed, policy_load, 0, &errs);
 	errlist_clear(&errs);
-	other_sources_scan(other_sources_root(), os, cfg, &o);
+	other_sources_scan(other_sources_root(), os, cfg, shell_scan_launchd,
+	    &o);
 	for (i = 0; cfg != NULL && i < cfg->nkeys; i++) {
 		k = &cfg->keys[i];
 		if (other_sources_say(&o, k->name, said, sizeof(said)) == 0)
