@@ -354,10 +354,12 @@ tuned_profile(struct scan *s, const char *name, int depth)
 			tt_strlcpy(section, line, sizeof(section));
 			continue;
 		}
+		if (strcmp(section, "[main]") != 0 ||
+		    strncmp(line, "include", 7) != 0)
+			continue;
 		for (v = line + 7; isspace((unsigned char)*v); v++)
 			;
-		if (strcmp(section, "[main]") == 0 &&
-		    strncmp(line, "include", 7) == 0 && *v == '=')
+		if (*v == '=')
 			tt_strlcpy(incl, v + 1, sizeof(incl));
 	}
 	free(buf);
