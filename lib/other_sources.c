@@ -5,8 +5,8 @@
  * name them beside a key, so that an administrator sees who else sets
  * it and what it would be set to after the next boot.
  *
- * Each OS's places are in the table at the end (sources_of); every path
- * is read under a root (other_sources_root: TT_SOURCES_ROOT, else "/"),
+ * Each OS's places are chosen at the end (other_sources_scan); every
+ * path is read under a root (other_sources_root: TT_SOURCES_ROOT, else "/"),
  * so that tests lay out their own /etc.  The daemon reads these files
  * as root, so each is read as untrusted: a regular file only, opened
  * without following a symbolic link (one inside the root is resolved
@@ -15,10 +15,11 @@
  * and at most OTHER_DIR_FILES files a directory.  What cannot be read
  * is passed over: these are hints beside a key, never a reason to stop.
  *
- * The lines are read by the one reader of sysctl.conf lines and
- * launchd jobs (shell_scan.c), which tcptunectl import also uses; the
- * files are opened by other_sources_posix.c (other_sources_win.c on
- * Windows, which reads none).
+ * A sysctl.conf line is read by sysctl_conf_split(), which tcptunectl
+ * import also uses, and a launchd job by import's reader
+ * (shell_scan_launchd), handed in by the caller; the files are opened
+ * by other_sources_posix.c (other_sources_win.c on Windows, which reads
+ * none).
  */
 #include "config.h"
 
@@ -130,9 +131,8 @@ read_text(const struct scan *s, const char *path)
 {
 	char	*buf;
 	size_t	 len;
-	bool	 masked;
 
-	if ((buf = other_read_file(s->root, path, &len, &masked)) != NULL &&
+	if ((buf = other_read_file(s->root, path, &len)) != NULL &&
 	    memchr(buf, '\0', len) != NULL) {
 		free(buf);
 		return NULL;
@@ -496,9 +496,8 @@ read_launchd_job(struct scan *s, const char *path)
 	struct errlist		 errs;
 	char			*buf, *xml, why[128];
 	size_t			 len;
-	bool			 masked;
 
-	if ((buf = other_read_file(s->root, path, &len, &masked)) == NULL)
+	if ((buf = other_read_file(s->root, path, &len)) == NULL)
 		return;
 	if (len >= 6 && memcmp(buf, "bplist", 6) == 0) {
 		if (bplist_to_xml(buf, len, &xml, &len, why, sizeof(why)) == -1)

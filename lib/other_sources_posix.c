@@ -62,24 +62,20 @@ resolve_link(const char *root, const char *full, char *real)
 }
 
 char *
-other_read_file(const char *root, const char *path, size_t *len,
-    bool *masked)
+other_read_file(const char *root, const char *path, size_t *len)
 {
 	char		 full[PATH_MAX], real[PATH_MAX], *buf;
 	const char	*open_path = full;
 	struct stat	 st;
 	ssize_t		 n;
-	int		 fd, r;
+	int		 fd;
 
-	*masked = false;
 	if (rooted(root, path, full, sizeof(full)) == -1 ||
 	    lstat(full, &st) == -1)
 		return NULL;
 	if (S_ISLNK(st.st_mode)) {
-		if ((r = resolve_link(root, full, real)) != 0) {
-			*masked = r == 1;
-			return NULL;
-		}
+		if (resolve_link(root, full, real) != 0)
+			return NULL;		/* masked, or not to be read */
 		open_path = real;
 	}
 	if ((fd = open(open_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |

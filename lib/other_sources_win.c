@@ -15,13 +15,11 @@
 #include "sources.h"
 
 char *
-other_read_file(const char *root, const char *path, size_t *len,
-    bool *masked)
+other_read_file(const char *root, const char *path, size_t *len)
 {
 	(void)root;
 	(void)path;
 	*len = 0;
-	*masked = false;
 	return NULL;
 }
 

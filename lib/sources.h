@@ -84,12 +84,12 @@ size_t		 other_sources_say(const struct other_sources *,
 
 /*
  * other_sources_posix.c | other_sources_win.c: a file under a root read
- * as untrusted, NUL-terminated, its length in *len (NULL: not read;
- * *masked: a link to /dev/null), whether
+ * as untrusted, NUL-terminated, its length in *len (NULL: not read, or
+ * a link to /dev/null, which masks a file), whether
  * one is there, and the names of a directory's entries (not those
  * starting with '.'), handed to fn until it returns false.
  */
-char		*other_read_file(const char *, const char *, size_t *, bool *);
+char		*other_read_file(const char *, const char *, size_t *);
 bool		 other_file_exists(const char *, const char *);
 void		 other_dir_each(const char *, const char *, size_t,
 		    bool (*)(void *, const char *), void *);
