@@ -284,6 +284,7 @@ apply_key(struct engine *e, struct engine_key *k)
 
 	tt_strlcpy(k->applied, k->cfg.value, sizeof(k->applied));
 	k->note[0] = '\0';
+	k->lowered = false;
 	if (read_key(e, k) != 0)
 		return;
 	if (originals_get(e->originals, k->cfg.name) == NULL)
@@ -302,6 +303,7 @@ apply_key(struct engine *e, struct engine_key *k)
 		    k->cfg.name, was, k->current);
 		snprintf(k->note, sizeof(k->note), "lowered from %s by Mode "
 		    "enforce (Mode at-least keeps a higher value)", was);
+		k->lowered = true;
 	}
 }
 
@@ -761,6 +763,22 @@ note_damaged_copy(const struct engine *e, const char *name, const char *orig,
 	    "tcptuned(8)", len > 0 ? "; " : "", copy, value);
 }
 
+/*
+ * The other places that set the key (other_sources.c), where they may be
+ * why it moved or what it replaced: a drifted, corrected or contested
+ * key, and one Mode enforce lowered.
+ */
+static void
+note_others(const struct engine *e, const struct engine_key *k,
+    struct msg_key_status *ks)
+{
+	if (e->others == NULL || !(k->state == KS_DRIFTED ||
+	    k->state == KS_CONTESTED || k->corrections > 0 || k->lowered))
+		return;
+	(void)other_sources_say(e->others, k->cfg.name, ks->others,
+	    sizeof(ks->others));
+}
+
 void
 engine_key_status(const struct engine *e, const struct engine_key *k,
     struct msg_key_status *ks)
@@ -776,6 +794,7 @@ engine_key_status(const struct engine *e, const struct engine_key *k,
 	tt_strlcpy(ks->original, orig ? orig : "", sizeof(ks->original));
 	tt_strlcpy(ks->note, k->note, sizeof(ks->note));
 	note_damaged_copy(e, k->cfg.name, orig, ks);
+	note_others(e, k, ks);
 	tt_strlcpy(ks->source, config_key_source(e->cfg, &k->cfg),
 	    sizeof(ks->source));
 	ks->has_original = orig != NULL;

@@ -60,6 +60,7 @@ struct daemon {
 	struct sysctl_backend	*be;
 	struct originals	 originals;
 	struct engine		 engine;
+	struct other_sources	 others;	/* who else sets the keys */
 	struct control		*ctl;
 	struct ev_timer		*check_timer;
 	struct ev_timer		*debounce_timer;
@@ -369,6 +370,30 @@ arm_check_timer(struct daemon *d)
 }
 
 /*
+ * The other places that set the config's keys (lib/other_sources.c),
+ * under TT_SOURCES_ROOT or /: read at start, where each is said in the
+ * log, and again at each reload; status shows them beside a key they
+ * may explain (engine_key_status).  Read as untrusted files; what
+ * cannot be read is passed over.  No launchd reader: that parses XML,
+ * which this process leaves to its parse helper (check reads the jobs).
+ */
+static void
+read_other_sources(struct daemon *d, bool say)
+{
+	char	said[TT_TEXT_MAX];
+	size_t	i;
+
+	other_sources_free(&d->others);
+	other_sources_scan(other_sources_root(), catalogue_host_os(),
+	    d->engine.cfg, NULL, &d->others);
+	d->engine.others = &d->others;
+	for (i = 0; say && i < d->engine.nkeys; i++)
+		if (other_sources_say(&d->others, d->engine.keys[i].cfg.name,
+		    said, sizeof(said)) > 0)
+			log_notice("%s: %s", d->engine.keys[i].cfg.name, said);
+}
+
+/*
  * Swap in cfg, freshly loaded (NULL when it had errors, which errs holds):
  * a bad file never leaves the daemon half-configured.  A reload also ends
  * a pause.
@@ -395,6 +420,7 @@ reload_with(struct daemon *d, struct config *cfg, struct errlist *errs,
 	end_lease(d, "a reload");
 	originals_set_paused(&d->originals, false);
 	engine_configure(&d->engine, cfg);
+	read_other_sources(d, false);
 	arm_check_timer(d);
 	summarize(d, d->last_reload_msg, sizeof(d->last_reload_msg),
 	    "reloaded");
@@ -1094,6 +1120,7 @@ shutdown_daemon(struct daemon *d)
 		engine_restore(&d->engine, RESTORE_EXIT);
 	}
 	control_close(d->ctl);
+	other_sources_free(&d->others);
 	parse_cancel(d->reading.job);
 	free(d->reading.clients);
 	ev_watch_free(d->watch);
@@ -1167,6 +1194,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	d.pid = (long)getpid();	/* the daemon never forks to go on */
 	engine_init(&d.engine, d.be, &d.originals);
 	engine_configure(&d.engine, cfg);
+	read_other_sources(&d, true);
 	if ((d.diagnose = diagnose_new(&d.engine, d.be, d.loop)) == NULL)
 		fatal("diagnose");
 	summarize(&d, d.last_reload_msg, sizeof(d.last_reload_msg),

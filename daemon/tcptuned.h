@@ -10,6 +10,7 @@
 
 #include "tcptune.h"
 #include "proto.h"
+#include "sources.h"
 
 /* Drift corrections closer together than this count towards "contested". */
 #define CONTEST_WINDOW		300	/* seconds */
@@ -95,6 +96,7 @@ struct engine_key {
 						   write, read back; kept
 						   over a reload; "" none */
 	char			 note[TT_TEXT_MAX];
+	bool			 lowered;	/* by Mode enforce, at apply */
 	enum key_state		 state;
 	int			 err;
 	unsigned		 corrections;
@@ -114,6 +116,7 @@ struct engine {
 	uint64_t		 checks;
 	time_t			 last_check;	/* wall clock; 0 none */
 	time_t			 (*mono)(void);	/* tests set their clock */
+	const struct other_sources *others;	/* the daemon's; NULL none */
 };
 void	 engine_init(struct engine *, struct sysctl_backend *,
 	    struct originals *);

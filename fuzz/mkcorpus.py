@@ -78,6 +78,9 @@ def key_status(name, wanted, current, state, err=0):
     p = s(name, 128) + s(wanted, 256) + s(wanted, 256) + s(current, 256)
     p += s("4096 131072 6291456", 256) + s("", 1280)
     p += s("/etc/tcptune.conf", 1024)
+    # v7: the other places that set it
+    p += s("also set by /etc/sysctl.d/90-big.conf:1 to 4096 131072 "
+           "134217728, applied at boot by systemd-sysctl", 512)
     p += struct.pack("<qqIIIiII", 1700000050, 0, state, 0, 0, err, 1, 1)
     return sized("msg_key_status", p)
 

@@ -148,6 +148,7 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(ks->original);
 		TERMINATE(ks->note);
 		TERMINATE(ks->source);
+		TERMINATE(ks->others);
 		break;
 	case MSG_CONFIG_ERROR:
 		TERMINATE(ce->text);

@@ -48,6 +48,9 @@
  *   6  status's reply ends with diagnose's MSG_DIAG_SUMMARY (where the
  *      daemon samples flows), so one status is one snapshot on one
  *      connection, not two.
+ *   7  msg_key_status.others: the other places that set the key
+ *      (lib/other_sources.c), filled for a drifted or contested key and
+ *      one Mode enforce lowered; "" otherwise.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -57,7 +60,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	6
+#define TT_PROTO_VERSION	7
 #define TT_PROTO_HELLO_VERSION	0	/* never a version: see above */
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
@@ -169,6 +172,8 @@ struct msg_key_status {
 	char		original[TT_VALUE_MAX];	/* "" none captured */
 	char		note[TT_TEXT_MAX];	/* why clamped, ceiling, ... */
 	char		source[1024];	/* file of the wanted value (v2) */
+	char		others[512];	/* who else sets it (v7); a status of
+					   256 keys stays under 1 MiB */
 	int64_t		last_change;	/* wall clock of our last write */
 	int64_t		next_attempt;	/* contested: wall clock */
 	uint32_t	state;		/* enum key_state */
@@ -281,7 +286,7 @@ _Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
 _Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
 _Static_assert(sizeof(struct msg_daemon_info) == 6040, "daemon_info v3");
 _Static_assert(sizeof(struct msg_lease) == 8, "lease v2");
-_Static_assert(sizeof(struct msg_key_status) == 3496, "key_status v2");
+_Static_assert(sizeof(struct msg_key_status) == 4008, "key_status v7");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");
 _Static_assert(sizeof(struct msg_end) == 8, "end v1");

@@ -142,6 +142,8 @@ struct text_key {
 	char	note[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
 	char	source[TT_ESCAPE_SIZE(sizeof(((struct msg_key_status *)0)->
 		    source))];
+	char	others[TT_ESCAPE_SIZE(sizeof(((struct msg_key_status *)0)->
+		    others))];
 };
 
 struct text_info {
@@ -183,6 +185,7 @@ safe_key(struct text_key *tk, const struct msg_key_status *ks)
 	ESCAPE(tk->original, ks->original);
 	ESCAPE(tk->note, ks->note);
 	ESCAPE(tk->source, ks->source);
+	ESCAPE(tk->others, ks->others);
 }
 
 /* Columns a string takes: UTF-8 continuation bytes take none. */
@@ -497,7 +500,8 @@ print_below(const struct row *row, const struct layout *l, bool oneline)
 
 /*
  * Non-default mode and on-reject, then the daemon's note, then the file
- * of the wanted value when it is not the config (the managed file).
+ * of the wanted value when it is not the config (the managed file), then
+ * the other places that set the key (a sysctl.d file, tuned, bpftune).
  */
 static void
 print_details(const struct text_key *tk, const char *config_path)
@@ -519,6 +523,8 @@ print_details(const struct text_key *tk, const char *config_path)
 		ctl_wrap(stdout, "    ", "      ", tk->note, CTL_TEXT_WIDTH);
 	if (ks->source[0] != '\0' && strcmp(ks->source, config_path) != 0)
 		printf("    from %s\n", tk->source);
+	if (tk->others[0] != '\0')
+		ctl_wrap(stdout, "    ", "      ", tk->others, CTL_TEXT_WIDTH);
 }
 
 /*

@@ -25,7 +25,8 @@
  *       "original": str|null,
  *       "error": null | { "errno": "ERANGE", "message": str },
  *       "corrections": int, "last_change": time|null,
- *       "next_attempt": time|null, "note": str }, ... ],
+ *       "next_attempt": time|null, "note": str,
+ *       "also_set_by": str }, ... ],
  *     "all_in_force": bool }
  * reload, restore, resume:
  *   { "result": "ok"|"failed"|"denied"|"bad request", "message": str,
@@ -143,6 +144,7 @@ json_key(const struct msg_key_status *ks)
 	json_time(&js, "last_change", ks->last_change);
 	json_time(&js, "next_attempt", ks->next_attempt);
 	json_str(&js, "note", ks->note);
+	json_str(&js, "also_set_by", ks->others);
 	json_close(&js, '}');
 }
 

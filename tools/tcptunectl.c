@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sources.h"
 #include "tcptunectl.h"
 #include "advise/advise.h"
 #include "manual.h"
@@ -1104,6 +1105,43 @@ check_daemon_owner(const char *file)
 #endif
 
 /*
+ * The other places that set the config's keys (other_sources.c), each
+ * said at its key's line.  A config for another OS is checked offline:
+ * its places are read only under TT_SOURCES_ROOT, never this machine's.
+ */
+static void
+check_other_sources(const char *file, const char *managed, enum tt_os os,
+    bool offline)
+{
+	struct other_sources	 o;
+	struct errlist		 errs;
+	struct config		*cfg;
+	struct config_key	*k;
+	char			 said[TT_TEXT_MAX];
+	char			 line[TT_ESCAPE_SIZE(TT_TEXT_MAX + 1024)];
+	size_t			 i;
+
+	if (offline && getenv(OTHER_ROOT_ENV) == NULL)
+		return;
+	errlist_init(&errs);
+	cfg = config_load_layers(file, managed, policy_load, 0, &errs);
+	errlist_clear(&errs);
+	other_sources_scan(other_sources_root(), os, cfg, shell_scan_launchd,
+	    &o);
+	for (i = 0; cfg != NULL && i < cfg->nkeys; i++) {
+		k = &cfg->keys[i];
+		if (other_sources_say(&o, k->name, said, sizeof(said)) == 0)
+			continue;
+		/* the places' names are anyone's: escaped for the terminal */
+		tt_escape(line, sizeof(line), said);
+		printf("%s:%d: %s: %s\n", config_key_source(cfg, k), k->line,
+		    k->name, line);
+	}
+	other_sources_free(&o);
+	config_free(cfg);
+}
+
+/*
  * check: against --platform OS's catalogue, offline; else this OS's and
  * this kernel's (or -r DIR's) keys.  The default config (or any with -m)
  * is read in layers as tcptuned -n reads it (config_model.c): the
@@ -1151,6 +1189,9 @@ run_check(const struct params *p)
 		    p->verbose, stdout);
 	else
 		rv = config_report(file, 0, &t, p->verbose, stdout);
+	if (rv == 0)
+		check_other_sources(file, managed, t.os, p->adv.platform !=
+		    NULL && t.os != catalogue_host_os());
 	backend_free(t.be);
 	return rv == 0 ? CTL_OK : CTL_FAIL;
 }

@@ -49,6 +49,11 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-golden.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 99' HUP INT TERM
+# check names the other places that set a key (lib/other_sources.c):
+# none here, whatever this machine's /etc holds; sources.sh tests them.
+mkdir "$tmp/no-sources" || exit 99
+TT_SOURCES_ROOT=$tmp/no-sources
+export TT_SOURCES_ROOT
 
 # shellcheck source=/dev/null # tests/config/hostile.sh
 . "$cfg/hostile.sh"

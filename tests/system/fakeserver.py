@@ -30,7 +30,7 @@ import sys
 import time
 
 HDR = struct.Struct("=IIIHH")
-VERSION = 6
+VERSION = 7
 DAEMON_INFO, KEY_STATUS, RESULT, END = 100, 101, 103, 105
 MSG_STATUS = 1
 EVIL = b"\x1b[31m\x1b]0;owned\x07\xc2\x9b2J\xe2\x80\xae\x9b\xff"
@@ -63,18 +63,19 @@ def key_status(name, state):
     p = s(name, 128) + s(b"4096 " + EVIL, 256) + s(b"1" + EVIL, 256)
     p += s(b"2" + EVIL, 256) + s(b"3" + EVIL, 256)
     p += s(b"note" + EVIL, 1280) + s(b"", 1024)   # v2: source
+    p += s(b"", 512)                              # v7: others
     p += struct.pack("=qqIIIiII", 0, 0, state, 0, 0, 0, 0, 1)
-    assert len(p) == 3496
+    assert len(p) == 4008
     return p
 
 
 def key_values(name, wanted, current, original, state=1, applied=None):
     p = s(name, 128) + s(wanted, 256) + s(applied or wanted, 256)
     p += s(current, 256) + s(original, 256)
-    p += s(b"", 1280) + s(b"", 1024)
+    p += s(b"", 1280) + s(b"", 1024) + s(b"", 512)
     p += struct.pack("=qqIIIiII", 0, 0, state, 0, 0, 0, 0,
                      1 if original else 0)
-    assert len(p) == 3496
+    assert len(p) == 4008
     return p
 
 

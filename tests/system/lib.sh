@@ -125,6 +125,11 @@ tt_init() {
 	SOCK=$T/run/tcptuned.sock
 	STATE=$T/state
 	mkdir "$T/etc"
+	# the other places that set a key (lib/other_sources.c): an empty
+	# tree, so that no test depends on this machine's sysctl.d
+	mkdir "$T/no-sources"
+	TT_SOURCES_ROOT=$T/no-sources
+	export TT_SOURCES_ROOT
 	CTL_RC=
 	diag "netns $(readlink /proc/self/ns/net) (host $TT_HOST_NETNS), temp $T"
 }

@@ -5,8 +5,10 @@
 # 128 MiB and tcp_wmem's default higher than stock before tcptune came:
 # the shipped config (Mode at-least) keeps both, raising only what is
 # below.  A config of Mode enforce that does lower a value says so, in
-# the log and in status, with the value it replaced.  Runs inside
-# `unshare -n`, the daemon at the shipped CheckInterval (60).
+# the log and in status, with the value it replaced, and status names
+# the sysctl.d file the admin's value came from (lib/other_sources.c,
+# read under TT_SOURCES_ROOT, a tree laid out here as /etc is).  Runs
+# inside `unshare -n`, the daemon at the shipped CheckInterval (60).
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +20,13 @@ printf '%s\n' "$ADMIN_RMEM" >"$(sysctl_path "$RMEM")" ||
     bail "cannot set $RMEM in this namespace"
 printf '%s\n' "$ADMIN_WMEM" >"$(sysctl_path "$WMEM")" ||
     bail "cannot set $WMEM in this namespace"
+# The admin's file, as systemd-sysctl would apply it at boot.
+mkdir -p "$T/root/etc/sysctl.d" || bail "cannot lay out $T/root"
+printf '# the admin, before tcptune\n%s = %s\n' "$RMEM" "$ADMIN_RMEM" \
+    >"$T/root/etc/sysctl.d/90-big.conf"
+TT_SOURCES_ROOT=$T/root
+export TT_SOURCES_ROOT
+SAID_BY="also set by /etc/sysctl.d/90-big.conf:2 to $ADMIN_RMEM, applied at boot by systemd-sysctl"
 want_wmem=$(python3 -c 'import plistlib, sys
 v = plistlib.load(open(sys.argv[1], "rb"))["Sysctls"][sys.argv[2]]
 print(v["Value"] if isinstance(v, dict) else v)' \
@@ -41,6 +50,12 @@ report $? "status: tcp_rmem in force (at least the config's value)" \
     "$(cat "$T/ctl.out")"
 ! log_has a "lowered from"
 report $? "nothing is said to be lowered" "$(grep lowered "$T/d.a.log")"
+log_has a "$RMEM: $SAID_BY"
+report $? "the log at start names the sysctl.d file that also sets it" \
+    "$(grep 'also set' "$T/d.a.log")"
+status_json && [ -z "$(key_field "$RMEM" also_set_by)" ]
+report $? "status: a key kept in force names no other place" \
+    "$(key_field "$RMEM" also_set_by)"
 
 # Mode enforce, the config's own choice, over the admin's value.
 sed 's|<string>at-least</string>|<string>enforce</string>|' \
@@ -54,6 +69,12 @@ report $? "the log says what it replaced" "$(tail -n 20 "$T/d.a.log")"
 status_json &&
     key_field "$RMEM" note | grep -qF "lowered from $ADMIN_RMEM by Mode enforce"
 report $? "status says so beside the key" "$(key_field "$RMEM" note)"
+status_json && [ "$(key_field "$RMEM" also_set_by)" = "$SAID_BY" ]
+report $? "status names the sysctl.d file of the value it lowered" \
+    "$(key_field "$RMEM" also_set_by)"
+ctl status
+tr -s ' \n' '  ' <"$T/ctl.out" | tr -s ' ' | grep -qF "$SAID_BY"
+report $? "status's text shows it under the key" "$(cat "$T/ctl.out")"
 daemon_stop a
 
 tap_end
