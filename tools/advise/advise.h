@@ -193,6 +193,8 @@ struct adv_result {
 	double		 bdp;		/* bytes in flight at the full rate */
 	long long	 window;	/* what one stream needs: bdp, capped */
 	double		 rcv_ratio;	/* receive window per buffer byte */
+	double		 rcv_size_ratio;	/* the same, planned: what a
+					   raised tcp_rmem[2] is sized at */
 	double		 snd_ratio;	/* in flight per byte of a send
 					   buffer at its ceiling */
 	double		 snd_size_ratio;	/* the same, planned: what
