@@ -673,8 +673,9 @@ plist_path(struct text *t, const struct advice *a)
 	    a->probe ? ", measured with TCP connects to " : "",
 	    a->probe ? a->probe->host : "", r->bdp, bdp);
 	comment_text(t, "\t", line);
-	snprintf(line, sizeof(line), "One stream with the values read: "
-	    "receiving %s, sending %s. With these values: receiving %s, "
+	/* before: read live for --config, the config's own for --apply */
+	snprintf(line, sizeof(line), "One stream with the values before this "
+	    "file: receiving %s, sending %s. With these values: receiving %s, "
 	    "sending %s.", nr, ns, rr, rs);
 	text_add(t, "\n");
 	comment_text(t, "\t", line);
