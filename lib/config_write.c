@@ -9,7 +9,10 @@
  * that is one non-negative integer is an <integer>, anything else a
  * <string>, text escaped so config_parse() reads back what was written.
  * Comments are the caller's (struct config_notes): one above the
- * <plist>, and one above any key.  It uses no libxml2, so that a program
+ * <plist>, and one above any key.  config_same_layout tells a file this
+ * writer laid out, whatever comments it was given, so that set and
+ * advise --apply, whose comments differ, rewrite each other's files
+ * (issue 40 item 5).  It uses no libxml2, so that a program
  * that writes need not link the parser.
  */
 #include "config.h"
@@ -166,4 +169,55 @@ config_write(const struct config *cfg, const struct config_notes *notes,
 	*bufp = b.p;
 	*lenp = b.len;
 	return 0;
+}
+
+/*
+ * The length of text with each comment this writer lays out (see
+ * wb_comment: from the tabs that start its line to the newline after
+ * "-->") taken out, the rest copied to out (as long as text).
+ */
+static size_t
+strip_comments(const char *text, size_t len, char *out)
+{
+	const char	*end = text + len, *open, *close, *from = text;
+	size_t		 n = 0;
+
+	while ((open = tt_mem_find(from, end, "<!--")) != NULL &&
+	    (close = tt_mem_find(open, end, "-->")) != NULL) {
+		const char	*line = open;
+
+		while (line > from && line[-1] == '\t')
+			line--;
+		if (line != text && line[-1] != '\n')
+			line = open;	/* not alone on its line: keep the tabs */
+		memcpy(out + n, from, (size_t)(line - from));
+		n += (size_t)(line - from);
+		from = close + 3;
+		if (from < end && *from == '\n')
+			from++;
+	}
+	memcpy(out + n, from, (size_t)(end - from));
+	return n + (size_t)(end - from);
+}
+
+/*
+ * Whether text is cfg as config_write lays it out, comments aside: the
+ * same bytes once every comment is taken out.  false when memory ran out.
+ */
+bool
+config_same_layout(const struct config *cfg, const char *text, size_t len)
+{
+	char	*bare, *mine;
+	size_t	 barelen, minelen;
+	bool	 same = false;
+
+	if ((bare = malloc(len + 1)) == NULL)
+		return false;
+	barelen = strip_comments(text, len, bare);
+	if (config_write(cfg, NULL, &mine, &minelen) == 0) {
+		same = minelen == barelen && memcmp(mine, bare, barelen) == 0;
+		free(mine);
+	}
+	free(bare);
+	return same;
 }

@@ -142,6 +142,8 @@ struct config_notes {
 };
 int		 config_write(const struct config *,
 		    const struct config_notes *, char **, size_t *);
+bool		 config_same_layout(const struct config *, const char *,
+		    size_t);
 /* config_model.c: a key's name and words, used without the parser too. */
 extern const char *const config_mode_names[MODE_AT_LEAST + 1];
 extern const char *const config_reject_names[REJECT_CLAMP + 1];

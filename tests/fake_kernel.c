@@ -165,7 +165,8 @@ fake_kernel_stock_freebsd(struct fake_kernel *fk)
 }
 
 /*
- * As seen from a child network namespace of Linux release ("6.10.0"):
+ * As seen from a child network namespace of Linux release ("6.10.0"),
+ * its stock tcp_rmem by release:
  * net.core's buffer keys are absent before 6.11 and read only from it
  * (commit 19249c0724f2, net/core/sysctl_net_core.c netns_core_table,
  * mode 0444 outside init_net); tcp_mem, default_qdisc and
@@ -181,15 +182,18 @@ fake_kernel_stock_linux(struct fake_kernel *fk, const char *release)
 	int	major = 0, minor = 0;
 	size_t	i;
 
+	if (sscanf(release, "%d.%d", &major, &minor) != 2)
+		major = minor = 0;
 	fake_kernel_add(fk, "kernel.osrelease", FK_STRING, release, false);
-	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING,
+	/* tcp_rmem[2] 32 MiB from 6.16 (commit 572be9bf9d0d), 6 MiB before */
+	fake_kernel_add(fk, "net.ipv4.tcp_rmem", FK_STRING, major > 6 ||
+	    (major == 6 && minor >= 16) ? "4096 131072 33554432" :
 	    "4096 131072 6291456", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_wmem", FK_STRING,
 	    "4096 16384 4194304", true);
 	fake_kernel_add(fk, "net.ipv4.tcp_congestion_control", FK_STRING,
 	    "cubic", true);
-	if (sscanf(release, "%d.%d", &major, &minor) != 2 ||
-	    major < 6 || (major == 6 && minor < 11))
+	if (major < 6 || (major == 6 && minor < 11))
 		return;
 	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++)
 		fake_kernel_add(fk, core[i], FK_INT, "212992", false);

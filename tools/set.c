@@ -195,27 +195,34 @@ file_missing(const char *path)
 }
 
 /*
- * Whether old is a file the one writer lays out, with set's comments or
- * the caller's (advise's): set rewrites such a file and loses nothing.
- * Any other (the shipped config, with its reasons in comments; a file
- * edited by hand) loses its comments and layout when set replaces it.
+ * Whether the comment above old's <plist> is one a tcptune tool writes:
+ * set's head ("Written by tcptunectl set") and advise's ("... written by
+ * tcptunectl advise.") both say so.
  */
 static bool
-written_by_tcptune(const struct config *cfg, const char *old, size_t oldlen,
-    const struct config_notes *notes)
+head_ours(const char *old, size_t oldlen)
 {
-	const struct config_notes	*as[2] = { &set_notes, notes };
-	char				*buf;
-	size_t				 len, i;
-	bool				 same = false;
+	const char	*end = old + oldlen, *plist, *open, *close;
 
-	for (i = 0; i < NITEMS(as) && !same; i++) {
-		if (config_write(cfg, as[i], &buf, &len) == -1)
-			fatal("%s", __func__);
-		same = len == oldlen && memcmp(buf, old, len) == 0;
-		free(buf);
-	}
-	return same;
+	if ((plist = tt_mem_find(old, end, "<plist")) == NULL ||
+	    (open = tt_mem_find(old, plist, "<!--")) == NULL ||
+	    (close = tt_mem_find(open, plist, "-->")) == NULL)
+		return false;
+	return tt_mem_find(open, close, "ritten by tcptunectl ") != NULL;
+}
+
+/*
+ * Whether old is a file the one writer laid out, headed by set's comment
+ * or advise's, whatever its other comments: set rewrites such a file and
+ * loses nothing of the user's, and so does advise --apply, so that
+ * alternating them keeps no .orig copy (issue 40 item 5).  Any other
+ * (the shipped config, with its reasons in comments; a file edited by
+ * hand) loses its comments and layout when set replaces it.
+ */
+static bool
+written_by_tcptune(const struct config *cfg, const char *old, size_t oldlen)
+{
+	return head_ours(old, oldlen) && config_same_layout(cfg, old, oldlen);
 }
 
 /*
@@ -447,6 +454,23 @@ load(const char *path, char **old, size_t *oldlen)
 }
 
 /*
+ * The config at path as set reads it (the daemon's trust rule), for
+ * advise --apply to judge the advice against what the file holds; NULL
+ * when it cannot be used (told).
+ */
+struct config *
+set_config_read(const char *path)
+{
+	struct config	*cfg;
+	char		*old;
+	size_t		 oldlen;
+
+	cfg = load(path, &old, &oldlen);
+	free(old);
+	return cfg;
+}
+
+/*
  * The edits of args into path, checked, written, and without file
  * reloaded; nw, when not NULL, says how each key new to the config is
  * held (set_new).
@@ -467,7 +491,7 @@ edit_config(const char *socket, const char *file, const char *path,
 	if (cfg->nkeys == 0 && (cfg->keys = calloc(TT_MAX_KEYS,
 	    sizeof(*cfg->keys))) == NULL)
 		fatal("%s", __func__);
-	ours = written_by_tcptune(cfg, old, oldlen, notes);
+	ours = written_by_tcptune(cfg, old, oldlen);
 	for (a = 0; a < nargs; a++)
 		if (edit(cfg, args[a], unset, nw ? &nw[a] : NULL) == -1)
 			break;

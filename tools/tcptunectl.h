@@ -73,6 +73,7 @@ struct set_new {
 int	 set_run(const char *, const char *, char *const *, int, bool,
 	    const struct output *);
 int	 set_daemon_config(const char *, char *, size_t);
+struct config	*set_config_read(const char *);
 int	 set_apply(const char *, const char *, const char *, char *const *,
 	    int, const struct set_new *, const struct config_notes *,
 	    const struct output *);

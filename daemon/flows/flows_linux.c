@@ -17,7 +17,7 @@
  * A kernel older than the fields we read sends a shorter tcp_info: what
  * it lacks reads as 0 and is not marked known (tcpi_busy_time and the
  * limited times came in 4.10, tcpi_bytes_received in 4.1, tcpi_snd_wnd
- * in 6.2).
+ * in 5.4, commit 8f7baad7f035; 6.2 added tcpi_rcv_wnd).
  */
 #include "config.h"
 

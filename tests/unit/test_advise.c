@@ -362,10 +362,11 @@ linux_stock(struct adv_input *in, const char *release)
 }
 
 /*
- * A send buffer held at tcp_wmem[2] keeps 0.87 of it in flight (measured,
- * advise_model.c), not the half that sizing plans for: so 4 MiB at 150 ms
- * allows about 195 Mbit/s, and only a tcp_wmem[2] too small for the path
- * at that share is raised, to the 2 x BDP sizing plans for.
+ * A send buffer held at tcp_wmem[2] keeps 5/6 of it in flight (derived
+ * from when the writer is woken, advise_model.c), not the half tcptune
+ * sizes a raise at: so 4 MiB at 150 ms allows about 186 Mbit/s (195
+ * measured, docs/BENCHMARKS.md), and only a tcp_wmem[2] too small for
+ * the path at that share is raised, to 2 x BDP.
  */
 static void
 test_linux_send_capped(void **arg)
@@ -377,23 +378,68 @@ test_linux_send_capped(void **arg)
 	(void)arg;
 	linux_stock(&in, "6.18.4-arch1");
 	adv_model(&in, &r);
-	assert_true(r.snd_ratio == 0.87 && r.snd_size_ratio == 0.5);
+	assert_true(r.snd_ratio == 5.0 / 6.0 && r.snd_size_ratio == 0.5);
 	assert_true(r.now_snd.buffer == 4194304);
-	assert_true(r.now_snd.window == (long long)(0.87 * 4194304));
-	assert_true(near(r.now_snd.rate, 0.87 * 4194304 * 8 / 0.15, 1e-9));
+	assert_true(r.now_snd.window == (long long)(4194304 * (5.0 / 6.0)));
+	assert_true(near(r.now_snd.rate, 4194304 * (5.0 / 6.0) * 8 / 0.15,
+	    1e-9));
 	assert_string_equal(r.now_snd.limit, "net.ipv4.tcp_wmem");
 	assert_non_null(k = key(&r, "net.ipv4.tcp_wmem"));
-	assert_true(k->needed == 21551725 && k->change);
+	assert_true(k->needed == 22500000 && k->change);
 	assert_string_equal(k->recommended, "4096 16384 67108864");
 	assert_true(r.rec_snd.rate == 1e9 && r.rec_snd.limit == NULL);
 
-	/* 32 MiB holds 0.87 x 32 MiB > 18750000 in flight: kept */
+	/* 32 MiB holds 5/6 x 32 MiB > 18750000 in flight: kept */
 	set(&in, "net.ipv4.tcp_wmem", "4096 16384 33554432");
 	adv_model(&in, &r);
 	assert_true(r.now_snd.rate == 1e9 && r.now_snd.limit == NULL);
 	assert_non_null(k = key(&r, "net.ipv4.tcp_wmem"));
 	assert_string_equal(k->recommended, "4096 16384 33554432");
 	assert_false(k->change);
+}
+
+/*
+ * docs/BENCHMARKS.md, "tcptunectl advise against the measurement": one
+ * cubic stream over 1 Gbit/s at 150 ms on Linux 6.18, each row's
+ * buffers given as the bench gives them.  The prediction (the smaller
+ * of receiving and sending) is pinned, and each is within 10 % of the
+ * measured median.  The receive ratio 160/256 was fitted on the 16 MiB
+ * row alone; the send share 5/6 is derived, fitted on none.
+ */
+static void
+test_linux_bench_rows(void **arg)
+{
+	static const struct {
+		const char	*rmem, *wmem;
+		double		 predicted, measured;	/* Mbit/s */
+	} row[] = {
+		{ "4096 131072 6291456", "4096 16384 4194304", 186.41, 195.1 },
+		{ "4096 131072 4194304", "4096 16384 4194304", 139.81, 139.3 },
+		{ "4096 131072 8388608", "4096 16384 8388608", 279.62, 278.5 },
+		{ "4096 131072 16777216", "4096 16384 16777216", 559.24,
+		    557.4 },
+		{ "4096 131072 33554432", "4096 16384 4194304", 186.41, 195.0 },
+		{ "4096 131072 67108864", "4096 16384 67108864", 1000, 965.3 },
+	};
+	struct adv_input	 in;
+	struct adv_result	 r;
+	double			 p;
+	size_t			 i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(row) / sizeof(row[0]); i++) {
+		input(&in, TT_OS_LINUX, 1e9, 0.15);
+		set(&in, "kernel.osrelease", "6.18.44-fc-v1272");
+		set(&in, "net.ipv4.tcp_rmem", row[i].rmem);
+		set(&in, "net.ipv4.tcp_wmem", row[i].wmem);
+		set(&in, "net.core.rmem_max", "4194304");
+		set(&in, "net.core.wmem_max", "4194304");
+		adv_model(&in, &r);
+		p = (r.now_rcv.rate < r.now_snd.rate ? r.now_rcv.rate :
+		    r.now_snd.rate) / 1e6;
+		assert_true(near(p, row[i].predicted, 1e-4));
+		assert_true(near(p, row[i].measured, 0.10));
+	}
 }
 
 static void
@@ -408,12 +454,14 @@ test_linux_after_6_6(void **arg)
 	adv_model(&in, &r);
 	assert_true(near(r.bdp, 18750000, 1e-12));
 	assert_true(r.window == 18750000);
-	assert_true(r.rcv_ratio == 0.5 && r.snd_size_ratio == 0.5);
+	/* measured 160/256 judges; a raise is sized at the starting 1/2 */
+	assert_true(r.rcv_ratio == 160.0 / 256 && r.rcv_size_ratio == 0.5 &&
+	    r.snd_size_ratio == 0.5);
 	assert_string_equal(r.kernel, "Linux 6.18.4-arch1");
 	assert_non_null(k = key(&r, "net.ipv4.tcp_rmem"));
 	assert_string_equal(k->current, "4096 131072 6291456");
 	assert_string_equal(k->recommended, "4096 131072 67108864");
-	assert_true(k->needed == 37500000 && k->change && !k->assumed);
+	assert_true(k->needed == 30000000 && k->change && !k->assumed);
 	assert_int_equal(k->role, ROLE_CEILING);
 	assert_non_null(k = key(&r, "net.ipv4.tcp_wmem"));
 	assert_string_equal(k->recommended, "4096 16384 67108864");
@@ -421,15 +469,15 @@ test_linux_after_6_6(void **arg)
 	assert_string_equal(k->recommended, "67108864");
 	assert_int_equal(k->role, ROLE_SOCKOPT);
 	assert_null(key(&r, "net.ipv4.tcp_moderate_rcvbuf"));
-	/* now: half of 6 MiB at 150 ms */
-	assert_true(r.now_rcv.window == 3145728);
-	assert_true(near(r.now_rcv.rate, 3145728.0 * 8 / 0.15, 1e-9));
+	/* now: 160/256 of 6 MiB at 150 ms */
+	assert_true(r.now_rcv.window == 3932160);
+	assert_true(near(r.now_rcv.rate, 3932160.0 * 8 / 0.15, 1e-9));
 	assert_string_equal(r.now_rcv.limit, "net.ipv4.tcp_rmem");
 	assert_true(r.rec_rcv.rate == 1e9 && r.rec_rcv.limit == NULL);
 	assert_true(r.rec_snd.rate == 1e9 && r.rec_snd.limit == NULL);
 	assert_int_equal(r.verdict, VERDICT_TUNE);
 	assert_int_equal(r.streams, 1);
-	assert_non_null(strstr(verdict_text(&r), "168 Mbit/s receiving"));
+	assert_non_null(strstr(verdict_text(&r), "210 Mbit/s receiving"));
 	assert_true(has_note(&in, &r, "scaling_ratio"));
 	assert_true(has_note(&in, &r, "network namespace"));
 	assert_true(has_note(&in, &r, "global"));
@@ -480,7 +528,7 @@ test_linux_before_6_6(void **arg)
 	assert_true(r.rcv_ratio == 1.0);
 	set(&in, "kernel.osrelease", "6.6.0");
 	adv_model(&in, &r);
-	assert_true(r.rcv_ratio == 0.5);
+	assert_true(r.rcv_ratio == 160.0 / 256);
 }
 
 static void
@@ -548,8 +596,9 @@ test_unread_values(void **arg)
 	assert_true(key(&r, "net.core.rmem_max")->assumed);
 	assert_string_equal(key(&r, "net.core.rmem_max")->current, "212992");
 	assert_true(key(&r, "net.ipv4.tcp_rmem")->assumed);
+	/* no release: the newest stock values, 32 MiB from 6.16 */
 	assert_string_equal(key(&r, "net.ipv4.tcp_rmem")->current,
-	    "4096 131072 6291456");
+	    "4096 131072 33554432");
 	assert_true(has_note(&in, &r, "net.core.rmem_max here (Permission "
 	    "denied)"));
 	assert_true(has_note(&in, &r, "could not be read"));
@@ -910,13 +959,14 @@ test_json(void **arg)
 	assert_non_null(strstr(j, "\"bdp_bytes\": 18750000,"));
 	assert_non_null(strstr(j, "\"window_bytes\": 18750000,"));
 	assert_non_null(strstr(j, "\"os\": \"linux\""));
-	assert_non_null(strstr(j, "\"receive_window_per_buffer_byte\": 0.5"));
-	/* a capped send buffer's share, and the share sizing plans for */
-	assert_non_null(strstr(j, "\"send_window_per_buffer_byte\": 0.87,"));
+	assert_non_null(strstr(j,
+	    "\"receive_window_per_buffer_byte\": 0.625"));
+	/* a capped send buffer's share, and the share a raise is sized at */
+	assert_non_null(strstr(j, "\"send_window_per_buffer_byte\": 0.8333"));
 	assert_non_null(strstr(j,
 	    "\"send_sizing_window_per_buffer_byte\": 0.5,"));
 	assert_non_null(strstr(j, "\"recommended\": \"4096 131072 67108864\""));
-	assert_non_null(strstr(j, "\"needed\": 37500000"));
+	assert_non_null(strstr(j, "\"needed\": 30000000"));
 	assert_non_null(strstr(j, "\"limited_by\": \"net.ipv4.tcp_rmem\""));
 	assert_non_null(strstr(j, "\"verdict\": \"tune\""));
 	assert_non_null(strstr(j, "\"streams\": 1"));
@@ -1112,9 +1162,9 @@ test_text(void **arg)
 	assert_non_null(strstr(t, "18750000 bytes (17.9 MiB)"));
 	/* each size under its bytes; the config and JSON keep bytes only */
 	assert_non_null(strstr(t, "\nnet.ipv4.tcp_rmem  4096 131072 6291456"
-	    "  4096 131072 67108864  37500000  raise\n"
+	    "  4096 131072 67108864  30000000  raise\n"
 	    "                   4 KiB 128 KiB 6 MiB  4 KiB 128 KiB 64 MiB"
-	    "  35.8 MiB\n"));
+	    "  28.6 MiB\n"));
 	assert_true(longest_line(t) <= 80);
 	assert_non_null(strstr(t, "Verdict: "));
 	assert_non_null(strstr(t, "Add --config FILE"));
@@ -1678,6 +1728,7 @@ main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_arithmetic),
 		cmocka_unit_test(test_linux_send_capped),
+		cmocka_unit_test(test_linux_bench_rows),
 		cmocka_unit_test(test_linux_after_6_6),
 		cmocka_unit_test(test_linux_before_6_6),
 		cmocka_unit_test(test_linux_enough_and_never_lower),

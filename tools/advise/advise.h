@@ -193,6 +193,8 @@ struct adv_result {
 	double		 bdp;		/* bytes in flight at the full rate */
 	long long	 window;	/* what one stream needs: bdp, capped */
 	double		 rcv_ratio;	/* receive window per buffer byte */
+	double		 rcv_size_ratio;	/* the same, planned: what a
+					   raised tcp_rmem[2] is sized at */
 	double		 snd_ratio;	/* in flight per byte of a send
 					   buffer at its ceiling */
 	double		 snd_size_ratio;	/* the same, planned: what
@@ -306,7 +308,7 @@ void	 advise_text(FILE *, const struct advice *);
 void	 advise_json(FILE *, const struct advice *);
 
 /* advise_apply.c: --apply, after the model; a CTL_ exit status. */
-int	 advise_apply(const struct advise_args *, const struct advice *);
+int	 advise_apply(const struct advise_args *, struct advice *);
 
 /* advise.c: the command, printed through a->out. */
 int	 advise_run(const struct advise_args *);
@@ -318,8 +320,8 @@ struct advise_notes {
 	char			 head[ADV_COMMENT_MAX];
 	char			 key[ADV_COMMENT_MAX];
 };
-void	 advise_notes(const struct advice *, struct advise_notes *,
-	    struct config_notes *);
+void	 advise_notes(const struct advice *, const struct config *,
+	    struct advise_notes *, struct config_notes *);
 void	 advise_key_hold(const struct adv_key *, enum key_mode *,
 	    enum on_reject *);
 

@@ -18,28 +18,47 @@
  *   include/net/tcp.h, __tcp_win_from_space; net/ipv4/tcp_input.c,
  *   tcp_measure_rcv_mss; commit "tcp: get rid of sysctl_tcp_adv_win_scale",
  *   Documentation/networking/ip-sysctl.rst "Obsolete since linux-6.6").
- *   Half is what both give by default, so tcp_rmem[2] ~ 2 x BDP.
- *   Sending has two ratios.  Sizing: autotuning sets sk_sndbuf to twice
- *   the congestion window times the memory one segment takes, "Cubic
- *   needs 1.7 factor, rounded to 2" (net/ipv4/tcp_input.c,
- *   tcp_sndbuf_expand), so a tcp_wmem[2] that is raised is raised to
- *   about 2 x BDP (LINUX_SND_FACTOR).  A buffer held at its cap: the
- *   program may queue until sk_wmem_queued, the truesize of every skb not
- *   yet acknowledged, reaches sk_sndbuf (torvalds/linux include/net/sock.h,
- *   __sk_stream_memory_free; net/ipv4/tcp.c, tcp_sendmsg_locked waits in
- *   sk_stream_wait_memory), and a TSO skb carries tens of KB of payload in
- *   page fragments for one skb's overhead (tcp.c, tcp_stream_alloc_skb:
- *   SKB_TRUESIZE of a MAX_TCP_HEADER head; tcp_output.c, tcp_tso_autosize),
- *   so nearly all of the cap can be in flight, not half.  How much is no
- *   kernel constant: the writer is woken only once a third of the buffer
- *   is free (net/core/stream.c, sk_stream_write_space; sock.h,
- *   sk_stream_min_wspace), and what is queued but unsent is not in
- *   flight.  So the rate a given tcp_wmem[2] allows, and the least that
- *   does (BDP / the share), use the share measured (LINUX_SND_CAPPED):
- *   0.87 of tcp_wmem[2] = 4 MiB in flight (median rate x RTT), one cubic
- *   stream over 1 Gbit/s at 150 ms on Linux 6.18, the receive window never
- *   its limit (docs/BENCHMARKS.md, the "kernel default from 6.16" row of
- *   bench/throughput).
+ *   Before 6.6 that is half with the default tcp_adv_win_scale 1.  From
+ *   6.6 a connection starts at TCP_DEFAULT_SCALING_RATIO: about 1/4
+ *   ((1200 << 8) / SKB_TRUESIZE(4096)) until commit 697a6c8cec03 ("tcp:
+ *   increase the default TCP scaling ratio", 2024, also in 6.6 stable),
+ *   1/2 since; after its first full segments the kernel measures it
+ *   (tcp_measure_rcv_mss), which decides a long transfer's rate.  That
+ *   measured ratio is the driver's: payload over the truesize of its
+ *   receive skbs.  LINUX_RCV_MEASURED is 160/256, fitted on the "16 MiB
+ *   ceilings" row of docs/BENCHMARKS.md alone (557.4 Mbit/s x 150 ms /
+ *   16 MiB = 0.623, the nearest u8 ratio 160) and judged on its other
+ *   rows; the rate a tcp_rmem[2] allows, and whether it is enough, use
+ *   it.  A raised tcp_rmem[2] is sized at the 1/2 a connection starts
+ *   from (LINUX_RCV_PLAN: 2 x BDP), which leaves room for a driver whose
+ *   packets take more memory than the bench's.
+ *   Sending has two ratios.  Autotuning grows sk_sndbuf to
+ *   sndbuf_expand x nr_segs x per_mss (net/ipv4/tcp_input.c,
+ *   tcp_sndbuf_expand): nr_segs the congestion window in segments (at
+ *   least TCP_INIT_CWND and reordering + 1), per_mss the worst-case
+ *   memory of one segment (the MSS with MAX_TCP_HEADER and
+ *   skb_shared_info rounded up to a power of two, plus struct sk_buff:
+ *   2304 bytes for an MSS of 1448 on x86-64), sndbuf_expand 2 ("Cubic
+ *   needs 1.7 factor, rounded to 2") or what the congestion control says
+ *   (3 for BBR, net/ipv4/tcp_bbr.c, bbr_sndbuf_expand): about 3.2 x the
+ *   window, 4.8 x under BBR, so it is tcp_wmem[2] that binds.  A buffer
+ *   held at its cap: the program may queue until sk_wmem_queued, the
+ *   truesize of every skb not yet acknowledged, reaches sk_sndbuf
+ *   (torvalds/linux include/net/sock.h, __sk_stream_memory_free;
+ *   net/ipv4/tcp.c, tcp_sendmsg_locked waits in sk_stream_wait_memory),
+ *   and a TSO skb carries tens of KB of payload in page fragments for
+ *   one skb's overhead (tcp.c, tcp_stream_alloc_skb; tcp_output.c,
+ *   tcp_tso_autosize), so nearly all of the cap can be in flight.  The
+ *   writer is woken only once a third of the buffer is free
+ *   (net/core/stream.c, sk_stream_write_space; sock.h,
+ *   sk_stream_min_wspace: free >= queued / 2), so what is queued runs
+ *   from 2/3 of the cap back up to all of it: 5/6 on average
+ *   (LINUX_SND_CAPPED, derived, not fitted; the "kernel default from
+ *   6.16" row, the one bench row held by the send side, measured 0.87).
+ *   The rate a tcp_wmem[2] allows, and the least that does (BDP / 5/6),
+ *   use that share; a raised tcp_wmem[2] is sized at twice the window
+ *   (LINUX_SND_FACTOR), tcptune's headroom, well below what autotuning
+ *   would ask for.
  *
  * macOS (xnu)
  *   kern.ipc.maxsockbuf takes at most high_sb_max = nmbclusters << 7,
@@ -100,10 +119,14 @@
 
 #define XNU_MCLSHIFT	11
 
-/* The send buffer per byte in flight that Linux plans (tcp_sndbuf_expand) */
+/* A raised tcp_wmem[2] per byte of window: tcptune's headroom, above */
 #define LINUX_SND_FACTOR	2.0
-/* In flight per byte of a send buffer held at tcp_wmem[2]: measured, above */
-#define LINUX_SND_CAPPED	0.87
+/* In flight per byte of a send buffer held at tcp_wmem[2]: derived, above */
+#define LINUX_SND_CAPPED	(5.0 / 6.0)
+/* From 6.6, window per byte of tcp_rmem[2]: measured ratio, fitted above */
+#define LINUX_RCV_MEASURED	(160.0 / 256.0)
+/* What a raised tcp_rmem[2] is sized for: the starting ratio, above */
+#define LINUX_RCV_PLAN		0.5
 
 /* ---- platforms and their keys */
 
@@ -148,12 +171,20 @@ static const char *const win_heuristics[] = { "enabled", "disabled", NULL };
  * unless hw.memsize or nmbclusters say otherwise.  FreeBSD: tcp_input.c,
  * tcp_output.c, sockbuf.h.
  */
+/*
+ * tcp_rmem before Linux 6.16: commit 572be9bf9d0d ("tcp: increase
+ * tcp_rmem[2] to 32 MB", net/ipv4/tcp.c, tcp_init) raised the stock top
+ * from 6 MiB to 32 MiB.
+ */
+#define LINUX_RMEM_BEFORE_6_16	"4096 131072 6291456"
+
 static const struct stock {
 	enum tt_os	 os;
 	const char	*name;
 	const char	*value;
 } stock[] = {
-	{ TT_OS_LINUX, "net.ipv4.tcp_rmem", "4096 131072 6291456" },
+	/* 6.16 and later; before it, LINUX_RMEM_BEFORE_6_16 (stock_value) */
+	{ TT_OS_LINUX, "net.ipv4.tcp_rmem", "4096 131072 33554432" },
 	{ TT_OS_LINUX, "net.ipv4.tcp_wmem", "4096 16384 4194304" },
 	{ TT_OS_LINUX, "net.core.rmem_max", "212992" },
 	{ TT_OS_LINUX, "net.core.wmem_max", "212992" },
@@ -389,6 +420,21 @@ darwin_stock(const struct adv_input *in, const char *name, int darwin)
  * macOS, that of the release kernel.osrelease names (its Darwin major)
  * and of this Mac's RAM, else of the newest xnu the catalogue knows.
  */
+/*
+ * Whether kernel.osrelease names a Linux older than major.minor; an
+ * unknown release is taken as the newest, as the stock table is.
+ */
+static bool
+linux_before(const struct adv_input *in, int major, int minor)
+{
+	const char	*rel = adv_input_get(in, "kernel.osrelease");
+	int		 ma, mi;
+
+	if (rel == NULL || sscanf(rel, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma < major || (ma == major && mi < minor);
+}
+
 static const char *
 stock_value(const struct adv_input *in, const char *name)
 {
@@ -406,6 +452,9 @@ stock_value(const struct adv_input *in, const char *name)
 		snprintf(xnu, sizeof(xnu), "%lld", v);
 		return xnu;
 	}
+	if (os == TT_OS_LINUX && strcmp(name, "net.ipv4.tcp_rmem") == 0 &&
+	    linux_before(in, 6, 16))
+		return LINUX_RMEM_BEFORE_6_16;
 	for (i = 0; i < NITEMS(stock); i++)
 		if (stock[i].os == os && strcmp(stock[i].name, name) == 0)
 			return stock[i].value;
@@ -661,7 +710,8 @@ linux_rcv_ratio(const struct adv_input *in, struct adv_result *r)
 
 	if (!known || major > 6 || (major == 6 && minor >= 6)) {
 		note(r, NOTE_LINUX_RCV_SCALED, known, 0, 0);
-		return 0.5;
+		r->rcv_size_ratio = LINUX_RCV_PLAN;
+		return LINUX_RCV_MEASURED;
 	}
 	cur_get(in, "net.ipv4.tcp_adv_win_scale", 1, &adv);
 	s = (int)(adv.v[0] < -31 ? -31 : adv.v[0] > 31 ? 31 : adv.v[0]);
@@ -669,6 +719,7 @@ linux_rcv_ratio(const struct adv_input *in, struct adv_result *r)
 	ratio = s > 0 ? 1.0 - 1.0 / (double)(1LL << s) :
 	    1.0 / (double)(1LL << -s);
 	note(r, NOTE_LINUX_RCV_ADV_WIN, s, 0, 0);
+	r->rcv_size_ratio = ratio;
 	return ratio;
 }
 
@@ -746,7 +797,9 @@ linux_model(const struct adv_input *in, struct adv_result *r)
 	 */
 	need_w = ceil_ll((double)r->window / r->snd_ratio);
 	/* tcp_rmem and tcp_wmem are ints (proc_dointvec_minmax) */
-	rmem = raise_to(c.rmem.v[2], need_r, INT_MAX);
+	/* as tcp_wmem below: enough as it is, or raised with headroom */
+	rmem = c.rmem.v[2] >= need_r ? c.rmem.v[2] : raise_to(c.rmem.v[2],
+	    ceil_ll((double)r->window / r->rcv_size_ratio), INT_MAX);
 	wmem = c.wmem.v[2] >= need_w ? c.wmem.v[2] : raise_to(c.wmem.v[2],
 	    ceil_ll((double)r->window / r->snd_size_ratio), INT_MAX);
 	linux_rows(r, &c, rmem, wmem, need_r, need_w);
@@ -963,7 +1016,8 @@ darwin_model(const struct adv_input *in, struct adv_result *r)
 	struct darwin_cur c;
 	long long	  rbuf, sbuf, sb;
 
-	r->rcv_ratio = r->snd_ratio = r->snd_size_ratio = 1.0;
+	r->rcv_ratio = r->rcv_size_ratio = 1.0;
+	r->snd_ratio = r->snd_size_ratio = 1.0;
 	darwin_cur_get(in, &c);
 	r->sb_whole = darwin_whole(in, &c, r);
 	r->ncl = c.ncl.v[0];
@@ -1026,7 +1080,8 @@ freebsd_model(const struct adv_input *in, struct adv_result *r)
 	long long	   rbuf, sbuf, sb;
 
 	snprintf(r->kernel, sizeof(r->kernel), "FreeBSD");
-	r->rcv_ratio = r->snd_ratio = r->snd_size_ratio = 1.0;
+	r->rcv_ratio = r->rcv_size_ratio = 1.0;
+	r->snd_ratio = r->snd_size_ratio = 1.0;
 	cur_get(in, "kern.ipc.maxsockbuf", 1, &c.sb);
 	cur_get(in, "net.inet.tcp.recvbuf_max", 1, &c.rbuf);
 	cur_get(in, "net.inet.tcp.sendbuf_max", 1, &c.sbuf);
@@ -1209,7 +1264,8 @@ windows_model(const struct adv_input *in, struct adv_result *r)
 	struct win_cur	c;
 
 	snprintf(r->kernel, sizeof(r->kernel), "Windows");
-	r->rcv_ratio = r->snd_ratio = r->snd_size_ratio = 1.0;
+	r->rcv_ratio = r->rcv_size_ratio = 1.0;
+	r->snd_ratio = r->snd_size_ratio = 1.0;
 	word_get(in, "tcp.autotuninglevel", &c.level);
 	word_get(in, "offload.rss", &c.rss);
 	word_get(in, "offload.rsc", &c.rsc);

@@ -673,16 +673,94 @@ plist_path(struct text *t, const struct advice *a)
 	    a->probe ? ", measured with TCP connects to " : "",
 	    a->probe ? a->probe->host : "", r->bdp, bdp);
 	comment_text(t, "\t", line);
-	snprintf(line, sizeof(line), "One stream with the values read: "
-	    "receiving %s, sending %s. With these values: receiving %s, "
+	/* before: read live for --config, the config's own for --apply */
+	snprintf(line, sizeof(line), "One stream with the values before this "
+	    "file: receiving %s, sending %s. With these values: receiving %s, "
 	    "sending %s.", nr, ns, rr, rs);
 	text_add(t, "\n");
 	comment_text(t, "\t", line);
 }
 
-/* The comment above the <plist>: the path, the verdict, the notes. */
+/* What tcptuned does with a key of each mode, said once per mode. */
+static const char *const hold_words[MODE_AT_LEAST + 1] = {
+	[MODE_ENFORCE] = "tcptuned sets it back when something else changes "
+	    "it",
+	[MODE_ONCE] = "tcptuned sets it at start and reload only",
+	[MODE_AT_LEAST] = "tcptuned raises a value that falls below it and "
+	    "leaves alone one that something else set higher",
+};
+
+/* Whether every key of cfg is held in mode m (none: true). */
+static bool
+all_in_mode(const struct config *cfg, enum key_mode m)
+{
+	size_t	i;
+
+	for (i = 0; i < cfg->nkeys; i++)
+		if (cfg->keys[i].mode != m)
+			return false;
+	return true;
+}
+
+/* "Mode at-least (why): a, b." for the keys of cfg in mode m, or "". */
 static void
-plist_head(struct text *t, const struct advice *a)
+hold_list(const struct config *cfg, enum key_mode m, char *buf, size_t len)
+{
+	size_t	i, used = strlen(buf);
+	int	n = 0;
+
+	for (i = 0; i < cfg->nkeys; i++) {
+		if (cfg->keys[i].mode != m)
+			continue;
+		if (n++ == 0)
+			snprintf(buf + used, len - used, "%sMode %s (%s): %s",
+			    used ? " " : "", key_mode_name(m), hold_words[m],
+			    cfg->keys[i].name);
+		else
+			snprintf(buf + used, len - used, ", %s",
+			    cfg->keys[i].name);
+		used = strlen(buf);
+	}
+	if (n > 0)
+		snprintf(buf + used, len - used, ".");
+}
+
+/*
+ * How the keys of the file written (cfg) are held, as the file says it:
+ * one sentence when all share a mode, else the keys of each mode named.
+ */
+static void
+plist_hold(struct text *t, enum tt_os os, const struct config *cfg)
+{
+	char		 buf[TT_MAX_KEYS * (TT_NAME_MAX + 2) + 1024];
+	enum key_mode	 m;
+
+	buf[0] = '\0';
+	if (os == TT_OS_WINDOWS && all_in_mode(cfg, MODE_ENFORCE))
+		snprintf(buf, sizeof(buf), "Each key is enforced: tcptuned "
+		    "sets it back when something else changes it (where Group "
+		    "Policy sets the auto-tuning level, tcptuned reports it and "
+		    "leaves it).");
+	else if (all_in_mode(cfg, MODE_AT_LEAST))
+		snprintf(buf, sizeof(buf), "Every key is Mode at-least: %s.",
+		    hold_words[MODE_AT_LEAST]);
+	else
+		for (m = MODE_ENFORCE; m <= MODE_AT_LEAST; m++)
+			hold_list(cfg, m, buf, sizeof(buf));
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " Check this "
+	    "file with tcptunectl check, install it as %s and run tcptunectl "
+	    "reload.", os == TT_OS_WINDOWS ?
+	    "%ProgramData%\\tcptune\\tcptune.conf" : "/etc/tcptune.conf "
+	    "(owned by root, mode 0644)");
+	comment_text(t, "\t", buf);
+}
+
+/*
+ * The comment above the <plist>: the path, the verdict, the notes, and
+ * how the keys of cfg, the file written, are held.
+ */
+static void
+plist_head(struct text *t, const struct advice *a, const struct config *cfg)
 {
 	const struct adv_result	*r = &a->res;
 	char			 line[128], text[ADV_TEXT_MAX + ADV_NOTE_MAX];
@@ -708,19 +786,7 @@ plist_head(struct text *t, const struct advice *a)
 		comment_text(t, "\t", text);
 	}
 	text_add(t, "\n");
-	if (r->os == TT_OS_WINDOWS)
-		comment_text(t, "\t", "Each key is enforced: tcptuned sets it "
-		    "back when something else changes it (where Group Policy "
-		    "sets the auto-tuning level, tcptuned reports it and leaves "
-		    "it). Check this file with tcptunectl check, install it as "
-		    "%ProgramData%\\tcptune\\tcptune.conf and run tcptunectl "
-		    "reload.");
-	else
-		comment_text(t, "\t", "Every key is Mode at-least: tcptuned "
-		    "raises a value that falls below it and leaves alone one "
-		    "that something else set higher. Check this file with "
-		    "tcptunectl check, install it as /etc/tcptune.conf (owned by "
-		    "root, mode 0644) and run tcptunectl reload.");
+	plist_hold(t, r->os, cfg);
 }
 
 /* A row of the advice that goes in a config (the rest is only shown). */
@@ -759,7 +825,7 @@ plist_key_note(const struct config_key *ck, void *arg)
 	adv_why_text(r, k, why, sizeof(why));
 	snprintf(line, sizeof(line), "%s: %s.%s%s%s%s", k->name, why,
 	    need, key_capped(k) ? " It cannot be set higher here (the "
-	    "verdict above says why). Now " : k->change ? " Now " :
+	    "verdict above says why). Now " : k->change ? " Was " :
 	    " Already enough, kept so it stays: ",
 	    k->current[0] ? k->current : "unknown",
 	    k->assumed ? " (stock default, not read)." : ".");
@@ -773,14 +839,14 @@ plist_key_note(const struct config_key *ck, void *arg)
  * --apply (through set_apply), so the two write the same file.
  */
 void
-advise_notes(const struct advice *a, struct advise_notes *n,
-    struct config_notes *cn)
+advise_notes(const struct advice *a, const struct config *cfg,
+    struct advise_notes *n, struct config_notes *cn)
 {
 	struct text	t = { n->head, sizeof(n->head), 0 };
 
 	n->advice = a;
 	n->head[0] = '\0';
-	plist_head(&t, a);
+	plist_head(&t, a, cfg);
 	cn->head = n->head;
 	cn->key = plist_key_note;
 	cn->arg = n;
@@ -835,7 +901,7 @@ advise_plist(FILE *f, const struct advice *a)
 	}
 	if ((n = malloc(sizeof(*n))) == NULL)
 		fatal("%s", __func__);
-	advise_notes(a, n, &cn);
+	advise_notes(a, &cfg, n, &cn);
 	if (config_write(&cfg, &cn, &buf, &len) == -1)
 		fatal("%s", __func__);
 	fwrite(buf, 1, len, f);
