@@ -6,7 +6,10 @@
  * config gives them.  Checked: normalize is idempotent and never overruns, equal
  * is an equivalence, raise is the element-wise maximum (at least both,
  * commutative, idempotent), clamping replaces only the last number, and no
- * name maps to a path outside the root.
+ * name maps to a path outside the root.  The first string is also read
+ * as a sysctl.conf line (lib/other_sources.c's sysctl_conf_split(), which
+ * tcptuned runs on other tools' files as root): a name it takes is a
+ * valid sysctl name with no '/', and both halves lie inside the line.
  */
 #include "config.h"
 
@@ -14,11 +17,30 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "sources.h"
 #include "tcptune.h"
 
 #define MAXLEN		(TT_VALUE_MAX * 3)	/* past the limit, not far */
 #define NWORDS		16
 #define ROOT		"/proc/sys"
+
+static void
+check_conf_line(const char *a)
+{
+	char	*line, *name, *value;
+	size_t	 n = strlen(a);
+
+	if ((line = strdup(a)) == NULL)
+		abort();
+	if (sysctl_conf_split(line, &name, &value) == 1) {
+		FUZZ_CHECK(name >= line && name < line + n);
+		FUZZ_CHECK(value > name && value <= line + n);
+		FUZZ_CHECK(sysctl_name_valid(name));
+		FUZZ_CHECK(strchr(name, '/') == NULL);
+		FUZZ_CHECK(strchr(name, '=') == NULL);
+	}
+	free(line);
+}
 
 static void
 check_normalize(const char *a, size_t outlen)
@@ -145,6 +167,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_numbers(a, last);
 	check_numbers(b, -last);
 	check_path(a);
+	check_conf_line(a);
 	free(a);
 	free(b);
 	return 0;

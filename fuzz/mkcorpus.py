@@ -232,6 +232,9 @@ def value():
         ("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", "1"),
         ("net.ipv4.tcp_rmem", "net.core.rmem_max"),
         ("net.ipv4.conf.eth-0.rp_filter", "kern.ipc.maxsockbuf"),
+        # sysctl.conf lines, as other_sources.c reads other tools' files
+        ("-net/ipv4/tcp_rmem = 4096 131072 134217728", "1"),
+        ("  net.core.rmem_max=67108864", "= = ="),
     ]
     for i, (a, b) in enumerate(pairs):
         write("value", "pair-%02d" % i, a.encode() + b"\0" + b.encode())
