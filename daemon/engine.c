@@ -766,14 +766,21 @@ note_damaged_copy(const struct engine *e, const char *name, const char *orig,
 /*
  * The other places that set the key (other_sources.c), where they may be
  * why it moved or what it replaced: a drifted, corrected or contested
- * key, and one Mode enforce lowered.
+ * key, one Mode enforce lowered, and one Mode at-least holds above the
+ * config's value (someone else's higher value, kept: whose it is is the
+ * first thing an admin asks).
  */
 static void
 note_others(const struct engine *e, const struct engine_key *k,
     struct msg_key_status *ks)
 {
+	bool	kept_higher;
+
+	kept_higher = k->cfg.mode == MODE_AT_LEAST &&
+	    k->state == KS_IN_FORCE && !value_equal(k->current, k->cfg.value);
 	if (e->others == NULL || !(k->state == KS_DRIFTED ||
-	    k->state == KS_CONTESTED || k->corrections > 0 || k->lowered))
+	    k->state == KS_CONTESTED || k->corrections > 0 || k->lowered ||
+	    kept_higher))
 		return;
 	(void)other_sources_say(e->others, k->cfg.name, ks->others,
 	    sizeof(ks->others));

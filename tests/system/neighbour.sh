@@ -53,9 +53,12 @@ report $? "nothing is said to be lowered" "$(grep lowered "$T/d.a.log")"
 log_has a "$RMEM: $SAID_BY"
 report $? "the log at start names the sysctl.d file that also sets it" \
     "$(grep 'also set' "$T/d.a.log")"
-status_json && [ -z "$(key_field "$RMEM" also_set_by)" ]
-report $? "status: a key kept in force names no other place" \
+status_json && [ "$(key_field "$RMEM" also_set_by)" = "$SAID_BY" ]
+report $? "status: a higher value kept names the sysctl.d file it is from" \
     "$(key_field "$RMEM" also_set_by)"
+status_json && [ -z "$(key_field "$WMEM" also_set_by)" ]
+report $? "status: a key no other place sets names none" \
+    "$(key_field "$WMEM" also_set_by)"
 
 # Mode enforce, the config's own choice, over the admin's value.
 sed 's|<string>at-least</string>|<string>enforce</string>|' \
