@@ -985,6 +985,9 @@ check "the admin's 128 MiB is kept, not lowered" \
     ct_is net.ipv4.tcp_rmem "$rmem_admin"
 check "tcptunectl status: tcp_rmem in force" \
     [ "$(key_field net.ipv4.tcp_rmem state)" = "in force" ]
+check "tcptunectl status names the sysctl.d file the 128 MiB is from" \
+    [ "$(key_field net.ipv4.tcp_rmem also_set_by)" = \
+    "also set by /etc/sysctl.d/90-big.conf:1 to $rmem_admin, applied at boot by systemd-sysctl" ]
 check "tcp_wmem raised to the shipped value as before" \
     ct_is net.ipv4.tcp_wmem "$(sed -n 's/^net\.ipv4\.tcp_wmem //p' "$T/keys")"
 check "dpkg --purge again" in_ct dpkg --purge "$PKG"
