@@ -241,13 +241,15 @@ void	 flows_close(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);
 bool	 flows_local_pair(const struct flow_reading *,
 	    const struct flow_addrs *);
-void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 	    struct msg_flow *);
 bool	 flows_owned_by(const struct flow *, unsigned long);
 void	 flows_summary(const struct flow_history *, unsigned long, bool,
 	    struct msg_diag_summary *);
 uint64_t flows_window_rate(uint64_t, uint32_t);
+
+/* flows_verdict.c: what held a flow, from its readings */
+void	 flows_classify(const struct flow *, struct flow_verdict *);
 
 /* Whether a pass is due (FLOW_QUIET_SEGS): the segment count then. */
 struct flow_quiet {
