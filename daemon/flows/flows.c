@@ -234,6 +234,7 @@ start(struct flow *f, const struct flow_reading *r, bool pasv,
 	f->first = *r;
 	f->first_ms = f->prev_ms = now_ms;
 	f->prev_bytes = moved(r);
+	flows_note_rtt(f, r, false);
 }
 
 /*
@@ -251,13 +252,16 @@ update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 {
 	uint64_t	bytes = moved(r), span_ms, bps;
 
+	flows_note_rtt(f, r, false);
 	if (now_ms >= f->prev_ms && bytes >= f->prev_bytes) {
 		span_ms = now_ms - f->prev_ms;
 		if (span_ms == 0 || span_ms * 1000 < r->rtt_us)
 			return;
 		bps = (bytes - f->prev_bytes) * 8000 / span_ms;
-		if (bps > f->peak_bps)
+		if (bps > f->peak_bps) {
 			f->peak_bps = bps;
+			flows_note_rtt(f, r, true);
+		}
 	}
 	f->prev_ms = now_ms;
 	f->prev_bytes = bytes;
@@ -394,8 +398,8 @@ keep_unknown(struct flow_reading *r, const struct flow_reading *last)
 /*
  * A connection never read live, seen first in its close notice: its
  * history starts with nothing moved, as long before as it was busy
- * sending (tcpi_busy_time; 0 for a download, which then stays
- * unclassified: no rate without a second reading).
+ * sending (tcpi_busy_time); a download (busy 0) as long before as its
+ * bytes took at the rate its receive autotuning saw (flows_close_rate).
  */
 static void
 start_at_close(struct flow_history *h, struct flow *f,
@@ -408,6 +412,8 @@ start_at_close(struct flow_history *h, struct flow *f,
 	f->prev_bytes = 0;
 	if (r->busy_us / 1000 < now_ms)
 		f->first_ms = f->prev_ms = now_ms - r->busy_us / 1000;
+	f->at_close = true;
+	flows_close_rate(f, r, now_ms);
 	h->closes_unsampled++;
 }
 
@@ -497,6 +503,11 @@ flows_to_msg(const struct flow *f, const struct flow_verdict *v,
 	    TT_UID_UNKNOWN;
 	m->receiving = v->receiving;
 	m->open = f->open;
+	m->path_rtt_us = v->path_rtt_us;
+	m->window_cap = v->window_cap;
+	m->flags = (v->path_full ? TT_FLOW_PATH_FULL : 0) |
+	    (v->at_close ? TT_FLOW_AT_CLOSE : 0) |
+	    (f->last.known & FLOW_KNOWS_WSCALE ? 0 : TT_FLOW_WSCALE_UNKNOWN);
 }
 
 /* Whether uid owns f: never when the OS does not say (Windows). */
@@ -520,6 +531,17 @@ summary_ceiling(const struct flow_verdict *v, struct msg_diag_summary *s)
 		tt_strlcpy(s->rcv_ceiling_key, v->ceiling->key,
 		    sizeof(s->rcv_ceiling_key));
 	}
+}
+
+/* The open connections a window scale keeps below the ceiling now. */
+static void
+summary_window_cap(const struct flow *f, const struct flow_verdict *v,
+    struct msg_diag_summary *s)
+{
+	if (v->window_cap > 0)
+		s->capped++;
+	else if (f->open && !(f->last.known & FLOW_KNOWS_WSCALE))
+		s->capped_unknown++;
 }
 
 /*
@@ -555,6 +577,7 @@ flows_summary(const struct flow_history *h, unsigned long uid,
 		flows_classify(f, &v);
 		s->held_recent[v.held]++;
 		summary_ceiling(&v, s);
+		summary_window_cap(f, &v, s);
 		if (!privileged && !flows_owned_by(f, uid) &&
 		    v.held != HELD_UNCLASSIFIED)
 			s->nhidden++;
