@@ -47,15 +47,6 @@ flows_addr_add(struct flow_addrs *a, const char *host)
 	return 0;
 }
 
-/* Bits per second one round trip of half of buf allows. */
-uint64_t
-flows_window_rate(uint64_t buf, uint32_t rtt_us)
-{
-	if (rtt_us == 0)
-		return 0;
-	return buf * 4000000ULL / rtt_us;
-}
-
 static uint64_t
 moved(const struct flow_reading *r)
 {

@@ -273,9 +273,9 @@ void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 bool	 flows_owned_by(const struct flow *, unsigned long);
 void	 flows_summary(const struct flow_history *, unsigned long, bool,
 	    struct msg_diag_summary *);
-uint64_t flows_window_rate(uint64_t, uint32_t);
 
 /* flows_verdict.c: what held a flow (flows_classify), from its readings */
+uint64_t flows_window_rate(uint64_t, uint32_t);
 void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_note_rtt(struct flow *, const struct flow_reading *, bool);
 void	 flows_close_rate(struct flow *, const struct flow_reading *,

@@ -76,6 +76,15 @@
 
 #define TCP_MAXWIN	65535	/* RFC 7323 2.2: the unscaled window */
 
+/* Bits per second one round trip of half of buf allows. */
+uint64_t
+flows_window_rate(uint64_t buf, uint32_t rtt_us)
+{
+	if (rtt_us == 0)
+		return 0;
+	return buf * 4000000ULL / rtt_us;
+}
+
 /* A reading's round trip now: the larger of the two ends' estimates. */
 static uint32_t
 rtt_now(const struct flow_reading *r)
