@@ -5,11 +5,11 @@
  * back: this machine's receive or send buffer at its ceiling, the far
  * end's window, the network, or the application.
  *
- * flows.c is the same on every OS: the history and the classifier.  The
- * readings come from one per-OS file behind a table of functions
- * (struct flows_ops, below): flows_linux.c (NETLINK_SOCK_DIAG),
- * flows_darwin.c (pcblist_n), flows_win.c (GetPerTcpConnectionEStats),
- * flows_null.c (none).
+ * flows.c (the history) and flows_verdict.c (the classifier) are the
+ * same on every OS.  The readings come from one per-OS file behind a
+ * table of functions (struct flows_ops, below): flows_linux.c
+ * (NETLINK_SOCK_DIAG), flows_darwin.c (pcblist_n), flows_win.c
+ * (GetPerTcpConnectionEStats), flows_null.c (none).
  */
 #ifndef TCPTUNE_FLOWS_H
 #define TCPTUNE_FLOWS_H
