@@ -109,6 +109,7 @@ def diag_summary(nflows, nhidden=0, watching=1):
     p += s("", 1280) + s("", 1280)
     p += struct.pack("<5QII", 40, 0, 2, 0, 0, 1000, watching)
     p += s("" if watching else "no CAP_NET_ADMIN for close notices", 1280)
+    p += struct.pack("<II", 1, 0)   # capped, capped_unknown
     return sized("msg_diag_summary", p)
 
 
@@ -117,7 +118,9 @@ def flow(local, remote, held_by, ceiling_key="", receiving=1):
     p += struct.pack("<5Qq", 6291456 if ceiling_key else 0, 310000000,
                      335000000 if ceiling_key else 0,
                      2680000000 if ceiling_key else 0, 1 << 30, 1700000098)
-    p += struct.pack("<6I", 150000, HELD[held_by], 1000, receiving, 1, 0)
+    p += struct.pack("<5I", 150000, HELD[held_by], 1000, receiving, 1)
+    # path_rtt_us, flags (TT_FLOW_PATH_FULL), pad, window_cap
+    p += struct.pack("<3IQ", 140000, 1, 0, 8388480 if receiving else 0)
     return sized("msg_flow", p)
 
 

@@ -49,8 +49,14 @@
  *      daemon samples flows), so one status is one snapshot on one
  *      connection, not two.
  *   7  msg_key_status.others: the other places that set the key
- *      (lib/other_sources.c), filled for a drifted or contested key and
- *      one Mode enforce lowered; "" otherwise.
+ *      (lib/other_sources.c), filled for a drifted, contested or
+ *      corrected key, one Mode enforce lowered and one Mode at-least
+ *      keeps above the config's value; "" otherwise.  msg_flow: the
+ *      path's least round trip (what allowed_bps is at), flags (the
+ *      path was full, judged from the close notice, the window scale not
+ *      said) and window_cap (a window scale that keeps the connection
+ *      below the receive ceiling now); msg_diag_summary.capped and
+ *      .capped_unknown, their count.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -226,6 +232,9 @@ struct msg_diag_summary {
 	uint32_t	tick_ms;	/* a pass this often while busy */
 	uint32_t	watching;	/* 1: close notices watched */
 	char		watch_why[TT_TEXT_MAX];	/* why not; "" watching */
+	uint32_t	capped;		/* open, below the receive ceiling
+					   by their window scale */
+	uint32_t	capped_unknown;	/* open, their scale not said */
 };
 
 /* msg_flow.uid of a connection whose owner the OS did not say. */
@@ -247,8 +256,15 @@ struct msg_flow {
 	uint32_t	uid;		/* TT_UID_UNKNOWN: not said */
 	uint32_t	receiving;	/* 1 download, 0 upload */
 	uint32_t	open;		/* 1 still open at the last pass */
+	uint32_t	path_rtt_us;	/* the least: allowed_bps's */
+	uint32_t	flags;		/* TT_FLOW_* */
 	uint32_t	pad;
+	uint64_t	window_cap;	/* its window scale's cap, below
+					   the receive ceiling; 0 none */
 };
+#define TT_FLOW_PATH_FULL	0x1	/* the round trip grew: a queue */
+#define TT_FLOW_AT_CLOSE	0x2	/* judged from its close notice */
+#define TT_FLOW_WSCALE_UNKNOWN	0x4	/* the OS does not say its scale */
 
 struct msg_config_error {
 	char		text[TT_TEXT_MAX];
@@ -291,8 +307,8 @@ _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
 _Static_assert(sizeof(struct msg_result) == 1288, "result v1");
 _Static_assert(sizeof(struct msg_end) == 8, "end v1");
 _Static_assert(sizeof(struct msg_diagnose) == 8, "diagnose v4");
-_Static_assert(sizeof(struct msg_diag_summary) == 4176, "diag_summary v5");
-_Static_assert(sizeof(struct msg_flow) == 328, "flow v4");
+_Static_assert(sizeof(struct msg_diag_summary) == 4184, "diag_summary v7");
+_Static_assert(sizeof(struct msg_flow) == 344, "flow v7");
 _Static_assert(sizeof(struct msg_daemon_info) <= TT_PROTO_MAX_PAYLOAD,
     "daemon info too large");
 _Static_assert(sizeof(struct msg_key_status) <= TT_PROTO_MAX_PAYLOAD,

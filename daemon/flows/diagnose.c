@@ -305,7 +305,8 @@ static bool
 shown(const struct flow *f, const struct flow_verdict *v,
     const struct ctl_peer *peer, bool all)
 {
-	if (!all && v->held == HELD_UNCLASSIFIED)
+	/* unjudged yet, but its window scale keeps it below the ceiling */
+	if (!all && v->held == HELD_UNCLASSIFIED && v->window_cap == 0)
 		return false;
 	return peer->privileged || flows_owned_by(f, peer->user);
 }

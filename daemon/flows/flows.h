@@ -5,11 +5,11 @@
  * back: this machine's receive or send buffer at its ceiling, the far
  * end's window, the network, or the application.
  *
- * flows.c is the same on every OS: the history and the classifier.  The
- * readings come from one per-OS file behind a table of functions
- * (struct flows_ops, below): flows_linux.c (NETLINK_SOCK_DIAG),
- * flows_darwin.c (pcblist_n), flows_win.c (GetPerTcpConnectionEStats),
- * flows_null.c (none).
+ * flows.c (the history) and flows_verdict.c (the classifier) are the
+ * same on every OS.  The readings come from one per-OS file behind a
+ * table of functions (struct flows_ops, below): flows_linux.c
+ * (NETLINK_SOCK_DIAG), flows_darwin.c (pcblist_n), flows_win.c
+ * (GetPerTcpConnectionEStats), flows_null.c (none).
  */
 #ifndef TCPTUNE_FLOWS_H
 #define TCPTUNE_FLOWS_H
@@ -33,6 +33,16 @@
  * left unclassified, never counted as held (a forged verdict's tell).
  */
 #define FLOW_RATE_SLACK		4
+/*
+ * A buffer binds only when the rate is at least 1/FLOW_WINDOW_SHARE of
+ * what it allows at the path's own round trip (its least: tcpi_min_rtt,
+ * or the lowest the flow showed), and the round trip did not grow to
+ * FLOW_RTT_GROWN_PCT % of that least: a flow whose round trip grew kept
+ * more in flight than the path passes (the excess waits in a queue), so
+ * the path was full and a larger buffer would not help (flows_verdict.c).
+ */
+#define FLOW_WINDOW_SHARE	2
+#define FLOW_RTT_GROWN_PCT	150
 /*
  * A pass costs a dump of the kernel's whole connection table (on Linux a
  * walk of every bucket of the established hash, 262144 on a 24 GiB
@@ -83,6 +93,9 @@
 #define FLOW_KNOWS_UID		0x04	/* the owner */
 #define FLOW_KNOWS_RECEIVED	0x08	/* bytes received */
 #define FLOW_KNOWS_PEER_WND	0x10	/* the far end's window */
+#define FLOW_KNOWS_MIN_RTT	0x20	/* the kernel's least round trip */
+#define FLOW_KNOWS_WSCALE	0x40	/* the window scales of the SYNs */
+#define FLOW_KNOWS_RCV_SPACE	0x80	/* receive autotuning's rcv_space */
 
 /* One connection, in one pass, as the OS tells it. */
 struct flow_reading {
@@ -106,6 +119,11 @@ struct flow_reading {
 	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
 	bool		listening;	/* a listener: its port, no flow */
+	uint32_t	min_rtt_us;	/* the kernel's least; 0 unknown */
+	uint32_t	rcv_rtt_us;	/* the receiver's own estimate */
+	uint64_t	rcv_space;	/* most the program read in one */
+	uint8_t		rcv_wscale;	/* ours, fixed by the SYNs */
+	uint8_t		snd_wscale;	/* the far end's */
 };
 
 
@@ -145,6 +163,10 @@ struct flow {
 	bool			used;
 	bool			passive;	/* accepted: its local port
 						   was listening */
+	bool			at_close;	/* first seen in its close
+						   notice */
+	uint32_t		path_rtt_us;	/* the least round trip */
+	uint32_t		peak_rtt_us;	/* the one at peak_bps */
 };
 
 /*
@@ -191,6 +213,11 @@ struct flow_verdict {
 	uint64_t	 ceiling_bytes;
 	uint64_t	 allowed_bps;	/* what the ceiling allows at this RTT */
 	uint64_t	 possible_bps;	/* at the wanted ceiling; 0 unknown */
+	uint32_t	 path_rtt_us;	/* the least: what allowed_bps uses */
+	bool		 path_full;	/* the round trip grew: a queue */
+	bool		 at_close;	/* judged from its close notice */
+	uint64_t	 window_cap;	/* 65535 << its receive window scale,
+					   below the ceiling now; 0 none */
 };
 
 /*
@@ -241,13 +268,19 @@ void	 flows_close(struct flow_history *, const struct flow_reading *,
 	    const struct flow_limits *, uint64_t);
 bool	 flows_local_pair(const struct flow_reading *,
 	    const struct flow_addrs *);
-void	 flows_classify(const struct flow *, struct flow_verdict *);
 void	 flows_to_msg(const struct flow *, const struct flow_verdict *,
 	    struct msg_flow *);
 bool	 flows_owned_by(const struct flow *, unsigned long);
 void	 flows_summary(const struct flow_history *, unsigned long, bool,
 	    struct msg_diag_summary *);
+
+/* flows_verdict.c: what held a flow (flows_classify), from its readings */
 uint64_t flows_window_rate(uint64_t, uint32_t);
+void	 flows_classify(const struct flow *, struct flow_verdict *);
+void	 flows_note_rtt(struct flow *, const struct flow_reading *, bool);
+void	 flows_close_rate(struct flow *, const struct flow_reading *,
+	    uint64_t);
+uint64_t flows_window_cap(const struct flow *);
 
 /* Whether a pass is due (FLOW_QUIET_SEGS): the segment count then. */
 struct flow_quiet {

@@ -16,8 +16,9 @@
  *
  * A kernel older than the fields we read sends a shorter tcp_info: what
  * it lacks reads as 0 and is not marked known (tcpi_busy_time and the
- * limited times came in 4.10, tcpi_bytes_received in 4.1, tcpi_snd_wnd
- * in 5.4, commit 8f7baad7f035; 6.2 added tcpi_rcv_wnd).
+ * limited times came in 4.10, tcpi_bytes_received in 4.1, tcpi_min_rtt
+ * in 4.6, tcpi_snd_wnd in 5.4, commit 8f7baad7f035; 6.2 added
+ * tcpi_rcv_wnd).
  */
 #include "config.h"
 
@@ -73,6 +74,31 @@ format_addr(int family, const __be32 *addr, __be16 port, char *buf,
 #define HAS(len, field)	((len) >= offsetof(struct tcp_info, field) + \
 			    sizeof(((struct tcp_info *)0)->field))
 
+/*
+ * The path's least round trip (tcpi_min_rtt: the windowed minimum of the
+ * RTT samples, net/ipv4/tcp_input.c tcp_update_rtt_min), the receiver's
+ * own round trip and the most the program read in one (tcpi_rcv_rtt,
+ * tcpi_rcv_space: tcp_rcv_rtt_measure_ts, tcp_rcv_space_adjust), and the
+ * window scales the SYNs fixed (tcpi_rcv_wscale, ours, and
+ * tcpi_snd_wscale, the far end's; 0 both where TCPI_OPT_WSCALE says the
+ * option was not agreed: net/ipv4/tcp.c tcp_get_info).
+ */
+static void
+take_path(struct flow_reading *r, const struct tcp_info *ti, size_t len)
+{
+	r->rcv_rtt_us = ti->tcpi_rcv_rtt;
+	r->rcv_space = ti->tcpi_rcv_space;
+	r->known |= FLOW_KNOWS_RCV_SPACE | FLOW_KNOWS_WSCALE;
+	if (ti->tcpi_options & TCPI_OPT_WSCALE) {
+		r->rcv_wscale = ti->tcpi_rcv_wscale;
+		r->snd_wscale = ti->tcpi_snd_wscale;
+	}
+	if (HAS(len, tcpi_min_rtt) && ti->tcpi_min_rtt != ~0u) {
+		r->min_rtt_us = ti->tcpi_min_rtt;
+		r->known |= FLOW_KNOWS_MIN_RTT;
+	}
+}
+
 static void
 take_info(struct flow_reading *r, const void *data, size_t len)
 {
@@ -89,6 +115,7 @@ take_info(struct flow_reading *r, const void *data, size_t len)
 	/* a download sends no data and an upload gets none: the smaller */
 	r->idle_ms = ti.tcpi_last_data_sent < ti.tcpi_last_data_recv ?
 	    ti.tcpi_last_data_sent : ti.tcpi_last_data_recv;
+	take_path(r, &ti, len);
 	if (HAS(len, tcpi_bytes_received)) {
 		r->bytes_received = ti.tcpi_bytes_received;
 		r->known |= FLOW_KNOWS_RECEIVED;
@@ -271,8 +298,12 @@ linux_sample(void (*take)(void *, const struct flow_reading *), void *arg,
  * (torvalds/linux net/core/sock_diag.c, sock_diag_broadcast_destroy_work
  * and sock_diag_bind, at b4f27969; 4.9 and later).  Binding needs no
  * capability (NL_CFG_F_NONROOT_RECV).  A notice is one inet_diag_msg with
- * INET_DIAG_PROTOCOL and INET_DIAG_INFO, the tcp_info at close, and
- * nothing else: no INET_DIAG_SKMEMINFO (no buffers) and idiag_uid left 0
+ * INET_DIAG_PROTOCOL and INET_DIAG_INFO, the tcp_info at close (always:
+ * inet_diag_handler_get_info reserves it whatever the subscriber asked,
+ * filled by tcp_diag_get_info, net/ipv4/tcp_diag.c, from tcp_get_info,
+ * net/ipv4/tcp.c: the busy, rwnd- and sndbuf-limited times, tcpi_min_rtt,
+ * tcpi_rcv_space, the byte counts, the window scales; what flows_verdict.c
+ * judges a connection never read live by), and nothing else: no INET_DIAG_SKMEMINFO (no buffers) and idiag_uid left 0
  * (net/ipv4/inet_diag.c, inet_diag_handler_get_info), so the owner and
  * the buffers come from the connection's live readings.  Notices queue on
  * the socket; when its buffer is full the kernel drops them and the next

@@ -23,7 +23,10 @@
  *     (sb_cc, sb_hiwat), XSO_SOCKET 0x1 ... XSO_TCPCB 0x20.
  *   bsd/netinet/tcp_var.h struct xtcpcb_n; t_srtt is milliseconds
  *     (TCP_RETRANSHZ 1000) scaled by TCP_RTT_SCALE 32 (TCP_RTT_SHIFT 5),
- *     as tcp_xmit_timer in bsd/netinet/tcp_input.c keeps it.
+ *     as tcp_xmit_timer in bsd/netinet/tcp_input.c keeps it; rcv_scale,
+ *     our window scale, set from request_r_scale only when both SYNs
+ *     carried the option (tcp_input.c, TF_RCVD_SCALE and TF_REQ_SCALE),
+ *     else 0.
  *   bsd/netinet/tcp_fsm.h TCPS_LISTEN 1 (a listener: its port only),
  *     TCPS_ESTABLISHED 4, CLOSE_WAIT 5, FIN_WAIT_1 6.
  * All of these structures are declared under #pragma pack(4), so a
@@ -91,6 +94,7 @@
 #define SND_WND		96
 #define SND_CWND	100
 #define T_SRTT		136
+#define RCV_SCALE	167	/* u_char, after snd_scale at 166 */
 
 #define TCP_RTT_SHIFT	5
 #define TCPS_LISTEN		1
@@ -216,7 +220,9 @@ item_reading(const struct pcb_item *it, uint64_t gen, struct flow_reading *r)
 	r->uid = u32(so, SO_UID);
 	r->listening = state == TCPS_LISTEN;
 	r->known = FLOW_KNOWS_UID | FLOW_KNOWS_CWND | FLOW_KNOWS_RECEIVED |
-	    FLOW_KNOWS_PEER_WND;
+	    FLOW_KNOWS_PEER_WND | FLOW_KNOWS_WSCALE;
+	r->rcv_wscale = tp[RCV_SCALE];
+	r->snd_wscale = tp[RCV_SCALE - 1];
 	srtt = (int32_t)u32(tp, T_SRTT);
 	r->rtt_us = srtt > 0 ? (uint32_t)(((uint64_t)srtt * 1000) >>
 	    TCP_RTT_SHIFT) : 0;

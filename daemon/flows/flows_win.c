@@ -174,8 +174,9 @@ const struct flows_ops flows_os = {
 	.name = "estats",
 	.cannot_tell = "Windows does not say which user owns a connection "
 	    "(only administrators see them) nor tell a full send buffer "
-	    "from a program that wrote no more; IPv6 connections are not "
-	    "read yet",
+	    "from a program that wrote no more, nor the window scale a "
+	    "connection was opened with (which open ones a raised ceiling "
+	    "cannot reach); IPv6 connections are not read yet",
 	.sample = win_sample,
 	.limits = win_limits,
 	.wanted = win_wanted,

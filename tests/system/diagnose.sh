@@ -12,7 +12,13 @@
 #     daemon paused by restore) is receive-buffer, net.ipv4.tcp_rmem
 #     named at 2 MiB, the possible rate (at the configured 62 MiB) above
 #     the measured one;
-#   - after resume (64 MiB in force) a new download is not receive-buffer;
+#   - a trickle opened at the 2 MiB ceiling and kept open across resume is
+#     named as capped by its window scale (JSON, sentence, status's
+#     count); one opened after resume is not (issue 42);
+#   - after resume (64 MiB in force) a new download is not receive-buffer:
+#     it fills the link, its round trip grows, and it is the network with
+#     the path full (issue 42);
+#   - a short download no pass read is judged from its close notice;
 #   - an upload from A with a 1 MiB tcp_wmem (the original, paused) is
 #     send-buffer;
 #   - an upload to a far end whose receive buffer stops at 512 KiB is
@@ -107,7 +113,7 @@ transfer() {
 	tb_wait $((60 * SCALE)) flow_closed "$PORT" ||
 	    { diag "no closed flow from port $PORT"; return 1; }
 	flow_of "$PORT" >"$TB_TMP/$name.json"
-	diag "$name: $(jq -c '{held_by, rate_bps, rtt_ms, ceiling, possible_bps}' "$TB_TMP/$name.json")"
+	diag "$name: $(jq -c '{held_by, rate_bps, rtt_ms, path_rtt_ms, path_full, ceiling, possible_bps}' "$TB_TMP/$name.json")"
 }
 held_is() { jq -e --arg h "$2" '.held_by == $h' "$TB_TMP/$1.json" >/dev/null; }
 
@@ -218,9 +224,79 @@ held_is upload_small send-buffer &&
     jq -e '.ceiling.key == "net.ipv4.tcp_wmem"' "$TB_TMP/upload_small.json" >/dev/null
 verdict $? "an upload with a 1 MiB tcp_wmem is send-buffer"
 
+# ---- connections the new ceiling cannot reach (issue 42)
+# A trickle (B writes 32 KiB every 50 ms, about 5 Mbit/s, for as long as
+# the connection lasts) opened at the 2 MiB ceiling: its SYN fixed a
+# window scale from max(tcp_rmem[2], rmem_max), at most 8 MiB here, so
+# once 64 MiB is in force diagnose names it, unjudged as it is, and status
+# counts it; one opened after resume (scale 11) is not named.
+in_b python3 -c '
+import socket, sys, threading, time
+def feed(c):
+    try:
+        while True:
+            c.sendall(b"x" * 32768)
+            time.sleep(0.05)
+    except OSError:
+        pass
+s = socket.create_server((sys.argv[1], 5301))
+print("listening", flush=True)
+while True:
+    threading.Thread(target=feed, args=(s.accept()[0],), daemon=True).start()
+' "$TB_IP_B" >"$TB_TMP/trickle.out" 2>&1 &
+PIDS="$PIDS $!"
+# trickle PORT: a connection from A's PORT reading the trickle; its pid
+trickle() {
+	# exec: $! is the reader itself (ip netns exec execs), killed below
+	(exec ip netns exec "$TB_NS_A" python3 -c '
+import socket, sys
+s = socket.create_connection((sys.argv[1], 5301),
+    source_address=("", int(sys.argv[2])))
+while s.recv(65536):
+    pass
+' "$TB_IP_B" "$1") >>"$TB_TMP/trickle.out" 2>&1 &
+	TRICKLE=$!
+	PIDS="$PIDS $TRICKLE"
+}
+# open_flow PORT: the daemon's view of the open connection from PORT
+open_flow() {
+	ctl diagnose --json --all 2>/dev/null |
+	    jq -e --arg l "$TB_IP_A:$1" \
+	    '.flows[] | select(.local == $l and .open == true)'
+}
+# shellcheck disable=SC2317 # called through tb_wait
+is_open() { open_flow "$1" >/dev/null; }
+# shellcheck disable=SC2317 # called through tb_wait
+is_capped() { open_flow "$1" | jq -e '.window_cap > 0' >/dev/null; }
+tb_wait 10 grep -q listening "$TB_TMP/trickle.out" || bail "trickle server"
+trickle 51001
+OLD_TRICKLE=$TRICKLE
+tb_wait $((30 * SCALE)) is_open 51001
+verdict $? "a connection opened at the 2 MiB ceiling is read while open"
+
 # ---- after tuning
 ctl resume >/dev/null 2>&1 && tb_wait 10 rmem_is "$TUNED_RMEM"
 report $? "resume puts the 64 MiB ceiling in force"
+tb_wait $((30 * SCALE)) is_capped 51001
+verdict $? "the connection opened before the ceiling rose is named as capped by its window scale" \
+    "$(open_flow 51001 2>&1)"
+ctl diagnose >"$TB_TMP/capped.txt" 2>&1
+joined "$TB_TMP/capped.txt" | grep -q "cannot use the receive ceiling now: its window scale, fixed when it opened (before the ceiling rose), caps its window at [0-9.]* [KM]iB; reconnecting picks up the new value"
+verdict $? "diagnose says it cannot use the new ceiling until it reconnects" \
+    "$(cat "$TB_TMP/capped.txt")"
+ctl status >"$TB_TMP/status_capped.txt" 2>&1
+joined "$TB_TMP/status_capped.txt" |
+    grep -q "1 open connection cannot use the receive ceiling now"
+verdict $? "status counts it" "$(tail -3 "$TB_TMP/status_capped.txt")"
+trickle 51002
+tb_wait $((30 * SCALE)) is_open 51002 &&
+    open_flow 51002 | jq -e '.window_cap == 0' >/dev/null &&
+    ! open_flow 51001 | jq -e '.window_cap == 0' >/dev/null
+verdict $? "a connection opened after the ceiling rose is not named" \
+    "$(open_flow 51002 2>&1)"
+kill "$OLD_TRICKLE" "$TRICKLE" 2>/dev/null
+wait "$OLD_TRICKLE" "$TRICKLE" 2>/dev/null
+
 transfer after -R
 # Held by the path (under load the user-space delay line carries a few
 # hundred Mbit/s), or, where the delay line carries more than the 64 MiB
@@ -231,6 +307,12 @@ transfer after -R
     jq -e --slurpfile b "$TB_TMP/before.json" \
     '.rate_bps > 1.5 * $b[0].rate_bps' "$TB_TMP/after.json" >/dev/null
 verdict $? "after tuning a new download is not held by the 2 MiB ceiling, and faster" \
+    "$(cat "$TB_TMP/after.json" 2>/dev/null)"
+# Issue 42: the tuned window passes the path's BDP, so a download that
+# fills the link queues in it and its round trip grows: the network, the
+# path full, never a buffer its own queue made look binding.
+held_is after network && jq -e '.path_full == true' "$TB_TMP/after.json" >/dev/null
+verdict $? "a tuned download that fills the link is the network, the path full" \
     "$(cat "$TB_TMP/after.json" 2>/dev/null)"
 ctl diagnose >"$TB_TMP/after.txt" 2>&1
 diag_file "diagnose after tuning" "$TB_TMP/after.txt"
@@ -252,6 +334,33 @@ transfer paced -b 20M
 held_is paced application
 verdict $? "a rate-limited sender is application" \
     "$(grep "flow.*closed" "$TB_TMP/tcptuned.log" | tail -1)"
+
+# ---- a download no pass read: judged from its close notice (issue 42)
+# 3 MB in under a second (slow start at 100 ms) often starts and ends
+# between two passes (FLOW_TICK_MS); tried until one did, as its JSON says
+# (judged_at_close), at most 10 times, then its verdict is asserted.
+# short NAME: transfer's run of 3 MB downloaded, not 6 s
+short() {
+	PORT=$((PORT + 1))
+	in_a iperf3 -c "$TB_IP_B" --cport "$PORT" -P 1 -n 3M -R -J \
+	    >"$TB_TMP/$1.iperf" 2>&1 ||
+	    { diag_file "iperf3 $1" "$TB_TMP/$1.iperf"; return 1; }
+	tb_wait $((60 * SCALE)) flow_closed "$PORT" ||
+	    { diag "no closed flow from port $PORT"; return 1; }
+	flow_of "$PORT" >"$TB_TMP/$1.json"
+	diag "$1: $(jq -c '{held_by, rate_bps, rtt_ms, judged_at_close}' "$TB_TMP/$1.json")"
+}
+for try in 1 2 3 4 5 6 7 8 9 10; do
+	short "short$try" || break
+	if jq -e '.judged_at_close == true' "$TB_TMP/short$try.json" \
+	    >/dev/null; then
+		break
+	fi
+done
+jq -e '.judged_at_close == true and .held_by != "unclassified"' \
+    "$TB_TMP/short$try.json" >/dev/null
+verdict $? "a download seen only at its close gets a verdict from its TCP info ($try tries)" \
+    "$(cat "$TB_TMP/short$try.json" 2>/dev/null)"
 
 # ---- privacy: nobody sees root's connections only as a count
 out=$(in_a setpriv --reuid=nobody --regid=nogroup --clear-groups \

@@ -560,8 +560,9 @@ test_sub_rtt_interval_no_rate(void **arg)
 
 /*
  * Connections no pass read: an upload held by its send buffer judged
- * from its notice alone (its rate over its busy time); a download stays
- * unclassified (no rate from one reading), an owner never made up.
+ * from its notice alone (its rate over its busy time); a download whose
+ * notice has no tcpi_rcv_space stays unclassified (no rate from one
+ * reading: test_close_only_download has it), an owner never made up.
  */
 static void
 test_close_unsampled(void **arg)
@@ -860,6 +861,252 @@ test_passive_share(void **arg)
 	free(h);
 }
 
+/*
+ * A download read in two passes a second apart, its buffer at rcvbuf, its
+ * round trips as the kernel gives them: tcpi_rtt (a download's stays at
+ * the handshake's), tcpi_rcv_rtt (the receiver's own), tcpi_min_rtt.
+ */
+static const struct flow *
+download_rtts(struct flow_history *h, uint64_t bytes, uint64_t rcvbuf,
+    const struct flow_limits *l, uint32_t rtt, uint32_t rcv_rtt,
+    uint32_t min_rtt)
+{
+	struct flow_reading	a = reading(1, rtt), b;
+
+	a.known |= FLOW_KNOWS_MIN_RTT;
+	a.min_rtt_us = min_rtt;
+	a.rcv_rtt_us = rcv_rtt;
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = rcvbuf / 2;
+	b = a;
+	b.bytes_received += bytes;
+	b.rcvbuf = rcvbuf;
+	return two_passes(h, &a, &b, l);
+}
+
+/*
+ * Issue 42: at a 64 MiB ceiling, a 900 Mbit/s download on a 150 ms path
+ * whose queue stretched the round trip to 400 ms was called receive-buffer
+ * (at 400 ms, 64 MiB allows 671 Mbit/s).  Judged at the path's own 150 ms
+ * and with its round trip grown past 150 %, it is the network, the path
+ * full; the same in the sender's smoothed RTT or the receiver's own.
+ */
+static void
+test_path_full(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 a, b;
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	char			 line[1024];
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(download_rtts(h, 112500000, 64 * MIB, &l, 400000,
+	    0, RTT_150MS), &v);
+	assert_int_equal(v.rate_bps, 900000000);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	assert_int_equal(v.path_rtt_us, RTT_150MS);
+	flows_init(h);
+	flows_classify(download_rtts(h, 112500000, 64 * MIB, &l, RTT_150MS,
+	    400000, RTT_150MS), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	flows_to_msg(&h->flows[0], &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_non_null(strstr(line, "ran at 900 Mbit/s, held by the network: "
+	    "the path was full"));
+	assert_non_null(strstr(line, "a larger buffer would not help"));
+	/* sndbuf-limited with the round trip grown: the path, not the buffer */
+	flows_init(h);
+	a = reading(4, RTT_150MS);
+	a.known |= FLOW_KNOWS_MIN_RTT;
+	a.min_rtt_us = RTT_150MS;
+	a.bytes_acked = 1 * MIB;
+	b = a;
+	b.rtt_us = 400000;
+	b.bytes_acked += 20 * MIB;
+	b.busy_us = 2000000;
+	b.sndbuf_limited_us = 1500000;
+	b.sndbuf = 4 * MIB;
+	b.cwnd_bytes = 20 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+}
+
+/*
+ * The rate is weighed against what the buffer allows at the path's
+ * least round trip: 700 Mbit/s at 200 ms (not grown past 150 % of 150)
+ * is over half of what 64 MiB allows at 200 ms (1.34 Gbit/s) but under
+ * half of it at 150 ms (1.79 Gbit/s): network, not full.  The 4 MiB
+ * ceiling at the same round trips binds, and says what it allows at
+ * the path's 150 ms.
+ */
+static void
+test_path_min_rtt(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(download_rtts(h, 87500000, 64 * MIB, &l, 200000,
+	    200000, RTT_150MS), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_false(v.path_full);
+	l = linux_limits(4 * MIB, 4 * MIB, 0);
+	flows_init(h);
+	flows_classify(download_rtts(h, 19000000, 4 * MIB, &l, 200000,
+	    200000, RTT_150MS), &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_int_equal(v.allowed_bps, flows_window_rate(4 * MIB,
+	    RTT_150MS));
+	/* with no tcpi_min_rtt, the lowest round trip the flow showed */
+	flows_init(h);
+	flows_classify(download_rtts(h, 19000000, 4 * MIB, &l, RTT_150MS,
+	    0, 0), &v);
+	assert_int_equal(v.path_rtt_us, RTT_150MS);
+}
+
+/* A download's close notice, as tcp_get_info fills it. */
+static struct flow_reading
+closed_download(uint64_t id, uint64_t bytes, uint64_t rcv_space,
+    uint32_t rcv_rtt)
+{
+	struct flow_reading	r = reading(id, RTT_150MS);
+
+	r.known &= ~(uint32_t)FLOW_KNOWS_UID;
+	r.known |= FLOW_KNOWS_MIN_RTT | FLOW_KNOWS_RCV_SPACE |
+	    FLOW_KNOWS_WSCALE;
+	r.min_rtt_us = RTT_150MS;
+	r.rcv_rtt_us = rcv_rtt;
+	r.rcv_space = rcv_space;
+	r.bytes_received = bytes;
+	r.bytes_acked = 200;
+	return r;
+}
+
+/*
+ * A download that began and ended between two passes, judged from its
+ * close notice alone (tcpi_rcv_space over tcpi_rcv_rtt): at a 4 MiB
+ * ceiling, 2.6 MB read per 150 ms (139 Mbit/s) is the receive buffer; at
+ * 64 MiB, 17 MB per 400 ms (340 Mbit/s) with the round trip grown is
+ * the network; its rate and span come from the notice.
+ */
+static void
+test_close_only_download(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(4 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 r = closed_download(3, 50 * MIB, 2600000,
+				    RTT_150MS);
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	char			 line[1024];
+
+	(void)arg;
+	flows_init(h);
+	flows_close(h, &r, &l, 10000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_RECEIVE_BUFFER);
+	assert_true(v.receiving);
+	assert_true(v.at_close);
+	assert_int_equal(v.rate_bps, 2600000ULL * 8000000 / RTT_150MS);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_rmem");
+	assert_int_equal(h->held_total[HELD_RECEIVE_BUFFER], 1);
+	flows_to_msg(&h->flows[0], &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_non_null(strstr(line, "judged from the kernel's TCP info at "
+	    "its close"));
+	l = linux_limits(64 * MIB, 4 * MIB, 0);
+	r = closed_download(4, 200 * MIB, 17000000, 400000);
+	flows_close(h, &r, &l, 20000);
+	flows_classify(&h->flows[1], &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	assert_int_equal(h->held_total[HELD_NETWORK], 1);
+	/* closed: its window scale caps nothing any more */
+	assert_int_equal(v.window_cap, 0);
+	free(h);
+}
+
+/*
+ * Connections opened before the receive ceiling rose: the window scale
+ * their SYN fixed (tcpi_rcv_wscale) keeps them below the ceiling now,
+ * 65535 << scale.  At a 64 MiB ceiling one opened under the stock 6 MiB
+ * (scale 7: 8 MiB) is named, in diagnose even unjudged and in status's
+ * count; one opened after (scale 11) is not; nor one whose scale the OS
+ * does not say (Windows), which is counted as unknown instead.
+ */
+static void
+test_window_cap(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 64 * MIB);
+	struct flow_reading	 old = reading(5, RTT_150MS), young, win;
+	struct msg_diag_summary	 s;
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	char			 line[1024];
+
+	(void)arg;
+	flows_init(h);
+	old.known |= FLOW_KNOWS_WSCALE;
+	old.rcv_wscale = 7;
+	old.bytes_received = 200 * 1024;
+	young = old;
+	young.id = 6;
+	snprintf(young.local, sizeof(young.local), "10.77.0.1:40006");
+	young.rcv_wscale = 11;
+	win = old;
+	win.id = 7;
+	snprintf(win.local, sizeof(win.local), "10.77.0.1:40007");
+	win.known &= ~(uint32_t)FLOW_KNOWS_WSCALE;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &old, &l, 1000);
+	flows_take(h, &young, &l, 1000);
+	flows_take(h, &win, &l, 1000);
+	flows_end_pass(h, 1000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_UNCLASSIFIED);
+	assert_int_equal(v.window_cap, 65535ULL << 7);
+	flows_to_msg(&h->flows[0], &v, &m);
+	assert_int_equal(m.window_cap, 65535ULL << 7);
+	diagnose_cap_sentence(&m, line, sizeof(line));
+	assert_string_equal(line, "it cannot use the receive ceiling now: "
+	    "its window scale, fixed when it opened (before the ceiling "
+	    "rose), caps its window at 8 MiB; reconnecting picks up the new "
+	    "value");
+	flows_classify(&h->flows[1], &v);
+	assert_int_equal(v.window_cap, 0);
+	flows_to_msg(&h->flows[1], &v, &m);
+	diagnose_cap_sentence(&m, line, sizeof(line));
+	assert_string_equal(line, "");
+	flows_classify(&h->flows[2], &v);
+	assert_int_equal(v.window_cap, 0);
+	flows_to_msg(&h->flows[2], &v, &m);
+	assert_true(m.flags & TT_FLOW_WSCALE_UNKNOWN);
+	flows_summary(h, 0, true, &s);
+	assert_int_equal(s.capped, 1);
+	assert_int_equal(s.capped_unknown, 1);
+	diagnose_status_line(&s, line, sizeof(line));
+	assert_string_equal(line, "1 open connection cannot use the receive "
+	    "ceiling now (opened before it rose: reconnecting picks it up); "
+	    "see tcptunectl diagnose");
+	/* under the ceiling it opened with (6 MiB), scale 7 reaches it */
+	l = linux_limits(6 * MIB, 4 * MIB, 0);
+	flows_begin_pass(h, 2000);
+	flows_take(h, &old, &l, 2000);
+	flows_end_pass(h, 2000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.window_cap, 0);
+	free(h);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -1022,7 +1269,7 @@ test_text_width(void **arg)
 	r.nflows = 1;
 	text_report(&r, out, sizeof(out));
 	assert_non_null(strstr(out, "because this machine's receive buffer "
-	    "stops at 4 MiB (net.ipv4.tcp_rmem); at 150 ms"));
+	    "stops at 4 MiB (net.ipv4.tcp_rmem); at the path's 150 ms"));
 	free(h);
 }
 
@@ -1044,8 +1291,8 @@ test_sentence(void **arg)
 	diagnose_sentence(&m, line, sizeof(line));
 	assert_string_equal(line, "your download from 203.0.113.7 ran at "
 	    "215 Mbit/s because this machine's receive buffer stops at "
-	    "4 MiB (net.ipv4.tcp_rmem); at 150 ms that is the most one "
-	    "stream can do; at the ceiling tcptune.conf sets it could reach "
+	    "4 MiB (net.ipv4.tcp_rmem); at the path's 150 ms round trip that "
+	    "is the most one stream can do; at the ceiling tcptune.conf sets it could reach "
 	    "1.79 Gbit/s, where the path allows");
 	m.held_by = HELD_PEER_WINDOW;
 	diagnose_sentence(&m, line, sizeof(line));
@@ -1535,8 +1782,9 @@ test_pcblist_receive(void **arg)
 	diagnose_sentence(&m, line, sizeof(line));
 	assert_string_equal(line, "your download from 203.0.113.7 ran at "
 	    "215 Mbit/s because this machine's receive buffer stops at "
-	    "4 MiB (net.inet.tcp.autorcvbufmax); at 150 ms that is the most "
-	    "one stream can do; at the ceiling tcptune.conf sets it could "
+	    "4 MiB (net.inet.tcp.autorcvbufmax); at the path's 150 ms round "
+	    "trip that is the most one stream can do; at the ceiling "
+	    "tcptune.conf sets it could "
 	    "reach 447 Mbit/s, where the path allows");
 	flows_pcblist_limits(16 * MIB, 4 * MIB, 32 * MIB, &l);
 	flows_init(h);
@@ -1686,6 +1934,10 @@ main(void)
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_json_times),
 		cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_path_full),
+		cmocka_unit_test(test_path_min_rtt),
+		cmocka_unit_test(test_close_only_download),
+		cmocka_unit_test(test_window_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@ struct reply;
 
 /* diagnose_words.c */
 void	 diagnose_sentence(const struct msg_flow *, char *, size_t);
+void	 diagnose_cap_sentence(const struct msg_flow *, char *, size_t);
 void	 diagnose_text(FILE *, const struct reply *);
 void	 diagnose_json(FILE *, const struct reply *);
 void	 diagnose_status_line(const struct msg_diag_summary *, char *, size_t);

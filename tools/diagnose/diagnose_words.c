@@ -23,7 +23,7 @@ struct words {
 	char	host[TT_ESCAPE_SIZE(TT_ADDR_MAX)];
 	char	key[TT_ESCAPE_SIZE(TT_NAME_MAX)];
 	char	rate[32], allowed[32], possible[32], rtt[32], ceiling[32];
-	char	moved[32];
+	char	moved[32], path_rtt[32], cap[32];
 };
 
 /* The address without its port: "203.0.113.7", "2001:db8::1". */
@@ -49,6 +49,9 @@ words_of(const struct msg_flow *f, struct words *w)
 	adv_fmt_rate((double)f->possible_bps, w->possible,
 	    sizeof(w->possible));
 	adv_fmt_time(f->rtt_us / 1e6, w->rtt, sizeof(w->rtt));
+	adv_fmt_time((f->path_rtt_us > 0 ? f->path_rtt_us : f->rtt_us) / 1e6,
+	    w->path_rtt, sizeof(w->path_rtt));
+	adv_fmt_bytes((double)f->window_cap, w->cap, sizeof(w->cap));
 	adv_fmt_bytes((double)f->ceiling_bytes, w->ceiling,
 	    sizeof(w->ceiling));
 	adv_fmt_bytes((double)f->bytes, w->moved, sizeof(w->moved));
@@ -79,20 +82,22 @@ buffer_sentence(const struct msg_flow *f, const struct words *w, char *buf,
 	if (f->ceiling_key[0] == '\0')
 		n = snprintf(buf, len, "%s %s %s ran at %s because the "
 		    "program's own %s buffer was full (it set its size "
-		    "itself); at %s that buffer allows %s", whose(f),
-		    transfer(f),
-		    w->host, w->rate, side, w->rtt, w->allowed);
+		    "itself); at the path's %s round trip that buffer allows "
+		    "%s", whose(f), transfer(f),
+		    w->host, w->rate, side, w->path_rtt, w->allowed);
 	else
 		n = snprintf(buf, len, "%s %s %s ran at %s because this "
-		    "machine's %s buffer stops at %s (%s); at %s that is the "
-		    "most one stream can do", whose(f), transfer(f), w->host,
-		    w->rate,
-		    side, w->ceiling, w->key, w->rtt);
+		    "machine's %s buffer stops at %s (%s); at the path's %s "
+		    "round trip that is the most one stream can do", whose(f),
+		    transfer(f), w->host, w->rate,
+		    side, w->ceiling, w->key, w->path_rtt);
 	if (n < 0 || (size_t)n >= len || f->possible_bps <= f->rate_bps)
 		return;
 	snprintf(buf + n, len - (size_t)n, "; at the ceiling tcptune.conf "
 	    "sets it could reach %s, where the path allows", w->possible);
 }
+
+static void	at_close_words(const struct msg_flow *, char *, size_t);
 
 void
 diagnose_sentence(const struct msg_flow *f, char *buf, size_t len)
@@ -111,10 +116,17 @@ diagnose_sentence(const struct msg_flow *f, char *buf, size_t len)
 		    "machine's buffers", whose(f), w.host, w.rate);
 		break;
 	case HELD_NETWORK:
-		snprintf(buf, len, "%s %s %s ran at %s over %s, held by the "
-		    "network or the far end (congestion, loss), not by this "
-		    "machine's buffers", whose(f), transfer(f), w.host,
-		    w.rate, w.rtt);
+		if (f->flags & TT_FLOW_PATH_FULL)
+			snprintf(buf, len, "%s %s %s ran at %s, held by the "
+			    "network: the path was full (its round trip grew "
+			    "well past its own %s as a queue filled): a larger "
+			    "buffer would not help", whose(f), transfer(f),
+			    w.host, w.rate, w.path_rtt);
+		else
+			snprintf(buf, len, "%s %s %s ran at %s over %s, held "
+			    "by the network or the far end (congestion, "
+			    "loss), not by this machine's buffers", whose(f),
+			    transfer(f), w.host, w.rate, w.rtt);
 		break;
 	case HELD_APPLICATION:
 		snprintf(buf, len, "%s %s %s ran at %s: nothing was full, "
@@ -127,6 +139,54 @@ diagnose_sentence(const struct msg_flow *f, char *buf, size_t len)
 		    w.host, w.moved, w.rtt);
 		break;
 	}
+	at_close_words(f, buf, len);
+}
+
+/* A verdict from the close notice alone says so. */
+static void
+at_close_words(const struct msg_flow *f, char *buf, size_t len)
+{
+	size_t	n = strlen(buf);
+
+	if ((f->flags & TT_FLOW_AT_CLOSE) && f->held_by != HELD_UNCLASSIFIED)
+		snprintf(buf + n, len - n, " (judged from the kernel's TCP "
+		    "info at its close: it began and ended between two "
+		    "readings)");
+}
+
+/*
+ * An open connection whose window scale, fixed when it opened, keeps it
+ * below the receive ceiling now; "" none.
+ */
+void
+diagnose_cap_sentence(const struct msg_flow *f, char *buf, size_t len)
+{
+	struct words	w;
+
+	buf[0] = '\0';
+	if (f->window_cap == 0)
+		return;
+	words_of(f, &w);
+	snprintf(buf, len, "it cannot use the receive ceiling now: its "
+	    "window scale, fixed when it opened (before the ceiling rose), "
+	    "caps its window at %s; reconnecting picks up the new value",
+	    w.cap);
+}
+
+/*
+ * "2 open connections cannot use the receive ceiling now (opened before
+ * it rose ...)", after "; " when it follows a sentence in buf.
+ */
+static void
+capped_line(const struct msg_diag_summary *s, char *buf, size_t len,
+    bool after)
+{
+	if (s->capped == 0 || len == 0)
+		return;
+	snprintf(buf, len, "%s%u open connection%s cannot use the receive "
+	    "ceiling now (opened before it rose: reconnecting picks it up); "
+	    "see tcptunectl diagnose", after ? "; " : "", s->capped,
+	    s->capped == 1 ? "" : "s");
 }
 
 /* "3 transfers in the last hour were held by the 4 MiB receive ceiling" */
@@ -136,14 +196,17 @@ diagnose_status_line(const struct msg_diag_summary *s, char *buf, size_t len)
 	char	bytes[32], key[TT_ESCAPE_SIZE(TT_NAME_MAX)];
 
 	buf[0] = '\0';
-	if (s->rcv_ceiling_flows == 0)
+	if (s->rcv_ceiling_flows == 0) {
+		capped_line(s, buf, len, false);
 		return;
+	}
 	adv_fmt_bytes((double)s->rcv_ceiling_bytes, bytes, sizeof(bytes));
 	tt_escape(key, sizeof(key), s->rcv_ceiling_key);
 	snprintf(buf, len, "%u transfer%s in the last hour %s held by the %s "
 	    "receive ceiling (%s); see tcptunectl diagnose",
 	    s->rcv_ceiling_flows, s->rcv_ceiling_flows == 1 ? "" : "s",
 	    s->rcv_ceiling_flows == 1 ? "was" : "were", bytes, key);
+	capped_line(s, buf + strlen(buf), len - strlen(buf), true);
 }
 
 /*
@@ -230,8 +293,9 @@ static void
 say_unsampled(FILE *out, const struct msg_diag_summary *s)
 {
 	say(out, "  ", "    ", "%llu connection%s closed before any pass read "
-	    "%s: a close notice carries no buffer sizes, so a download "
-	    "among them cannot be judged",
+	    "%s: judged from the kernel's TCP info at close, which carries "
+	    "no buffer sizes (a buffer verdict there is against the ceiling; "
+	    "one with no receive round trip or rate cannot be judged)",
 	    (unsigned long long)s->closes_unsampled,
 	    s->closes_unsampled == 1 ? "" : "s",
 	    s->closes_unsampled == 1 ? "it" : "them");
@@ -356,6 +420,9 @@ diagnose_text(FILE *out, const struct reply *r)
 		fprintf(out, "%s -> %s  %s%s\n", local, remote,
 		    held_by_name(f->held_by), f->open ? "" : " (closed)");
 		ctl_wrap(out, "  ", "  ", line, CTL_TEXT_WIDTH);
+		diagnose_cap_sentence(f, line, sizeof(line));
+		if (line[0] != '\0')
+			ctl_wrap(out, "  ", "  ", line, CTL_TEXT_WIDTH);
 	}
 	text_summary(out, r);
 }
@@ -368,6 +435,13 @@ json_flow(struct json *j, const struct msg_flow *f)
 	json_str(j, "remote", f->remote);
 	json_str(j, "direction", f->receiving ? "receive" : "send");
 	json_num(j, "rtt_ms", f->rtt_us / 1000.0);
+	json_num(j, "path_rtt_ms", f->path_rtt_us / 1000.0);
+	json_bool(j, "path_full", (f->flags & TT_FLOW_PATH_FULL) != 0);
+	json_bool(j, "judged_at_close", (f->flags & TT_FLOW_AT_CLOSE) != 0);
+	if (f->flags & TT_FLOW_WSCALE_UNKNOWN)
+		json_null(j, "window_cap");
+	else
+		json_uint(j, "window_cap", f->window_cap);
 	json_uint(j, "rate_bps", f->rate_bps);
 	json_str(j, "held_by", held_by_name(f->held_by));
 	if (f->ceiling_key[0] != '\0') {
@@ -433,6 +507,8 @@ diagnose_json(FILE *out, const struct reply *r)
 	json_uint(&j, "closed_before_sampled", s->closes_unsampled);
 	json_uint(&j, "evicted", s->evicted);
 	json_uint(&j, "passes_put_off", s->throttled);
+	json_uint(&j, "below_ceiling", s->capped);
+	json_uint(&j, "window_scale_unknown", s->capped_unknown);
 	json_blind_spots(&j, s);
 	json_open(&j, "flows", '[');
 	for (i = 0; i < r->nflows; i++)

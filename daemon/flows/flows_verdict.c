@@ -1,0 +1,370 @@
+/*
+ * What held a connection back, from its history entry (flows.h, flows.c
+ * keeps the entries): the same on every OS, so tests/unit/test_flows.c
+ * drives it with recorded readings.
+ *
+ * The rules, for a connection that moved FLOW_MIN_BYTES over a round
+ * trip of at least FLOW_MIN_RTT_US (below, it is a LAN or loopback and
+ * buffers are not its limit), at its rate over its fastest interval
+ * between readings of at least a round trip (flows.c update):
+ *
+ *  - the round trip a buffer is judged at is the path's own, the least
+ *    the connection showed (Linux tcpi_min_rtt, the windowed minimum of
+ *    its RTT samples, net/ipv4/tcp_input.c tcp_update_rtt_min; else the
+ *    lowest smoothed RTT of its readings), never one a queue inflated: a
+ *    full path's queue stretches the round trip until any window looks
+ *    binding (a 900 Mbit/s download at a 64 MiB ceiling read as
+ *    receive-buffer);
+ *  - the path was full when the round trip at the fastest interval (the
+ *    larger of the sender's smoothed RTT and the receiver's own estimate,
+ *    tcpi_rcv_rtt, net/ipv4/tcp_input.c tcp_rcv_rtt_measure_ts: a
+ *    download's tcpi_rtt stays at the handshake's) grew to
+ *    FLOW_RTT_GROWN_PCT % of the least: more was in flight than the path
+ *    passes, the excess in a queue, so no buffer verdict stands (network,
+ *    "a larger buffer would not help");
+ *  - receiving (more bytes in than acknowledged out): receive-buffer
+ *    when its receive buffer grew to a ceiling (the autotuning one, or
+ *    fixed_factor times the one on a buffer a program set) and the rate
+ *    was at least 1/FLOW_WINDOW_SHARE of what that buffer allows at the
+ *    path's round trip; else application when the receive queue holds
+ *    half the buffer (the program did not read); else network (the
+ *    sender's side, which this end cannot see: not this machine's
+ *    buffers);
+ *  - sending: where the OS says how long the connection was limited and
+ *    by what (Linux tcp_info, include/uapi/linux/tcp.h: tcpi_busy_time is
+ *    the total of the busy, rwnd-limited and sndbuf-limited times,
+ *    net/ipv4/tcp.c tcp_get_info_chrono_stats), send-buffer or
+ *    peer-window when that time is over half of the busy time; also
+ *    peer-window when the far end's window (tcpi_snd_wnd) is below the
+ *    congestion window and the rate is what it allows;
+ *    application when the connection was busy less than half of the
+ *    time, or most of its rate samples were application-limited
+ *    (tcpi_delivery_rate_app_limited), or its congestion window allowed
+ *    over twice its rate (a paced sender keeps data in flight all the
+ *    time, so busy alone does not show it); else network.  Where the OS
+ *    does not say, send-buffer when the send buffer reached its ceiling
+ *    at the rate it allows, else network;
+ *  - a connection seen only in its close notice (Linux: the tcp_info at
+ *    close, flows_linux.c) has no buffer sizes: its buffer is taken to be
+ *    the autotuning ceiling, which the rate rule above then confirms or
+ *    not; its rate is an upload's bytes over its busy time, a download's
+ *    most bytes read in one round trip (tcpi_rcv_space, the most the
+ *    program copied in one receiver RTT, net/ipv4/tcp_input.c
+ *    tcp_rcv_space_adjust) over that round trip (flows_close_rate).
+ *
+ * "What a buffer allows": a TCP advertises about half of its receive
+ * buffer as window (the rest is kernel overhead: Linux tcp_adv_win_scale
+ * 1 before 6.6, scaling_ratio since, Documentation/networking/ip-sysctl.rst;
+ * macOS and Windows count the buffer as window, so half is the cautious
+ * side), and one window goes per round trip.
+ *
+ * A connection's receive window can never pass 65535 << its window
+ * scale, fixed by the SYNs from the ceiling in force then (Linux
+ * net/ipv4/tcp_output.c tcp_select_initial_window: the scale from the
+ * larger of tcp_rmem[2] and rmem_max, the least with the ceiling under
+ * 65536 << scale; xnu bsd/netinet/tcp_subr.c tcp_set_max_rwinscale, the
+ * same from autorcvbufmax): one opened before a ceiling rose, with
+ * 65536 << scale under the ceiling now, cannot use it until it
+ * reconnects (flows_window_cap).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "tcptuned.h"
+#include "flows.h"
+
+#define TCP_MAXWIN	65535	/* RFC 7323 2.2: the unscaled window */
+
+/* Bits per second one round trip of half of buf allows. */
+uint64_t
+flows_window_rate(uint64_t buf, uint32_t rtt_us)
+{
+	if (rtt_us == 0)
+		return 0;
+	return buf * 4000000ULL / rtt_us;
+}
+
+/* A reading's round trip now: the larger of the two ends' estimates. */
+static uint32_t
+rtt_now(const struct flow_reading *r)
+{
+	return r->rcv_rtt_us > r->rtt_us ? r->rcv_rtt_us : r->rtt_us;
+}
+
+/*
+ * The path's least round trip, kept lowest over the flow's readings; and
+ * the round trip at the peak rate, at_peak when r gave it.
+ */
+void
+flows_note_rtt(struct flow *f, const struct flow_reading *r, bool at_peak)
+{
+	uint32_t	least = r->rtt_us;
+
+	if ((r->known & FLOW_KNOWS_MIN_RTT) && r->min_rtt_us > 0 &&
+	    (least == 0 || r->min_rtt_us < least))
+		least = r->min_rtt_us;
+	if (least > 0 && (f->path_rtt_us == 0 || least < f->path_rtt_us))
+		f->path_rtt_us = least;
+	if (at_peak || f->peak_rtt_us == 0)
+		f->peak_rtt_us = rtt_now(r);
+}
+
+/*
+ * The peak rate of a connection seen only as it closed, and when it
+ * started (first_ms) from its bytes at that rate.  A download's: the
+ * most its program read in one receiver round trip (tcpi_rcv_space) over
+ * that round trip; an upload keeps its bytes over its busy time
+ * (flows.c start_at_close).
+ */
+void
+flows_close_rate(struct flow *f, const struct flow_reading *r,
+    uint64_t end_ms)
+{
+	uint32_t	rtt = r->rcv_rtt_us > 0 ? r->rcv_rtt_us : r->rtt_us;
+	uint64_t	bps, ms;
+
+	if (r->bytes_received <= r->bytes_acked ||
+	    !(r->known & FLOW_KNOWS_RCV_SPACE) || r->rcv_space == 0 ||
+	    rtt == 0)
+		return;
+	bps = r->rcv_space * 8000000ULL / rtt;
+	if (bps == 0)
+		return;
+	/* rounded up: the average over the span stays at most the peak */
+	ms = (r->bytes_received * 8000 + bps - 1) / bps;
+	f->peak_bps = bps;
+	f->peak_rtt_us = rtt_now(r);
+	if (ms < end_ms)
+		f->first_ms = f->prev_ms = end_ms - ms;
+}
+
+/* The round trip grew to FLOW_RTT_GROWN_PCT % of the path's: a queue. */
+static bool
+rtt_grew(const struct flow *f)
+{
+	return f->path_rtt_us > 0 && (uint64_t)f->peak_rtt_us * 100 >=
+	    (uint64_t)f->path_rtt_us * FLOW_RTT_GROWN_PCT;
+}
+
+static bool
+reached(const struct flow_ceiling *c, uint64_t buf)
+{
+	uint64_t	at = c->bytes * (c->factor > 0 ? c->factor : 1);
+
+	if (c->key == NULL || c->bytes == 0)
+		return false;
+	return c->exact ? buf == at : buf >= at;
+}
+
+/*
+ * The ceiling buf reached, of the two a direction has; NULL none.  A
+ * program's own buffer is exactly fixed_factor times its capped request,
+ * so only that size names the fixed ceiling: autotuning passes it by.
+ */
+static const struct flow_ceiling *
+ceiling_reached(const struct flow_ceiling *autotune,
+    const struct flow_ceiling *fixed, uint64_t buf)
+{
+	if (reached(autotune, buf))
+		return autotune;
+	if (reached(fixed, buf))
+		return fixed;
+	return NULL;
+}
+
+/* The buffer a ceiling gives one socket, in the buffer's own bytes. */
+static uint64_t
+ceiling_buffer(const struct flow_ceiling *c, uint64_t bytes)
+{
+	return c->factor > 1 ? bytes * c->factor : bytes;
+}
+
+/*
+ * The buffer a direction's verdict looks at: the largest read live; for
+ * a connection seen only at its close (no sizes in a notice), the
+ * autotuning ceiling's, which the rate must then bear out (binds).
+ */
+static uint64_t
+buffer_of(const struct flow *f, uint64_t seen, const struct flow_ceiling *c)
+{
+	if (seen == 0 && f->at_close)
+		return ceiling_buffer(c, c->bytes);
+	return seen;
+}
+
+/* The rate near what buf allows at the path's own round trip. */
+static bool
+binds(const struct flow_verdict *v, uint64_t buf)
+{
+	return v->rate_bps * FLOW_WINDOW_SHARE >= flows_window_rate(buf,
+	    v->path_rtt_us);
+}
+
+/*
+ * The ceiling's figures into v: what it allows, what the wanted one
+ * would; network instead when the round trip grew (the path was full).
+ */
+static void
+held_by_ceiling(const struct flow *f, struct flow_verdict *v,
+    enum held_by held, const struct flow_ceiling *c, uint64_t buf)
+{
+	if (rtt_grew(f)) {
+		v->held = HELD_NETWORK;
+		v->path_full = true;
+		return;
+	}
+	v->allowed_bps = flows_window_rate(buf, v->path_rtt_us);
+	if (v->allowed_bps > 0 && v->rate_bps / FLOW_RATE_SLACK >
+	    v->allowed_bps) {
+		v->allowed_bps = 0;	/* contradicts itself: no verdict */
+		return;
+	}
+	v->held = held;
+	v->ceiling = c;
+	if (c == NULL)
+		return;
+	v->ceiling_bytes = c->bytes;
+	if (c->wanted > c->bytes)
+		v->possible_bps = flows_window_rate(ceiling_buffer(c,
+		    c->wanted), v->path_rtt_us);
+}
+
+/* Network: the path, full when the round trip grew. */
+static void
+held_by_network(const struct flow *f, struct flow_verdict *v)
+{
+	v->held = HELD_NETWORK;
+	v->path_full = rtt_grew(f);
+}
+
+static void
+classify_receiving(const struct flow *f, struct flow_verdict *v)
+{
+	const struct flow_ceiling	*c;
+	uint64_t			 buf;
+
+	buf = buffer_of(f, f->rcvbuf_max, &f->limits.rcv_auto);
+	c = ceiling_reached(&f->limits.rcv_auto, &f->limits.rcv_fixed, buf);
+	if (c != NULL && binds(v, buf)) {
+		held_by_ceiling(f, v, HELD_RECEIVE_BUFFER, c, buf);
+		return;
+	}
+	if (f->last.rcvbuf > 0 && f->last.rmem_alloc * 2 >= f->last.rcvbuf)
+		v->held = HELD_APPLICATION;
+	else
+		held_by_network(f, v);
+}
+
+/*
+ * The far end's window smaller than the congestion window, and the rate
+ * what that window gives per round trip: the window binds, even when the
+ * kernel's rwnd-limited time stays under half (it counts only the moments
+ * a segment waited on the window: 36 % of a transfer held at 320 KiB by
+ * a far end's 512 KiB buffer, in tests/system/diagnose.sh).
+ */
+static bool
+peer_window_binds(const struct flow_reading *r, uint64_t rate_bps)
+{
+	if (!(r->known & FLOW_KNOWS_PEER_WND) || r->peer_wnd == 0 ||
+	    r->rtt_us == 0 || r->peer_wnd >= r->cwnd_bytes)
+		return false;
+	return rate_bps * 2 >= r->peer_wnd * 8000000 / r->rtt_us;
+}
+
+/*
+ * The congestion window allowed over twice the rate: neither the network
+ * nor a window held the flow, the program wrote no faster (a sender
+ * paced at 20 Mbit/s kept a 2.7 MB window at 125 ms, 178 Mbit/s).
+ */
+static bool
+cwnd_spare(const struct flow_reading *r, uint64_t rate_bps)
+{
+	if (!(r->known & FLOW_KNOWS_CWND) || r->rtt_us == 0)
+		return false;
+	return rate_bps * 2 < r->cwnd_bytes * 8000000 / r->rtt_us;
+}
+
+/* Sending, where the OS keeps the limited times. */
+static void
+classify_sending_timed(const struct flow *f, struct flow_verdict *v)
+{
+	uint64_t	busy = f->last.busy_us - f->first.busy_us;
+	uint64_t	snd = f->last.sndbuf_limited_us -
+			    f->first.sndbuf_limited_us;
+	uint64_t	rwnd = f->last.rwnd_limited_us -
+			    f->first.rwnd_limited_us;
+	uint64_t	wall_us = (f->last_ms - f->first_ms) * 1000;
+	uint64_t	buf = buffer_of(f, f->sndbuf_max, &f->limits.snd_auto);
+
+	if (busy > 0 && snd * 2 > busy)
+		held_by_ceiling(f, v, HELD_SEND_BUFFER, ceiling_reached(
+		    &f->limits.snd_auto, &f->limits.snd_fixed, buf), buf);
+	else if ((busy > 0 && rwnd * 2 > busy) ||
+	    peer_window_binds(&f->last, v->rate_bps))
+		v->held = HELD_PEER_WINDOW;
+	else if (busy * 2 < wall_us || f->app_limited * 2 > f->readings ||
+	    cwnd_spare(&f->last, v->rate_bps))
+		v->held = HELD_APPLICATION;
+	else
+		held_by_network(f, v);
+}
+
+static void
+classify_sending(const struct flow *f, struct flow_verdict *v)
+{
+	const struct flow_ceiling	*c;
+	uint64_t			 buf = f->sndbuf_max;
+
+	if (f->last.known & FLOW_KNOWS_LIMITED) {
+		classify_sending_timed(f, v);
+		return;
+	}
+	c = ceiling_reached(&f->limits.snd_auto, &f->limits.snd_fixed, buf);
+	if (c != NULL && binds(v, buf))
+		held_by_ceiling(f, v, HELD_SEND_BUFFER, c, buf);
+	else
+		held_by_network(f, v);
+}
+
+/*
+ * The window an open connection's receive window scale caps it at, when
+ * that is below the receive ceiling now (the larger of the two, as the
+ * kernel picks the scale from): 0 when it is not, or unknown.
+ */
+uint64_t
+flows_window_cap(const struct flow *f)
+{
+	uint64_t	ceiling = f->limits.rcv_auto.bytes;
+
+	if (!f->open || !(f->last.known & FLOW_KNOWS_WSCALE) ||
+	    f->last.rcv_wscale > 14)
+		return 0;
+	if (f->limits.rcv_fixed.bytes > ceiling)
+		ceiling = f->limits.rcv_fixed.bytes;
+	if (((uint64_t)TCP_MAXWIN + 1) << f->last.rcv_wscale >= ceiling)
+		return 0;
+	return (uint64_t)TCP_MAXWIN << f->last.rcv_wscale;
+}
+
+void
+flows_classify(const struct flow *f, struct flow_verdict *v)
+{
+	uint64_t	in = f->last.bytes_received - f->first.bytes_received;
+	uint64_t	out = f->last.bytes_acked - f->first.bytes_acked;
+
+	memset(v, 0, sizeof(*v));
+	v->receiving = in > out;
+	v->bytes = in > out ? in : out;
+	v->rate_bps = f->peak_bps;
+	v->path_rtt_us = f->path_rtt_us > 0 ? f->path_rtt_us : f->last.rtt_us;
+	v->at_close = f->at_close;
+	v->window_cap = flows_window_cap(f);
+	if (v->bytes < FLOW_MIN_BYTES || f->last.rtt_us < FLOW_MIN_RTT_US ||
+	    f->last_ms <= f->first_ms)
+		return;		/* HELD_UNCLASSIFIED */
+	if (v->receiving)
+		classify_receiving(f, v);
+	else
+		classify_sending(f, v);
+}
