@@ -400,6 +400,35 @@ command_by_id(enum cmd_id id)
 	abort();
 }
 
+/*
+ * One line of a help text, from column indent, within SYNOPSIS_WIDTH.
+ * Only a configured path makes one wider (a deep --prefix, as make
+ * distcheck's): it breaks at the last space that fits, or else after the
+ * last '/' that fits, and goes on at indent: a path that fits a line
+ * stays whole.
+ */
+static void
+help_text_line(FILE *f, int indent, const char *s, size_t len)
+{
+	size_t	cut, width = (size_t)(SYNOPSIS_WIDTH - indent);
+
+	while (len > width) {
+		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+			;
+		if (cut == 0)		/* no space: within the path */
+			for (cut = width; cut > 0 && s[cut - 1] != '/'; cut--)
+				;
+		if (cut == 0)
+			break;		/* one word longer than a line */
+		fprintf(f, "%.*s\n%*s", (int)cut, s, indent, "");
+		if (s[cut] == ' ')
+			cut++;
+		s += cut;
+		len -= cut;
+	}
+	fprintf(f, "%.*s\n", (int)len, s);
+}
+
 /* "  label   text", the text's further lines aligned under its first. */
 static void
 help_entry(FILE *f, int indent, const char *label, const char *text)
@@ -416,11 +445,11 @@ help_entry(FILE *f, int indent, const char *label, const char *text)
 		fprintf(f, "%*s", indent - n, "");
 		if ((nl = strchr(text, '\n')) == NULL)
 			break;
-		fprintf(f, "%.*s\n", (int)(nl - text), text);
+		help_text_line(f, indent, text, (size_t)(nl - text));
 		text = nl + 1;
 		n = 0;
 	}
-	fprintf(f, "%s\n", text);
+	help_text_line(f, indent, text, strlen(text));
 }
 
 /*
