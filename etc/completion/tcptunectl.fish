@@ -79,6 +79,8 @@ function __tcptunectl_complete
         $prog --complete options $cmd 2>/dev/null | string replace -r '^(\S+)\t[^\t]*\t[^\t]*\t' '$1\t'
     else if test -z "$cmd"
         $prog --complete commands 2>/dev/null
+    else if string match -q -- '*=*' $cur
+        # the VALUE of KEY=VALUE: nothing to offer
     else
         switch $cmd
             case help

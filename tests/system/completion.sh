@@ -98,6 +98,10 @@ report $? "bash: check --pl<TAB> is --platform, status --pl<TAB> nothing" \
 out=$(bash_complete tcptunectl set net.ipv4.tcp_rm)
 [ "$out" = net.ipv4.tcp_rmem= ]
 report $? "bash: set net.ipv4.tcp_rm<TAB> is the key, with =" "$out"
+# the VALUE of KEY=VALUE (COMP_WORDBREAKS splits at '='): no key again
+out=$(bash_complete tcptunectl set net.ipv4.tcp_rmem = '')
+[ -z "$out" ]
+report $? "bash: set net.ipv4.tcp_rmem=<TAB> offers no key" "$out"
 out=$(bash_complete tcptunectl advise --platform macos --set kern.ipc.maxs)
 [ "$out" = kern.ipc.maxsockbuf= ]
 report $? "bash: advise --platform macos --set: macOS's keys" "$out"
@@ -200,6 +204,9 @@ report $? "fish: check --pl<TAB> is --platform, status --<TAB> has --short, not 
 out=$(fish_complete "tcptunectl set net.ipv4.tcp_rm")
 [ "$out" = net.ipv4.tcp_rmem= ]
 report $? "fish: set net.ipv4.tcp_rm<TAB> is the key, with =" "$out"
+out=$(fish_complete "tcptunectl set net.ipv4.tcp_rmem=")
+[ -z "$out" ]
+report $? "fish: set net.ipv4.tcp_rmem=<TAB> offers no key" "$out"
 out=$(fish_complete "tcptunectl advise --platform macos --set kern.ipc.maxs")
 [ "$out" = kern.ipc.maxsockbuf= ]
 report $? "fish: advise --platform macos --set: macOS's keys" "$out"
