@@ -19,6 +19,9 @@ build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl
 test="$build libcmocka-dev jq shellcheck util-linux iproute2 procps python3
 	mandoc strace lintian iperf3 gnuplot-nox openssl dpkg-dev clang libclang-rt-14-dev valgrind
 	file prometheus ruby libxml2-utils gdb"
+# The shells whose completions tests/system/completion.sh sources (bash
+# is there; bash-completion's loader must find the installed one).
+test="$test zsh fish bash-completion"
 # systemd-nspawn boots the .deb's test container (tests/packaging/systemd.sh).
 test="$test systemd-container"
 # The macOS cross-build takes zig from npm (scripts/build-macos.sh); a

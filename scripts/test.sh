@@ -160,15 +160,22 @@ stage_check() {
 # ship: apply.sh (lib.sh, tap.sh, the daemon with its parse helper from a
 # VPATH build), json.sh (the JSON golden files), advise.sh (advise's text
 # golden files), advise_apply.sh (fakeserver.py), bench/daemon/smoke.sh (the
-# benchmarks' lib.sh and helper programs).  The packaging tier stays out:
+# benchmarks' lib.sh and helper programs), completion.sh (the shell
+# completions); and the tests a packager's plain make distcheck tripped
+# on (issue 45): columns.sh and usable.sh, whose help text shows the long
+# paths of distcheck's prefix, and quickstart.sh, which needs a git
+# checkout and skips in the tarball.  The packaging tier stays out:
 # it builds the packages again from the tree (the release stage does so
 # from its tarball), and distcheck installs and uninstalls by itself.
+# Why not the whole suite again: docs/HACKING.md, "The stages".
 distcheck_tests() {
 	local t
 	tests_of | while read -r t; do
 		case $t in
 		tests/system/apply.sh | tests/system/json.sh | \
 		    tests/system/advise.sh | tests/system/advise_apply.sh | \
+		    tests/system/completion.sh | tests/system/columns.sh | \
+		    tests/system/usable.sh | tests/system/quickstart.sh | \
 		    bench/daemon/smoke.sh) echo "$t" ;;
 		tests/system/* | tests/packaging/* | bench/*) ;;
 		*) echo "$t" ;;

@@ -401,6 +401,35 @@ command_by_id(enum cmd_id id)
 	abort();
 }
 
+/*
+ * One line of a help text, from column indent, within SYNOPSIS_WIDTH.
+ * Only a configured path makes one wider (a deep --prefix, as make
+ * distcheck's): it breaks at the last space that fits, or else after the
+ * last '/' that fits, and goes on at indent: a path that fits a line
+ * stays whole.
+ */
+static void
+help_text_line(FILE *f, int indent, const char *s, size_t len)
+{
+	size_t	cut, width = (size_t)(SYNOPSIS_WIDTH - indent);
+
+	while (len > width) {
+		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+			;
+		if (cut == 0)		/* no space: within the path */
+			for (cut = width; cut > 0 && s[cut - 1] != '/'; cut--)
+				;
+		if (cut == 0)
+			break;		/* one word longer than a line */
+		fprintf(f, "%.*s\n%*s", (int)cut, s, indent, "");
+		if (s[cut] == ' ')
+			cut++;
+		s += cut;
+		len -= cut;
+	}
+	fprintf(f, "%.*s\n", (int)len, s);
+}
+
 /* "  label   text", the text's further lines aligned under its first. */
 static void
 help_entry(FILE *f, int indent, const char *label, const char *text)
@@ -417,11 +446,11 @@ help_entry(FILE *f, int indent, const char *label, const char *text)
 		fprintf(f, "%*s", indent - n, "");
 		if ((nl = strchr(text, '\n')) == NULL)
 			break;
-		fprintf(f, "%.*s\n", (int)(nl - text), text);
+		help_text_line(f, indent, text, (size_t)(nl - text));
 		text = nl + 1;
 		n = 0;
 	}
-	fprintf(f, "%s\n", text);
+	help_text_line(f, indent, text, strlen(text));
 }
 
 /*
@@ -1344,6 +1373,91 @@ run_version(const struct params *p)
 	return CTL_OK;
 }
 
+/* ---- completion */
+
+/*
+ * tcptunectl --complete WHAT [WORD]: the words the shell completions
+ * (etc/completion/) offer, one a line, "word<TAB>what it is", read from
+ * the same tables the parser and the help use, so that a completion
+ * cannot offer a command, option or key the program does not take.
+ * Plumbing for those scripts, left out of the help as git leaves out
+ * its --list-cmds.
+ */
+static void
+complete_options(const struct command *c)
+{
+	const char	*nl;
+	char		 letter[3];
+	size_t		 i;
+
+	for (i = 0; i < NITEMS(options); i++) {
+		const struct ctl_option *o = &options[i];
+
+		if (c != NULL && !(o->cmds & CMD(c->id)))
+			continue;
+		nl = strchr(o->help, '\n');
+		/* --long, -x or "", ARG or "", the help's first line */
+		letter[0] = '\0';
+		if (o->letter != 0)
+			snprintf(letter, sizeof(letter), "-%c", o->letter);
+		printf("--%s\t%s\t%s\t%.*s\n", o->name, letter,
+		    o->arg ? o->arg : "",
+		    nl ? (int)(nl - o->help) : (int)strlen(o->help), o->help);
+	}
+}
+
+static void
+complete_keys(enum tt_os os)
+{
+	const struct cat_key	*k;
+	size_t			 i;
+
+	for (i = 0; (k = catalogue_at(i)) != NULL; i++)
+		if (k->os & TT_OS_BIT(os))
+			printf("%s\t%s\n", k->name, k->what);
+}
+
+static int
+complete(const char *what, const char *word)
+{
+	const struct command	*c = NULL;
+	enum tt_os		 os = catalogue_host_os();
+	size_t			 i;
+
+	if (strcmp(what, "commands") == 0) {
+		for (i = 0; i < NITEMS(commands); i++)
+			printf("%s\t%s\n", commands[i].name,
+			    commands[i].summary);
+	} else if (strcmp(what, "options") == 0) {
+		if (word != NULL && (c = find_command(word)) == NULL)
+			return CTL_USAGE;
+		complete_options(c);
+	} else if (strcmp(what, "keys") == 0) {
+		if (word != NULL && catalogue_os_parse(word, &os) == -1)
+			return CTL_USAGE;
+		complete_keys(os);
+	} else if (strcmp(what, "oses") == 0) {
+		for (i = 0; i < TT_OS_N; i++) {
+			printf("%s\n", catalogue_os_name((enum tt_os)i));
+			if (strcmp(catalogue_os_word((enum tt_os)i),
+			    catalogue_os_name((enum tt_os)i)) != 0)
+				printf("%s\n", catalogue_os_word((enum tt_os)i));
+		}
+#ifndef TT_CTL_QUICK
+	} else if (strcmp(what, "pages") == 0) {
+		for (i = 0; i < manual_npages; i++)
+			printf("%s\tmanual page %s(%s)\n",
+			    manual_pages[i].name, manual_pages[i].name,
+			    manual_pages[i].section);
+#endif
+	} else {
+		ctl_warnx("--complete takes commands, options [COMMAND], "
+		    "keys [OS], oses or pages");
+		return CTL_USAGE;
+	}
+	return CTL_OK;
+}
+
 /* ---- main */
 
 #ifdef TT_CTL_QUICK
@@ -1376,6 +1490,15 @@ main(int argc, char *argv[])
 {
 	struct params	p;
 
+	if (argc >= 2 && strcmp(argv[1], "--complete") == 0) {
+#ifdef TT_CTL_QUICK
+		/* the manual pages are built into the full program only */
+		if (argc >= 3 && strcmp(argv[2], "pages") == 0)
+			return ctl_exec_full(argv);
+#endif
+		return finish(complete(argc >= 3 ? argv[2] : "",
+		    argc >= 4 ? argv[3] : NULL));
+	}
 	memset(&p, 0, sizeof(p));
 	p.out = &text_output;
 	p.socket = TT_SOCKET_PATH;

@@ -347,13 +347,16 @@ missing=
 for f in /usr/sbin/tcptuned /usr/bin/tcptunectl /etc/tcptune.conf \
     /usr/libexec/tcptune/tcptune-parse /usr/libexec/tcptune/tcptunectl-full \
     /lib/systemd/system/tcptuned.service /usr/share/doc/tcptune/copyright \
-    /usr/share/doc/tcptune/changelog.Debian.gz; do
+    /usr/share/doc/tcptune/changelog.Debian.gz \
+    /usr/share/bash-completion/completions/tcptunectl \
+    /usr/share/zsh/site-functions/_tcptunectl \
+    /usr/share/fish/vendor_completions.d/tcptunectl.fish; do
 	grep -qx "$f" "$T/list" && [ -e "$f" ] || missing="$missing $f"
 done
 if [ -z "$missing" ]; then
-	ok "dpkg -L lists the programs, unit, config and docs, all present"
+	ok "dpkg -L lists the programs, unit, config, docs and completions, all present"
 else
-	not_ok "dpkg -L lists the programs, unit, config and docs, all present"
+	not_ok "dpkg -L lists the programs, unit, config, docs and completions, all present"
 	diag "missing:$missing"
 fi
 check "dpkg-query: /etc/tcptune.conf is a conffile" \

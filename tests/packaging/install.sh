@@ -66,8 +66,12 @@ files_under() {
 	read -r service
 	read -r service_mode
 	read -r pkglibexecdir
+	read -r bashcompletiondir
+	read -r zshcompletiondir
+	read -r fishcompletiondir
 } < <(mkvar tt_platform sbindir bindir sysconfdir mandir tt_service \
-    tt_service_mode pkglibexecdir)
+    tt_service_mode pkglibexecdir bashcompletiondir zshcompletiondir \
+    fishcompletiondir)
 if [ -z "$platform" ] || [ -z "$service" ]; then
 	bail "cannot read the build's install paths from $top_builddir/Makefile"
 fi
@@ -93,6 +97,16 @@ for f in "$sbindir/tcptuned" "$bindir/tcptunectl" $helpers; do
 	fi
 done
 check "installed tcptunectl runs" "$D$bindir/tcptunectl" -V
+# the shell completions, where bash-completion, zsh and fish look
+for f in "$bashcompletiondir/tcptunectl" "$zshcompletiondir/_tcptunectl" \
+    "$fishcompletiondir/tcptunectl.fish"; do
+	if [ -f "$D$f" ] && [ "$(mode "$D$f")" = 644 ]; then
+		ok "$f installed, mode 0644"
+	else
+		not_ok "$f installed, mode 0644"
+		diag "$(ls -l "$D$f" 2>&1)"
+	fi
+done
 
 pages=$(cd "$top_srcdir/man" 2>/dev/null &&
     ls -- *.[1-8] 2>/dev/null)

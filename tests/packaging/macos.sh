@@ -523,7 +523,7 @@ productbuild --distribution T/work/distribution.xml --package-path T/work --reso
 
 check_payload() {
 	local p=$T/work/payload f bad
-	bad=$(grep -v -E '^\./(Library(/tcptune(/(sbin|bin|share)(/(tcptuned|tcptune-uninstall|tcptunectl|man(/.*)?|tcptune(/tcptune\.conf\.default)?|doc(/tcptune(/LICENSE)?)?))?|/libexec(/tcptune(/(tcptune-parse|tcptunectl-full))?)?)?|/LaunchDaemons(/org\.tcptune\.tcptuned\.plist)?)?|private(/etc(/(paths\.d|manpaths\.d)(/tcptune)?)?)?)$' \
+	bad=$(grep -v -E '^\./(Library(/tcptune(/(sbin|bin|share)(/(tcptuned|tcptune-uninstall|tcptunectl|man(/.*)?|tcptune(/tcptune\.conf\.default)?|doc(/tcptune(/LICENSE)?)?|bash-completion(/completions(/tcptunectl)?)?|zsh(/site-functions(/_tcptunectl)?)?|fish(/vendor_completions\.d(/tcptunectl\.fish)?)?))?|/libexec(/tcptune(/(tcptune-parse|tcptunectl-full))?)?)?|/LaunchDaemons(/org\.tcptune\.tcptuned\.plist)?)?|private(/etc(/(paths\.d|manpaths\.d)(/tcptune)?)?)?)$' \
 	    "$T/pkgbuild-root" 2>&1)
 	[ -s "$T/pkgbuild-root" ] || bad="pkgbuild never saw a payload"
 	same "payload: nothing outside the macOS layout (no etc/tcptune.conf)" "" "$bad"

@@ -30,7 +30,8 @@ widest() {
 
 # counted FILE: the lines of FILE that must fit, all but the one-line
 # diagnostics.  A diagnostic is one record on one line whatever its
-# width, "PROGRAM: message" or "FILE:LINE: message", as the GNU Coding
+# width, "PROGRAM: message" (PROGRAM as run, getopt's "/path/tcptuned:"
+# too) or "FILE:LINE: message", as the GNU Coding
 # Standards format them
 # (https://www.gnu.org/prep/standards/html_node/Errors.html) for grep and
 # editors to read (docs/HACKING.md).  Only those lines are left out: the
@@ -40,7 +41,8 @@ widest() {
 counted() {
 	awk '
 	function diagnostic(l) {
-		return l ~ /^(tcptunectl|tcptuned): / || l ~ /^[^ :]+:[0-9]+: /
+		return l ~ /^([^ ]*\/)?(tcptunectl|tcptuned): / ||
+		    l ~ /^[^ :]+:[0-9]+: /
 	}
 	NR > 1 && !(diagnostic(prev) && $0 !~ /^    /) { print prev }
 	{ prev = $0 }
@@ -71,7 +73,7 @@ ctl_text() {
 
 LONG=$(printf '%090d' 0)
 printf '%s\n' "tcptunectl: one line $LONG" "etc/x.conf:12: one line $LONG" \
-    "ok" >"$T/diag"
+    "/a/deep/build/tcptuned: invalid option -- 'Z' $LONG" "ok" >"$T/diag"
 printf '%s\n' "tcptunectl: wrapped $LONG" "    the rest" \
     "http://h:80: not a file $LONG" "tcptuned:12 $LONG" "  x:1: $LONG" \
     >"$T/text"

@@ -12,7 +12,10 @@
 tt_init "$@"
 
 command -v git >/dev/null 2>&1 || skip_all "git not found"
-git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1 ||
+# a tarball's tree is no checkout, even when it is unpacked inside one
+# (make distcheck's tcptune-0.1.0/ in the worktree): git there answers
+# for the enclosing tree, which tracks none of the copy's files
+git -C "$top_srcdir" ls-files --error-unmatch scripts/demo.sh >/dev/null 2>&1 ||
     skip_all "$top_srcdir is not a git checkout (a tarball): nothing to clone"
 
 TREE=$T/tree
