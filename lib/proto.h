@@ -48,6 +48,9 @@
  *   6  status's reply ends with diagnose's MSG_DIAG_SUMMARY (where the
  *      daemon samples flows), so one status is one snapshot on one
  *      connection, not two.
+ *   7  msg_diag_summary.tick_now_ms (was padding): the sampling tick's
+ *      period now, longer while nothing moves (FLOW_SLEEP_MAX_MS); 0
+ *      from a daemon before 7.
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -57,7 +60,7 @@
 
 #include "tcptune.h"
 
-#define TT_PROTO_VERSION	6
+#define TT_PROTO_VERSION	7
 #define TT_PROTO_HELLO_VERSION	0	/* never a version: see above */
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
@@ -208,7 +211,7 @@ struct msg_diag_summary {
 	uint32_t	history_sec;	/* how far back it goes, at most */
 	uint64_t	rcv_ceiling_bytes;	/* the receive-buffer flows' */
 	uint32_t	rcv_ceiling_flows;	/* how many held by it */
-	uint32_t	pad;
+	uint32_t	tick_now_ms;	/* the tick's period now: longer while idle */
 	char		rcv_ceiling_key[TT_NAME_MAX];
 	char		sampler[32];	/* "sock_diag", "pcblist_n", ... */
 	char		cannot_tell[TT_TEXT_MAX];	/* what this OS hides */

@@ -30,7 +30,7 @@ import sys
 import time
 
 HDR = struct.Struct("=IIIHH")
-VERSION = 6
+VERSION = 7
 DAEMON_INFO, KEY_STATUS, RESULT, END = 100, 101, 103, 105
 MSG_STATUS = 1
 EVIL = b"\x1b[31m\x1b]0;owned\x07\xc2\x9b2J\xe2\x80\xae\x9b\xff"
