@@ -2,7 +2,8 @@
  * diagnose: the daemon's side of tcptunectl diagnose.  Sampling passes
  * (flows_os.sample, the OS's table: flows.h) into the history (flows.c) run on a tick of their
  * own, FLOW_TICK_MS, not the check cycle: while the machine is busy
- * (FLOW_QUIET_SEGS), and once a FLOW_QUIET_MAX_MS however quiet; where
+ * (FLOW_QUIET_SEGS), and once a FLOW_QUIET_MAX_MS however quiet, the
+ * tick itself sleeping up to FLOW_SLEEP_MAX_MS while nothing moves; where
  * the OS sends close notices (Linux), each connection is judged as it
  * closes, whenever that is.  Passes and notices together spend at most
  * FLOW_CPU_SHARE's share of a CPU (struct flow_budget): out of budget, a
