@@ -37,6 +37,13 @@ void	 ev_fd_del(struct evloop *, int);
 /* A timer fires once after ms, or every ms when periodic. */
 struct ev_timer	*ev_timer_new(struct evloop *, ev_cb, void *);
 int		 ev_timer_start(struct ev_timer *, unsigned, bool);
+/*
+ * Once, after ms, or up to leeway ms later: the OS may fire it with
+ * other wake-ups rather than wake for it alone (macOS: kqueue's
+ * NOTE_LEEWAY; Windows: SetWaitableTimerEx's TolerableDelay).  Linux's
+ * timerfd and FreeBSD's kqueue take no leeway: there it fires on time.
+ */
+int		 ev_timer_start_lax(struct ev_timer *, unsigned, unsigned);
 void		 ev_timer_stop(struct ev_timer *);
 void		 ev_timer_free(struct ev_timer *);
 

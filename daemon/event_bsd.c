@@ -310,6 +310,47 @@ ev_timer_start(struct ev_timer *t, unsigned ms, bool periodic)
 	return 0;
 }
 
+/*
+ * macOS: NOTE_LEEWAY, "ext[1] holds leeway for power aware timers"
+ * (xnu bsd/sys/event.h), in the data's unit, ms here (bsd/kern/
+ * kern_event.c, filt_timervalidate); ext[] is only in struct kevent64_s,
+ * hence kevent64() for this one change.  FreeBSD's kqueue(2) has no such
+ * flag: the timer fires on time.
+ */
+#if defined(NOTE_LEEWAY) && defined(EV_SET64)
+static int
+kq_timer_lax(struct ev_timer *t, unsigned ms, unsigned leeway_ms)
+{
+	struct kevent64_s	kev;
+
+	EV_SET64(&kev, (uint64_t)(uintptr_t)t, EVFILT_TIMER,
+	    EV_ADD | EV_ONESHOT, EV_TIMER_FFLAGS | NOTE_LEEWAY, (int64_t)ms,
+	    (uint64_t)(uintptr_t)t, 0, (uint64_t)leeway_ms);
+	return kevent64(t->loop->kq, &kev, 1, NULL, 0, 0, NULL);
+}
+#else
+static int
+kq_timer_lax(struct ev_timer *t, unsigned ms, unsigned leeway_ms)
+{
+	(void)leeway_ms;
+	return kq_change(t->loop, (uintptr_t)t, EVFILT_TIMER,
+	    EV_ADD | EV_ONESHOT, EV_TIMER_FFLAGS, (intptr_t)ms, t);
+}
+#endif
+
+int
+ev_timer_start_lax(struct ev_timer *t, unsigned ms, unsigned leeway_ms)
+{
+	ev_timer_stop(t);
+	if (ms == 0)
+		ms = 1;		/* as ev_timer_start */
+	if (kq_timer_lax(t, ms, leeway_ms) == -1)
+		return -1;
+	t->armed = true;
+	t->periodic = false;
+	return 0;
+}
+
 void
 ev_timer_free(struct ev_timer *t)
 {

@@ -254,6 +254,19 @@ ev_timer_start(struct ev_timer *t, unsigned ms, bool periodic)
 	return timerfd_settime(t->src.fd, 0, &its, NULL);
 }
 
+/*
+ * timerfd_settime takes no slack: fs/timerfd.c arms its hrtimer with
+ * hrtimer_start(), no range, and the task's timer_slack_ns widens only
+ * the task's own sleeps (fs/select.c, select_estimate_accuracy, for
+ * poll and epoll_wait timeouts).  The timer fires on time.
+ */
+int
+ev_timer_start_lax(struct ev_timer *t, unsigned ms, unsigned leeway_ms)
+{
+	(void)leeway_ms;
+	return ev_timer_start(t, ms, false);
+}
+
 void
 ev_timer_stop(struct ev_timer *t)
 {

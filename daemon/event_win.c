@@ -244,6 +244,28 @@ ev_timer_start(struct ev_timer *t, unsigned ms, bool periodic)
 	return 0;
 }
 
+/*
+ * SetWaitableTimerEx's TolerableDelay, in ms: "the tolerable delay for
+ * expiration time", which lets the system coalesce the expiry with other
+ * timers' (learn.microsoft.com, synchapi.h, SetWaitableTimerEx; Windows 7
+ * and later).  No wake context: the timer does not wake a sleeping
+ * machine, as SetWaitableTimer's fResume FALSE above.
+ */
+int
+ev_timer_start_lax(struct ev_timer *t, unsigned ms, unsigned leeway_ms)
+{
+	LARGE_INTEGER	due;
+
+	due.QuadPart = -(LONGLONG)ms * 10000;
+	if (!SetWaitableTimerEx(t->h, &due, 0, NULL, NULL, NULL,
+	    (ULONG)leeway_ms)) {
+		errno = win_errno(GetLastError());
+		return -1;
+	}
+	t->armed = true;
+	return 0;
+}
+
 void
 ev_timer_stop(struct ev_timer *t)
 {

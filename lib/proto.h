@@ -57,6 +57,8 @@
  *      said) and window_cap (a window scale that keeps the connection
  *      below the receive ceiling now); msg_diag_summary.capped and
  *      .capped_unknown, their count.
+ *      msg_diag_summary.tick_now_ms (was padding): the sampling tick's
+ *      period now, longer while nothing moves (FLOW_SLEEP_MAX_MS).
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -219,7 +221,7 @@ struct msg_diag_summary {
 	uint32_t	history_sec;	/* how far back it goes, at most */
 	uint64_t	rcv_ceiling_bytes;	/* the receive-buffer flows' */
 	uint32_t	rcv_ceiling_flows;	/* how many held by it */
-	uint32_t	pad;
+	uint32_t	tick_now_ms;	/* the tick's period now: longer while idle */
 	char		rcv_ceiling_key[TT_NAME_MAX];
 	char		sampler[32];	/* "sock_diag", "pcblist_n", ... */
 	char		cannot_tell[TT_TEXT_MAX];	/* what this OS hides */

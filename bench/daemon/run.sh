@@ -10,7 +10,8 @@
 # gnuplot for the plots.  --quick: shorter windows and fewer samples.
 #
 # Sections: memory, instructions per check against the shell way, idle
-# wake-ups, status latency (and against reading /proc/sys directly),
+# wake-ups (and diagnose's tick with a transfer running: bench/flows/
+# idle.sh), status latency (and against reading /proc/sys directly),
 # drift-correction latency, tuned(8) as a resident peer (tuned.sh), and
 # issue 25's side-by-side figures (lean.sh; BENCH_SKIP_LEAN=1 skips it,
 # as BENCH_SKIP_TUNED=1 skips tuned.sh).
@@ -41,11 +42,16 @@ command -v valgrind >/dev/null || bail "valgrind not found (apt-get install -y v
 
 QUICK_FLAG=
 [ "$QUICK" -eq 1 ] && QUICK_FLAG=--quick
+# WAKE_WINDOW in full: two minutes, a whole number of the idle timers'
+# periods (the check and diagnose's sleeping tick, 60 s each), which in
+# 90 s fire 2 to 4 times as their phases fall.
 if [ "$QUICK" -eq 1 ]; then
 	CYCLES=10000 CG_CHECKS=60 WAKE_WINDOW=15 LAT_N=300 PACED_N=50
+	IDLE_WINDOW=15 IDLE_TRANSFER=10
 	DRIFT_N=12 SHELL_KEYS=10 SPREAD_N=4
 else
-	CYCLES=10000 CG_CHECKS=300 WAKE_WINDOW=90 LAT_N=2000 PACED_N=300
+	CYCLES=10000 CG_CHECKS=300 WAKE_WINDOW=120 LAT_N=2000 PACED_N=300
+	IDLE_WINDOW=60 IDLE_TRANSFER=30
 	DRIFT_N=100 SHELL_KEYS=100 SPREAD_N=16
 fi
 VARS=$OUT/daemon.vars
@@ -324,8 +330,14 @@ epoll_returns() {
 	grep -c 'epoll_wait(.*) = [1-9]' "$1"
 }
 
+# ticks_asleep ID: diagnose's tick sleeps its longest (60 s).
+ticks_asleep() {
+	[ "$("$TCPTUNECTL" -s "$T/$1.sock" diagnose --json 2>/dev/null |
+	    jq -r '.tick_now_ms // empty')" = 60000 ]
+}
+
 bench_wakeups() {
-	local a60 a1 s60='' s1=''
+	local a60 a1 s60='' s1='' end
 	make_root "$T/rootw60" 4 >"$T/keysw"
 	make_root "$T/rootw1" 4 >/dev/null
 	mapfile -t KW <"$T/keysw"
@@ -337,7 +349,14 @@ bench_wakeups() {
 	conf_keys "$T/cfg1/w1.conf" 1 "${KW[@]}"
 	bd_start w60 "$T/cfg60/w60.conf" -- -- -r "$T/rootw60"
 	bd_start w1 "$T/cfg1/w1.conf" -- -- -r "$T/rootw1"
-	sleep 2		# the start-up queries are done
+	# Idle: once diagnose's tick sleeps its longest (FLOW_SLEEP_MAX_MS),
+	# some 63 s of ticks after the start; asked once a second.
+	end=$(( $(now_ms) + $(tt_wait_seconds 90) * 1000 ))
+	until ticks_asleep w60 && ticks_asleep w1; do
+		[ "$(now_ms)" -lt "$end" ] || bail "diagnose's ticks did not stretch"
+		sleep 1
+	done
+	sleep 2		# the daemons have read the last request's close
 	# First the voluntary context switches, untouched; then, in a second
 	# window, the returns from epoll_wait counted by strace (its ptrace
 	# stops would inflate the switches, hence two windows).  Switches also
@@ -508,6 +527,14 @@ bench_flows() {
 	fig flows "$line"
 }
 
+# diagnose's tick idle and with a transfer, CheckInterval 60 and 1
+# (bench/flows/idle.sh, in this namespace): its table, as printed.
+bench_idle() {
+	top_builddir=$top_builddir bash "$top_srcdir/bench/flows/idle.sh" \
+	    "$IDLE_WINDOW" "$IDLE_TRANSFER" >"$OUT/idle.md" 2>"$OUT/idle.log" ||
+	    bail "bench/flows/idle.sh failed: $(tail -n 3 "$OUT/idle.log")"
+}
+
 plots() {
 	command -v gnuplot >/dev/null 2>&1 || { fig plots no; return 0; }
 	gnuplot -e "out='$OUT'" "$top_srcdir/bench/daemon/plot.gp" \
@@ -517,7 +544,7 @@ plots() {
 
 diag "quick=$QUICK cycles=$CYCLES out=$OUT"
 # BENCH_SECTIONS: a subset, for work on one of them (cpu needs memory).
-for section in ${BENCH_SECTIONS:-memory cpu wakeups status drift flows}; do
+for section in ${BENCH_SECTIONS:-memory cpu wakeups status drift flows idle}; do
 	diag "$(date +%T) $section"
 	"bench_$section"
 done

@@ -2,7 +2,8 @@
  * diagnose: the daemon's side of tcptunectl diagnose.  Sampling passes
  * (flows_os.sample, the OS's table: flows.h) into the history (flows.c) run on a tick of their
  * own, FLOW_TICK_MS, not the check cycle: while the machine is busy
- * (FLOW_QUIET_SEGS), and once a FLOW_QUIET_MAX_MS however quiet; where
+ * (FLOW_QUIET_SEGS), and once a FLOW_QUIET_MAX_MS however quiet, the
+ * tick itself sleeping up to FLOW_SLEEP_MAX_MS while nothing moves; where
  * the OS sends close notices (Linux), each connection is judged as it
  * closes, whenever that is.  Passes and notices together spend at most
  * FLOW_CPU_SHARE's share of a CPU (struct flow_budget): out of budget, a
@@ -32,8 +33,9 @@ struct diagnose {
 	struct evloop		*loop;
 	struct ev_timer		*tick;
 	struct flow_limits	 lim;	/* of the last pass */
-	struct flow_quiet	 quiet;
+	struct flow_quiet	 quiet;	/* and the tick's period */
 	uint64_t		 now_ms;
+	uint64_t		 pass_bytes;	/* the pass's connections' */
 	struct flow_budget	 budget;	/* passes and notices: CPU */
 	uint64_t		 throttled;	/* passes put off: FLOW_CPU_SHARE */
 	uint64_t		 closes_lost;	/* dropped, the queue full */
@@ -47,6 +49,7 @@ struct diagnose {
 static void	on_tick(void *);
 static void	on_close_notice(int, bool, bool, void *);
 static void	on_resume(void *);
+static void	wake_tick(struct diagnose *);
 
 /* Close notices, where the OS has them; else why not, for the report. */
 static void
@@ -90,8 +93,10 @@ diagnose_new(struct engine *e, struct sysctl_backend *be,
 	d->engine = e;
 	d->be = be;
 	d->loop = loop;
+	d->quiet.tick_ms = FLOW_TICK_MS;
 	if ((d->tick = ev_timer_new(loop, on_tick, d)) == NULL ||
-	    ev_timer_start(d->tick, FLOW_TICK_MS, true) == -1) {
+	    ev_timer_start_lax(d->tick, FLOW_TICK_MS,
+	    FLOW_TICK_MS / FLOW_TICK_LEEWAY) == -1) {
 		ev_timer_free(d->tick);
 		free(d->hist);
 		free(d);
@@ -136,6 +141,7 @@ take(void *arg, const struct flow_reading *r)
 {
 	struct diagnose	*d = arg;
 
+	d->pass_bytes += r->bytes_acked + r->bytes_received;
 	flows_take(d->hist, r, &d->lim, d->now_ms);
 }
 
@@ -208,7 +214,7 @@ static void
 on_close_notice(int fd, bool readable, bool writable, void *arg)
 {
 	struct diagnose	*d = arg;
-	uint64_t	 lost = d->closes_lost, cpu0;
+	uint64_t	 lost = d->closes_lost, closes = d->hist->closes, cpu0;
 
 	(void)readable;
 	(void)writable;
@@ -226,6 +232,8 @@ on_close_notice(int fd, bool readable, bool writable, void *arg)
 		    "queue full (%llu times so far); those connections are "
 		    "judged at the next pass",
 		    (unsigned long long)d->closes_lost);
+	if (d->hist->closes > closes)
+		wake_tick(d);
 	if (!flows_budget_left(&d->budget, tt_mono_ms()))
 		pause_notices(d);
 }
@@ -271,6 +279,7 @@ sample(struct diagnose *d, uint64_t t0)
 	else if (flows_os.local_addrs(&d->hist->local) == -1)
 		log_warn("diagnose: this machine's addresses");
 	d->now_ms = tt_mono_ms();
+	d->pass_bytes = 0;
 	flows_begin_pass(d->hist, d->now_ms);
 	if (flows_os.sample != NULL &&
 	    flows_os.sample(take, d, why, sizeof(why)) == -1) {
@@ -281,24 +290,61 @@ sample(struct diagnose *d, uint64_t t0)
 	d->hist->last_pass_ms_cost = tt_mono_ms() - t0;
 }
 
+/* The tick again after period ms, late by a tenth if that saves a wake-up. */
+static void
+arm_tick(struct diagnose *d, uint32_t period)
+{
+	if (ev_timer_start_lax(d->tick, period, period / FLOW_TICK_LEEWAY) ==
+	    -1)
+		log_warn("diagnose: the sampling tick");
+}
+
 /*
- * The tick: a pass unless the machine is quiet (flows_pass_due); the
- * whole of it spends the budget, the segment count's read too.
+ * A close notice came (a transfer ended, others may run): a tick that
+ * sleeps long is brought back to FLOW_TICK_MS from now.
  */
+static void
+wake_tick(struct diagnose *d)
+{
+	if (d->quiet.tick_ms > FLOW_TICK_MS)
+		arm_tick(d, flows_tick_next(&d->quiet, false));
+}
+
+/*
+ * One tick's work: a pass unless the machine is quiet (flows_pass_due);
+ * the whole of it spends the budget, the segment count's read too.
+ * Whether the tick was quiet (FLOW_SLEEP_MAX_MS): by the segment count,
+ * or without one by what the pass's connections moved.
+ */
+static bool
+tick_quiet(struct diagnose *d, uint64_t t0)
+{
+	uint64_t	segs = 0, cpu0 = cpu_now_us();
+	int		have;
+	bool		quiet;
+
+	have = flows_os.segments != NULL ? flows_os.segments(&segs) : -1;
+	if (flows_pass_due(&d->quiet, have, segs, t0)) {
+		sample(d, t0);
+		quiet = have == 0 ? d->quiet.was_quiet :
+		    flows_bytes_quiet(&d->quiet, d->pass_bytes);
+	} else
+		quiet = true;	/* a pass is skipped only when quiet */
+	spend(d, cpu0);
+	return quiet;
+}
+
+/* The tick: its work, then the next, sooner or later (flows_tick_next). */
 static void
 on_tick(void *arg)
 {
 	struct diagnose	*d = arg;
-	uint64_t	 t0 = tt_mono_ms(), segs = 0, cpu0;
-	int		 have;
+	uint64_t	 t0 = tt_mono_ms();
+	bool		 quiet = false;	/* out of budget: busy */
 
-	if (!within_cpu_share(d, t0))
-		return;
-	cpu0 = cpu_now_us();
-	have = flows_os.segments != NULL ? flows_os.segments(&segs) : -1;
-	if (flows_pass_due(&d->quiet, have, segs, t0))
-		sample(d, t0);
-	spend(d, cpu0);
+	if (within_cpu_share(d, t0))
+		quiet = tick_quiet(d, t0);
+	arm_tick(d, flows_tick_next(&d->quiet, quiet));
 }
 
 static bool
@@ -333,6 +379,7 @@ diagnose_reply(struct diagnose *d, const struct ctl_peer *peer, bool all,
 	sum->closes_lost = d->closes_lost;
 	sum->throttled = d->throttled + d->notices_put_off;
 	sum->watching = d->watch_fd != -1;
+	sum->tick_now_ms = d->quiet.tick_ms;
 	tt_strlcpy(sum->watch_why, d->watch_why, sizeof(sum->watch_why));
 	if (n != NULL) {
 		*n = 0;

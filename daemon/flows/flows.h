@@ -66,6 +66,21 @@
 #define FLOW_TICK_MS		1000
 #define FLOW_CPU_SHARE		100
 /*
+ * While nothing moves the tick sleeps longer: each quiet tick (fewer than
+ * FLOW_QUIET_SEGS since the one before; without a segment count, a pass
+ * whose connections moved fewer than FLOW_QUIET_BYTES together) doubles
+ * the period, up to FLOW_SLEEP_MAX_MS; a tick that sees more, or a close
+ * notice, brings it back to FLOW_TICK_MS.  An idle daemon then wakes for
+ * diagnose once a FLOW_SLEEP_MAX_MS, the check timer's wake-up beside it;
+ * a transfer that starts during a sleep is judged at its close notice, or
+ * read from the next tick on.  The timer may fire up to 1/FLOW_TICK_LEEWAY
+ * of its period late, so that the OS can fold it into other wake-ups
+ * (ev_timer_start_lax).
+ */
+#define FLOW_SLEEP_MAX_MS	60000	/* FLOW_QUIET_MAX_MS: a pass a tick */
+#define FLOW_QUIET_BYTES	FLOW_TRACK_BYTES
+#define FLOW_TICK_LEEWAY	10
+/*
  * The close notices (Linux) spend the same share: one budget of CPU time
  * (struct flow_budget) that accrues at 1/FLOW_CPU_SHARE of the wall clock,
  * up to FLOW_BUDGET_BURST_US, and that the passes and the reading of
@@ -288,8 +303,13 @@ struct flow_quiet {
 	bool		have;		/* ... when known */
 	bool		was_quiet;	/* the last cycle moved little */
 	uint64_t	last_pass_ms;
+	uint64_t	bytes;		/* the last pass's connections', */
+	bool		have_bytes;	/* ... once a pass counted them */
+	uint32_t	tick_ms;	/* the tick's period now */
 };
 bool	 flows_pass_due(struct flow_quiet *, int, uint64_t, uint64_t);
+bool	 flows_bytes_quiet(struct flow_quiet *, uint64_t);
+uint32_t flows_tick_next(struct flow_quiet *, bool);
 
 /* The CPU time diagnose may spend now (FLOW_CPU_SHARE). */
 struct flow_budget {

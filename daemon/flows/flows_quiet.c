@@ -3,6 +3,7 @@
  * segment count it is judged by (FLOW_QUIET_SEGS in flows.h).  Apart
  * from flows.c, which the per-OS readers are called from: flows_linux.c
  * calls this file, and nothing here calls back (tests/lint/call_cycles.sh).
+ * How long the tick sleeps while nothing moves (FLOW_SLEEP_MAX_MS).
  * And the CPU budget the passes and the close notices share
  * (struct flow_budget).
  * Portable, so tests/unit/test_flows.c checks it on any OS.
@@ -38,6 +39,52 @@ flows_pass_due(struct flow_quiet *q, int have, uint64_t segs,
 	if (due)
 		q->last_pass_ms = now_ms;
 	return due;
+}
+
+/*
+ * Where the OS counts no segments (macOS, Windows), a pass tells instead:
+ * bytes is the sum of its connections' counters, sent and received.
+ * Quiet when it differs from the last pass's by less than
+ * FLOW_QUIET_BYTES; a connection that came or went with much moved shows
+ * too, as the sum jumps or drops.  The first pass is never quiet.
+ */
+bool
+flows_bytes_quiet(struct flow_quiet *q, uint64_t bytes)
+{
+	uint64_t	moved;
+	bool		quiet;
+
+	moved = bytes >= q->bytes ? bytes - q->bytes : q->bytes - bytes;
+	quiet = q->have_bytes && moved < FLOW_QUIET_BYTES;
+	q->bytes = bytes;
+	q->have_bytes = true;
+	return quiet;
+}
+
+/*
+ * The tick's next period (FLOW_SLEEP_MAX_MS in flows.h): FLOW_TICK_MS
+ * after a tick that saw something move, else twice the last, at most
+ * FLOW_SLEEP_MAX_MS.  Doubling, not a jump to the longest: a machine that
+ * moves a little now and then is still read often, and an idle one costs
+ * a handful of ticks before it sleeps.
+ */
+_Static_assert(FLOW_SLEEP_MAX_MS <= FLOW_QUIET_MAX_MS,
+    "a quiet machine gets its pass a FLOW_QUIET_MAX_MS");
+
+uint32_t
+flows_tick_next(struct flow_quiet *q, bool quiet)
+{
+	uint32_t	period = q->tick_ms < FLOW_TICK_MS ? FLOW_TICK_MS :
+			    q->tick_ms;
+
+	if (!quiet)
+		period = FLOW_TICK_MS;
+	else if (period < FLOW_SLEEP_MAX_MS / 2)
+		period *= 2;
+	else
+		period = FLOW_SLEEP_MAX_MS;
+	q->tick_ms = period;
+	return period;
 }
 
 /*

@@ -1854,6 +1854,87 @@ test_pass_due(void **arg)
 }
 
 /*
+ * One tick as diagnose.c's on_tick runs it on a segment count: a pass if
+ * due, then the next period, which moves the clock *t on.
+ */
+static uint32_t
+tick_on_segs(struct flow_quiet *q, uint64_t segs, uint64_t *t)
+{
+	bool		due = flows_pass_due(q, 0, segs, *t);
+	uint32_t	period = flows_tick_next(q, due ? q->was_quiet : true);
+
+	*t += period;
+	return period;
+}
+
+/*
+ * Nothing moves: the tick doubles up to FLOW_SLEEP_MAX_MS and stays
+ * there, one wake-up a minute; segments moving at a long tick, or a close
+ * notice, bring it back to FLOW_TICK_MS at once.
+ */
+static void
+test_tick_backoff(void **arg)
+{
+	static const uint32_t	ramp[] = { 1000, 2000, 4000, 8000, 16000,
+				    32000, 60000, 60000, 60000 };
+	struct flow_quiet	q;
+	uint64_t		t = 0, segs = 500, t0;
+	size_t			i, ticks;
+
+	(void)arg;
+	assert_int_equal(FLOW_SLEEP_MAX_MS, 60000);
+	memset(&q, 0, sizeof(q));
+	for (i = 0; i < sizeof(ramp) / sizeof(ramp[0]); i++)
+		assert_int_equal(tick_on_segs(&q, segs, &t), ramp[i]);
+	/* an idle hour: one tick a minute, each a pass (FLOW_QUIET_MAX_MS) */
+	for (t0 = t, ticks = 0; t - t0 < 3600000; ticks++) {
+		assert_true(flows_pass_due(&q, 0, segs, t));
+		assert_int_equal(flows_tick_next(&q, q.was_quiet), 60000);
+		t += 60000;
+	}
+	assert_int_equal(ticks, 60);
+	/* a trickle under FLOW_QUIET_SEGS in a whole sleep keeps it long */
+	segs += FLOW_QUIET_SEGS - 1;
+	assert_int_equal(tick_on_segs(&q, segs, &t), 60000);
+	/* a transfer seen at a long tick: a pass, and back to 1 s */
+	segs += FLOW_QUIET_SEGS;
+	assert_true(flows_pass_due(&q, 0, segs, t));
+	assert_int_equal(flows_tick_next(&q, q.was_quiet), FLOW_TICK_MS);
+	t += FLOW_TICK_MS;
+	segs += 5000;			/* still running: stays at 1 s */
+	assert_int_equal(tick_on_segs(&q, segs, &t), FLOW_TICK_MS);
+	assert_int_equal(tick_on_segs(&q, segs, &t), 2000);	/* ended */
+	assert_int_equal(tick_on_segs(&q, segs, &t), 4000);
+	/* a close notice (diagnose.c's wake_tick) */
+	assert_int_equal(flows_tick_next(&q, false), FLOW_TICK_MS);
+	/* a period never set counts as FLOW_TICK_MS */
+	q.tick_ms = 0;
+	assert_int_equal(flows_tick_next(&q, true), 2 * FLOW_TICK_MS);
+}
+
+/*
+ * Without a segment count a pass's connections tell: quiet when their
+ * bytes, together, moved less than FLOW_QUIET_BYTES either way.
+ */
+static void
+test_bytes_quiet(void **arg)
+{
+	struct flow_quiet	q;
+	uint64_t		b = 1000000;
+
+	(void)arg;
+	memset(&q, 0, sizeof(q));
+	assert_false(flows_bytes_quiet(&q, b));		/* the first */
+	assert_true(flows_bytes_quiet(&q, b));
+	assert_true(flows_bytes_quiet(&q, b += FLOW_QUIET_BYTES - 1));
+	assert_false(flows_bytes_quiet(&q, b += FLOW_QUIET_BYTES));
+	assert_false(flows_bytes_quiet(&q, b -= FLOW_QUIET_BYTES));	/* gone */
+	assert_true(flows_bytes_quiet(&q, b));
+	assert_false(flows_bytes_quiet(&q, 0));		/* all closed */
+	assert_true(flows_bytes_quiet(&q, 0));		/* none: idle */
+}
+
+/*
  * The budget the passes and the close notices share: a flood of notices
  * read whenever budget is left, each batch 2 ms of CPU, spends no more
  * than FLOW_CPU_SHARE's share of the wall clock (and one burst); out of
@@ -1931,6 +2012,8 @@ main(void)
 		cmocka_unit_test(test_pcblist_receive),
 		cmocka_unit_test(test_snmp_segments),
 		cmocka_unit_test(test_pass_due),
+		cmocka_unit_test(test_tick_backoff),
+		cmocka_unit_test(test_bytes_quiet),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_json_times),
 		cmocka_unit_test(test_text_width),

@@ -265,7 +265,10 @@ say_no_notices(FILE *out, const struct msg_diag_summary *s)
 	tt_escape(t, sizeof(t), s->watch_why[0] ? s->watch_why : "unknown");
 	say(out, "  ", "    ", "connections are read every %.3g s while the "
 	    "machine is busy, not as they close (%s): a transfer shorter "
-	    "than that may not have been seen", s->tick_ms / 1000.0, t);
+	    "than that, or one that started and ended while the machine "
+	    "was idle (read every %.3g s now), may not have been seen",
+	    s->tick_ms / 1000.0, t, (s->tick_now_ms != 0 ? s->tick_now_ms :
+	    s->tick_ms) / 1000.0);
 }
 
 static bool
@@ -502,6 +505,10 @@ diagnose_json(FILE *out, const struct reply *r)
 	else
 		json_str(&j, "close_notices_problem", s->watch_why);
 	json_uint(&j, "tick_ms", s->tick_ms);
+	if (s->tick_now_ms == 0)	/* a daemon before protocol 7 */
+		json_null(&j, "tick_now_ms");
+	else
+		json_uint(&j, "tick_now_ms", s->tick_now_ms);
 	json_uint(&j, "closes", s->closes);
 	json_uint(&j, "closes_dropped", s->closes_lost);
 	json_uint(&j, "closed_before_sampled", s->closes_unsampled);

@@ -59,6 +59,30 @@ struct kevent {
 	intptr_t	 data;
 	void		*udata;
 };
+
+/* The timer's leeway is in ext[1] of a kevent64_s (xnu bsd/sys/event.h). */
+#define NOTE_LEEWAY		0x00000010	/* xnu only */
+
+struct kevent64_s {
+	uint64_t	 ident;
+	int16_t		 filter;
+	uint16_t	 flags;
+	uint32_t	 fflags;
+	int64_t		 data;
+	uint64_t	 udata;
+	uint64_t	 ext[2];
+};
+
+#define EV_SET64(kevp, a, b, c, d, e, f, g, h) do {			\
+	*(kevp) = (struct kevent64_s){					\
+	    .ident = (a), .filter = (b), .flags = (c),			\
+	    .fflags = (d), .data = (e), .udata = (f),			\
+	    .ext = { (g), (h) }						\
+	};								\
+} while (0)
+
+int	kevent64(int, const struct kevent64_s *, int, struct kevent64_s *,
+	    int, unsigned int, const struct timespec *);
 #else
 struct kevent {
 	uintptr_t	 ident;
