@@ -155,6 +155,7 @@ int	 ctl_timed_out(const struct ctl_conn *, const char *);
  * tests/unit/test_client.c and fuzz/fuzz_reply.c.
  */
 int	 client_request(const char *, uint32_t, struct reply *);
+void	 client_name_command(int, char **);
 int	 client_request_with(const char *, uint32_t, const void *, size_t,
 	    struct reply *);
 int	 client_open(const char *, int *);
