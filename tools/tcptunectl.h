@@ -241,6 +241,5 @@ const char	*errno_label(int, char *, size_t);
  */
 const struct output *prom_output(const char *);
 void	 prom_write(FILE *, const struct reply *);
-void	 prom_label_value(FILE *, const char *);
 
 #endif /* TCPTUNECTL_H */
