@@ -248,7 +248,7 @@ def pw_head(ok, nerrs, nkeys, interval=60, setbits=1, flags=0,
     # lib/parse_wire.h struct pw_head
     return sized("pw_head", struct.pack(
         "<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys, interval,
-        setbits, flags, 0x1234abcd))
+        setbits, flags, 0x1234abcd) + s("", 1024))  # metrics_dir (3)
 
 
 def pw_key(name, value, numeric=1, line=5):
