@@ -83,9 +83,12 @@ struct daemon {
 	struct reading		 reading;	/* the config, on the loop */
 	const struct supervisor	*sup;
 	char			 told[TT_TEXT_MAX];	/* its last status */
+	char			 metrics_err[TT_TEXT_MAX];	/* logged once;
+						   "" the file is written */
 };
 
 static void	watch_managed(struct daemon *);
+static void	write_metrics(struct daemon *);
 static void	read_config(struct daemon *, bool, struct ctl_client *);
 static void	forget_reader(struct daemon *, const void *);
 
@@ -344,19 +347,22 @@ state_line(const struct daemon *d, char *line, size_t len)
 		    "running configuration stays (tcptunectl status)");
 }
 
-/* Tell the supervisor the state when it has changed since it was told. */
+/*
+ * Tell the supervisor the state, and write the metrics file, when it has
+ * changed since it was told.
+ */
 static void
 tell_state(struct daemon *d)
 {
 	char	line[TT_TEXT_MAX];
 
-	if (d->sup == NULL || d->sup->status == NULL)
-		return;
 	state_line(d, line, sizeof(line));
 	if (strcmp(line, d->told) == 0)
 		return;
 	tt_strlcpy(d->told, line, sizeof(d->told));
-	d->sup->status(line);
+	write_metrics(d);
+	if (d->sup != NULL && d->sup->status != NULL)
+		d->sup->status(line);
 }
 
 /* Forget the lease without resuming: the caller decides what follows. */
@@ -654,6 +660,39 @@ fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 	fill_pause_origin(d, info);
 }
 
+/*
+ * The metrics file, when the config names its directory: after every
+ * check (so at least once a CheckInterval, whatever changed) and every
+ * change of state.  A failure is logged once, and its end.
+ */
+static void
+write_metrics(struct daemon *d)
+{
+	const char		*dir = d->engine.cfg->metrics_dir;
+	struct msg_daemon_info	 info;
+	struct msg_key_status	*keys;
+	char			 why[TT_TEXT_MAX];
+	size_t			 i, n = d->engine.nkeys;
+
+	if (dir[0] == '\0')
+		return;
+	fill_daemon_info(d, &info);
+	if ((keys = calloc(n + 1, sizeof(*keys))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; i < n; i++)
+		engine_key_status(&d->engine, &d->engine.keys[i], &keys[i]);
+	if (metrics_write(dir, &info, keys, n, why, sizeof(why)) == -1) {
+		if (strcmp(why, d->metrics_err) != 0)
+			log_warnx("cannot write the metrics file %s/tcptune.prom "
+			    "(MetricsTextfileDirectory): %s", dir, why);
+		tt_strlcpy(d->metrics_err, why, sizeof(d->metrics_err));
+	} else if (d->metrics_err[0] != '\0') {
+		log_notice("metrics file %s/tcptune.prom written again", dir);
+		d->metrics_err[0] = '\0';
+	}
+	free(keys);
+}
+
 /* ---- what the control server asks of the daemon (control_ops) */
 
 /* A status reply starts here: the live values are read first. */
@@ -752,6 +791,7 @@ on_check(void *arg)
 	engine_check(&d->engine);
 	originals_retry(&d->originals);
 	watch_managed(d);
+	write_metrics(d);	/* each check: a stale file is one it missed */
 	tell_state(d);
 }
 

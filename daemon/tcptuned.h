@@ -102,6 +102,10 @@ int		 originals_os_set_aside(const struct originals *, const char *,
 int		 originals_os_list(const struct originals *, const char *,
 		    char ***, size_t *);
 
+/* metrics.c: DIR/tcptune.prom for node_exporter, 0 or -1 with why. */
+int		 metrics_write(const char *, const struct msg_daemon_info *,
+		    const struct msg_key_status *, size_t, char *, size_t);
+
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {
 	struct config_key	 cfg;
