@@ -802,6 +802,7 @@ ctl_client_new(struct ctl_server *s, const struct ctl_peer *peer, void *conn)
 	c->srv = s;
 	c->conn = conn;
 	c->peer = *peer;
+	c->peer.command[0] = '\0';	/* said by its change requests only */
 	c->last_active = tt_mono();
 	c->next = s->clients;
 	s->clients = c;
