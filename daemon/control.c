@@ -611,6 +611,22 @@ deny(struct ctl_client *c, const struct msg_hdr *h)
 	queue_answer(c, h->seq, RESULT_DENIED, text);
 }
 
+/*
+ * A change request's command line (struct msg_change), kept with the
+ * peer for the daemon's log: the payload is still in c->in.
+ */
+static void
+take_command(struct ctl_client *c, const struct msg_hdr *h)
+{
+	struct msg_change	req;
+
+	if (h->len != sizeof(req))
+		return;
+	memcpy(&req, c->in + sizeof(struct msg_hdr), sizeof(req));
+	proto_terminate_strings(h->type, &req);
+	tt_strlcpy(c->peer.command, req.command, sizeof(c->peer.command));
+}
+
 static void
 handle_request(struct ctl_client *c, const struct msg_hdr *h)
 {
@@ -633,6 +649,9 @@ handle_request(struct ctl_client *c, const struct msg_hdr *h)
 		c->closing = true;
 		return;
 	}
+	if (h->type == MSG_RELOAD || h->type == MSG_RESTORE ||
+	    h->type == MSG_RESUME)
+		take_command(c, h);
 	r->fn(c, h->seq);
 }
 
@@ -783,6 +802,7 @@ ctl_client_new(struct ctl_server *s, const struct ctl_peer *peer, void *conn)
 	c->srv = s;
 	c->conn = conn;
 	c->peer = *peer;
+	c->peer.command[0] = '\0';	/* said by its change requests only */
 	c->last_active = tt_mono();
 	c->next = s->clients;
 	s->clients = c;

@@ -21,6 +21,8 @@
 #define STATE_MAGIC	"# tcptuned state: original values. Do not edit."
 #define STATE_VERSION	"version 1"
 #define STATE_FILE	"originals"
+#define PAUSE_FILE	"pause"		/* who paused, when: see below */
+#define PAUSE_MAX_BYTES	4096
 #define STATE_MAX_BYTES	(TT_MAX_KEYS * (TT_NAME_MAX + TT_VALUE_MAX + 16) + 4096)
 /*
  * A damaged file is kept as originals.corrupt.<UTC time>.<n>, a name no
@@ -83,6 +85,61 @@ originals_reset(struct originals *st)
 	st->entries = NULL;
 	st->n = 0;
 	st->paused = false;
+}
+
+/*
+ * The pause record: "pause <since> <uid> <pid> <command>\n", the command
+ * last as it may hold spaces.  A record that does not parse is no
+ * record.
+ */
+static int
+parse_pause(struct pause_origin *po, char *buf, size_t len)
+{
+	long long	since;
+	int		used;
+
+	if (len == 0 || buf[len - 1] != '\n')
+		return -1;
+	buf[len - 1] = '\0';
+	if (sscanf(buf, "pause %lld %ld %ld %n", &since, &po->uid, &po->pid,
+	    &used) != 3 || since <= 0 || strchr(buf, '\n') != NULL)
+		return -1;
+	po->since = (time_t)since;
+	tt_strlcpy(po->command, buf + used, sizeof(po->command));
+	proto_printable(po->command);
+	return 0;
+}
+
+/*
+ * A pause saved in the originals file stands only with its record: an
+ * uninstall removes the record ("make uninstall", the package's postrm),
+ * and a fresh install must not start paused in silence over a pause
+ * nobody now remembers (issue 40).  The originals themselves are kept.
+ */
+static void
+load_pause(struct originals *st)
+{
+	char	*buf, why[TT_TEXT_MAX];
+	size_t	 len;
+	int	 err;
+
+	memset(&st->pause_by, 0, sizeof(st->pause_by));
+	st->pause_by.uid = st->pause_by.pid = -1;
+	if (!st->paused)
+		return;
+	err = originals_os_read(st, PAUSE_FILE, PAUSE_MAX_BYTES, &buf, &len,
+	    why, sizeof(why));
+	if (err == 0) {
+		err = parse_pause(&st->pause_by, buf, len);
+		free(buf);
+	}
+	if (err == 0)
+		return;
+	memset(&st->pause_by, 0, sizeof(st->pause_by));
+	st->pause_by.uid = st->pause_by.pid = -1;
+	st->paused = false;
+	st->pause_dropped = true;
+	st->dirty = true;	/* saved unpaused at the next check */
 }
 
 static int
@@ -468,6 +525,7 @@ originals_load(struct originals *st)
 	if (parse_originals(st, buf, len, &why) == -1)
 		set_aside(st, why);
 	free(buf);
+	load_pause(st);
 	compare_all_with_copies(st);
 	return 0;
 }
@@ -604,6 +662,31 @@ originals_set_paused(struct originals *st, bool paused)
 	st->paused = paused;
 	st->pause_leased = false;
 	return originals_save(st);
+}
+
+/*
+ * Who pauses, written before the pause itself is saved: a crash between
+ * leaves a record that no saved pause uses, never a pause without one.
+ */
+int
+originals_record_pause(struct originals *st, const struct pause_origin *po)
+{
+	char	buf[64 + TT_COMMAND_MAX];
+	int	n, err;
+
+	st->pause_by = *po;
+	n = snprintf(buf, sizeof(buf), "pause %lld %ld %ld %s\n",
+	    (long long)po->since, po->uid, po->pid, po->command);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	err = st->dirfd == -1 ? ENOENT : originals_os_write(st, PAUSE_FILE,
+	    buf, (size_t)n);
+	if (err != 0) {
+		log_warnx("cannot save who paused in %s/%s: %s", st->dir,
+		    PAUSE_FILE, strerror(err));
+		return -1;
+	}
+	return 0;
 }
 
 /*

@@ -84,12 +84,12 @@ struct daemon {
 	struct reading		 reading;	/* the config, on the loop */
 	const struct supervisor	*sup;
 	char			 told[TT_TEXT_MAX];	/* its last status */
-	time_t			 paused_since;	/* 0: before this start */
-	long			 paused_uid;	/* -1: not known */
-	long			 paused_pid;	/* -1: not known */
+	char			 metrics_err[TT_TEXT_MAX];	/* logged once;
+						   "" the file is written */
 };
 
 static void	watch_managed(struct daemon *);
+static void	write_metrics(struct daemon *);
 static void	read_config(struct daemon *, bool, struct ctl_client *);
 static void	forget_reader(struct daemon *, const void *);
 
@@ -326,22 +326,35 @@ keys_line(const struct engine *e, char *line, size_t len)
 			    count[i], key_state_name((uint32_t)i));
 }
 
-/* "since 2026-12-07 15:04:05 UTC by uid 0 (pid 812)", or since when not. */
+/*
+ * "since 2026-12-07 15:04:05 UTC by uid 0 (pid 812, tcptunectl restore)",
+ * from the pause's record (kept over a restart: originals.c).
+ */
 static void
 pause_origin(const struct daemon *d, char *buf, size_t len)
 {
-	struct tm	tm;
-	char		stamp[32];
+	const struct pause_origin	*po = &d->originals.pause_by;
+	struct tm			 tm;
+	char				 stamp[32];
 
-	if (d->paused_since == 0 || gmtime_r(&d->paused_since, &tm) == NULL ||
+	if (po->since == 0 || gmtime_r(&po->since, &tm) == NULL ||
 	    strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S UTC",
 	    &tm) == 0) {
-		snprintf(buf, len, "since before this start (an earlier "
-		    "run's tcptunectl restore)");
+		snprintf(buf, len, "since a time not recorded");
 		return;
 	}
-	snprintf(buf, len, "since %s by uid %ld (pid %ld)", stamp,
-	    d->paused_uid, d->paused_pid);
+	snprintf(buf, len, "since %s by uid %ld (pid %ld%s%s)", stamp,
+	    po->uid, po->pid, po->command[0] != '\0' ? ", " : "",
+	    po->command);
+}
+
+/* "uid 0, pid 812, command 'tcptunectl restore'", for the log. */
+static void
+peer_words(const struct ctl_peer *peer, char *buf, size_t len)
+{
+	snprintf(buf, len, "uid %lu, pid %ld, command '%s'", peer->user,
+	    peer->pid, peer->command[0] != '\0' ? peer->command :
+	    "(not said)");
 }
 
 /*
@@ -374,19 +387,22 @@ state_line(const struct daemon *d, char *line, size_t len)
 		    "running configuration stays (tcptunectl status)");
 }
 
-/* Tell the supervisor the state when it has changed since it was told. */
+/*
+ * Tell the supervisor the state, and write the metrics file, when it has
+ * changed since it was told.
+ */
 static void
 tell_state(struct daemon *d)
 {
 	char	line[TT_TEXT_MAX];
 
-	if (d->sup == NULL || d->sup->status == NULL)
-		return;
 	state_line(d, line, sizeof(line));
 	if (strcmp(line, d->told) == 0)
 		return;
 	tt_strlcpy(d->told, line, sizeof(d->told));
-	d->sup->status(line);
+	write_metrics(d);
+	if (d->sup != NULL && d->sup->status != NULL)
+		d->sup->status(line);
 }
 
 /* Forget the lease without resuming: the caller decides what follows. */
@@ -481,24 +497,28 @@ static int
 daemon_restore(struct daemon *d, const struct ctl_peer *peer, char *msg,
     size_t len)
 {
-	int	rv;
+	struct pause_origin	po;
+	char			who[64 + TT_COMMAND_MAX];
+	int			rv;
 
 	d->refreshed_turn = 0;
 	end_lease(d, "restore");	/* the pause is the user's from now */
+	memset(&po, 0, sizeof(po));
+	po.since = time(NULL);
+	po.uid = (long)peer->user;
+	po.pid = peer->pid;
+	tt_strlcpy(po.command, peer->command, sizeof(po.command));
+	(void)originals_record_pause(&d->originals, &po);	/* logged */
 	rv = engine_restore(&d->engine, RESTORE_PAUSE);
-	d->paused_since = time(NULL);
-	d->paused_uid = (long)peer->user;
-	d->paused_pid = peer->pid;
 
 	snprintf(msg, len, rv == 0 ? "originals restored; enforcement paused "
 	    "until 'tcptunectl resume' or a reload" : "some originals could "
 	    "not be restored (see the log); enforcement paused");
+	peer_words(peer, who, sizeof(who));
 	if (rv == 0)
-		log_notice("%s (asked by uid %lu, pid %ld)", msg, peer->user,
-		    peer->pid);
+		log_notice("%s (asked by %s)", msg, who);
 	else
-		log_warnx("%s (asked by uid %lu, pid %ld)", msg, peer->user,
-		    peer->pid);
+		log_warnx("%s (asked by %s)", msg, who);
 	return rv;
 }
 
@@ -506,8 +526,11 @@ static int
 daemon_resume(struct daemon *d, const struct ctl_peer *peer, char *msg,
     size_t len)
 {
+	char	who[64 + TT_COMMAND_MAX];
+
 	d->refreshed_turn = 0;
-	log_info("resume asked by uid %lu, pid %ld", peer->user, peer->pid);
+	peer_words(peer, who, sizeof(who));
+	log_notice("resume asked by %s", who);
 	end_lease(d, "resume");
 	/*
 	 * Resumed is success, even with keys refused: enforcement is on, and
@@ -651,6 +674,22 @@ refresh_once(struct daemon *d)
 	d->refreshed_turn = turn;
 }
 
+/* Who paused and when, for status: a lease's pause is told apart. */
+static void
+fill_pause_origin(const struct daemon *d, struct msg_daemon_info *info)
+{
+	const struct pause_origin	*po = &d->originals.pause_by;
+
+	info->paused_uid = info->paused_pid = -1;
+	if (!d->originals.paused || d->originals.pause_leased)
+		return;
+	info->paused_since = po->since;
+	info->paused_uid = (int32_t)po->uid;
+	info->paused_pid = (int32_t)po->pid;
+	tt_strlcpy(info->paused_command, po->command,
+	    sizeof(info->paused_command));
+}
+
 /* The daemon's part of a status reply, from what it holds: no reads. */
 static void
 fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
@@ -683,6 +722,40 @@ fill_daemon_info(const struct daemon *d, struct msg_daemon_info *info)
 	    sizeof(info->state_problem));
 	info->ndamaged = originals_copies(&d->originals, info->damaged_copies,
 	    sizeof(info->damaged_copies));
+	fill_pause_origin(d, info);
+}
+
+/*
+ * The metrics file, when the config names its directory: after every
+ * check (so at least once a CheckInterval, whatever changed) and every
+ * change of state.  A failure is logged once, and its end.
+ */
+static void
+write_metrics(struct daemon *d)
+{
+	const char		*dir = d->engine.cfg->metrics_dir;
+	struct msg_daemon_info	 info;
+	struct msg_key_status	*keys;
+	char			 why[TT_TEXT_MAX];
+	size_t			 i, n = d->engine.nkeys;
+
+	if (dir[0] == '\0')
+		return;
+	fill_daemon_info(d, &info);
+	if ((keys = calloc(n + 1, sizeof(*keys))) == NULL)
+		fatal("%s", __func__);
+	for (i = 0; i < n; i++)
+		engine_key_status(&d->engine, &d->engine.keys[i], &keys[i]);
+	if (metrics_write(dir, &info, keys, n, why, sizeof(why)) == -1) {
+		if (strcmp(why, d->metrics_err) != 0)
+			log_warnx("cannot write the metrics file %s/tcptune.prom "
+			    "(MetricsTextfileDirectory): %s", dir, why);
+		tt_strlcpy(d->metrics_err, why, sizeof(d->metrics_err));
+	} else if (d->metrics_err[0] != '\0') {
+		log_notice("metrics file %s/tcptune.prom written again", dir);
+		d->metrics_err[0] = '\0';
+	}
+	free(keys);
 }
 
 /* ---- what the control server asks of the daemon (control_ops) */
@@ -753,7 +826,10 @@ static void
 op_reload_begin(void *arg, struct ctl_client *client,
     const struct ctl_peer *peer)
 {
-	log_info("reload asked by uid %lu, pid %ld", peer->user, peer->pid);
+	char	who[64 + TT_COMMAND_MAX];
+
+	peer_words(peer, who, sizeof(who));
+	log_notice("reload asked by %s", who);
 	read_config(arg, true, client);
 }
 
@@ -780,6 +856,7 @@ on_check(void *arg)
 	engine_check(&d->engine);
 	originals_retry(&d->originals);
 	watch_managed(d);
+	write_metrics(d);	/* each check: a stale file is one it missed */
 	tell_state(d);
 }
 
@@ -1179,6 +1256,28 @@ shutdown_daemon(struct daemon *d)
 }
 
 /*
+ * A pause an earlier run left is said at start, with who and when; one
+ * whose record an uninstall removed is not believed, and said so loudly.
+ */
+static void
+say_pause_at_start(const struct daemon *d)
+{
+	char	origin[256 + TT_COMMAND_MAX];
+
+	if (d->originals.pause_dropped)
+		log_warnx("the state directory %s says enforcement is paused, "
+		    "but the pause's record (%s/pause) is gone, as an "
+		    "uninstall leaves it: not paused, enforcing (tcptunectl "
+		    "restore pauses again)", d->originals.dir,
+		    d->originals.dir);
+	if (!d->originals.paused)
+		return;
+	pause_origin(d, origin, sizeof(origin));
+	log_warnx("enforcement is paused %s, as an earlier run left it: the "
+	    "originals stay until 'tcptunectl resume' or a reload", origin);
+}
+
+/*
  * Without -P: the installed helper, or in a build tree the one beside
  * tcptuned (parse_helper_find).  With none usable nothing can be read:
  * say what to do, before any config error could be blamed.
@@ -1210,7 +1309,6 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 	memset(&d, 0, sizeof(d));
 	ops.arg = &d;
 	d.sup = sup;
-	d.paused_uid = d.paused_pid = -1;
 	lease_clear(&d.lease);
 	parse_options(argc, argv, &d.opt);
 	if (choose_helper(&d.opt, msg, sizeof(msg)) == -1 && d.opt.check_only) {
@@ -1248,10 +1346,7 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 		fatalx("cannot serve %s", d.opt.socket_path);
 	arm_check_timer(&d);
 	log_echo_errors(0);	/* started: the log is the place from here */
-	if (d.originals.paused)
-		log_warnx("enforcement is paused, as an earlier run left it "
-		    "(tcptunectl restore): the originals stay until "
-		    "'tcptunectl resume' or a reload");
+	say_pause_at_start(&d);
 	sup->ready();
 	tell_state(&d);
 	if (ev_run(d.loop) == -1)

@@ -31,6 +31,17 @@ struct original_seen {
 	char	value[TT_VALUE_MAX];
 	char	copy[TT_NAME_MAX];	/* the copy's name in the directory */
 };
+/*
+ * Who paused and when, kept in its own file beside the originals
+ * (PAUSE_FILE) so that an uninstall can remove it with a plain rm: a
+ * pause whose record is gone is not believed (originals.c).
+ */
+struct pause_origin {
+	time_t		since;		/* wall clock; 0 not known */
+	long		uid;		/* -1: not known */
+	long		pid;		/* -1: not known */
+	char		command[TT_COMMAND_MAX];	/* "" not said */
+};
 struct originals {
 	int			 dirfd;		/* held open; -1 none */
 	char			 dir[1024];
@@ -39,6 +50,9 @@ struct originals {
 	size_t			 n;
 	bool			 paused;
 	bool			 pause_leased;	/* a lease's: saved as not paused */
+	struct pause_origin	 pause_by;	/* the user's pause's */
+	bool			 pause_dropped;	/* saved paused, no record:
+						   not believed (at start) */
 	bool			 dirty;		/* memory not on disk yet */
 	char			 save_err[TT_TEXT_MAX];	/* cleared by a save */
 	char			 corrupt[TT_TEXT_MAX];	/* a file set aside */
@@ -57,6 +71,8 @@ int		 originals_set(struct originals *, const char *,
 		    const char *);
 int		 originals_forget(struct originals *, const char *);
 int		 originals_set_paused(struct originals *, bool);
+int		 originals_record_pause(struct originals *,
+		    const struct pause_origin *);
 int		 originals_set_lease_pause(struct originals *);
 int		 originals_save(struct originals *);
 unsigned	 originals_copies(const struct originals *, char *, size_t);
@@ -86,6 +102,10 @@ int		 originals_os_set_aside(const struct originals *, const char *,
 		    const char *);
 int		 originals_os_list(const struct originals *, const char *,
 		    char ***, size_t *);
+
+/* metrics.c: DIR/tcptune.prom for node_exporter, 0 or -1 with why. */
+int		 metrics_write(const char *, const struct msg_daemon_info *,
+		    const struct msg_key_status *, size_t, char *, size_t);
 
 /* engine.c: desired state, apply, drift, restore. */
 struct engine_key {
@@ -177,6 +197,9 @@ struct ctl_peer {
 	unsigned long	user;		/* uid: per-user limits, logs */
 	bool		privileged;	/* may change things (root) */
 	long		pid;		/* -1: the OS does not say */
+	char		command[TT_COMMAND_MAX];	/* its last change
+					   request's, as the client says;
+					   "" none said */
 };
 struct ctl_client;
 /* What the server asks of the daemon; each gets ops->arg. */

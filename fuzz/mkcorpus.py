@@ -71,7 +71,14 @@ def daemon_info():
     p += s("", 1024) + s("", 1280) + s("", 1280)
     p += s("/var/lib/tcptune/originals.corrupt.20231114T221500Z.1", 1280)
     p += struct.pack("<II", 1, 0)
+    # paused_since, paused_uid, paused_pid, paused_command (v7)
+    p += struct.pack("<qii", 1700000050, 0, 812) + s("tcptunectl restore", 128)
     return sized("msg_daemon_info", p)
+
+
+def change(command):
+    """A change request's payload (struct msg_change, v7)."""
+    return sized("msg_change", s(command, 128))
 
 
 def key_status(name, wanted, current, state, err=0):
@@ -156,11 +163,13 @@ def diagnose_reply():
 
 
 def proto():
-    for r in ("status", "reload", "restore", "resume"):
-        write("proto", "request-" + r, msg(r))
+    write("proto", "request-status", msg("status"))
+    for r in ("reload", "restore", "resume"):
+        write("proto", "request-" + r, msg(r, change("tcptunectl " + r)))
     write("proto", "request-lease", msg("lease", struct.pack("<II", 30, 0)))
     write("proto", "request-diagnose", msg("diagnose", diagnose(1)))
-    write("proto", "requests-pipelined", msg("status") + msg("reload", seq=8))
+    write("proto", "requests-pipelined", msg("status") +
+          msg("reload", change("tcptunectl set a=1"), seq=8))
     write("proto", "reply-status", status_reply())
     write("proto", "reply-diagnose", diagnose_reply())
     write("proto", "reply-reload-errors",
@@ -248,7 +257,7 @@ def pw_head(ok, nerrs, nkeys, interval=60, setbits=1, flags=0,
     # lib/parse_wire.h struct pw_head
     return sized("pw_head", struct.pack(
         "<IIIIIIIIQ", 0x54545057, version, ok, nerrs, nkeys, interval,
-        setbits, flags, 0x1234abcd))
+        setbits, flags, 0x1234abcd) + s("", 1024))  # metrics_dir (3)
 
 
 def pw_key(name, value, numeric=1, line=5):

@@ -66,11 +66,13 @@ struct parse {
 };
 
 /* Fields of a dict with fixed keys; at most FIELDS_MAX of them. */
-#define FIELDS_MAX	4
+#define FIELDS_MAX	5
 static const char *const top_fields[] = {
-	"CheckInterval", "RestoreOnExit", "AllowAnySysctl", "Sysctls"
+	"CheckInterval", "RestoreOnExit", "AllowAnySysctl", "Sysctls",
+	"MetricsTextfileDirectory"
 };
-enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_N };
+enum { TOP_INTERVAL, TOP_RESTORE, TOP_ALLOW_ANY, TOP_SYSCTLS, TOP_METRICS,
+	TOP_N };
 
 static const char *const key_fields[] = { "Value", "Mode", "OnReject" };
 enum { KEY_VALUE, KEY_MODE, KEY_REJECT, KEY_N };
@@ -1139,6 +1141,36 @@ sysctl_pair(struct parse *p, xmlNode *kn, const char *name, xmlNode *v,
 		add_key(p, &k, p->nprobs != before);
 }
 
+/*
+ * MetricsTextfileDirectory: an absolute path of printable ASCII, where
+ * tcptuned writes tcptune.prom (daemon/metrics.c); the directory itself
+ * is judged when the file is written, by the trust rule of
+ * tcptunectl status --textfile.
+ */
+static void
+parse_metrics(struct parse *p, xmlNode *v)
+{
+	const char	*what = "MetricsTextfileDirectory";
+	char		*t;
+	size_t		 i;
+
+	if (!type_is(p, v, "string", "", what) ||
+	    (t = text_of(p, v, what)) == NULL)
+		return;
+	for (i = 0; t[i] != '\0'; i++)
+		if (t[i] < 0x20 || t[i] > 0x7e)
+			break;
+	if (t[0] != '/' || t[i] != '\0' || i >= TT_METRICS_DIR_MAX)
+		nproblem(p, v, "%s must be an absolute path of printable "
+		    "ASCII, shorter than %d bytes", what, TT_METRICS_DIR_MAX);
+	else {
+		tt_strlcpy(p->cfg->metrics_dir, t,
+		    sizeof(p->cfg->metrics_dir));
+		p->cfg->set |= CONFIG_SET_METRICS;
+	}
+	xmlFree(t);
+}
+
 static void
 parse_sysctls(struct parse *p, xmlNode *v)
 {
@@ -1163,6 +1195,8 @@ parse_top(struct parse *p, xmlNode *dict)
 		    &p->cfg->allow_any_sysctl);
 	if (f.val[TOP_SYSCTLS] != NULL)
 		parse_sysctls(p, f.val[TOP_SYSCTLS]);
+	if (f.val[TOP_METRICS] != NULL)
+		parse_metrics(p, f.val[TOP_METRICS]);
 	check_managed(p);
 }
 
@@ -1450,6 +1484,9 @@ report_plan(const struct config *cfg, FILE *out)
 	    "yes" : "no");
 	if (cfg->allow_any_sysctl)
 		fprintf(out, "any sysctl: allowed (AllowAnySysctl)\n");
+	if (cfg->metrics_dir[0] != '\0')
+		fprintf(out, "metrics: tcptuned writes %s/tcptune.prom\n",
+		    cfg->metrics_dir);
 	if (cfg->nkeys == 0) {
 		fprintf(out, "apply order: no sysctls\n");
 		return;

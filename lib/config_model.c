@@ -362,6 +362,9 @@ merge_layer(struct config *local, struct config *managed, bool policy,
 		local->check_interval = managed->check_interval;
 	if (managed->set & CONFIG_SET_RESTORE)
 		local->restore_on_exit = managed->restore_on_exit;
+	if (managed->set & CONFIG_SET_METRICS)
+		tt_strlcpy(local->metrics_dir, managed->metrics_dir,
+		    sizeof(local->metrics_dir));
 	/* Each file was checked alone: a key either brings is allowed. */
 	local->allow_any_sysctl = local->allow_any_sysctl ||
 	    managed->allow_any_sysctl;

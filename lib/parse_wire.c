@@ -15,7 +15,7 @@
 #include "parse_wire.h"
 
 /* fuzz/mkcorpus.py writes answers by these sizes */
-_Static_assert(sizeof(struct pw_head) == 40, "struct pw_head changed");
+_Static_assert(sizeof(struct pw_head) == 1064, "struct pw_head changed");
 _Static_assert(sizeof(struct pw_error) == 1280, "struct pw_error changed");
 _Static_assert(sizeof(struct pw_key) == 404, "struct pw_key changed");
 
@@ -42,6 +42,7 @@ put_config(struct pw_head *h, struct pw_key *keys, const struct config *cfg)
 	h->flags = (cfg->restore_on_exit ? PW_RESTORE : 0) |
 	    (cfg->allow_any_sysctl ? PW_ALLOW_ANY : 0);
 	h->digest = cfg->digest;
+	tt_strlcpy(h->metrics_dir, cfg->metrics_dir, sizeof(h->metrics_dir));
 	for (i = 0; i < cfg->nkeys; i++)
 		put_key(&keys[i], &cfg->keys[i]);
 }
@@ -125,9 +126,14 @@ check_head(const struct pw_head *h, size_t len, char *why, size_t wlen)
 		return 0;
 	if (h->check_interval < TT_CHECK_MIN ||
 	    h->check_interval > TT_CHECK_MAX ||
-	    (h->set & ~(unsigned)(CONFIG_SET_INTERVAL | CONFIG_SET_RESTORE)) ||
+	    (h->set & ~(unsigned)(CONFIG_SET_INTERVAL | CONFIG_SET_RESTORE |
+	    CONFIG_SET_METRICS)) ||
 	    (h->flags & ~(unsigned)(PW_RESTORE | PW_ALLOW_ANY)))
 		return bad(why, wlen, "a setting out of range");
+	if (!field_ok(h->metrics_dir, sizeof(h->metrics_dir)) ||
+	    (h->metrics_dir[0] != '\0' && h->metrics_dir[0] != '/'))
+		return bad(why, wlen, "a metrics directory that is not an "
+		    "absolute path");
 	return 0;
 }
 
@@ -178,6 +184,7 @@ take_config(const struct pw_head *h, const char *path)
 	cfg->allow_any_sysctl = (h->flags & PW_ALLOW_ANY) != 0;
 	cfg->set = h->set;
 	cfg->digest = h->digest;
+	tt_strlcpy(cfg->metrics_dir, h->metrics_dir, sizeof(cfg->metrics_dir));
 	return cfg;
 }
 

@@ -24,7 +24,8 @@
 #include "tcptune.h"
 
 #define PW_MAGIC	0x54545057u	/* "TTPW" */
-#define PW_VERSION	2u	/* 2: no managed fields (one file) */
+#define PW_VERSION	3u	/* 2: no managed fields (one file);
+				   3: metrics_dir */
 #define PW_MAX_ERRORS	512	/* config.c lists at most 101 a file */
 #define PW_TEXT_MAX	1280	/* proto.h's TT_TEXT_MAX */
 
@@ -41,6 +42,7 @@ struct pw_head {
 	uint32_t	set;		/* CONFIG_SET_* */
 	uint32_t	flags;		/* PW_* */
 	uint64_t	digest;
+	char		metrics_dir[TT_METRICS_DIR_MAX];	/* "" none (3) */
 };
 
 struct pw_error {

@@ -17,9 +17,9 @@ struct msg_rule {
 
 static const struct msg_rule msg_rules[] = {
 	{ MSG_STATUS,		"status",	0 },
-	{ MSG_RELOAD,		"reload",	0 },
-	{ MSG_RESTORE,		"restore",	0 },
-	{ MSG_RESUME,		"resume",	0 },
+	{ MSG_RELOAD,		"reload",	sizeof(struct msg_change) },
+	{ MSG_RESTORE,		"restore",	sizeof(struct msg_change) },
+	{ MSG_RESUME,		"resume",	sizeof(struct msg_change) },
 	{ MSG_LEASE,		"lease",	sizeof(struct msg_lease) },
 	{ MSG_DIAGNOSE,		"diagnose",	sizeof(struct msg_diagnose) },
 	{ MSG_DAEMON_INFO,	"daemon-info",	sizeof(struct msg_daemon_info) },
@@ -119,6 +119,18 @@ proto_encode(void *buf, size_t buflen, uint32_t type, uint32_t seq,
 
 #define TERMINATE(field)	((field)[sizeof(field) - 1] = '\0')
 
+/*
+ * A peer's free text made safe to log and show: a byte outside printable
+ * ASCII (a newline that would forge a log line, an escape) becomes '?'.
+ */
+void
+proto_printable(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
 /* Never trust a peer's strings to end: force every one of them to. */
 void
 proto_terminate_strings(uint32_t type, void *payload)
@@ -139,6 +151,14 @@ proto_terminate_strings(uint32_t type, void *payload)
 		TERMINATE(di->last_reload_msg);
 		TERMINATE(di->state_problem);
 		TERMINATE(di->damaged_copies);
+		TERMINATE(di->paused_command);
+		proto_printable(di->paused_command);
+		break;
+	case MSG_RELOAD:
+	case MSG_RESTORE:
+	case MSG_RESUME:
+		TERMINATE(((struct msg_change *)payload)->command);
+		proto_printable(((struct msg_change *)payload)->command);
 		break;
 	case MSG_KEY_STATUS:
 		TERMINATE(ks->name);

@@ -59,6 +59,12 @@
  *      .capped_unknown, their count.
  *      msg_diag_summary.tick_now_ms (was padding): the sampling tick's
  *      period now, longer while nothing moves (FLOW_SLEEP_MAX_MS).
+ *      MSG_RELOAD, MSG_RESTORE and MSG_RESUME carry struct msg_change:
+ *      the client's command line, so that the log names who changed
+ *      what (uid and pid come from the socket, the command from the
+ *      client: a claim, logged as one); msg_daemon_info.paused_since,
+ *      .paused_uid, .paused_pid and .paused_command: who paused, and
+ *      when, kept over a restart (daemon/originals.c).
  */
 #ifndef TCPTUNE_PROTO_H
 #define TCPTUNE_PROTO_H
@@ -73,6 +79,7 @@
 #define TT_PROTO_MAX_PAYLOAD	(16 * 1024)
 #define TT_TEXT_MAX		1280	/* room for a long path and more */
 #define TT_ADDR_MAX		64	/* "[v6 address]:port" with the NUL */
+#define TT_COMMAND_MAX		128	/* a client's command line, cut */
 
 /*
  * How long a read of the config may take (daemon/parse_posix.c): each
@@ -158,6 +165,18 @@ struct msg_daemon_info {
 							   oldest first (v3) */
 	uint32_t	ndamaged;	/* how many; may be more than listed */
 	uint32_t	pad;
+	int64_t		paused_since;	/* wall clock; 0 not known (v7) */
+	int32_t		paused_uid;	/* -1: not known (v7) */
+	int32_t		paused_pid;	/* -1: not known (v7) */
+	char		paused_command[TT_COMMAND_MAX];	/* "" not said (v7) */
+};
+
+/*
+ * A change request's payload (v7): the command line the client runs, as
+ * it says (printable ASCII; the daemon replaces anything else with '?').
+ */
+struct msg_change {
+	char		command[TT_COMMAND_MAX];
 };
 
 /*
@@ -302,7 +321,8 @@ struct msg_end {
  */
 _Static_assert(sizeof(struct msg_hdr) == 16, "msg_hdr layout");
 _Static_assert(sizeof(struct msg_version) == 8, "msg_version layout");
-_Static_assert(sizeof(struct msg_daemon_info) == 6040, "daemon_info v3");
+_Static_assert(sizeof(struct msg_daemon_info) == 6184, "daemon_info v7");
+_Static_assert(sizeof(struct msg_change) == 128, "change v7");
 _Static_assert(sizeof(struct msg_lease) == 8, "lease v2");
 _Static_assert(sizeof(struct msg_key_status) == 4008, "key_status v7");
 _Static_assert(sizeof(struct msg_config_error) == 1280, "config_error v1");
@@ -323,6 +343,7 @@ int		 proto_check_header(const struct msg_hdr *, char *, size_t);
 size_t		 proto_encode(void *, size_t, uint32_t, uint32_t, const void *,
 		    size_t);
 void		 proto_terminate_strings(uint32_t, void *);
+void		 proto_printable(char *);
 const char	*key_state_name(uint32_t);
 const char	*result_code_name(uint32_t);
 const char	*held_by_name(uint32_t);

@@ -93,6 +93,7 @@ struct config_key {
 	bool		 managed;	/* from the managed file (config_model.c) */
 	bool		 policy;	/* from the registry policy (Windows) */
 };
+#define TT_METRICS_DIR_MAX	1024	/* MetricsTextfileDirectory */
 struct config {
 	char		  path[1024];
 	unsigned	  check_interval;	/* seconds */
@@ -104,9 +105,12 @@ struct config {
 	unsigned	  set;			/* CONFIG_SET_*: given in the file */
 	char		  managed_path[1024];	/* "" when no managed file */
 	char		  policy_path[128];	/* "" when no policy layer */
+	char		  metrics_dir[TT_METRICS_DIR_MAX];	/* where tcptuned
+					   writes tcptune.prom; "" none */
 };
 #define CONFIG_SET_INTERVAL	0x1	/* CheckInterval */
 #define CONFIG_SET_RESTORE	0x2	/* RestoreOnExit */
+#define CONFIG_SET_METRICS	0x4	/* MetricsTextfileDirectory */
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 #define CONFIG_AS_ROOT		0x4	/* owner rule as root's, whoever runs */

@@ -448,6 +448,43 @@ open_checked(struct ctl_conn *c, uint32_t request)
 	return transport_connect(c);
 }
 
+/* What this run of the program is, for the daemon's log (proto.h, 7). */
+static struct msg_change	command_line;
+
+/*
+ * Kept as words joined by spaces and cut at TT_COMMAND_MAX: set, unset
+ * and advise --apply all send a reload, and the log tells them apart.
+ * The program is named "tcptunectl" whatever argv[0] is: the quick
+ * client runs its commands as tcptunectl-full (ctl_exec.c), a detail of
+ * the install, not what the user typed.
+ */
+void
+client_name_command(int argc, char **argv)
+{
+	size_t	used;
+	int	i;
+	int	n;
+
+	tt_strlcpy(command_line.command, "tcptunectl",
+	    sizeof(command_line.command));
+	used = strlen(command_line.command);
+	for (i = 1; i < argc && used < sizeof(command_line.command); i++) {
+		n = snprintf(command_line.command + used,
+		    sizeof(command_line.command) - used, " %s", argv[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	proto_printable(command_line.command);
+}
+
+static bool
+is_change(uint32_t request)
+{
+	return request == MSG_RELOAD || request == MSG_RESTORE ||
+	    request == MSG_RESUME;
+}
+
 /* One request on an open connection, within a deadline of its own. */
 static int
 exchange(struct ctl_conn *c, uint32_t request, const void *payload, size_t len,
@@ -462,6 +499,10 @@ exchange(struct ctl_conn *c, uint32_t request, const void *payload, size_t len,
 		return CTL_FAIL;
 	}
 	ctl_deadline_start(c);
+	if (payload == NULL && is_change(request)) {
+		payload = &command_line;
+		len = sizeof(command_line);
+	}
 	if ((rv = reply_begin(s, request, (uint32_t)getpid(), r)) == CTL_OK &&
 	    (rv = send_request(c, s, payload, len)) == CTL_OK)
 		rv = read_replies(c, s);

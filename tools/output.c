@@ -643,6 +643,30 @@ text_damaged(const struct msg_daemon_info *di)
 		    di->ndamaged - listed);
 }
 
+/*
+ * "PAUSED since 2026-12-07 18:20:00 by uid 0 (pid 812, tcptunectl
+ * restore), originals restored (tcptunectl resume)": a pause never
+ * hides who and when, even across a restart (the daemon keeps both).
+ */
+static void
+text_pause_line(const struct msg_daemon_info *di)
+{
+	char	when[32], by[96 + TT_ESCAPE_SIZE(TT_COMMAND_MAX)], line[512];
+	char	command[TT_ESCAPE_SIZE(TT_COMMAND_MAX)];
+
+	by[0] = '\0';
+	if (di->paused_since > 0) {
+		fmt_local(di->paused_since, di->now, false, when, sizeof(when));
+		ESCAPE(command, di->paused_command);
+		snprintf(by, sizeof(by), " since %s by uid %d (pid %d%s%s)",
+		    when, di->paused_uid, di->paused_pid,
+		    command[0] != '\0' ? ", " : "", command);
+	}
+	snprintf(line, sizeof(line), "PAUSED%s, originals restored "
+	    "(tcptunectl resume)", by);
+	text_field("enforcement", line);
+}
+
 static void
 text_daemon(const struct text_info *ti)
 {
@@ -667,10 +691,10 @@ text_daemon(const struct text_info *ti)
 		    "uid %d%s, %u s left; enforcing again when it ends",
 		    di->lease_uid, pid, di->lease_left);
 		text_field("enforcement", lease);
-	} else
-		printf("%-12s %s\n", "enforcement", di->paused ?
-		    "PAUSED, originals restored (tcptunectl resume)" :
-		    "active");
+	} else if (di->paused)
+		text_pause_line(di);
+	else
+		printf("%-12s %s\n", "enforcement", "active");
 	printf("%-12s %s\n", "on exit", di->restore_on_exit ?
 	    "originals restored" : "tuned values stay");
 	if (ti->state_problem[0] != '\0')

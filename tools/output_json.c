@@ -11,6 +11,8 @@
  *       "config_path": str, "started": time, "now": time,
  *       "uptime": seconds, "check_interval": seconds, "checks": int,
  *       "nkeys": int, "paused": bool, "restore_on_exit": bool,
+ *       "paused_by": null | { "since": time|null, "uid": int|null,
+ *           "pid": int|null, "command": str|null },
  *       "lease": null | { "uid": int, "pid": int|null, "seconds_left": int },
  *       "last_reload": time|null, "last_reload_ok": bool|null,
  *       "last_reload_message": str, "state_problem": str|null,
@@ -64,6 +66,33 @@ json_error(const char *key, int err)
 	json_close(&js, '}');
 }
 
+/* An int, or null where the daemon does not know it (-1). */
+static void
+json_known(const char *key, int32_t v)
+{
+	if (v >= 0)
+		json_int(&js, key, v);
+	else
+		json_null(&js, key);
+}
+
+/* "paused_by": who paused and when, null when not paused by a user. */
+static void
+json_paused_by(const struct msg_daemon_info *di)
+{
+	if (!di->paused || di->lease) {
+		json_null(&js, "paused_by");
+		return;
+	}
+	json_open(&js, "paused_by", '{');
+	json_time(&js, "since", di->paused_since);
+	json_known("uid", di->paused_uid);
+	json_known("pid", di->paused_pid);
+	json_str(&js, "command", di->paused_command[0] != '\0' ?
+	    di->paused_command : NULL);
+	json_close(&js, '}');
+}
+
 /* "damaged_originals": how many the daemon keeps and their paths. */
 static void
 json_damaged(const struct msg_daemon_info *di)
@@ -103,6 +132,7 @@ json_daemon(const struct msg_daemon_info *di)
 	json_uint(&js, "nkeys", di->nkeys);
 	json_bool(&js, "paused", di->paused != 0);
 	json_bool(&js, "restore_on_exit", di->restore_on_exit != 0);
+	json_paused_by(di);
 	if (di->lease) {
 		json_open(&js, "lease", '{');
 		json_int(&js, "uid", di->lease_uid);

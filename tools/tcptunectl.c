@@ -1502,6 +1502,7 @@ main(int argc, char *argv[])
 	memset(&p, 0, sizeof(p));
 	p.out = &text_output;
 	p.socket = TT_SOCKET_PATH;
+	client_name_command(argc, argv);
 	parse_args(argc, argv, &p);
 	if (p.help)
 		return finish(run_help(&p));

@@ -156,6 +156,7 @@ int	 ctl_timed_out(const struct ctl_conn *, const char *);
  * tests/unit/test_client.c and fuzz/fuzz_reply.c.
  */
 int	 client_request(const char *, uint32_t, struct reply *);
+void	 client_name_command(int, char **);
 int	 client_request_with(const char *, uint32_t, const void *, size_t,
 	    struct reply *);
 int	 client_open(const char *, int *);
@@ -241,6 +242,5 @@ const char	*errno_label(int, char *, size_t);
  */
 const struct output *prom_output(const char *);
 void	 prom_write(FILE *, const struct reply *);
-void	 prom_label_value(FILE *, const char *);
 
 #endif /* TCPTUNECTL_H */

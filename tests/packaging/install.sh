@@ -210,5 +210,22 @@ else
 	sed 's/^/#   /' "$T/check.out" | tail -n 20
 fi
 
+# ---- the pause's record goes with the program, the originals stay
+# (issue 40: a later install must not start paused in silence)
+statedir=$(mkvar tt_statedir)
+rm -rf "$D"
+mk install DESTDIR="$D" >"$T/check.out" 2>&1
+mkdir -p "$D$statedir"
+echo "pause 1700000000 0 812 tcptunectl restore" >"$D$statedir/pause"
+echo "kept" >"$D$statedir/originals"
+mk uninstall DESTDIR="$D" >>"$T/check.out" 2>&1
+if [ ! -e "$D$statedir/pause" ] && [ -s "$D$statedir/originals" ]; then
+	ok "uninstall removes the pause's record and keeps the originals"
+else
+	not_ok "uninstall removes the pause's record and keeps the originals"
+	diag "$(ls -la "$D$statedir" 2>&1)"
+	sed 's/^/#   /' "$T/check.out" | tail -n 20
+fi
+
 tap_end
 exit 0

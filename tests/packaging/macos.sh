@@ -406,7 +406,7 @@ EOF
 	for k in Label ProgramArguments RunAtLoad KeepAlive ThrottleInterval \
 	    ProcessType HardResourceLimits; do
 		line=$(grep -n "<key>$k</key>" "$f" | cut -d: -f1)
-		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)"$'\n'
+		want+="$f:$line: unknown key \"$k\" (expected CheckInterval, RestoreOnExit, AllowAnySysctl, Sysctls or MetricsTextfileDirectory)"$'\n'
 	done
 	out=$("$CTL" check "$f" 2>&1)
 	same "LaunchDaemon plist: tcptune's reader finds only the 7 launchd keys, at their lines" \

@@ -55,7 +55,9 @@ def daemon_info(nkeys, config=b"/etc/tcptune.conf" + EVIL):
     p += s(b"reloaded" + EVIL, 1280) + s(b"", 1280)
     # v3: the damaged originals files kept (none), their count, pad
     p += s(b"", 1280) + struct.pack("=II", 0, 0)
-    assert len(p) == 6040
+    # v7: who paused (nobody): since, uid, pid, command
+    p += struct.pack("=qii", 0, -1, -1) + s(b"", 128)
+    assert len(p) == 6184
     return p
 
 
@@ -137,7 +139,14 @@ def read_request(conn):
         if not got:
             return None
         data += got
-    return HDR.unpack(data)
+    h = HDR.unpack(data)
+    left = h[1]             # the payload (v7: a change's command line)
+    while left > 0:
+        got = conn.recv(left)
+        if not got:
+            return None
+        left -= len(got)
+    return h
 
 
 def fill_queue(path):

@@ -43,6 +43,8 @@ normalise() {
 	        .daemon.uptime = "N" | .daemon.checks = "N" |
 	        .daemon.last_reload |= time |
 	        .daemon.last_check |= time |
+	        .daemon.paused_by |= (if . == null then null else
+	            .since |= time | .pid = "PID" | .command |= path end) |
 	        .daemon.config_path |= path |
 	        .daemon.last_reload_message |= path |
 	        .keys[] |= (.last_change |= time | .next_attempt |= time |

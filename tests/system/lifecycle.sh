@@ -199,7 +199,7 @@ EOF
 	wait_until 3 told "STATUS=paused since "
 	report $? "STATUS: paused after restore, not 'in force'" \
 	    "$(cat "$T/notify.all")"
-	last_status | grep -q "by uid 0 (pid [0-9-]*): the originals stay"
+	last_status | grep -q "by uid 0 (pid [0-9-]*, tcptunectl [^)]*restore): the originals stay"
 	report $? "STATUS: the pause says who asked" "$(last_status)"
 	ctl resume
 	wait_until 3 last_status_is "3 keys: all in force"

@@ -48,6 +48,13 @@ STATUS, RELOAD, RESTORE, RESUME = 1, 2, 3, 4
 DAEMON_INFO, KEY_STATUS, CONFIG_ERROR, RESULT, MSG_VERSION, END = range(100, 106)
 RESULT_SIZE = 1288
 RESULT_DENIED, RESULT_BAD_REQUEST = 2, 3
+CHANGE_SIZE = 128   # struct msg_change: reload, restore, resume (v7)
+
+
+def change(mtype, seq=1, command=b"rawclient"):
+    """A change request, with the command line it claims."""
+    return (hdr(mtype, CHANGE_SIZE, seq) +
+            command[:CHANGE_SIZE - 1].ljust(CHANGE_SIZE, b"\0"))
 # How long to wait for the daemon: a safety net, not a deadline, so that
 # a busy machine is not taken for a broken daemon (tests/system/lib.sh,
 # TT_WAIT_LIMIT and TT_TIME_SCALE).
@@ -352,15 +359,16 @@ def cmd_mutate(path):
     """Every mutating request, raw, alone and hidden among others."""
     for t, name in ((RELOAD, "reload"), (RESTORE, "restore"), (RESUME, "resume")):
         s = conn(path)
-        s.sendall(hdr(t, seq=5))
+        s.sendall(change(t, seq=5))
         msgs = read_reply(s)
         s.close()
         code = result_code(msgs)
         out(code == RESULT_DENIED, "raw %s as uid %d: denied" % (name, os.getuid()),
             "result code %r" % code)
     s = conn(path)
-    s.sendall(hdr(STATUS, seq=1) + hdr(RELOAD, seq=2) + hdr(RESTORE, seq=3) +
-              hdr(RESUME, seq=4) + hdr(STATUS, seq=5))
+    s.sendall(hdr(STATUS, seq=1) + change(RELOAD, seq=2) +
+              change(RESTORE, seq=3) + change(RESUME, seq=4) +
+              hdr(STATUS, seq=5))
     codes = []
     for _ in range(5):
         msgs = read_reply(s)
@@ -582,7 +590,7 @@ def cmd_send_and_leave(path, name):
     waiting for the reply (run while the daemon is stopped)."""
     t = {"reload": RELOAD, "restore": RESTORE, "resume": RESUME}[name]
     s = conn(path)
-    s.sendall(hdr(t, seq=9))
+    s.sendall(change(t, seq=9))
     s.close()
     print("sent %s and left" % name)
     return 0

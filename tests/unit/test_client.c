@@ -522,7 +522,8 @@ test_unexpected_types(void **arg)
 	expect_fail(MSG_RESTORE, CTL_PROTOCOL,
 	    "unexpected config-error message in the reply to restore");
 	st_reset();
-	st_put(MSG_RESTORE, SEQ, NULL, 0);
+	st_put(MSG_RESTORE, SEQ, &(struct msg_change){ "" },
+	    sizeof(struct msg_change));
 	expect_fail(MSG_RESUME, CTL_PROTOCOL,
 	    "unexpected restore message in the reply to resume");
 }

@@ -405,7 +405,7 @@ test_unknown_keys(void **state)
 {
 	static const char *const want[] = {
 		"t.conf:2: unknown key \"CheckIntervall\" (expected "
-		    "CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)",
+		    "CheckInterval, RestoreOnExit, AllowAnySysctl, Sysctls or MetricsTextfileDirectory)",
 		"t.conf:4: net.a: unknown key \"mode\" (expected Value, Mode "
 		    "or OnReject)",
 		NULL
@@ -752,7 +752,7 @@ test_big_line_numbers(void **state)
 	memset(xml + strlen(xml), '\n', n);
 	strcpy(xml + 13 + n, "<key>Foo</key><true/></dict></plist>");
 	expect_error(xml, "t.conf:70001: unknown key \"Foo\" (expected "
-	    "CheckInterval, RestoreOnExit, AllowAnySysctl or Sysctls)");
+	    "CheckInterval, RestoreOnExit, AllowAnySysctl, Sysctls or MetricsTextfileDirectory)");
 	free(xml);
 }
 
@@ -766,7 +766,7 @@ test_all_errors_listed(void **state)
 		"t.conf:3: RestoreOnExit must be <true/> or <false/>, not "
 		    "<integer>",
 		"t.conf:4: unknown key \"Verbose\" (expected CheckInterval, "
-		    "RestoreOnExit, AllowAnySysctl or Sysctls)",
+		    "RestoreOnExit, AllowAnySysctl, Sysctls or MetricsTextfileDirectory)",
 		"t.conf:6: kern.ipc.maxsockbuf: value -1 is negative: sysctl "
 		    "values here are 0 or more",
 		"t.conf:8: duplicate sysctl net.a (first at line 7)",
@@ -1602,9 +1602,9 @@ test_report(void **state)
 	assert_int_equal(report(path, 0, true, out, sizeof(out)), 1);
 	snprintf(want, sizeof(want),
 	    "%s:2: unknown key \"A\" (expected CheckInterval, RestoreOnExit, "
-	    "AllowAnySysctl or Sysctls)\n"
+	    "AllowAnySysctl, Sysctls or MetricsTextfileDirectory)\n"
 	    "%s:3: unknown key \"B\" (expected CheckInterval, RestoreOnExit, "
-	    "AllowAnySysctl or Sysctls)\n", path, path);
+	    "AllowAnySysctl, Sysctls or MetricsTextfileDirectory)\n", path, path);
 	assert_string_equal(out, want);
 	unlink(path);
 

@@ -227,7 +227,7 @@ test_bad_values_named(void **arg)
 	v[1] = sz("net.x.y", "1");
 	expect_error(v, 1, v + 1, 1, "HKLM\\SOFTWARE\\Policies\\tcptune, "
 	    "value \"Colour\": unknown key \"Colour\" (expected CheckInterval, "
-	    "RestoreOnExit, AllowAnySysctl or Sysctls)");
+	    "RestoreOnExit, AllowAnySysctl, Sysctls or MetricsTextfileDirectory)");
 }
 
 /* What config.c is never shown: other types, cut names, XML's specials. */

@@ -23,6 +23,7 @@ struct fake_daemon {
 	uint32_t	nkeys;
 	int		reloads, restores, resumes, statuses;
 	long		changed_by;	/* the uid restore, resume or reload got */
+	char		command[TT_COMMAND_MAX];	/* and the command */
 };
 
 struct fake_conn {
@@ -65,6 +66,8 @@ fake_restore(void *arg, const struct ctl_peer *peer, char *msg,
 {
 	((struct fake_daemon *)arg)->restores++;
 	((struct fake_daemon *)arg)->changed_by = (long)peer->user;
+	tt_strlcpy(((struct fake_daemon *)arg)->command, peer->command,
+	    TT_COMMAND_MAX);
 	snprintf(msg, len, "restored");
 	return 0;
 }
@@ -165,22 +168,40 @@ server(int max_clients)
 static struct ctl_client *
 client(struct ctl_server *s, unsigned long user, struct fake_conn *conn)
 {
-	struct ctl_peer	peer = { user, user == 0, 4242 };
+	struct ctl_peer	peer = { user, user == 0, 4242, "" };
 
 	return ctl_client_new(s, &peer, conn);
+}
+
+/* A request, with the command line a change request carries (v7). */
+static void
+send_request_as(struct ctl_client *c, uint32_t type, uint32_t seq,
+    uint16_t version, const char *command)
+{
+	char		 msg[sizeof(struct msg_hdr) + sizeof(struct msg_change)];
+	struct msg_hdr	 h;
+	struct msg_change ch;
+
+	memset(&h, 0, sizeof(h));
+	memset(&ch, 0, sizeof(ch));
+	h.type = type;
+	h.seq = seq;
+	h.version = version;
+	if (type == MSG_RELOAD || type == MSG_RESTORE || type == MSG_RESUME) {
+		h.len = sizeof(ch);
+		memcpy(ch.command, command, strlen(command) < sizeof(ch.command) ?
+		    strlen(command) : sizeof(ch.command));	/* maybe unended */
+	}
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + sizeof(h), &ch, h.len);
+	ctl_client_input(c, msg, sizeof(h) + h.len);
 }
 
 static void
 send_request(struct ctl_client *c, uint32_t type, uint32_t seq,
     uint16_t version)
 {
-	struct msg_hdr	h;
-
-	memset(&h, 0, sizeof(h));
-	h.type = type;
-	h.seq = seq;
-	h.version = version;
-	ctl_client_input(c, &h, sizeof(h));
+	send_request_as(c, type, seq, version, "tcptunectl restore");
 }
 
 /* The bytes of a lease request for seconds, in msg; their count. */
@@ -383,6 +404,33 @@ test_root_reserve(void **arg)
 	ctl_server_free(s);
 }
 
+/*
+ * The command a client claims is kept for the log made safe: ended
+ * within its field, a newline or escape (a forged log line) made '?'.
+ */
+static void
+test_change_command_made_safe(void **arg)
+{
+	struct ctl_server	*s = server(64);
+	struct fake_conn	 k = { 0 };
+	struct ctl_client	*root = client(s, 0, &k);
+	char			 longest[TT_COMMAND_MAX + 1];
+
+	(void)arg;
+	send_request_as(root, MSG_RESTORE, 1, TT_PROTO_VERSION,
+	    "set x\nFAKE line\033[31m");
+	assert_int_equal(result_code(root), RESULT_OK);
+	assert_string_equal(fd_state.command, "set x?FAKE line?[31m");
+	drain(root);
+	memset(longest, 'a', sizeof(longest) - 1);
+	longest[sizeof(longest) - 1] = '\0';
+	send_request_as(root, MSG_RESTORE, 2, TT_PROTO_VERSION, longest);
+	assert_int_equal(result_code(root), RESULT_OK);
+	assert_int_equal(strlen(fd_state.command), TT_COMMAND_MAX - 1);
+	ctl_client_free(root);
+	ctl_server_free(s);
+}
+
 static void
 test_changes_need_privilege(void **arg)
 {
@@ -403,6 +451,7 @@ test_changes_need_privilege(void **arg)
 	assert_int_equal(result_code(root), RESULT_OK);
 	/* who asked reaches the daemon, for its log and status */
 	assert_int_equal(fd_state.changed_by, 0);
+	assert_string_equal(fd_state.command, "tcptunectl restore");
 	drain(root);
 	send_request(root, MSG_RESUME, 2, TT_PROTO_VERSION);
 	assert_int_equal(result_code(root), RESULT_OK);
@@ -1041,6 +1090,7 @@ main(void)
 		cmocka_unit_test(test_per_user_limit),
 		cmocka_unit_test(test_root_reserve),
 		cmocka_unit_test(test_changes_need_privilege),
+		cmocka_unit_test(test_change_command_made_safe),
 		cmocka_unit_test(test_gone_sender),
 		cmocka_unit_test(test_lease_dispatch),
 		cmocka_unit_test(test_diagnose_dispatch),

@@ -157,7 +157,11 @@ test_paused_not_enforced_and_survives_restart(void **arg)
 {
 	struct fixture	*f = *arg;
 
+	struct pause_origin	po = { 1700000000, 0, 812,
+				    "tcptunectl restore" };
+
 	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_equal(originals_record_pause(&f->st, &po), 0);
 	engine_restore(&f->e, true);
 	fake_kernel_clear_writes(f->fk);
 	fake_now += 10;
@@ -166,12 +170,36 @@ test_paused_not_enforced_and_survives_restart(void **arg)
 	stop(f);
 	start(f);
 	assert_true(f->st.paused);
+	/* who paused and when survive the restart with the pause */
+	assert_int_equal(f->st.pause_by.since, 1700000000);
+	assert_int_equal(f->st.pause_by.pid, 812);
+	assert_string_equal(f->st.pause_by.command, "tcptunectl restore");
 	engine_configure(&f->e, parse(darwin_conf));
 	assert_int_equal(fake_kernel_nwrites(f->fk), 0);
 	assert_false(engine_all_in_force(&f->e));
 	assert_int_equal(engine_resume(&f->e), 0);
 	assert_true(engine_all_in_force(&f->e));
 	assert_false(f->st.paused);
+}
+
+/*
+ * A pause saved without its record (an uninstall removed it, issue 40)
+ * is not believed at the next start: the daemon enforces, and knows to
+ * say why.
+ */
+static void
+test_pause_without_record_dropped(void **arg)
+{
+	struct fixture	*f = *arg;
+
+	engine_configure(&f->e, parse(darwin_conf));
+	engine_restore(&f->e, true);
+	stop(f);
+	start(f);
+	assert_false(f->st.paused);
+	assert_true(f->st.pause_dropped);
+	engine_configure(&f->e, parse(darwin_conf));
+	assert_int_not_equal(fake_kernel_nwrites(f->fk), 0);
 }
 
 /* 8 GB Mac: maxsockbuf cannot pass 8 MiB; fail reports ERANGE. */
@@ -1455,6 +1483,7 @@ main(void)
 		T(test_three_faults_keep_every_copy, setup_mac16),
 		T(test_restore_reverse_order, setup_mac16),
 		T(test_paused_not_enforced_and_survives_restart, setup_mac16),
+		T(test_pause_without_record_dropped, setup_mac16),
 		T(test_maxsockbuf_refused_on_8gb, setup_mac8),
 		T(test_maxsockbuf_clamped_on_8gb, setup_mac8),
 		T(test_clamp_to_known_ceiling, setup_mac8),

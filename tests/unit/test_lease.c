@@ -197,10 +197,13 @@ test_lease_end_enforces(void **arg)
 static void
 test_restore_during_lease_is_saved(void **arg)
 {
-	struct fixture	*f = *arg;
+	struct fixture		*f = *arg;
+	struct pause_origin	 po = { 1700000000, 0, 812, "restore" };
 
 	engine_restore(&f->e, RESTORE_LEASE);
 	assert_int_equal(saved_paused(f), 0);
+	/* the daemon records who pauses first (daemon_restore) */
+	assert_int_equal(originals_record_pause(&f->st, &po), 0);
 	assert_int_equal(engine_restore(&f->e, RESTORE_PAUSE), 0);
 	assert_false(f->st.pause_leased);
 	assert_int_equal(saved_paused(f), 1);

@@ -28,6 +28,7 @@
 
 #include <cmocka.h>
 
+#include "prom.h"
 #include "tcptunectl.h"
 
 /* ---- the client, as the test wants it */
