@@ -217,7 +217,32 @@ struct run {
 	bool				 iperf;	/* an iperf3:// URL */
 	struct miperf_target		 target;	/* its host, port */
 	enum measure_dir		 dir;	/* of the rounds under way */
+	char				 host[256];	/* the server's */
 };
+
+/*
+ * Before each round, the kernel's cached metrics for the server's
+ * addresses forgotten (metrics_cache_linux.c), so that no round starts
+ * from the ssthresh and RTT the one before it left; the first failure
+ * is kept for the report, and the rounds go on.
+ */
+static void
+forget_metrics(struct run *run)
+{
+	struct mreport	*m = run->m;
+	char		 why[sizeof(m->metrics_why)];
+
+	if (!m->metrics_cleared)
+		return;
+	if (run->host[0] == '\0') {
+		m->metrics_cleared = false;
+		tt_strlcpy(m->metrics_why, "the URL's host could not be read",
+		    sizeof(m->metrics_why));
+	} else if (mcache_forget(run->host, why, sizeof(why)) == -1) {
+		m->metrics_cleared = false;
+		tt_strlcpy(m->metrics_why, why, sizeof(m->metrics_why));
+	}
+}
 
 /* One test against the iperf3 server on n streams. */
 static void
@@ -241,6 +266,11 @@ transfer(const struct run *run, const struct mnet_opts *o, struct mround *r,
 
 	if (!run->iperf)
 		return mnet_transfer(o, r, f);
+	if (*o->interrupted) {		/* between two tests */
+		f->code = MEX_INTERRUPTED;
+		tt_strlcpy(f->text, "interrupted", sizeof(f->text));
+		return -1;
+	}
 	iperf_opts(run, 1, &io);
 	return miperf_round(&io, r, f);
 }
@@ -268,6 +298,7 @@ one_round(struct run *run, enum measure_side side, int i)
 	if (side == SIDE_ORIGINAL && (rv = lease_take(run->a->socket,
 	    run->seconds + MEASURE_LEASE_SLACK, &lease_fd)) != CTL_OK)
 		return rv;
+	forget_metrics(run);
 	rv = transfer(run, &o, r, &f);
 	if (lease_end(run->a->socket, &lease_fd) != CTL_OK && rv == 0) {
 		ctl_warnx("the lease could not be ended cleanly; tcptuned "
@@ -314,6 +345,7 @@ check_url(const struct measure_args *a, struct run *run)
 			ctl_warnx("bad URL \"%s\": %s", run->shown, why);
 			return CTL_USAGE;
 		}
+		tt_strlcpy(run->host, run->target.host, sizeof(run->host));
 		return CTL_OK;
 	}
 	if (a->upload || a->both) {
@@ -326,6 +358,8 @@ check_url(const struct measure_args *a, struct run *run)
 		ctl_warnx("%s", f.text);
 		return f.code;
 	}
+	if (mnet_url_host(a->url, run->host, sizeof(run->host)) == -1)
+		run->host[0] = '\0';
 	return CTL_OK;
 }
 
@@ -518,6 +552,7 @@ run_measure(const struct measure_args *a, struct run *run)
 		m[i].url = run->shown;
 		m[i].seconds = run->seconds;
 		m[i].compared = c == 1;
+		m[i].metrics_cleared = true;	/* until a round could not */
 		memcpy(m[i].why_not, m[0].why_not, sizeof(m[i].why_not));
 	}
 	if (!run->iperf && mnet_init(&f) == -1) {

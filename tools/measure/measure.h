@@ -105,6 +105,7 @@ struct mnet_opts {
 int	 mnet_init(struct mfault *);
 void	 mnet_cleanup(void);
 int	 mnet_check_url(const char *, const char *, struct mfault *);
+int	 mnet_url_host(const char *, char *, size_t);
 int	 mnet_easy_common(void *, const char *, char *);	/* a CURL * */
 int	 mnet_transfer(const struct mnet_opts *, struct mround *,
 	    struct mfault *);
@@ -154,6 +155,9 @@ int	 mjson_str(const char *, const char *, char *, size_t);
 int	 miperf_read_round(const char *, enum measure_dir, struct mround *,
 	    char *, size_t);
 
+/* metrics_cache_linux.c, metrics_cache_none.c */
+int	 mcache_forget(const char *, char *, size_t);
+
 /* measure_url.c */
 size_t	 murl_redact(char *, size_t, const char *);
 size_t	 murl_redact_text(char *, size_t, const char *);
@@ -200,6 +204,8 @@ struct mreport {
 	unsigned	 seconds;
 	bool		 compared;
 	char		 why_not[256];	/* no comparison: the reason */
+	bool		 metrics_cleared;	/* tcp_metrics, every round */
+	char		 metrics_why[160];	/* else why not */
 	struct mround	*rounds;
 	int		 nrounds;
 	struct side_stats orig, tuned, current;

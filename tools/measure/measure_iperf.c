@@ -13,14 +13,47 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <iperf_api.h>
 
 #include "tcptunectl.h"
 #include "measure.h"
+
+/*
+ * iperf3 -s opens its listening socket anew for each test and closes it
+ * when the test ends (iperf_server_listen() at the start of
+ * iperf_run_server(), the listener closed in cleanup_server(); iperf3's
+ * src/iperf_server_api.c), so a test started right after another can
+ * find the port closed, or be reset from the old socket's queue.  Such a
+ * test, which never reached the server, is tried again a few times,
+ * MIPERF_RETRY_MS apart: a wrong port still fails, a second later.
+ */
+#define MIPERF_TRIES	5
+#define MIPERF_RETRY_MS	250
+
+static bool
+not_reached(int err, int sys_errno)
+{
+	return (err == IECONNECT && sys_errno == ECONNREFUSED) ||
+	    ((err == IERECVMESSAGE || err == IECTRLCLOSE ||
+	    err == IESENDCOOKIE) && sys_errno == ECONNRESET);
+}
+
+static void
+pause_ms(long ms)
+{
+	struct timespec	ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
 
 /* A failed test: one line, and measure's exit status for its kind. */
 static int
@@ -96,6 +129,99 @@ new_test(const struct miperf_opts *o)
  * 0 from a failed test and puts the error in the report, so both i_errno
  * and the report's "error" are read.
  */
+/*
+ * libiperf's client loop goes on through a signal (select's EINTR is
+ * retried) and has no receive timeout in its API, so a test whose server
+ * or path stops answering would hang, and Ctrl-C would not stop it.  A
+ * watchdog (SIGALRM, the test's time plus the connect and stall
+ * allowances) and SIGINT, SIGTERM, SIGHUP jump out of it instead.  The
+ * test is then abandoned, not freed (libiperf's state is unknown), and
+ * measure exits after its one line; the sockets close with the process,
+ * which also ends a lease.
+ */
+static sigjmp_buf		 escape;
+static volatile sig_atomic_t	 armed;
+
+static void
+on_escape(int sig)
+{
+	if (armed)
+		siglongjmp(escape, sig);
+}
+
+static void
+arm(bool on, struct sigaction *saved)
+{
+	static const int	 sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGALRM };
+	struct sigaction	 sa;
+	size_t			 i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_escape;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (on)
+			sigaction(sigs[i], &sa, &saved[i]);
+		else
+			sigaction(sigs[i], &saved[i], NULL);
+	}
+	armed = on;
+}
+
+/*
+ * One test, run; its report (NULL none) and i_errno, errno in *sys; or
+ * NULL and the signal that cut it off in *sig.
+ */
+static const char *
+run_test(struct iperf_test *t, const struct miperf_opts *o, int *err,
+    int *sys, int *sig)
+{
+	struct sigaction	saved[4];
+	int			rv;
+
+	*sig = 0;
+	if ((rv = sigsetjmp(escape, 1)) != 0) {
+		alarm(0);
+		arm(false, saved);
+		*sig = rv;
+		return NULL;
+	}
+	arm(true, saved);
+	alarm(o->seconds + MEASURE_CONNECT_SEC + MEASURE_STALL_SEC);
+	i_errno = IENONE;
+	errno = 0;
+	rv = iperf_run_client(t);
+	*sys = errno;
+	*err = i_errno;
+	alarm(0);
+	arm(false, saved);
+	if (rv < 0 && *err == IENONE)
+		*err = IEINITTEST;
+	return iperf_get_test_json_output_string(t);
+}
+
+/* A test cut off by a signal: one line, its status; t is abandoned. */
+static int
+cut_off(const struct miperf_opts *o, int sig, struct mfault *f)
+{
+	if (sig == SIGALRM) {
+		f->code = MEX_STALLED;
+		snprintf(f->text, sizeof(f->text), "%s: the test did not end "
+		    "within %u s: the server or the path stopped answering",
+		    o->shown, o->seconds + MEASURE_CONNECT_SEC +
+		    MEASURE_STALL_SEC);
+	} else {
+		f->code = MEX_INTERRUPTED;
+		snprintf(f->text, sizeof(f->text), "interrupted");
+	}
+	return -1;
+}
+
+/*
+ * One test: the round in r, or -1 and *f.  In JSON mode libiperf returns
+ * 0 from a failed test and puts the error in the report, so both i_errno
+ * and the report's "error" are read.
+ */
 int
 miperf_round(const struct miperf_opts *o, struct mround *r,
     struct mfault *f)
@@ -103,22 +229,30 @@ miperf_round(const struct miperf_opts *o, struct mround *r,
 	struct iperf_test	*t;
 	const char		*json;
 	char			 why[256];
-	int			 rv, err;
+	int			 rv, err, sys, sig, tries = 0;
 
 	memset(f, 0, sizeof(*f));
-	if ((t = new_test(o)) == NULL) {
-		f->code = CTL_FAIL;
-		snprintf(f->text, sizeof(f->text), "libiperf: cannot set up "
-		    "a test: %s", iperf_strerror(i_errno));
-		return -1;
-	}
-	i_errno = IENONE;
-	rv = iperf_run_client(t);
-	err = i_errno;
-	json = iperf_get_test_json_output_string(t);
-	if (rv < 0 || err != IENONE || json == NULL)
+	do {
+		if (tries > 0)
+			pause_ms(MIPERF_RETRY_MS);
+		if ((t = new_test(o)) == NULL) {
+			f->code = CTL_FAIL;
+			snprintf(f->text, sizeof(f->text), "libiperf: cannot "
+			    "set up a test: %s", iperf_strerror(i_errno));
+			return -1;
+		}
+		json = run_test(t, o, &err, &sys, &sig);
+		if (sig != 0)
+			return cut_off(o, sig, f);
+		if (err == IENONE || !not_reached(err, sys) ||
+		    ++tries >= MIPERF_TRIES)
+			break;
+		iperf_free_test(t);
+	} while (1);
+	if (err != IENONE || json == NULL) {
+		errno = sys;	/* iperf_strerror() appends strerror(errno) */
 		rv = iperf_fault(o, err, iperf_strerror(err), f);
-	else if ((rv = miperf_read_round(json, o->dir, r, why,
+	} else if ((rv = miperf_read_round(json, o->dir, r, why,
 	    sizeof(why))) == -1)
 		iperf_fault(o, IENONE, why, f);
 	iperf_free_test(t);

@@ -192,6 +192,12 @@ judge_same(const struct side_stats *o, const struct side_stats *t,
 		return;
 	}
 	v->kind = VERDICT_SAME_WINDOW;
+	if (o->rcvbuf == 0 && t->rcvbuf == 0) {	/* iperf3: not known */
+		snprintf(v->text, sizeof(v->text), "no difference: the "
+		    "original window already covers this path's "
+		    "bandwidth-delay product, or something else limits it");
+		return;
+	}
 	if (o->rtt_us == 0) {
 		snprintf(v->text, sizeof(v->text), "no difference: the "
 		    "original window already covers this path's "
@@ -535,6 +541,15 @@ text_one(FILE *f, const struct mreport *m, bool chart, bool both)
 	int	i;
 
 	text_head(f, m, both);
+	if (m->compared && !m->metrics_cleared) {
+		char	note[sizeof(m->metrics_why) + 160];
+
+		snprintf(note, sizeof(note), "the kernel's cached metrics for "
+		    "the server could not be cleared before each round (%s): a "
+		    "round may start from the ssthresh and RTT the one before "
+		    "it left)", m->metrics_why);
+		ctl_wrap(f, "(", " ", note, CTL_TEXT_WIDTH);
+	}
 	fputc('\n', f);
 	fprintf(f, "%5s  %-8s  %8s  %8s  %10s  %8s  %9s  %9s", "round",
 	    "side", "Mbit/s", "after 1s", "bytes", "time", "RTT", "rcvbuf");
@@ -637,6 +652,9 @@ json_report(struct json *js, const char *key, const struct mreport *m)
 	json_uint(js, "seconds", m->seconds);
 	json_bool(js, "compared", m->compared);
 	json_str(js, "no_comparison_reason", m->compared ? NULL : m->why_not);
+	json_bool(js, "tcp_metrics_cleared", m->metrics_cleared);
+	json_str(js, "tcp_metrics_not_cleared_reason", m->metrics_cleared ?
+	    NULL : m->metrics_why);
 	json_open(js, "rounds", '[');
 	for (i = 0; i < m->nrounds; i++)
 		json_round(js, i, &m->rounds[i]);
