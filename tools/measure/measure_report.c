@@ -444,9 +444,19 @@ text_harm(FILE *f, const struct mround *r)
 	fprintf(f, "  %9s  %7s", load, rtx);
 }
 
+/*
+ * The table's optional columns.  An iperf3 round knows no receive
+ * buffer, and its time is -t: without rcvbuf the time goes too, which
+ * keeps the load RTT and retrans columns within 80.
+ */
+struct cols {
+	bool	buf;		/* time and rcvbuf: the http(s) form's */
+	bool	wnd;		/* rcvwnd: where the kernel gives it */
+	bool	harm;		/* load RTT and retrans: iperf3's */
+};
+
 static void
-text_round(FILE *f, int i, const struct mround *r, bool wnd_col,
-    bool harm_col)
+text_round(FILE *f, int i, const struct mround *r, const struct cols *c)
 {
 	char	bytes[32], buf[32], rtt[32], wnd[32];
 
@@ -457,27 +467,40 @@ text_round(FILE *f, int i, const struct mround *r, bool wnd_col,
 		fmt_bytes((double)r->rcvwnd, wnd, sizeof(wnd));
 	else
 		snprintf(wnd, sizeof(wnd), "-");
-	fprintf(f, "%5d  %-8s  %8.1f  %8.1f  %10s  %6.1f s  %9s  %9s", i + 1,
-	    side_name(r->side), r->mbps, r->mbps_steady, bytes, r->secs, rtt,
-	    buf);
-	if (wnd_col)
+	fprintf(f, "%5d  %-8s  %8.1f  %8.1f  %10s", i + 1, side_name(r->side),
+	    r->mbps, r->mbps_steady, bytes);
+	if (c->buf)
+		fprintf(f, "  %6.1f s  %9s  %9s", r->secs, rtt, buf);
+	else
+		fprintf(f, "  %9s", rtt);
+	if (c->wnd)
 		fprintf(f, "  %9s", wnd);
-	if (harm_col)
+	if (c->harm)
 		text_harm(f, r);
 	fprintf(f, "%s\n", r->ended ? "  (body ended)" : "");
 }
 
 static void
-text_median(FILE *f, const struct side_stats *s, enum measure_side side)
+text_median(FILE *f, const struct side_stats *s, enum measure_side side,
+    const struct cols *c)
 {
-	char	buf[32], rtt[32];
+	char	buf[32], rtt[32], load[32];
 
 	if (s->n == 0)
 		return;
 	fmt_buf(s->rcvbuf, buf, sizeof(buf));
 	fmt_rtt(s->rtt_us, rtt, sizeof(rtt));
-	fprintf(f, "%-6s %-8s  %8.1f  %8.1f  %10s  %8s  %9s  %9s\n", "median",
-	    side_name(side), s->median_whole, s->median, "", "", rtt, buf);
+	fprintf(f, "%-6s %-8s  %8.1f  %8.1f  %10s", "median", side_name(side),
+	    s->median_whole, s->median, "");
+	if (c->buf)
+		fprintf(f, "  %8s  %9s  %9s", "", rtt, buf);
+	else
+		fprintf(f, "  %9s", rtt);
+	if (c->harm && s->nload > 0) {
+		fmt_rtt((uint32_t)s->load_median, load, sizeof(load));
+		fprintf(f, "  %9s", load);
+	}
+	fputc('\n', f);
 }
 
 static void
@@ -537,8 +560,8 @@ mreport_text(FILE *f, const struct mreport *m, bool chart)
 static void
 text_one(FILE *f, const struct mreport *m, bool chart, bool both)
 {
-	bool	wnd_col = has_rcvwnd(m), harm_col = has_harm(m);
-	int	i;
+	struct cols	c = { has_rcvbuf(m), has_rcvwnd(m), has_harm(m) };
+	int		i;
 
 	text_head(f, m, both);
 	if (m->compared && !m->metrics_cleared) {
@@ -551,19 +574,23 @@ text_one(FILE *f, const struct mreport *m, bool chart, bool both)
 		ctl_wrap(f, "(", " ", note, CTL_TEXT_WIDTH);
 	}
 	fputc('\n', f);
-	fprintf(f, "%5s  %-8s  %8s  %8s  %10s  %8s  %9s  %9s", "round",
-	    "side", "Mbit/s", "after 1s", "bytes", "time", "RTT", "rcvbuf");
-	if (wnd_col)
+	fprintf(f, "%5s  %-8s  %8s  %8s  %10s", "round", "side", "Mbit/s",
+	    "after 1s", "bytes");
+	if (c.buf)
+		fprintf(f, "  %8s  %9s  %9s", "time", "RTT", "rcvbuf");
+	else
+		fprintf(f, "  %9s", "RTT");
+	if (c.wnd)
 		fprintf(f, "  %9s", "rcvwnd");
-	if (harm_col)
+	if (c.harm)
 		fprintf(f, "  %9s  %7s", "load RTT", "retrans");
 	fputc('\n', f);
 	for (i = 0; i < m->nrounds; i++)
-		text_round(f, i, &m->rounds[i], wnd_col, harm_col);
-	text_median(f, &m->orig, SIDE_ORIGINAL);
-	text_median(f, &m->tuned, SIDE_TUNED);
-	text_median(f, &m->current, SIDE_CURRENT);
-	if (!wnd_col && has_rcvbuf(m))
+		text_round(f, i, &m->rounds[i], &c);
+	text_median(f, &m->orig, SIDE_ORIGINAL, &c);
+	text_median(f, &m->tuned, SIDE_TUNED, &c);
+	text_median(f, &m->current, SIDE_CURRENT, &c);
+	if (!c.wnd && c.buf)
 		ctl_wrap(f, "(", " ", "no rcvwnd column: the kernel does not "
 		    "report the receive window here, as Linux's TCP_INFO does "
 		    "not; rcvbuf is the buffer autotuning grew, SO_RCVBUF)",
