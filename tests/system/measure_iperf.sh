@@ -10,7 +10,7 @@
 #     gets under 60 % of four, a per-stream limit; tuned (resume), one
 #     stream's share is larger, and both shares are printed;
 #   - the rounds (-n 2 --both): a verdict a direction, each "faster";
-#   - 20 Mbit/s, 20 ms with a 1 MB queue in the delay line, a 32 KiB send
+#   - 20 Mbit/s, 20 ms with a 2 MB queue in the delay line, a 32 KiB send
 #     ceiling in A, a sender without HyStart (reno in A): tuned, the
 #     upload fills the queue, and measure says "faster, but the queue
 #     grew" (queue_grew in the JSON), not a win;
@@ -267,17 +267,19 @@ report $? "the daemon enforces after every fault"
 path_down
 
 # ---- harm: a send ceiling that fills a slow uplink's queue
-# 32 KiB of send buffer holds the original upload to a few Mbit/s at
-# 20 ms, far from the line's 20 Mbit/s; tuned, the sender fills the delay
-# line's 1 MB queue (400 ms at 20 Mbit/s) and the round trip under load
-# grows with it.
+# The original upload has a 32 KiB send ceiling, the tuned one 64 MiB,
+# which lets the sender fill the delay line's 2 MB queue (800 ms at 20
+# Mbit/s): the round trip under load grows with it.  (The original side
+# queued 50-180 ms in the runs so far, a 32 KiB ceiling bounding it less
+# than its size says; the tuned side 300 ms with a 1 MB queue, 700 with
+# this one.)
 # The sender is reno in A (net.ipv4.tcp_congestion_control is per
 # namespace): cubic's HyStart leaves slow start at the first sign of
 # delay and then grows by seconds, so a 5 s round would show the queue
 # only begin to fill; reno fills it, as a bloated uplink is filled.
-path_up 20000000 20 1000000 "$ORIG_4M" "4096 16384 32768" &&
+path_up 20000000 20 2000000 "$ORIG_4M" "4096 16384 32768" &&
     tb_sysctl "$TB_NS_A" net.ipv4.tcp_congestion_control reno
-report $? "20 Mbit/s 20 ms path with a 1 MB queue up, tcptuned enforcing" ||
+report $? "20 Mbit/s 20 ms path with a 2 MB queue up, tcptuned enforcing" ||
     { diag_file "daemon log" "$TB_TMP/tcptuned.log"; bail "no path"; }
 tb_wait 10 listening 5201
 ctl measure -n 2 -t 5 --upload --json "$URL" >"$TB_TMP/harm.json" \
@@ -298,8 +300,10 @@ report $? "a send ceiling that bloats the uplink's queue: harm, not a win" \
 tb_wait 10 listening 5201
 ctl measure -n 1 -t 3 --upload "$URL" >"$TB_TMP/harm.txt" 2>&1
 diag_file "the text report" "$TB_TMP/harm.txt"
-grep -q "load RTT  retrans" "$TB_TMP/harm.txt"
-report $? "the text report has the RTT under load and retransmissions"
+grep -q "load RTT  retrans" "$TB_TMP/harm.txt" &&
+    [ "$(awk '{ if (length > w) w = length } END { print w + 0 }' \
+    "$TB_TMP/harm.txt")" -le 80 ]
+report $? "the text report has the RTT under load and retransmissions, within 80 columns"
 
 tap_end
 exit 0

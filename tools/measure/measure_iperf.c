@@ -1,7 +1,7 @@
 /*
  * tcptunectl measure iperf3://HOST[:PORT]: one test against an iperf3
  * server through libiperf, iperf3's own library, as `iperf3 -c HOST -p
- * PORT -t SECONDS -P STREAMS [-R] -J --get-server-output` runs it.  A
+ * PORT -t SECONDS -O 1 -P STREAMS [-R] -J` runs it.  A
  * download is iperf3's reverse mode (the server sends), an upload its
  * normal one.  Each test opens new TCP connections, which take the
  * buffer ceilings in force at that moment, as the http(s) form's do.
@@ -36,6 +36,7 @@
  * MIPERF_RETRY_MS apart: a wrong port still fails, a second later.
  */
 #define MIPERF_TRIES	5
+#define MIPERF_OMIT_SEC	1	/* as the http(s) form's steady rate */
 #define MIPERF_RETRY_MS	250
 
 static bool
@@ -107,6 +108,8 @@ new_test(const struct miperf_opts *o)
 	iperf_set_test_server_hostname(t, o->host);
 	iperf_set_test_server_port(t, o->port);
 	iperf_set_test_duration(t, (int)o->seconds);
+	/* the first second, slow start's, left out of the totals (-O 1) */
+	iperf_set_test_omit(t, MIPERF_OMIT_SEC);
 	iperf_set_test_num_streams(t, o->streams);
 	iperf_set_test_reverse(t, o->dir == DIR_DOWNLOAD);
 	iperf_set_test_connect_timeout(t, MEASURE_CONNECT_SEC * 1000);
@@ -187,7 +190,8 @@ run_test(struct iperf_test *t, const struct miperf_opts *o, int *err,
 		return NULL;
 	}
 	arm(true, saved);
-	alarm(o->seconds + MEASURE_CONNECT_SEC + MEASURE_STALL_SEC);
+	alarm(o->seconds + MIPERF_OMIT_SEC + MEASURE_CONNECT_SEC +
+	    MEASURE_STALL_SEC);
 	i_errno = IENONE;
 	errno = 0;
 	rv = iperf_run_client(t);
@@ -208,8 +212,8 @@ cut_off(const struct miperf_opts *o, int sig, struct mfault *f)
 		f->code = MEX_STALLED;
 		snprintf(f->text, sizeof(f->text), "%s: the test did not end "
 		    "within %u s: the server or the path stopped answering",
-		    o->shown, o->seconds + MEASURE_CONNECT_SEC +
-		    MEASURE_STALL_SEC);
+		    o->shown, o->seconds + MIPERF_OMIT_SEC +
+		    MEASURE_CONNECT_SEC + MEASURE_STALL_SEC);
 	} else {
 		f->code = MEX_INTERRUPTED;
 		snprintf(f->text, sizeof(f->text), "interrupted");

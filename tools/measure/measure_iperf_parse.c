@@ -286,31 +286,6 @@ mjson_str(const char *json, const char *path, char *buf, size_t len)
 /* ---- one test's figures */
 
 /*
- * The rate after the first second, from the one-second intervals: as
- * the http(s) form's, slow start is the same whatever the buffers.
- * 0 when the test has no second interval.
- */
-static double
-steady_mbps(const char *json)
-{
-	char	path[64];
-	double	bytes = 0, secs = 0, b, s;
-	int	i;
-
-	for (i = 1; i < 100000; i++) {
-		snprintf(path, sizeof(path), "intervals.%d.sum.bytes", i);
-		if (mjson_num(json, path, &b) == -1)
-			break;
-		snprintf(path, sizeof(path), "intervals.%d.sum.seconds", i);
-		if (mjson_num(json, path, &s) == -1)
-			break;
-		bytes += b;
-		secs += s;
-	}
-	return secs >= 0.25 ? bytes * 8 / secs / 1e6 : 0;
-}
-
-/*
  * The sender's round trips, as its kernel smoothed them (iperf3 reads
  * TCP_INFO's tcpi_rtt on the sending side only): the smallest minimum of
  * the streams and the mean of their means.  In a download the sender is
@@ -343,9 +318,16 @@ sender_rtts(const char *json, struct mround *r)
 }
 
 /*
- * The round from libiperf's JSON report json: the rates as the receiver
- * counted them, the retransmissions as the sender's kernel did.  -1 and
- * a line in err when the report holds an error or no figures.
+ * The round from libiperf's JSON report json: the rate as the receiver
+ * counted it, the retransmissions as the sender's kernel did.  -1 and a
+ * line in err when the report holds an error or no figures.
+ *
+ * The test omits its first second (iperf3 -O 1, measure_iperf.c), so the
+ * totals are already the rate after the first second that the http(s)
+ * form calls steady; both rates of the round are that one.  The
+ * one-second intervals are not used: in an upload they are the sender's
+ * writes into its socket buffer, which a large buffer inflates far past
+ * what the line carries.
  */
 int
 miperf_read_round(const char *json, enum measure_dir dir, struct mround *r,
@@ -361,11 +343,9 @@ miperf_read_round(const char *json, enum measure_dir dir, struct mround *r,
 		snprintf(err, len, "the iperf3 report has no totals");
 		return -1;
 	}
-	r->mbps = bps / 1e6;
+	r->mbps = r->mbps_steady = bps / 1e6;
 	r->bytes = (uint64_t)bytes;
 	r->secs = secs;
-	if ((r->mbps_steady = steady_mbps(json)) == 0)
-		r->mbps_steady = r->mbps;
 	if (mjson_num(json, "end.sum_sent.retransmits", &rtx) == 0 &&
 	    rtx >= 0) {
 		r->retrans = (uint64_t)rtx;
