@@ -346,6 +346,11 @@ check_url(const struct measure_args *a, struct run *run)
 			return CTL_USAGE;
 		}
 		tt_strlcpy(run->host, run->target.host, sizeof(run->host));
+		/* before any lease or round: said once, with its status */
+		if (!miperf_built(run->shown, &f)) {
+			ctl_warnx("%s", f.text);
+			return f.code;
+		}
 		return CTL_OK;
 	}
 	if (a->upload || a->both) {

@@ -134,6 +134,7 @@ struct miperf_opts {
 	int		 streams;	/* parallel streams, 1 for rounds */
 	enum measure_dir dir;
 };
+bool	 miperf_built(const char *, struct mfault *);
 int	 miperf_round(const struct miperf_opts *, struct mround *,
 	    struct mfault *);
 int	 miperf_streams(const struct miperf_opts *, struct mstreams *,

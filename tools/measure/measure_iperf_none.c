@@ -25,6 +25,18 @@ no_libiperf(const struct miperf_opts *o, struct mfault *f)
 	return -1;
 }
 
+/* Whether iperf3:// can be measured: no, said in f for the URL shown. */
+bool
+miperf_built(const char *shown, struct mfault *f)
+{
+	struct miperf_opts	o;
+
+	memset(&o, 0, sizeof(o));
+	o.shown = shown;
+	no_libiperf(&o, f);
+	return false;
+}
+
 int
 miperf_round(const struct miperf_opts *o, struct mround *r,
     struct mfault *f)
