@@ -5,8 +5,10 @@
 # peer bench/daemon/tuned.sh measures).  Skips apt when all are there.
 set -eu
 
-build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev mandoc"
-# build: mandoc renders the manual pages built into tcptunectl (help PAGE).
+build="build-essential autoconf automake pkg-config libxml2-dev libcurl4-openssl-dev mandoc libiperf-dev"
+# build: mandoc renders the manual pages built into tcptunectl (help PAGE),
+# libiperf-dev lets measure test against iperf3 servers (optional to
+# configure, which finds it).
 # test: the unit, system and packaging tests (mandoc lints the man pages,
 # strace checks what a hostile config makes the reader open, lintian the
 # .deb, iperf3 and gnuplot the benchmarks' smoke runs), then the sanitizer

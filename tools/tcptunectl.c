@@ -82,6 +82,8 @@ enum opt_id {
 	OPT_TIME,
 	OPT_ALL,
 	OPT_STREAMS,
+	OPT_UPLOAD,
+	OPT_BOTH,
 	OPT_ROOT,
 	OPT_FILE,
 	OPT_APPLY,
@@ -151,6 +153,8 @@ struct params {
 	const char		*seconds;	/* measure -t */
 	bool			 all;		/* diagnose --all */
 	const char		*streams;	/* measure --streams */
+	bool			 upload;	/* measure --upload */
+	bool			 both;		/* measure --both */
 	const char		*root;		/* check -r */
 	const char		*managed;	/* check -m */
 	const char		*setfile;	/* set, unset -f */
@@ -225,7 +229,8 @@ static const struct command commands[] = {
 	    "machine allows and the ceilings to set; reads\n"
 	    "only, no daemon or root needed (options below),\n"
 	    "but --apply sets them as set does" },
-	{ C_MEASURE, "measure", "[-n ROUNDS | --streams N] [-t SECONDS] URL", 1,
+	{ C_MEASURE, "measure",
+	    "[-n ROUNDS | --streams N] [-t SECONDS] [--upload | --both] URL", 1,
 	    0,
 	    FULL_ONLY(run_measure),
 	    "what the tuning is worth on a download",
@@ -342,6 +347,12 @@ static const struct ctl_option options[] = {
 	    STRINGIFY(MEASURE_STREAMS_MAX) "), on the\n"
 	    "settings in force; says whether one stream is held\n"
 	    "by a per-stream limit" },
+	{ OPT_UPLOAD, 0, "upload", NULL, CMD(C_MEASURE),
+	    "measure: send to the iperf3 server instead of\n"
+	    "receiving from it (iperf3:// URLs only)" },
+	{ OPT_BOTH, 0, "both", NULL, CMD(C_MEASURE),
+	    "measure: the download, then the upload, each with\n"
+	    "its own verdict (iperf3:// URLs only)" },
 	{ OPT_ALL, 0, "all", NULL, CMD(C_DIAGNOSE),
 	    "diagnose: also the connections too small or too\n"
 	    "near to tell" },
@@ -383,6 +394,8 @@ static const struct {
 	    STRINGIFY(MEASURE_STALL_SEC) " s) or the\ntransfer broke off" },
 	{ MEX_SHORT, "measure: the body ends within a second: too short to "
 	    "measure" },
+	{ MEX_REFUSED, "measure: the iperf3 server is busy with another "
+	    "test, or broke\noff the exchange (another protocol version)" },
 	{ CTL_USAGE, "usage error; measure: a bad URL" },
 	{ MEX_INTERRUPTED, "measure: interrupted (SIGINT, SIGTERM, SIGHUP)" },
 };
@@ -783,6 +796,12 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 		break;
 	case OPT_STREAMS:
 		p->streams = arg;
+		break;
+	case OPT_UPLOAD:
+		p->upload = true;
+		break;
+	case OPT_BOTH:
+		p->both = true;
 		break;
 	case OPT_ROOT:
 		p->root = arg;
@@ -1264,6 +1283,8 @@ run_measure(const struct params *p)
 	a.seconds = p->seconds;
 	a.socket = p->socket;
 	a.streams = p->streams;
+	a.upload = p->upload;
+	a.both = p->both;
 	a.out = p->out;
 	return measure_run(&a);
 }

@@ -430,6 +430,132 @@ test_hostile_report(void **arg)
  * A short round trip reads as itself, never "0.0 ms"; the rcvwnd column
  * only when the kernel reported a window (macOS), else a note (Linux).
  */
+/* A round of the upload kind: the sender's RTT under load, retransmits. */
+static void
+add_harm(struct rig *g, enum measure_side side, double mbps,
+    uint32_t load_us, uint64_t retrans)
+{
+	struct mround	*r;
+
+	add(g, side, mbps, 0, 20000);
+	r = &g->r[g->m.nrounds - 1];
+	r->rtt_load_us = load_us;
+	r->retrans = retrans;
+	r->has_retrans = true;
+}
+
+/* Faster, but the queue grew: the RTT under load, the retransmissions. */
+static void
+test_harm(void **arg)
+{
+	struct rig	 g;
+	char		*out;
+	int		 i;
+
+	(void)arg;
+	/* a send ceiling that fills the line's queue: 4x the RTT */
+	rig_init(&g, true);
+	for (i = 0; i < 3; i++) {
+		add_harm(&g, SIDE_ORIGINAL, 12 + i, 21000 + 500 * i, 0);
+		add_harm(&g, SIDE_TUNED, 19 + i, 80000 + 5000 * i, 0);
+	}
+	mreport_finish(&g.m);
+	assert_int_equal(g.m.verdict.kind, VERDICT_FASTER);
+	assert_true(g.m.verdict.harm);
+	assert_string_equal(g.m.verdict.text, "faster, but the queue grew: "
+	    "the round trip under load rose from 21.5 ms to 85.0 ms (median "
+	    "of each side); tuned is 1.5x faster (median 20 vs 13 Mbit/s, 3 "
+	    "rounds each)");
+	out = render(&g.m, true, false);
+	assert_non_null(strstr(out, "\"queue_grew\": true"));
+	assert_non_null(strstr(out, "\"rtt_under_load_ms\": 85"));
+	free(out);
+	out = render(&g.m, false, false);
+	assert_non_null(strstr(out, "load RTT  retrans\n"));
+	free(out);
+	/* retransmissions: 0.06 per MB against none */
+	rig_init(&g, true);
+	for (i = 0; i < 3; i++) {
+		add_harm(&g, SIDE_ORIGINAL, 100 + i, 0, 0);
+		add_harm(&g, SIDE_TUNED, 300 + i, 0, 2000);
+	}
+	mreport_finish(&g.m);
+	assert_true(g.m.verdict.harm);
+	assert_non_null(strstr(g.m.verdict.text, "faster, but the queue "
+	    "grew: retransmissions rose from 0.0 to "));
+}
+
+/* No harm within the rounds' own spread, nor below the floors. */
+static void
+test_no_harm_in_spread(void **arg)
+{
+	struct rig	g;
+	int		i;
+
+	(void)arg;
+	/* the medians 2x apart, but a tuned round within the original's */
+	rig_init(&g, true);
+	for (i = 0; i < 3; i++) {
+		add_harm(&g, SIDE_ORIGINAL, 12, i == 2 ? 90000 : 21000, 0);
+		add_harm(&g, SIDE_TUNED, 20, i == 0 ? 30000 : 60000, 0);
+	}
+	mreport_finish(&g.m);
+	assert_int_equal(g.m.verdict.kind, VERDICT_FASTER);
+	assert_false(g.m.verdict.harm);
+	assert_string_equal(g.m.verdict.text, "tuned is 1.7x faster (median "
+	    "20 vs 12 Mbit/s, 3 rounds each)");
+	/* retransmissions that grew, but stay under the floor per MB */
+	rig_init(&g, true);
+	for (i = 0; i < 3; i++) {
+		add_harm(&g, SIDE_ORIGINAL, 100, 0, 1);
+		add_harm(&g, SIDE_TUNED, 300, 0, 20);
+	}
+	mreport_finish(&g.m);
+	assert_false(g.m.verdict.harm);
+	/* the same rates, a queue that grew: said after the verdict */
+	rig_init(&g, true);
+	for (i = 0; i < 3; i++) {
+		add_harm(&g, SIDE_ORIGINAL, 100 + i, 20000, 0);
+		add_harm(&g, SIDE_TUNED, 101 + i, 90000, 0);
+	}
+	mreport_finish(&g.m);
+	assert_int_equal(g.m.verdict.kind, VERDICT_SAME_WINDOW);
+	assert_true(g.m.verdict.harm);
+	assert_non_null(strstr(g.m.verdict.text, "; and the queue grew: the "
+	    "round trip under load rose from 20.0 ms to 90.0 ms"));
+}
+
+/* --both: one document, a report a direction. */
+static void
+test_both_directions(void **arg)
+{
+	struct rig	 d, u;
+	char		*out;
+
+	(void)arg;
+	rig_init(&d, true);
+	rig_init(&u, true);
+	d.m.direction = "download";
+	u.m.direction = "upload";
+	add_harm(&d, SIDE_ORIGINAL, 100, 0, 0);
+	add_harm(&d, SIDE_TUNED, 300, 0, 0);
+	add_harm(&u, SIDE_ORIGINAL, 10, 20000, 0);
+	add_harm(&u, SIDE_TUNED, 30, 90000, 0);
+	mreport_finish(&d.m);
+	mreport_finish(&u.m);
+	d.m.upload = &u.m;
+	out = render(&d.m, true, false);
+	assert_non_null(strstr(out, "{\n  \"download\": {\n    \"url\""));
+	assert_non_null(strstr(out, "\"upload\": {"));
+	assert_non_null(strstr(out, "\"direction\": \"upload\""));
+	free(out);
+	out = render(&d.m, false, false);
+	assert_non_null(strstr(out, "(download): 3 s per round"));
+	assert_non_null(strstr(out, "(upload): 3 s per round"));
+	assert_non_null(strstr(out, "verdict: faster, but the queue grew"));
+	free(out);
+}
+
 static void
 test_rtt_and_window(void **arg)
 {
@@ -531,6 +657,9 @@ main(void)
 		cmocka_unit_test(test_hostile_report),
 		cmocka_unit_test(test_rtt_and_window),
 		cmocka_unit_test(test_streams_verdict),
+		cmocka_unit_test(test_harm),
+		cmocka_unit_test(test_no_harm_in_spread),
+		cmocka_unit_test(test_both_directions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

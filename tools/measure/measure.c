@@ -11,6 +11,11 @@
  * measure the settings as they are and the report says why no comparison
  * was made.  Each transfer opens a new TCP connection, which is what
  * takes the buffer ceilings in force at that moment.
+ *
+ * An iperf3://HOST[:PORT] URL runs the same rounds as iperf3 tests
+ * (measure_iperf.c), in either direction: a download (the server sends),
+ * an upload (--upload), or both in turn (--both), each direction with
+ * rounds and a verdict of its own.  An http(s) URL is download only.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -209,7 +214,66 @@ struct run {
 	int				 rounds;
 	int				 streams;	/* --streams N */
 	bool				 tty;
+	bool				 iperf;	/* an iperf3:// URL */
+	struct miperf_target		 target;	/* its host, port */
+	enum measure_dir		 dir;	/* of the rounds under way */
+	char				 host[256];	/* the server's */
 };
+
+/*
+ * Before each round, the kernel's cached metrics for the server's
+ * addresses forgotten (metrics_cache_linux.c), so that no round starts
+ * from the ssthresh and RTT the one before it left; the first failure
+ * is kept for the report, and the rounds go on.
+ */
+static void
+forget_metrics(struct run *run)
+{
+	struct mreport	*m = run->m;
+	char		 why[sizeof(m->metrics_why)];
+
+	if (!m->metrics_cleared)
+		return;
+	if (run->host[0] == '\0') {
+		m->metrics_cleared = false;
+		tt_strlcpy(m->metrics_why, "the URL's host could not be read",
+		    sizeof(m->metrics_why));
+	} else if (mcache_forget(run->host, why, sizeof(why)) == -1) {
+		m->metrics_cleared = false;
+		tt_strlcpy(m->metrics_why, why, sizeof(m->metrics_why));
+	}
+}
+
+/* One test against the iperf3 server on n streams. */
+static void
+iperf_opts(const struct run *run, int n, struct miperf_opts *io)
+{
+	memset(io, 0, sizeof(*io));
+	io->host = run->target.host;
+	io->port = run->target.port;
+	io->shown = run->shown;
+	io->seconds = run->seconds;
+	io->streams = n;
+	io->dir = run->dir;
+}
+
+/* One transfer of the round r, by the URL's kind. */
+static int
+transfer(const struct run *run, const struct mnet_opts *o, struct mround *r,
+    struct mfault *f)
+{
+	struct miperf_opts	io;
+
+	if (!run->iperf)
+		return mnet_transfer(o, r, f);
+	if (*o->interrupted) {		/* between two tests */
+		f->code = MEX_INTERRUPTED;
+		tt_strlcpy(f->text, "interrupted", sizeof(f->text));
+		return -1;
+	}
+	iperf_opts(run, 1, &io);
+	return miperf_round(&io, r, f);
+}
 
 static int
 one_round(struct run *run, enum measure_side side, int i)
@@ -234,7 +298,8 @@ one_round(struct run *run, enum measure_side side, int i)
 	if (side == SIDE_ORIGINAL && (rv = lease_take(run->a->socket,
 	    run->seconds + MEASURE_LEASE_SLACK, &lease_fd)) != CTL_OK)
 		return rv;
-	rv = mnet_transfer(&o, r, &f);
+	forget_metrics(run);
+	rv = transfer(run, &o, r, &f);
 	if (lease_end(run->a->socket, &lease_fd) != CTL_OK && rv == 0) {
 		ctl_warnx("the lease could not be ended cleanly; tcptuned "
 		    "ended it when the connection closed");
@@ -266,10 +331,46 @@ all_rounds(struct run *run)
 	return CTL_OK;
 }
 
+/* An iperf3:// URL parsed into run->target, or an http(s) one checked. */
+static int
+check_url(const struct measure_args *a, struct run *run)
+{
+	struct mfault	f;
+	char		why[256];
+
+	run->iperf = miperf_is_url(a->url);
+	if (run->iperf) {
+		if (miperf_parse_url(a->url, &run->target, why,
+		    sizeof(why)) == -1) {
+			ctl_warnx("bad URL \"%s\": %s", run->shown, why);
+			return CTL_USAGE;
+		}
+		tt_strlcpy(run->host, run->target.host, sizeof(run->host));
+		/* before any lease or round: said once, with its status */
+		if (!miperf_built(run->shown, &f)) {
+			ctl_warnx("%s", f.text);
+			return f.code;
+		}
+		return CTL_OK;
+	}
+	if (a->upload || a->both) {
+		ctl_warnx("--%s: uploads are measured against iperf3 servers "
+		    "only (iperf3://HOST[:PORT]); an http(s) URL is "
+		    "downloaded", a->both ? "both" : "upload");
+		return CTL_USAGE;
+	}
+	if (mnet_check_url(a->url, run->shown, &f) == -1) {
+		ctl_warnx("%s", f.text);
+		return f.code;
+	}
+	if (mnet_url_host(a->url, run->host, sizeof(run->host)) == -1)
+		run->host[0] = '\0';
+	return CTL_OK;
+}
+
 static int
 check_args(const struct measure_args *a, struct run *run)
 {
-	struct mfault	f;
 	long		v;
 
 	run->rounds = MEASURE_ROUNDS_DEFAULT;
@@ -295,6 +396,11 @@ check_args(const struct measure_args *a, struct run *run)
 		}
 		run->seconds = (unsigned)v;
 	}
+	if (a->upload && a->both) {
+		ctl_warnx("--upload and --both: --both measures the upload "
+		    "as well as the download");
+		return CTL_USAGE;
+	}
 	if (a->streams != NULL) {
 		if ((v = parse_count(a->streams, 2, MEASURE_STREAMS_MAX)) < 0) {
 			ctl_warnx("--streams %s: streams must be a whole number "
@@ -308,11 +414,7 @@ check_args(const struct measure_args *a, struct run *run)
 		}
 		run->streams = (int)v;
 	}
-	if (mnet_check_url(a->url, run->shown, &f) == -1) {
-		ctl_warnx("%s", f.text);
-		return f.code;
-	}
-	return CTL_OK;
+	return check_url(a, run);
 }
 
 /*
@@ -333,6 +435,52 @@ shown_url(const char *url)
 	return shown;
 }
 
+/* The directions asked for: download only unless --upload or --both. */
+static int
+directions(const struct measure_args *a, enum measure_dir *dirs)
+{
+	if (a->both) {
+		dirs[0] = DIR_DOWNLOAD;
+		dirs[1] = DIR_UPLOAD;
+		return 2;
+	}
+	dirs[0] = a->upload ? DIR_UPLOAD : DIR_DOWNLOAD;
+	return 1;
+}
+
+static const char *
+dir_name(enum measure_dir dir)
+{
+	return dir == DIR_UPLOAD ? "upload" : "download";
+}
+
+/* One stream, then n at once, to the iperf3 server, each direction. */
+static int
+iperf_streams(const struct measure_args *a, struct run *run, int n)
+{
+	struct mstreams		 one, many;
+	struct miperf_opts	 io;
+	struct mfault		 f;
+	enum measure_dir	 dirs[2];
+	char			 label[sizeof(run->target.host) + 64];
+	int			 i, ndirs = directions(a, dirs);
+
+	catch_signals();
+	for (i = 0; i < ndirs; i++) {
+		run->dir = dirs[i];
+		iperf_opts(run, 1, &io);
+		if (miperf_streams(&io, &one, &f) == -1 ||
+		    (io.streams = n, miperf_streams(&io, &many, &f)) == -1) {
+			ctl_warnx("%s", f.text);
+			return f.code;
+		}
+		snprintf(label, sizeof(label), "%s, %s", run->shown,
+		    dir_name(run->dir));
+		a->out->measure_streams(stdout, label, &one, &many);
+	}
+	return CTL_OK;
+}
+
 /* One stream, then n at once, on the settings in force: no lease. */
 static int
 run_streams(const struct measure_args *a, struct run *run, int n)
@@ -342,6 +490,8 @@ run_streams(const struct measure_args *a, struct run *run, int n)
 	struct mfault	 f;
 	int		 rv = 0;
 
+	if (run->iperf)
+		return iperf_streams(a, run, n);
 	memset(&o, 0, sizeof(o));
 	o.url = a->url;
 	o.shown = run->shown;
@@ -364,40 +514,66 @@ run_streams(const struct measure_args *a, struct run *run, int n)
 	return CTL_OK;
 }
 
+/* The rounds of one direction into m, its statistics and verdict. */
+static int
+direction_rounds(struct run *run, struct mreport *m, struct mround *rounds,
+    enum measure_dir dir)
+{
+	int	rv;
+
+	m->rounds = rounds;
+	m->nrounds = 0;
+	m->direction = dir_name(dir);
+	run->m = m;
+	run->dir = dir;
+	if ((rv = all_rounds(run)) != CTL_OK)
+		return rv;
+	mreport_finish(m);
+	return CTL_OK;
+}
+
 /* The checks, the rounds and the report, run->shown in every line. */
 static int
 run_measure(const struct measure_args *a, struct run *run)
 {
-	struct mround	 rounds[MEASURE_ROUNDS_MAX * 2];
-	struct mreport	 m;
+	static struct mround rounds[2][MEASURE_ROUNDS_MAX * 2];
+	struct mreport	 m[2];
 	struct mfault	 f;
-	int		 rv, c;
+	enum measure_dir dirs[2];
+	int		 rv, c, i, ndirs;
 
-	memset(&m, 0, sizeof(m));
-	run->m = &m;
+	memset(m, 0, sizeof(m));
+	run->m = &m[0];
 	if ((rv = check_args(a, run)) != CTL_OK)
 		return rv;
 	if (a->streams != NULL)
 		return run_streams(a, run, run->streams);
 	run->tty = isatty(STDOUT_FILENO);
-	m.url = run->shown;
-	m.seconds = run->seconds;
-	m.rounds = rounds;
-	if ((c = can_compare(a->socket, m.why_not, sizeof(m.why_not),
+	if ((c = can_compare(a->socket, m[0].why_not, sizeof(m[0].why_not),
 	    &rv)) == -1)
 		return rv;
-	m.compared = c == 1;
-	if (mnet_init(&f) == -1) {
+	ndirs = directions(a, dirs);
+	for (i = 0; i < ndirs; i++) {
+		m[i].url = run->shown;
+		m[i].seconds = run->seconds;
+		m[i].compared = c == 1;
+		m[i].metrics_cleared = true;	/* until a round could not */
+		memcpy(m[i].why_not, m[0].why_not, sizeof(m[i].why_not));
+	}
+	if (!run->iperf && mnet_init(&f) == -1) {
 		ctl_warnx("%s", f.text);
 		return f.code;
 	}
 	catch_signals();
-	rv = all_rounds(run);
-	mnet_cleanup();
+	for (i = 0, rv = CTL_OK; i < ndirs && rv == CTL_OK; i++)
+		rv = direction_rounds(run, &m[i], rounds[i], dirs[i]);
+	if (!run->iperf)
+		mnet_cleanup();
 	if (rv != CTL_OK)
 		return rv;	/* told on stderr; nothing on stdout */
-	mreport_finish(&m);
-	a->out->measure(stdout, &m, run->tty);
+	if (ndirs == 2)
+		m[0].upload = &m[1];
+	a->out->measure(stdout, &m[0], run->tty);
 	return CTL_OK;
 }
 

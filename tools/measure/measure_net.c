@@ -128,6 +128,31 @@ mnet_check_url(const char *url, const char *shown, struct mfault *f)
 	return rv;
 }
 
+/* The host of a checked URL into buf (no brackets): 0, or -1. */
+int
+mnet_url_host(const char *url, char *buf, size_t len)
+{
+	CURLU	*u;
+	char	*host = NULL;
+	size_t	 n;
+	int	 rv = -1;
+
+	if ((u = curl_url()) == NULL)
+		return -1;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		n = strlen(host);
+		if (n >= 2 && host[0] == '[' && host[n - 1] == ']') {
+			host[n - 1] = '\0';
+			rv = tt_strlcpy(buf, host + 1, len) < len ? 0 : -1;
+		} else
+			rv = tt_strlcpy(buf, host, len) < len ? 0 : -1;
+	}
+	curl_free(host);
+	curl_url_cleanup(u);
+	return rv;
+}
+
 /* ---- TCP's view of the transfer */
 
 static void
