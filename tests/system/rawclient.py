@@ -121,19 +121,19 @@ def messages(data):
     return msgs, data
 
 
-LEFTOVER = {}       # socket -> messages read past the last MSG_END
+LEFTOVER = {}       # socket -> (messages, bytes) read past the last MSG_END
 
 
 def read_reply(s):
     """Messages up to and including MSG_END; None on timeout or close.
-    What came after that MSG_END is kept for the next call."""
-    buf = b""
-    got = LEFTOVER.pop(s, [])
+    What came after that MSG_END, whole messages and the start of the
+    next one, is kept for the next call."""
+    got, buf = LEFTOVER.pop(s, ([], b""))
     deadline = time.monotonic() + TIMEOUT
     while True:
         for i, m in enumerate(got):
             if m[0] == END:
-                LEFTOVER[s] = got[i + 1:]
+                LEFTOVER[s] = (got[i + 1:], buf)
                 return got[:i + 1]
         if time.monotonic() >= deadline:
             return None
