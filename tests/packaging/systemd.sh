@@ -975,6 +975,9 @@ check "no file naming tcptune is left in the container's changes" traces
 # (issue 40): a sysctl.d file set tcp_rmem's ceiling to 128 MiB, above
 # the shipped 64 MiB; the shipped config is Mode at-least.
 rmem_admin="4096 131072 134217728"
+# The boot test's own file (99-zz) sorts after 90-big and would be the
+# setting systemd-sysctl applies last, the one status names.
+in_ct rm -f /etc/sysctl.d/99-zz-nspawn-test.conf
 in_ct sh -c "echo 'net.ipv4.tcp_rmem = $rmem_admin' >/etc/sysctl.d/90-big.conf &&
     sysctl -q -p /etc/sysctl.d/90-big.conf"
 check "an admin's sysctl.d file set tcp_rmem's ceiling to 128 MiB" \

@@ -37,7 +37,8 @@ import rawclient as rc
 path = sys.argv[2]
 denied, garbage, versions, hold = map(int, sys.argv[3:7])
 LEASE = 5
-requests = [(rc.RELOAD, b""), (rc.RESTORE, b""), (rc.RESUME, b""),
+change = bytes(rc.CHANGE_SIZE)  # struct msg_change, no command said
+requests = [(rc.RELOAD, change), (rc.RESTORE, change), (rc.RESUME, change),
             (LEASE, struct.pack("=II", 60, 0))]
 s = rc.conn(path)
 ok = 0
