@@ -1495,16 +1495,18 @@ report_all(FILE *out, const struct errlist *errs)
 }
 
 /*
- * Check path as tcptuned would load it: print every problem, one
- * "file:line: message" a line in line order, or "configuration OK", after
- * the plan when verbose.  With a target, also what cannot apply on its OS
- * and, when it names a backend, on its kernel (config_model.c), and the
- * warnings (a key in no catalogue), among the errors or before
- * "configuration OK".  0 when the config is good, 1 otherwise.
+ * Check path as tcptuned would load it: print every problem on err, one
+ * "file:line: message" a line in line order, or "configuration OK" on out,
+ * after the plan when verbose.  With a target, also what cannot apply on
+ * its OS and, when it names a backend, on its kernel (config_model.c), and
+ * the warnings (a key in no catalogue) on err, among the errors.  The
+ * findings are diagnostics, the plan a report: a script that keeps the
+ * plan (2>/dev/null) still sees why a file failed, as with cc or nginx -t.
+ * 0 when the config is good, 1 otherwise.
  */
 int
 config_report(const char *path, int flags, const struct config_target *t,
-    bool verbose, FILE *out)
+    bool verbose, FILE *out, FILE *err)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
@@ -1512,11 +1514,12 @@ config_report(const char *path, int flags, const struct config_target *t,
 
 	errlist_init(&errs);
 	if ((cfg = load_target(path, flags, t, &errs)) == NULL) {
-		report_all(out, &errs);
+		report_all(err, &errs);
 		if (errs.n == 0)
-			report_line(out, path, ": cannot be used");
+			report_line(err, path, ": cannot be used");
 	} else {
-		report_all(out, &errs);
+		report_all(err, &errs);
+		fflush(err);
 		if (verbose)
 			report_plan(cfg, out);
 		fprintf(out, "configuration OK\n");
@@ -1530,21 +1533,25 @@ config_report(const char *path, int flags, const struct config_target *t,
 /*
  * The same for a config already read and checked in layers
  * (config_check_layers): its errors, or the layers in use as tcptuned -n
- * names them, the warnings, the plan when verbose and "configuration OK".
+ * names them, the warnings, the plan when verbose and "configuration OK";
+ * the errors and warnings on err, the rest on out (config_report).
  * Frees cfg, errs and warns; 0 when good, 1 otherwise.
  */
 int
 config_report_checked(struct config *cfg, struct errlist *errs,
-    struct errlist *warns, const char *path, bool verbose, FILE *out)
+    struct errlist *warns, const char *path, bool verbose, FILE *out,
+    FILE *err)
 {
 	int	rv = 1;
 
-	report_all(out, errs);
+	report_all(err, errs);
 	if (cfg == NULL && errs->n == 0)
-		report_line(out, path, ": cannot be used");
+		report_line(err, path, ": cannot be used");
 	if (cfg != NULL)
 		config_report_layers_used(cfg, out);
-	report_all(out, warns);
+	fflush(out);
+	report_all(err, warns);
+	fflush(err);
 	if (cfg != NULL) {
 		if (verbose)
 			report_plan(cfg, out);
@@ -1613,7 +1620,7 @@ config_load_layers(const char *path, const char *managed_path,
 int
 config_check_layers(const char *path, const char *managed_path,
     policy_load_fn load, int flags, const struct config_target *t,
-    bool verbose, FILE *out)
+    bool verbose, FILE *out, FILE *err)
 {
 	struct errlist	 errs, warns;
 	struct config	*cfg;
@@ -1621,7 +1628,8 @@ config_check_layers(const char *path, const char *managed_path,
 	errlist_init(&errs);
 	errlist_init(&warns);
 	cfg = load_layers(path, managed_path, load, flags, t, &errs, &warns);
-	return config_report_checked(cfg, &errs, &warns, path, verbose, out);
+	return config_report_checked(cfg, &errs, &warns, path, verbose, out,
+	    err);
 }
 
 /*

@@ -155,13 +155,13 @@ struct config_target {
 	struct sysctl_backend	*be;	/* NULL: not this machine */
 };
 /*
- * Check a config file: every error, or "configuration OK"; 0 or 1.  With
- * a target, also against that OS's catalogue (config_model.c).
+ * Check a config file: every error (on the second FILE), or
+ * "configuration OK" (on the first); 0 or 1.  With a target, also against that OS's catalogue (config_model.c).
  */
 int		 config_report(const char *, int, const struct config_target *,
-		    bool, FILE *);
+		    bool, FILE *, FILE *);
 int		 config_report_checked(struct config *, struct errlist *,
-		    struct errlist *, const char *, bool, FILE *);
+		    struct errlist *, const char *, bool, FILE *, FILE *);
 /*
  * trust_posix.c | trust_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
@@ -232,7 +232,7 @@ int		 config_report_layers(const char *, const char *,
 		    policy_load_fn, int, FILE *);
 int		 config_check_layers(const char *, const char *,
 		    policy_load_fn, int, const struct config_target *, bool,
-		    FILE *);
+		    FILE *, FILE *);
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)

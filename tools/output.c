@@ -709,25 +709,29 @@ text_status(const struct reply *r)
 
 /*
  * The config errors (already "file:line: message"), then the daemon's
- * message.  A denied request is told on stderr by the caller.
+ * message.  A denied request is told on stderr by the caller.  A failure
+ * is a diagnostic, on stderr, so that `reload >/dev/null` in a script
+ * still shows why; what was done is the report, on stdout.
  */
 static void
 text_result(const char *cmd, const struct reply *r)
 {
-	char	text[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
-	size_t	i;
+	char	 text[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	FILE	*f = r->result.code == RESULT_OK ? stdout : stderr;
+	size_t	 i;
 
+	fflush(stdout);
 	for (i = 0; i < r->nerrors; i++) {
 		ESCAPE(text, r->errors[i].text);
-		printf("%s\n", text);
+		fprintf(stderr, "%s\n", text);
 	}
 	if (r->result.code == RESULT_DENIED)
 		return;
 	ESCAPE(text, r->result.text);
 	if (text[0] != '\0')	/* running text, as status's */
-		ctl_wrap(stdout, "", "  ", text, CTL_TEXT_WIDTH);
+		ctl_wrap(f, "", "  ", text, CTL_TEXT_WIDTH);
 	else
-		printf("%s: %s\n", cmd, result_code_name(r->result.code));
+		fprintf(f, "%s: %s\n", cmd, result_code_name(r->result.code));
 }
 
 static void

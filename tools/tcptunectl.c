@@ -1060,7 +1060,8 @@ daemon_file(const char *file)
 	    a.st_ino == b.st_ino);
 }
 
-/* A refusal's lines, escaped, and the fix when the file itself is one. */
+/* A refusal's lines, escaped, and the fix when the file itself is one:
+ * diagnostics, on stderr as check's findings. */
 static void
 owner_refusal(const char *file, const struct errlist *errs)
 {
@@ -1070,12 +1071,12 @@ owner_refusal(const char *file, const struct errlist *errs)
 
 	for (i = 0; i < errs->n; i++) {
 		tt_escape(line, sizeof(line), errs->msg[i]);
-		printf("%s\n", line);
+		fprintf(stderr, "%s\n", line);
 	}
 	if (stat(file, &st) == -1 || !S_ISREG(st.st_mode))
 		return;
 	tt_escape(line, sizeof(line), file);
-	printf("fix: chown root:root %s; chmod 644 %s (and every directory "
+	fprintf(stderr, "fix: chown root:root %s; chmod 644 %s (and every directory "
 	    "above it: root's, writable by root alone)\n", line, line);
 }
 
@@ -1148,9 +1149,9 @@ run_check(const struct params *p)
 	if ((managed = check_managed(p, file)) != NULL &&
 	    (config_managed_present(managed) || policy_present()))
 		rv = config_check_layers(file, managed, policy_load, 0, &t,
-		    p->verbose, stdout);
+		    p->verbose, stdout, stderr);
 	else
-		rv = config_report(file, 0, &t, p->verbose, stdout);
+		rv = config_report(file, 0, &t, p->verbose, stdout, stderr);
 	backend_free(t.be);
 	return rv == 0 ? CTL_OK : CTL_FAIL;
 }

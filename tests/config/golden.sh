@@ -3,6 +3,10 @@
 # Golden files for the config parser, through `tcptunectl check`, the
 # command users run.  Speaks TAP.
 #
+# Each case's stdout (the plan, "configuration OK") is NAME.out, its
+# stderr (the errors and warnings, each at its line) NAME.err; a stream
+# with no file must be empty.
+#
 #   good/NAME.conf    `check -v` must print good/NAME.out and exit 0
 #   bad/NAME.conf     `check` must print bad/NAME.err and exit 1 (the
 #                     daemon's reload bad/NAME.reload where that differs:
@@ -48,6 +52,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-golden.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/empty"
 trap 'exit 99' HUP INT TERM
 
 # shellcheck source=/dev/null # tests/config/hostile.sh
@@ -71,11 +76,21 @@ if command -v strace >/dev/null 2>&1 &&
 	tracer=strace
 fi
 
-# run DIR CMD...: CMD from DIR, bounded, output into $tmp/out.
+# run DIR CMD...: CMD from DIR, bounded, stdout and stderr together into
+# $tmp/out (tcptuned -n's report: the generated cases).
 run() {
 	r_dir=$1
 	shift
 	(cd "$r_dir" && bounded "$@") >"$tmp/out" 2>&1
+}
+
+# run_apart DIR CMD...: the same, stdout into $tmp/stdout and stderr into
+# $tmp/stderr: check's findings are diagnostics, on stderr, its plan and
+# "configuration OK" the report, on stdout (issue 45).
+run_apart() {
+	r_dir=$1
+	shift
+	(cd "$r_dir" && bounded "$@") >"$tmp/stdout" 2>"$tmp/stderr"
 }
 
 # compare NAME EXPECTED STATUS WANT: $tmp/out against EXPECTED.
@@ -92,16 +107,30 @@ compare() {
 	fi
 }
 
-# golden_case NAME DIR FILE EXPECTED STATUS ARGS...
-golden_case() {
-	name=$1 dir=$2 file=$3 expected=$4 want=$5
-	shift 5
-	run "$dir" "$ctl" check "$@" "$file"
-	status=$?
+# stream_golden GOLDEN GOT: with TT_GOLDEN_UPDATE, GOT into GOLDEN, or
+# no GOLDEN when GOT is empty; then the file to compare GOT with (an
+# empty one when there is no GOLDEN: nothing is expected on that stream).
+stream_golden() {
 	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
-		cp "$tmp/out" "$expected"
+		if [ -s "$2" ]; then cp "$2" "$1"; else rm -f "$1"; fi
 	fi
-	compare "$name" "$expected" "$status" "$want"
+	if [ -f "$1" ]; then echo "$1"; else echo "$tmp/empty"; fi
+}
+
+# golden_case NAME DIR FILE BASE STATUS ARGS...: check's stdout against
+# BASE.out and its stderr against BASE.err, each empty when its file is
+# not there.
+golden_case() {
+	name=$1 dir=$2 file=$3 base=$4 want=$5
+	shift 5
+	run_apart "$dir" "$ctl" check "$@" "$file"
+	status=$?
+	cp "$tmp/stdout" "$tmp/out"
+	compare "$name: stdout" "$(stream_golden "$base.out" "$tmp/stdout")" \
+	    "$status" "$want"
+	cp "$tmp/stderr" "$tmp/out"
+	compare "$name: stderr" "$(stream_golden "$base.err" "$tmp/stderr")" \
+	    "$status" "$want"
 }
 
 # confined NAME DIR FILE CMD...: CMD, run from DIR on FILE, opens FILE and
@@ -225,25 +254,24 @@ for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
 	os=linux
 	[ -f "$cfg/good/$b.os" ] && os=$(cat "$cfg/good/$b.os")
-	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v \
+	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b" 0 -v \
 	    --platform "$os"
 done
 for os in darwin freebsd linux windows; do
 	golden_case "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
-	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v --platform "$os"
+	    "$cfg/shipped/tcptune.conf.$os" 0 -v --platform "$os"
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 \
+	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b" 1 \
 	    --platform linux
 	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check --platform linux
 done
-for c in good:out:0:-v bad:err:1:; do
+for c in good:0:-v bad:1:; do
 	b=${c%%:*} rest=${c#*:}
-	ext=${rest%%:*} rest=${rest#*:}
 	# shellcheck disable=SC2086 # the -v, or nothing
 	golden_case "managed/$b" "$cfg/managed" "$b.conf" \
-	    "$cfg/managed/$b.$ext" "${rest%%:*}" ${rest#*:} --platform linux \
+	    "$cfg/managed/$b" "${rest%%:*}" ${rest#*:} --platform linux \
 	    -m "$b.managed.plist"
 done
 # catalogue/OS-NAME.conf: what each OS's catalogue refuses, with the fix
@@ -252,20 +280,20 @@ for f in "$cfg"/catalogue/*.conf; do
 	b=$(basename "$f" .conf)
 	if [ -f "$cfg/catalogue/$b.out" ]; then
 		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.out" 0 -v --platform "${b%%-*}"
+		    "$cfg/catalogue/$b" 0 -v --platform "${b%%-*}"
 	else
 		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
+		    "$cfg/catalogue/$b" 1 --platform "${b%%-*}"
 	fi
 done
 # On the running machine check asks the kernel too: here a sysctl tree
 # (-r) that lacks one key of the catalogue and one outside it.
 golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
-    "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
+    "$cfg/catalogue/kernel" 1 -r "$cfg/catalogue/sysroot"
 # ... and names the congestion controls that kernel offers beside one it
 # does not (a warning: the write may still load its module).
 golden_case "catalogue/kernel-cc" "$cfg/catalogue" kernel-cc.xml \
-    "$cfg/catalogue/kernel-cc.out" 0 -r "$cfg/catalogue/sysroot"
+    "$cfg/catalogue/kernel-cc" 0 -r "$cfg/catalogue/sysroot"
 
 # import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
 # import/FILE.err (stderr), and what it prints passes check for its OS.
