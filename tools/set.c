@@ -186,14 +186,6 @@ no_config(const char *path, const char *why, const char *then)
 	    path, why, path, then);
 }
 
-static bool
-file_missing(const char *path)
-{
-	struct stat	st;
-
-	return stat(path, &st) == -1 && errno == ENOENT;
-}
-
 /*
  * Whether old is a file the one writer lays out, with set's comments or
  * the caller's (advise's): set rewrites such a file and loses nothing.
@@ -271,7 +263,7 @@ keep_hand_written(const char *path, const char *old, size_t oldlen)
  * else why not (told).  No daemon, no edit: the file would be written
  * and put back when the reload finds none.  tcptuned does not start
  * without a config, so with no daemon and no file at the default path
- * there is no config yet: how to start one is said.
+ * there is no config yet: how to start one is said (ctl_unreachable).
  */
 int
 set_daemon_config(const char *socket, char *path, size_t len)
@@ -280,17 +272,16 @@ set_daemon_config(const char *socket, char *path, size_t len)
 	int		rv;
 
 	tt_strlcpy(path, TT_CONFIG_PATH, len);
-	if ((rv = client_request(socket, MSG_STATUS, &r)) == CTL_OK) {
+	/* one message: no daemon, the next step (ctl_log.c), and this */
+	ctl_unreachable_note("nothing changed (or give -f FILE to edit a "
+	    "config only)");
+	rv = client_request(socket, MSG_STATUS, &r);
+	ctl_unreachable_note(NULL);
+	if (rv == CTL_OK) {
 		if (r.info.config_path[0] != '\0')
 			tt_strlcpy(path, r.info.config_path, len);
 		reply_free(&r);
-	} else if (rv == CTL_UNREACHABLE && file_missing(path))
-		no_config(path, "no config yet, and tcptuned runs only with "
-		    "one", ", then start tcptuned");
-	else if (rv == CTL_UNREACHABLE)
-		ctl_warnx_wrap("tcptuned does not answer on %s: nothing changed "
-		    "(start it, or give -f FILE to edit a config only)",
-		    socket);
+	}
 	return rv;
 }
 
