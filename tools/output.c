@@ -741,9 +741,52 @@ text_version(void)
 	    TT_PROTO_VERSION);
 }
 
+/* Whether a --short line fits with its state padded to sw columns. */
+static bool
+short_fits(int w, int sw, int current)
+{
+	return w + COL_GAP + sw + COL_GAP + current <= CTL_TEXT_WIDTH;
+}
+
 /*
- * status --short: one line a key, "NAME  STATE  CURRENT", names aligned;
- * nothing about the daemon (status without --short has it).
+ * The column status --short pads the states to (names w wide): the
+ * widest state with which every line stays within 80 columns, so that
+ * the current values start in one column; a longer state (a refusal's
+ * reason) is not padded, and its line takes its own width.
+ */
+static int
+short_state_width(const struct reply *r, int w)
+{
+	struct text_key	tk;
+	struct row	row;
+	int		state[CTL_MAX_KEYS], current[CTL_MAX_KEYS];
+	int		best = 0;
+	size_t		i, j;
+
+	for (i = 0; i < r->nkeys; i++) {
+		safe_key(&tk, &r->keys[i]);
+		make_row(&row, &tk, r->info.now);
+		state[i] = text_width(row.state);
+		current[i] = text_width(row.cell[COL_CURRENT]);
+	}
+	for (i = 0; i < r->nkeys; i++) {
+		if (state[i] <= best)
+			continue;
+		/* only the lines padded to it must fit */
+		for (j = 0; j < r->nkeys; j++)
+			if (state[j] < state[i] &&
+			    !short_fits(w, state[i], current[j]))
+				break;
+		if (j == r->nkeys)
+			best = state[i];
+	}
+	return best;
+}
+
+/*
+ * status --short: one line a key, "NAME  STATE  CURRENT", names and
+ * states aligned within 80 columns (short_state_width); nothing about
+ * the daemon (status without --short has it).
  */
 static int
 text_status_short(const struct reply *r)
@@ -752,17 +795,20 @@ text_status_short(const struct reply *r)
 	struct row	 row;
 	bool		 colour = term_colour();
 	size_t		 i;
-	int		 w = 0, len;
+	int		 w = 0, sw, pad, len;
 
 	for (i = 0; i < r->nkeys; i++)
 		if ((len = text_width(r->keys[i].name)) > w)
 			w = len;
+	sw = short_state_width(r, w);
 	for (i = 0; i < r->nkeys; i++) {
 		safe_key(&tk, &r->keys[i]);
 		make_row(&row, &tk, r->info.now);
 		printf("%s%*s", tk.name, w + COL_GAP - text_width(tk.name), "");
 		print_cell(row.state, COL_STATE, colour);
-		printf("%*s%s\n", COL_GAP, "", row.cell[COL_CURRENT]);
+		pad = sw - text_width(row.state);
+		printf("%*s%s\n", COL_GAP + (pad > 0 ? pad : 0), "",
+		    row.cell[COL_CURRENT]);
 	}
 	return 0;
 }

@@ -200,7 +200,7 @@ net.ipv4.tcp_window_scaling  in force                         -
     wanted    1
     current   1
     original  1
-net.example.rmem             in force                         -
+net.example.rmem             pending                          -
     wanted    4096
     current   4096
     original  -
@@ -215,10 +215,10 @@ net.core.rmem_max            in force  67108864 (64 MiB)
 net.core.wmem_max            clamped to 2147483647 (2.0 GiB)  2147483647 (2.0 GiB)
 net.ipv4.tcp_mem             in force  188319 251092 376638
 net.ipv4.tcp_window_scaling  in force  1
-net.example.rmem             in force  4096
+net.example.rmem             pending   4096
 EOF
 diff -u "$T/want" "$T/out" >"$T/diff"
-report $? "status --short: the current value's human size when it is a size" \
+report $? "status --short: the current value's human size when it is a size, aligned (the clamped state too wide to pad)" \
     "exit $CTL_RC" "$(cat "$T/diff")"
 run "$S" --json status
 [ "$CTL_RC" -eq 1 ] && ! grep -q 'KiB\|MiB\|GiB' "$T/out" &&
