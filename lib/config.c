@@ -1262,20 +1262,23 @@ parse_binary(struct parse *p, const char *buf, size_t len)
 
 /*
  * The first line of buf that reads as sysctl.conf(5)'s "name = value"
- * (a dotted name, then '='), when no line before it opens a tag: 0 when
- * there is none.
+ * (a dotted name, then '='), when no line before it opens a tag; or the
+ * first comment of a file of comments alone (a distribution's
+ * /etc/sysctl.conf, every line commented out): 0 when there is none.
  */
 static long
 sysctl_conf_line(const char *buf, size_t len)
 {
 	const char	*at = buf, *end = buf + len, *nl, *c;
-	long		 line = 1;
+	long		 line = 1, comment = 0;
 
 	for (; at < end; at = nl + 1, line++) {
 		if ((nl = memchr(at, '\n', (size_t)(end - at))) == NULL)
 			nl = end;
 		for (c = at; c < nl && isspace((unsigned char)*c); c++)
 			;
+		if (c < nl && (*c == '#' || *c == ';') && comment == 0)
+			comment = line;
 		if (c == nl || *c == '#' || *c == ';')
 			continue;
 		if (*c == '<')
@@ -1288,7 +1291,7 @@ sysctl_conf_line(const char *buf, size_t len)
 		return c < nl && *c == '=' && memchr(at, '.',
 		    (size_t)(c - at)) != NULL ? line : 0;
 	}
-	return 0;
+	return comment;
 }
 
 static void
@@ -1298,8 +1301,8 @@ parse_text(struct parse *p, const char *buf, size_t len)
 
 	parse_xml(p, buf, len);
 	if (p->fatal && (line = sysctl_conf_line(buf, len)) > 0)
-		problem(p, line, "sysctl.conf syntax: convert it with "
-		    "tcptunectl import FILE");
+		problem(p, line, "this looks like a sysctl.conf file: turn it "
+		    "into a config with tcptunectl import FILE");
 }
 
 /* Parse into p, every problem kept there; p->cfg holds the keys read. */
