@@ -1405,9 +1405,35 @@ check_target(struct parse *p, const struct config_target *t)
 }
 
 /*
- * Read path (config_file_read: with the owner checks of this system) and
- * parse it, checked against t's catalogue when t is not NULL (check's
- * warnings then among the errors).  flags: CONFIG_CHECK_OWNER.
+ * Standard input, whole (one byte past the limit, for parse_buf to
+ * refuse): `advise --config /dev/stdout | tcptunectl check -`.  0, or an
+ * errno.
+ */
+static int
+read_stdin(char **bufp, size_t *lenp)
+{
+	size_t	 len = 0, cap = TT_CONFIG_MAX_BYTES + 1, n;
+	char	*buf;
+
+	if ((buf = malloc(cap + 1)) == NULL)
+		return errno;
+	while (len < cap && (n = fread(buf + len, 1, cap - len, stdin)) > 0)
+		len += n;
+	if (ferror(stdin)) {
+		free(buf);
+		return EIO;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/*
+ * Read path (config_file_read: with the owner checks of this system; "-"
+ * standard input with CONFIG_DASH_STDIN) and parse it, checked against
+ * t's catalogue when t is not NULL (check's warnings then among the
+ * errors).  flags: CONFIG_CHECK_OWNER, CONFIG_DASH_STDIN.
  */
 static struct config *
 load_target(const char *path, int flags, const struct config_target *t,
@@ -1418,7 +1444,11 @@ load_target(const char *path, int flags, const struct config_target *t,
 	size_t		 len;
 	int		 rv;
 
-	if ((rv = config_file_read(path, flags, &buf, &len, errs)) != 0) {
+	if ((flags & CONFIG_DASH_STDIN) && strcmp(path, "-") == 0)
+		rv = read_stdin(&buf, &len);
+	else
+		rv = config_file_read(path, flags, &buf, &len, errs);
+	if (rv != 0) {
 		if (rv > 0)
 			config_file_error(errs, path, rv);
 		return NULL;

@@ -110,6 +110,7 @@ struct config {
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 #define CONFIG_AS_ROOT		0x4	/* owner rule as root's, whoever runs */
+#define CONFIG_DASH_STDIN	0x8	/* check: "-" is standard input */
 struct config	*config_load(const char *, int, struct errlist *);
 /*
  * config.c's hardened XML reader on a launchd job's plist (tcptunectl

@@ -1151,7 +1151,8 @@ run_check(const struct params *p)
 		rv = config_check_layers(file, managed, policy_load, 0, &t,
 		    p->verbose, stdout, stderr);
 	else
-		rv = config_report(file, 0, &t, p->verbose, stdout, stderr);
+		rv = config_report(file, CONFIG_DASH_STDIN, &t, p->verbose,
+		    stdout, stderr);
 	backend_free(t.be);
 	return rv == 0 ? CTL_OK : CTL_FAIL;
 }

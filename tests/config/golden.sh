@@ -295,6 +295,21 @@ golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
 golden_case "catalogue/kernel-cc" "$cfg/catalogue" kernel-cc.xml \
     "$cfg/catalogue/kernel-cc" 0 -r "$cfg/catalogue/sysroot"
 
+# check -: the config on standard input (issue 45), named "-" in its
+# findings, as good/simple and bad/interval-not-integer are by their name
+stdin_case() {
+	sname=$1 sfile=$2 swant=$3
+	shift 3
+	(cd "${sfile%/*}" && bounded "$ctl" check --platform linux "$@" - \
+	    <"$sfile") >"$tmp/out" 2>&1
+	sstatus=$?
+	(cd "${sfile%/*}" && "$ctl" check --platform linux "$@" \
+	    "${sfile##*/}") 2>&1 | sed "s|^${sfile##*/}:|-:|" >"$tmp/want"
+	compare "$sname" "$tmp/want" "$sstatus" "$swant"
+}
+stdin_case "check -: a good config" "$cfg/good/simple.conf" 0 -v
+stdin_case "check -: a bad config" "$cfg/bad/interval-not-integer.conf" 1
+
 # import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
 # import/FILE.err (stderr), and what it prints passes check for its OS.
 # Exit 1 with an .out: something was not carried over (said on stderr),
