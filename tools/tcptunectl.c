@@ -358,7 +358,11 @@ static const struct {
 	    "reload: the new configuration was rejected (the running one "
 	    "stays);\ncheck: the configuration has errors; restore: failed "
 	    "(resume\nexits 0 once enforcement is on, keys refused or not: "
-	    "status tells);\nadvise: the --config FILE could not be written; status "
+	    "status tells);\nimport: something could not be carried over "
+	    "(said on stderr,\nthe rest is on stdout); set, unset: a value or "
+	    "key was refused,\nthe file is missing or refused, or its reload "
+	    "failed (nothing\nchanged); advise: the --config FILE could not be "
+	    "written, or\n--apply was refused or its reload failed; status "
 	    "--textfile:\nDIR/tcptune.prom could not be written;\n"
 	    "measure: tcptuned refused the lease (another measurement "
 	    "holds\nit), or the download failed otherwise" },
@@ -366,14 +370,15 @@ static const struct {
 	    "permission on its\nsocket, its queue full, or no complete reply "
 	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(a reload's in "
 	    STRINGIFY(TT_RELOAD_WAIT_SEC) " s; " CTL_TIMEOUT_ENV
-	    "); or the server on the\nsocket is not root; advise --host: "
-	    "the host cannot be resolved,\nis unreachable or does not answer" },
+	    "); or the server on the\nsocket is not root; set, unset and "
+	    "advise --apply without -f:\nno daemon answers (nothing changed)" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },
 	{ MEX_UNREACHABLE, "measure: the server cannot be reached: its name "
 	    "does not\nresolve, the connection is refused, or none is made "
-	    "within\n" STRINGIFY(MEASURE_CONNECT_SEC) " s" },
+	    "within\n" STRINGIFY(MEASURE_CONNECT_SEC) " s; advise --host: the "
+	    "host cannot be resolved, is\nunreachable or does not answer" },
 	{ MEX_HTTP, "measure: the server answered with an HTTP error, or "
 	    "redirected\nmore than " STRINGIFY(MEASURE_MAX_REDIRS) " times" },
 	{ MEX_TLS, "measure: TLS failed: the certificate is not valid or "
@@ -382,9 +387,12 @@ static const struct {
 	    STRINGIFY(MEASURE_STALL_SEC) " s) or the\ntransfer broke off" },
 	{ MEX_SHORT, "measure: the body ends within a second: too short to "
 	    "measure" },
-	{ CTL_USAGE, "usage error; measure: a bad URL" },
+	{ CTL_USAGE, "usage error; measure: a bad URL; set: a word without "
+	    "=;\nunset: a word with one" },
 	{ MEX_INTERRUPTED, "measure: interrupted (SIGINT, SIGTERM, SIGHUP)" },
 };
+_Static_assert((int)CTL_HOST_UNREACHABLE == (int)MEX_UNREACHABLE,
+    "advise --host and measure share exit status 5");
 
 
 /* ---- help */

@@ -19,6 +19,8 @@ enum ctl_exit {
 	CTL_UNREACHABLE = 2,	/* no daemon on the socket, or no reply */
 	CTL_DENIED = 3,		/* the request needs root */
 	CTL_PROTOCOL = 4,	/* bad reply, version mismatch */
+	/* advise --host as measure (MEX_UNREACHABLE): the host, not tcptuned */
+	CTL_HOST_UNREACHABLE = 5,
 	CTL_USAGE = 64		/* as sysexits.h EX_USAGE */
 };
 
