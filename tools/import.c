@@ -25,6 +25,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -606,10 +608,11 @@ conf_line(struct import *im, int line, char *s)
 {
 	char	*eq, *end, *p;
 
+	bool	 ignore_failure = *s == '-';	/* sysctl.d(5) */
+
 	if ((eq = strchr(s, '=')) == NULL)
 		return 0;
-	if (*s == '-')			/* sysctl.d: ignore failures */
-		s++;
+	s += ignore_failure;
 	for (end = eq; end > s && isspace((unsigned char)end[-1]); end--)
 		;
 	*end = '\0';
@@ -618,6 +621,12 @@ conf_line(struct import *im, int line, char *s)
 			*p = '.';
 	if (!sysctl_name_valid(s))
 		return 0;
+	/* tcptuned has no "ignore a failure": the change of meaning said */
+	if (ignore_failure)
+		ctl_warnx("%s:%d: note: the leading '-' (sysctl.d: ignore a "
+		    "failure to set %s) is not carried over: tcptuned enforces "
+		    "it, and tcptunectl status shows a refusal", im->path, line,
+		    s);
 	add_setting(im, line, s, eq + 1);
 	return 1;
 }
@@ -846,11 +855,18 @@ binary_plist(const char *path, char **buf, size_t *len)
 static int
 read_all(const char *path, char **buf, size_t *len)
 {
-	FILE	*f;
-	size_t	 n;
+	struct stat	 st;
+	FILE		*f;
+	size_t		 n;
 
 	if ((f = fopen(path, "rb")) == NULL) {
 		ctl_warn("%s", path);
+		return -1;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		ctl_warnx("%s: a directory: give a file (or each file: "
+		    "tcptunectl import DIR/FILE)", path);
+		fclose(f);
 		return -1;
 	}
 	*buf = malloc(IMPORT_MAX_BYTES + 1);

@@ -373,7 +373,18 @@ import_case launchd-wrapped.plist darwin 1
 # hardened reader (config.c), as in a tcptune.conf
 import_case launchd-binary.plist darwin 0
 import_case launchd-entity.plist darwin 1
+# (its -net/ipv4/tcp_rmem, a sysctl.d "ignore a failure", is noted: the
+# key is enforced)
 import_case sysctl.d.conf linux 1 --platform linux
+# a directory: said, with what import wants instead (issue 45: it said
+# "nothing to carry over"), nothing on stdout
+(cd "$cfg" && bounded "$ctl" import import) >"$tmp/imp.out" 2>"$tmp/out"
+istatus=$?
+[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/import/directory.err"
+compare "import DIR: a directory, said" "$cfg/import/directory.err" \
+    "$istatus" 1
+[ ! -s "$tmp/imp.out" ]
+report_ok $? "import DIR: nothing on stdout" "$(cat "$tmp/imp.out")"
 # sizes with units: refused in words that do not offer "16M" as a form
 # import takes, with the bytes they would be
 import_case sysctl-units.conf linux 1 --platform linux
