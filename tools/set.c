@@ -508,6 +508,30 @@ split_value(char *const *args, int nargs, int a, char *whole, size_t len)
 }
 
 /*
+ * arg as import reads a sysctl.conf(5) line, in place: blanks around the
+ * '=' dropped ('net.ipv4.tcp_rmem = 4096 ...', a line pasted whole) and a
+ * name with '/' separators (sysctl.d(5), net/ipv4/tcp_rmem) dotted.
+ */
+static void
+arg_as_conf_line(char *arg)
+{
+	char	*eq = strchr(arg, '='), *end, *p, *v;
+
+	end = eq != NULL ? eq : arg + strlen(arg);
+	for (p = arg; p < end; p++)
+		if (*p == '/')
+			*p = '.';
+	if (eq == NULL)
+		return;
+	for (p = eq; p > arg && (p[-1] == ' ' || p[-1] == '\t'); p--)
+		;
+	for (v = eq + 1; *v == ' ' || *v == '\t'; v++)
+		;
+	*p = '=';
+	memmove(p + 1, v, strlen(v) + 1);
+}
+
+/*
  * The arguments' shape, before anything is read: set takes KEY=VALUE
  * words, unset KEY words.  A usage error (told) or CTL_OK.
  */
@@ -518,6 +542,7 @@ check_args(char *const *args, int nargs, bool unset)
 	int	a;
 
 	for (a = 0; a < nargs; a++) {
+		arg_as_conf_line(args[a]);
 		if (unset && strchr(args[a], '=') != NULL) {
 			ctl_warnx_wrap("unset %s: unset takes keys only, no "
 			    "value: unset KEY...", args[a]);
