@@ -608,11 +608,10 @@ conf_line(struct import *im, int line, char *s)
 {
 	char	*eq, *end, *p;
 
-	bool	 ignore_failure = *s == '-';	/* sysctl.d(5) */
-
 	if ((eq = strchr(s, '=')) == NULL)
 		return 0;
-	s += ignore_failure;
+	if (*s == '-')			/* sysctl.d: ignore failures */
+		s++;
 	for (end = eq; end > s && isspace((unsigned char)end[-1]); end--)
 		;
 	*end = '\0';
@@ -621,12 +620,6 @@ conf_line(struct import *im, int line, char *s)
 			*p = '.';
 	if (!sysctl_name_valid(s))
 		return 0;
-	/* tcptuned has no "ignore a failure": the change of meaning said */
-	if (ignore_failure)
-		ctl_warnx("%s:%d: note: the leading '-' (sysctl.d: ignore a "
-		    "failure to set %s) is not carried over: tcptuned enforces "
-		    "it, and tcptunectl status shows a refusal", im->path, line,
-		    s);
 	add_setting(im, line, s, eq + 1);
 	return 1;
 }
@@ -699,6 +692,12 @@ read_text(struct import *im, char *buf)
 		}
 		if ((e = strpbrk(s, "#;")) != NULL)	/* "a = b # why" */
 			*e = '\0';
+		/* tcptuned has no "ignore a failure": the change said */
+		if (*s == '-' && conf_form(s))
+			ctl_warnx("%s:%d: note: the leading '-' of sysctl.d "
+			    "(ignore a failure to set the key) is not carried "
+			    "over: tcptuned enforces the key, and tcptunectl "
+			    "status shows a refusal", im->path, line);
 		if (conf_line(im, line, s) == 0) {
 			drop(im, line, "\"%s\" is not a sysctl.conf line (name "
 			    "= value), a sysctl -w command or a netsh interface "

@@ -387,8 +387,7 @@ static const struct {
 	    STRINGIFY(MEASURE_STALL_SEC) " s) or the\ntransfer broke off" },
 	{ MEX_SHORT, "measure: the body ends within a second: too short to "
 	    "measure" },
-	{ CTL_USAGE, "usage error; measure: a bad URL; set: a word without "
-	    "=;\nunset: a word with one" },
+	{ CTL_USAGE, "usage error; measure: a bad URL" },
 	{ MEX_INTERRUPTED, "measure: interrupted (SIGINT, SIGTERM, SIGHUP)" },
 };
 _Static_assert((int)CTL_HOST_UNREACHABLE == (int)MEX_UNREACHABLE,
