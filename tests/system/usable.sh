@@ -110,6 +110,15 @@ if global_key_readonly $GLOBAL; then
 	    ": warning: $GLOBAL: tcptuned will leave it unset: $note" "$T/check"
 	report $? "check: a global key refused here, in the daemon's words" \
 	    "exit $rc, status note: $note" "$(cat "$T/check")"
+	# tcptunectl(8)'s EXAMPLES show this refusal as status prints it
+	# (issue 45: an older note was shown), the note's lines joined
+	example=$(awk '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/' \
+	    "$top_srcdir/man/tcptunectl.8" |
+	    sed -n "/^$GLOBAL  refused: /,/^\\\\&\\.\\.\\./p" |
+	    sed -e '1,/^    original /d' -e '$d' -e 's/^ *//' | paste -sd ' ')
+	[ -n "$note" ] && [ "$example" = "$note" ]
+	report $? "tcptunectl(8)'s status example: the refusal's words" \
+	    "example: $example" "status:  $note"
 else
 	skip "status never says 'see tcptunectl status'" \
 	    "$GLOBAL is writable here: no key is refused"
