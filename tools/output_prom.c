@@ -131,17 +131,12 @@ key_sample(FILE *f, const char *name, const char *key, const char *label,
 static void
 write_daemon(FILE *f, const struct msg_daemon_info *di)
 {
-	char	word[sizeof(di->backend)];
-
 	family(f, "tcptune_info", "gauge",
 	    "tcptuned's version, sysctl backend and files; always 1.");
 	fputs("tcptune_info{version=", f);
 	prom_label_value(f, di->version);
-	/* the word, as status --json's backend (tcptunectl(8)) */
 	fputs(",backend=", f);
-	tt_strlcpy(word, di->backend, sizeof(word));
-	word[strcspn(word, " ")] = '\0';
-	prom_label_value(f, word);
+	prom_label_value(f, di->backend);
 	fputs(",config=", f);
 	prom_label_value(f, di->config_path);
 	fputs(",managed=", f);
