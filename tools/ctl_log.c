@@ -12,12 +12,13 @@
 #include "config.h"
 #endif
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tcptunectl.h"
 
@@ -256,11 +257,11 @@ ctl_unreachable_note(const char *note)
 int
 ctl_unreachable(const char *found, bool systemd)
 {
-	char	hint[1024];
+	struct stat	st;
+	char		hint[1024];
 
-	ctl_start_hint(catalogue_host_os(), systemd,
-	    TT_CONFIG_PATH, access(TT_CONFIG_PATH, F_OK) == 0, hint,
-	    sizeof(hint));
+	ctl_start_hint(catalogue_host_os(), systemd, TT_CONFIG_PATH,
+	    stat(TT_CONFIG_PATH, &st) == 0, hint, sizeof(hint));
 	ctl_warnx_wrap("%s; %s%s%s", found, hint, unreachable_note ? "; " :
 	    "", unreachable_note ? unreachable_note : "");
 	return CTL_UNREACHABLE;

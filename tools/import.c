@@ -858,14 +858,14 @@ read_all(const char *path, char **buf, size_t *len)
 	FILE		*f;
 	size_t		 n;
 
-	if ((f = fopen(path, "rb")) == NULL) {
-		ctl_warn("%s", path);
-		return -1;
-	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+	/* (fopen takes a directory on POSIX, and fread finds it empty) */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		ctl_warnx("%s: a directory: give a file (or each file: "
 		    "tcptunectl import DIR/FILE)", path);
-		fclose(f);
+		return -1;
+	}
+	if ((f = fopen(path, "rb")) == NULL) {
+		ctl_warn("%s", path);
 		return -1;
 	}
 	*buf = malloc(IMPORT_MAX_BYTES + 1);
