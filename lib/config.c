@@ -1296,20 +1296,23 @@ parse_binary(struct parse *p, const char *buf, size_t len)
 
 /*
  * The first line of buf that reads as sysctl.conf(5)'s "name = value"
- * (a dotted name, then '='), when no line before it opens a tag: 0 when
- * there is none.
+ * (a dotted name, then '='), when no line before it opens a tag; or the
+ * first comment of a file of comments alone (a distribution's
+ * /etc/sysctl.conf, every line commented out): 0 when there is none.
  */
 static long
 sysctl_conf_line(const char *buf, size_t len)
 {
 	const char	*at = buf, *end = buf + len, *nl, *c;
-	long		 line = 1;
+	long		 line = 1, comment = 0;
 
 	for (; at < end; at = nl + 1, line++) {
 		if ((nl = memchr(at, '\n', (size_t)(end - at))) == NULL)
 			nl = end;
 		for (c = at; c < nl && isspace((unsigned char)*c); c++)
 			;
+		if (c < nl && (*c == '#' || *c == ';') && comment == 0)
+			comment = line;
 		if (c == nl || *c == '#' || *c == ';')
 			continue;
 		if (*c == '<')
@@ -1322,7 +1325,7 @@ sysctl_conf_line(const char *buf, size_t len)
 		return c < nl && *c == '=' && memchr(at, '.',
 		    (size_t)(c - at)) != NULL ? line : 0;
 	}
-	return 0;
+	return comment;
 }
 
 static void
@@ -1332,8 +1335,8 @@ parse_text(struct parse *p, const char *buf, size_t len)
 
 	parse_xml(p, buf, len);
 	if (p->fatal && (line = sysctl_conf_line(buf, len)) > 0)
-		problem(p, line, "sysctl.conf syntax: convert it with "
-		    "tcptunectl import FILE");
+		problem(p, line, "this looks like a sysctl.conf file: turn it "
+		    "into a config with tcptunectl import FILE");
 }
 
 /* Parse into p, every problem kept there; p->cfg holds the keys read. */
@@ -1436,9 +1439,35 @@ check_target(struct parse *p, const struct config_target *t)
 }
 
 /*
- * Read path (config_file_read: with the owner checks of this system) and
- * parse it, checked against t's catalogue when t is not NULL (check's
- * warnings then among the errors).  flags: CONFIG_CHECK_OWNER.
+ * Standard input, whole (one byte past the limit, for parse_buf to
+ * refuse): `advise --config /dev/stdout | tcptunectl check -`.  0, or an
+ * errno.
+ */
+static int
+read_stdin(char **bufp, size_t *lenp)
+{
+	size_t	 len = 0, cap = TT_CONFIG_MAX_BYTES + 1, n;
+	char	*buf;
+
+	if ((buf = malloc(cap + 1)) == NULL)
+		return errno;
+	while (len < cap && (n = fread(buf + len, 1, cap - len, stdin)) > 0)
+		len += n;
+	if (ferror(stdin)) {
+		free(buf);
+		return EIO;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+/*
+ * Read path (config_file_read: with the owner checks of this system; "-"
+ * standard input with CONFIG_DASH_STDIN) and parse it, checked against
+ * t's catalogue when t is not NULL (check's warnings then among the
+ * errors).  flags: CONFIG_CHECK_OWNER, CONFIG_DASH_STDIN.
  */
 static struct config *
 load_target(const char *path, int flags, const struct config_target *t,
@@ -1449,7 +1478,11 @@ load_target(const char *path, int flags, const struct config_target *t,
 	size_t		 len;
 	int		 rv;
 
-	if ((rv = config_file_read(path, flags, &buf, &len, errs)) != 0) {
+	if ((flags & CONFIG_DASH_STDIN) && strcmp(path, "-") == 0)
+		rv = read_stdin(&buf, &len);
+	else
+		rv = config_file_read(path, flags, &buf, &len, errs);
+	if (rv != 0) {
 		if (rv > 0)
 			config_file_error(errs, path, rv);
 		return NULL;
@@ -1532,16 +1565,18 @@ report_all(FILE *out, const struct errlist *errs)
 }
 
 /*
- * Check path as tcptuned would load it: print every problem, one
- * "file:line: message" a line in line order, or "configuration OK", after
- * the plan when verbose.  With a target, also what cannot apply on its OS
- * and, when it names a backend, on its kernel (config_model.c), and the
- * warnings (a key in no catalogue), among the errors or before
- * "configuration OK".  0 when the config is good, 1 otherwise.
+ * Check path as tcptuned would load it: print every problem on err, one
+ * "file:line: message" a line in line order, or "configuration OK" on out,
+ * after the plan when verbose.  With a target, also what cannot apply on
+ * its OS and, when it names a backend, on its kernel (config_model.c), and
+ * the warnings (a key in no catalogue) on err, among the errors.  The
+ * findings are diagnostics, the plan a report: a script that keeps the
+ * plan (2>/dev/null) still sees why a file failed, as with cc or nginx -t.
+ * 0 when the config is good, 1 otherwise.
  */
 int
 config_report(const char *path, int flags, const struct config_target *t,
-    bool verbose, FILE *out)
+    bool verbose, FILE *out, FILE *err)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
@@ -1549,11 +1584,12 @@ config_report(const char *path, int flags, const struct config_target *t,
 
 	errlist_init(&errs);
 	if ((cfg = load_target(path, flags, t, &errs)) == NULL) {
-		report_all(out, &errs);
+		report_all(err, &errs);
 		if (errs.n == 0)
-			report_line(out, path, ": cannot be used");
+			report_line(err, path, ": cannot be used");
 	} else {
-		report_all(out, &errs);
+		report_all(err, &errs);
+		fflush(err);
 		if (verbose)
 			report_plan(cfg, out);
 		fprintf(out, "configuration OK\n");
@@ -1567,21 +1603,25 @@ config_report(const char *path, int flags, const struct config_target *t,
 /*
  * The same for a config already read and checked in layers
  * (config_check_layers): its errors, or the layers in use as tcptuned -n
- * names them, the warnings, the plan when verbose and "configuration OK".
+ * names them, the warnings, the plan when verbose and "configuration OK";
+ * the errors and warnings on err, the rest on out (config_report).
  * Frees cfg, errs and warns; 0 when good, 1 otherwise.
  */
 int
 config_report_checked(struct config *cfg, struct errlist *errs,
-    struct errlist *warns, const char *path, bool verbose, FILE *out)
+    struct errlist *warns, const char *path, bool verbose, FILE *out,
+    FILE *err)
 {
 	int	rv = 1;
 
-	report_all(out, errs);
+	report_all(err, errs);
 	if (cfg == NULL && errs->n == 0)
-		report_line(out, path, ": cannot be used");
+		report_line(err, path, ": cannot be used");
 	if (cfg != NULL)
 		config_report_layers_used(cfg, out);
-	report_all(out, warns);
+	fflush(out);
+	report_all(err, warns);
+	fflush(err);
 	if (cfg != NULL) {
 		if (verbose)
 			report_plan(cfg, out);
@@ -1650,7 +1690,7 @@ config_load_layers(const char *path, const char *managed_path,
 int
 config_check_layers(const char *path, const char *managed_path,
     policy_load_fn load, int flags, const struct config_target *t,
-    bool verbose, FILE *out)
+    bool verbose, FILE *out, FILE *err)
 {
 	struct errlist	 errs, warns;
 	struct config	*cfg;
@@ -1658,7 +1698,8 @@ config_check_layers(const char *path, const char *managed_path,
 	errlist_init(&errs);
 	errlist_init(&warns);
 	cfg = load_layers(path, managed_path, load, flags, t, &errs, &warns);
-	return config_report_checked(cfg, &errs, &warns, path, verbose, out);
+	return config_report_checked(cfg, &errs, &warns, path, verbose, out,
+	    err);
 }
 
 /*

@@ -538,8 +538,10 @@ unknown_key(const struct os_out *o, const struct config_key *k,
 		say(o, k, false, "%s does not exist in this kernel "
 		    "(sysctl -a does not list it)", k->name);
 	else
+		/* what tcptuned will do with it, as check says it */
 		say(o, k, true, "%s is not in tcptune's catalogue of %s keys: "
-		    "written as given%s", k->name, catalogue_os_label(os),
+		    "tcptuned sets it unchecked%s", k->name,
+		    catalogue_os_label(os),
 		    o->cfg->allow_any_sysctl ? " (AllowAnySysctl)" : "");
 }
 

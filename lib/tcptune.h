@@ -114,6 +114,7 @@ struct config {
 #define CONFIG_CHECK_OWNER	0x1	/* refuse files root does not own */
 #define CONFIG_CHECK_OS		0x2	/* config_load_layers: this OS's keys */
 #define CONFIG_AS_ROOT		0x4	/* owner rule as root's, whoever runs */
+#define CONFIG_DASH_STDIN	0x8	/* check: "-" is standard input */
 struct config	*config_load(const char *, int, struct errlist *);
 /*
  * config.c's hardened XML reader on a launchd job's plist (tcptunectl
@@ -161,13 +162,13 @@ struct config_target {
 	struct sysctl_backend	*be;	/* NULL: not this machine */
 };
 /*
- * Check a config file: every error, or "configuration OK"; 0 or 1.  With
- * a target, also against that OS's catalogue (config_model.c).
+ * Check a config file: every error (on the second FILE), or
+ * "configuration OK" (on the first); 0 or 1.  With a target, also against that OS's catalogue (config_model.c).
  */
 int		 config_report(const char *, int, const struct config_target *,
-		    bool, FILE *);
+		    bool, FILE *, FILE *);
 int		 config_report_checked(struct config *, struct errlist *,
-		    struct errlist *, const char *, bool, FILE *);
+		    struct errlist *, const char *, bool, FILE *, FILE *);
 /*
  * trust_posix.c | trust_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
@@ -238,7 +239,7 @@ int		 config_report_layers(const char *, const char *,
 		    policy_load_fn, int, FILE *);
 int		 config_check_layers(const char *, const char *,
 		    policy_load_fn, int, const struct config_target *, bool,
-		    FILE *);
+		    FILE *, FILE *);
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)

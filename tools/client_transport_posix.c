@@ -12,10 +12,12 @@
 #include <sys/types.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,19 +58,36 @@ client_socket(void)
 	return fd;
 }
 
+/*
+ * Whether this system was booted with systemd: sd_booted(3)'s test, the
+ * directory /run/systemd/system, which systemd makes at boot
+ * (src/libsystemd/sd-daemon/sd-daemon.c, sd_booted()).
+ */
+static bool
+booted_with_systemd(void)
+{
+	struct stat	st;
+
+	return lstat("/run/systemd/system", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int
 connect_error(const char *path, int err)
 {
+	char	found[PATH_MAX + 128];
+
 	switch (err) {
 	case ENOENT:
 	case ENOTDIR:
-		ctl_warnx("no socket at %s: is tcptuned running?", path);
-		break;
+		snprintf(found, sizeof(found), "no socket at %s: tcptuned is "
+		    "not running", path);
+		return ctl_unreachable(found, booted_with_systemd());
 	case ECONNREFUSED:
 		/* The BSDs also refuse when the listen queue is full. */
-		ctl_warnx("connection to %s refused: tcptuned is probably "
-		    "not running (stale socket), or too busy", path);
-		break;
+		snprintf(found, sizeof(found), "connection to %s refused: "
+		    "tcptuned is probably not running (stale socket), or too "
+		    "busy", path);
+		return ctl_unreachable(found, booted_with_systemd());
 	case EACCES:
 	case EPERM:
 		ctl_warnx("%s: permission denied: this user may not use "

@@ -71,16 +71,24 @@ win_transfer(HANDLE h, bool writing, void *buf, DWORD len, DWORD *done,
 	return 0;
 }
 
+/* No systemd here: the service is the Service Control Manager's. */
+static bool
+booted_with_systemd(void)
+{
+	return false;
+}
+
 static int
 connect_error(const char *path, DWORD err)
 {
-	char	why[256];
+	char	why[256], found[MAX_PATH + 128];
 
 	switch (err) {
 	case ERROR_FILE_NOT_FOUND:
 	case ERROR_PATH_NOT_FOUND:
-		ctl_warnx("no pipe at %s: is tcptuned running?", path);
-		break;
+		snprintf(found, sizeof(found), "no pipe at %s: tcptuned is "
+		    "not running", path);
+		return ctl_unreachable(found, booted_with_systemd());
 	case ERROR_ACCESS_DENIED:
 		ctl_warnx("%s: permission denied: this user may not use "
 		    "tcptuned's pipe", path);

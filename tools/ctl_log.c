@@ -3,13 +3,16 @@
  * warn(3) and warnx(3); and running text wrapped to a terminal's width
  * for whatever a person reads on stdout (ctl_wrap).  The whole line is
  * escaped (lib/util.c): it quotes paths, the daemon's replies and names
- * a peer chose.  A file of
- * its own so that client.c, advise.c and output.c need nothing from the
- * command line's file.
+ * a peer chose.  When no daemon answers, the one message that names the
+ * next step on this platform (ctl_unreachable).  A file of its own so
+ * that client.c, advise.c and output.c need nothing from the command
+ * line's file, and the transports call back into no client.c.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -169,4 +172,97 @@ ctl_wrap(FILE *f, const char *first, const char *indent, const char *text,
 	ctl_wrap_buf(buf, size, first, indent, text, width);
 	fputs(buf, f);
 	free(buf);
+}
+
+/*
+ * No daemon: the next step on this platform.
+ *
+ * How tcptuned is started, and where it says why it stopped, under each
+ * service manager as the tree installs it: the systemd unit
+ * (etc/tcptuned.service.in), the rc.d script (etc/rc.d/tcptuned.in, and
+ * service(8) on a Linux without systemd), the launchd job
+ * (etc/org.tcptune.tcptuned.plist.in, installed by
+ * packaging/macos/build-pkg.sh as /Library/LaunchDaemons/LABEL.plist) and
+ * the Windows service (packaging/windows/tcptune.wxs).
+ */
+static const struct start_hint {
+	enum tt_os	 os;
+	bool		 systemd;	/* Linux booted with systemd */
+	const char	*start;
+	const char	*why;
+} start_hints[] = {
+	{ TT_OS_LINUX, true, "sudo systemctl start tcptuned",
+	    "`systemctl status tcptuned` and `journalctl -u tcptuned` say "
+	    "why" },
+	{ TT_OS_LINUX, false, "sudo service tcptuned start",
+	    "the system log says why" },
+	{ TT_OS_FREEBSD, false, "sudo sysrc tcptuned_enable=YES && "
+	    "sudo service tcptuned start", "/var/log/messages says why" },
+	{ TT_OS_DARWIN, false, "sudo launchctl bootstrap system "
+	    "/Library/LaunchDaemons/org.tcptune.tcptuned.plist",
+	    "`log show --last 1h --predicate 'process == \"tcptuned\"'` "
+	    "says why" },
+	{ TT_OS_WINDOWS, false, "sc start tcptuned",
+	    "`sc query tcptuned` and the Application event log say why" },
+};
+
+/*
+ * The next step when no tcptuned answers, on os (systemd: Linux booted
+ * with it): start the service and where to read why it stops; or, with
+ * no config at config_path, that the service does not start without one
+ * (the unit's ConditionPathExists, the rc.d script's required_files,
+ * tcptuned's own refusal elsewhere) and how to write one first.
+ */
+void
+ctl_start_hint(enum tt_os os, bool systemd, const char *config_path,
+    bool have_config, char *buf, size_t len)
+{
+	const struct start_hint	*h = &start_hints[0];
+	size_t			 i;
+
+	for (i = 0; i < sizeof(start_hints) / sizeof(start_hints[0]); i++)
+		if (start_hints[i].os == os &&
+		    (os != TT_OS_LINUX || start_hints[i].systemd == systemd)) {
+			h = &start_hints[i];
+			break;
+		}
+	if (have_config)
+		snprintf(buf, len, "start it with `%s`; if it stops, %s",
+		    h->start, h->why);
+	else
+		snprintf(buf, len, "no %s: the service does not start without "
+		    "one; write one with `tcptunectl advise --rate RATE --rtt "
+		    "TIME --config %s` or `tcptunectl import FILE` (a "
+		    "sysctl.conf), then `%s`", config_path, config_path,
+		    h->start);
+}
+
+static const char	*unreachable_note;
+
+/*
+ * What the command did not do when no tcptuned answers, said in the same
+ * message as the next step (set: nothing changed).  NULL: nothing more.
+ */
+void
+ctl_unreachable_note(const char *note)
+{
+	unreachable_note = note;
+}
+
+/*
+ * found (no socket at PATH, ...) and the next step on this machine
+ * (systemd: booted with it, as the transport found), as one message;
+ * CTL_UNREACHABLE.  Called by the transports.
+ */
+int
+ctl_unreachable(const char *found, bool systemd)
+{
+	struct stat	st;
+	char		hint[1024];
+
+	ctl_start_hint(catalogue_host_os(), systemd, TT_CONFIG_PATH,
+	    stat(TT_CONFIG_PATH, &st) == 0, hint, sizeof(hint));
+	ctl_warnx_wrap("%s; %s%s%s", found, hint, unreachable_note ? "; " :
+	    "", unreachable_note ? unreachable_note : "");
+	return CTL_UNREACHABLE;
 }

@@ -28,6 +28,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -276,6 +278,12 @@ read_text(struct import *im, char *buf)
 		}
 		if ((e = strpbrk(s, "#;")) != NULL)	/* "a = b # why" */
 			*e = '\0';
+		/* tcptuned has no "ignore a failure": the change said */
+		if (*s == '-' && conf_form(s))
+			ctl_warnx("%s:%d: note: the leading '-' of sysctl.d "
+			    "(ignore a failure to set the key) is not carried "
+			    "over: tcptuned enforces the key, and tcptunectl "
+			    "status shows a refusal", im->path, line);
 		if (conf_line(im, line, s) == 0) {
 			drop(im, line, "\"%s\" is not a sysctl.conf line (name "
 			    "= value), a sysctl -w command or a netsh interface "
@@ -389,9 +397,16 @@ binary_plist(const char *path, char **buf, size_t *len)
 static int
 read_all(const char *path, char **buf, size_t *len)
 {
-	FILE	*f;
-	size_t	 n;
+	struct stat	 st;
+	FILE		*f;
+	size_t		 n;
 
+	/* (fopen takes a directory on POSIX, and fread finds it empty) */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ctl_warnx("%s: a directory: give a file (or each file: "
+		    "tcptunectl import DIR/FILE)", path);
+		return -1;
+	}
 	if ((f = fopen(path, "rb")) == NULL) {
 		ctl_warn("%s", path);
 		return -1;

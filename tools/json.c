@@ -139,6 +139,19 @@ json_null(struct json *j, const char *key)
 }
 
 /*
+ * A text, or null when it is empty ("nothing": no problem, no reason),
+ * so that a document says "nothing" one way (diagnose).
+ */
+void
+json_text(struct json *j, const char *key, const char *s)
+{
+	if (s[0] == '\0')
+		json_null(j, key);
+	else
+		json_str(j, key, s);
+}
+
+/*
  * A wall-clock time in seconds as ISO 8601 UTC, or null for 0 ("never"):
  * every document gives its times alike (status, diagnose).
  */

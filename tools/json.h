@@ -26,6 +26,7 @@ void	 json_uint(struct json *, const char *, unsigned long long);
 void	 json_num(struct json *, const char *, double);
 void	 json_bool(struct json *, const char *, bool);
 void	 json_null(struct json *, const char *);
+void	 json_text(struct json *, const char *, const char *);	/* "": null */
 void	 json_time(struct json *, const char *, long long);
 
 #endif /* TCPTUNECTL_JSON_H */

@@ -739,25 +739,29 @@ text_status(const struct reply *r)
 
 /*
  * The config errors (already "file:line: message"), then the daemon's
- * message.  A denied request is told on stderr by the caller.
+ * message.  A denied request is told on stderr by the caller.  A failure
+ * is a diagnostic, on stderr, so that `reload >/dev/null` in a script
+ * still shows why; what was done is the report, on stdout.
  */
 static void
 text_result(const char *cmd, const struct reply *r)
 {
-	char	text[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
-	size_t	i;
+	char	 text[TT_ESCAPE_SIZE(TT_TEXT_MAX)];
+	FILE	*f = r->result.code == RESULT_OK ? stdout : stderr;
+	size_t	 i;
 
+	fflush(stdout);
 	for (i = 0; i < r->nerrors; i++) {
 		ESCAPE(text, r->errors[i].text);
-		printf("%s\n", text);
+		fprintf(stderr, "%s\n", text);
 	}
 	if (r->result.code == RESULT_DENIED)
 		return;
 	ESCAPE(text, r->result.text);
 	if (text[0] != '\0')	/* running text, as status's */
-		ctl_wrap(stdout, "", "  ", text, CTL_TEXT_WIDTH);
+		ctl_wrap(f, "", "  ", text, CTL_TEXT_WIDTH);
 	else
-		printf("%s: %s\n", cmd, result_code_name(r->result.code));
+		fprintf(f, "%s: %s\n", cmd, result_code_name(r->result.code));
 }
 
 static void
@@ -767,9 +771,52 @@ text_version(void)
 	    TT_PROTO_VERSION);
 }
 
+/* Whether a --short line fits with its state padded to sw columns. */
+static bool
+short_fits(int w, int sw, int current)
+{
+	return w + COL_GAP + sw + COL_GAP + current <= CTL_TEXT_WIDTH;
+}
+
 /*
- * status --short: one line a key, "NAME  STATE  CURRENT", names aligned;
- * nothing about the daemon (status without --short has it).
+ * The column status --short pads the states to (names w wide): the
+ * widest state with which every line stays within 80 columns, so that
+ * the current values start in one column; a longer state (a refusal's
+ * reason) is not padded, and its line takes its own width.
+ */
+static int
+short_state_width(const struct reply *r, int w)
+{
+	struct text_key	tk;
+	struct row	row;
+	int		state[CTL_MAX_KEYS], current[CTL_MAX_KEYS];
+	int		best = 0;
+	size_t		i, j;
+
+	for (i = 0; i < r->nkeys; i++) {
+		safe_key(&tk, &r->keys[i]);
+		make_row(&row, &tk, r->info.now);
+		state[i] = text_width(row.state);
+		current[i] = text_width(row.cell[COL_CURRENT]);
+	}
+	for (i = 0; i < r->nkeys; i++) {
+		if (state[i] <= best)
+			continue;
+		/* only the lines padded to it must fit */
+		for (j = 0; j < r->nkeys; j++)
+			if (state[j] < state[i] &&
+			    !short_fits(w, state[i], current[j]))
+				break;
+		if (j == r->nkeys)
+			best = state[i];
+	}
+	return best;
+}
+
+/*
+ * status --short: one line a key, "NAME  STATE  CURRENT", names and
+ * states aligned within 80 columns (short_state_width); nothing about
+ * the daemon (status without --short has it).
  */
 static int
 text_status_short(const struct reply *r)
@@ -778,17 +825,20 @@ text_status_short(const struct reply *r)
 	struct row	 row;
 	bool		 colour = term_colour();
 	size_t		 i;
-	int		 w = 0, len;
+	int		 w = 0, sw, pad, len;
 
 	for (i = 0; i < r->nkeys; i++)
 		if ((len = text_width(r->keys[i].name)) > w)
 			w = len;
+	sw = short_state_width(r, w);
 	for (i = 0; i < r->nkeys; i++) {
 		safe_key(&tk, &r->keys[i]);
 		make_row(&row, &tk, r->info.now);
 		printf("%s%*s", tk.name, w + COL_GAP - text_width(tk.name), "");
 		print_cell(row.state, COL_STATE, colour);
-		printf("%*s%s\n", COL_GAP, "", row.cell[COL_CURRENT]);
+		pad = sw - text_width(row.state);
+		printf("%*s%s\n", COL_GAP + (pad > 0 ? pad : 0), "",
+		    row.cell[COL_CURRENT]);
 	}
 	return 0;
 }

@@ -113,13 +113,28 @@ json_damaged(const struct msg_daemon_info *di)
 	json_close(&js, '}');
 }
 
+/*
+ * The backend's word (sysctl-dir, bsd, windows-cim), as tcptunectl(8)
+ * promises it to a program: without the tree the text form names after
+ * it ("sysctl-dir (/proc/sys)").
+ */
+static void
+json_backend(const char *backend)
+{
+	char	word[sizeof(((struct msg_daemon_info *)0)->backend)];
+
+	tt_strlcpy(word, backend, sizeof(word));
+	word[strcspn(word, " ")] = '\0';
+	json_str(&js, "backend", word);
+}
+
 static void
 json_daemon(const struct msg_daemon_info *di)
 {
 	json_open(&js, "daemon", '{');
 	json_int(&js, "pid", di->pid);
 	json_str(&js, "version", di->version);
-	json_str(&js, "backend", di->backend);
+	json_backend(di->backend);
 	json_str(&js, "config_path", di->config_path);
 	json_str(&js, "managed_path", di->managed_path[0] ? di->managed_path :
 	    NULL);

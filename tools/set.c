@@ -186,14 +186,6 @@ no_config(const char *path, const char *why, const char *then)
 	    path, why, path, then);
 }
 
-static bool
-file_missing(const char *path)
-{
-	struct stat	st;
-
-	return stat(path, &st) == -1 && errno == ENOENT;
-}
-
 /*
  * Whether the comment above old's <plist> is one a tcptune tool writes:
  * set's head ("Written by tcptunectl set") and advise's ("... written by
@@ -278,7 +270,7 @@ keep_hand_written(const char *path, const char *old, size_t oldlen)
  * else why not (told).  No daemon, no edit: the file would be written
  * and put back when the reload finds none.  tcptuned does not start
  * without a config, so with no daemon and no file at the default path
- * there is no config yet: how to start one is said.
+ * there is no config yet: how to start one is said (ctl_unreachable).
  */
 int
 set_daemon_config(const char *socket, char *path, size_t len)
@@ -287,17 +279,16 @@ set_daemon_config(const char *socket, char *path, size_t len)
 	int		rv;
 
 	tt_strlcpy(path, TT_CONFIG_PATH, len);
-	if ((rv = client_request(socket, MSG_STATUS, &r)) == CTL_OK) {
+	/* one message: no daemon, the next step (ctl_log.c), and this */
+	ctl_unreachable_note("nothing changed (or give -f FILE to edit a "
+	    "config only)");
+	rv = client_request(socket, MSG_STATUS, &r);
+	ctl_unreachable_note(NULL);
+	if (rv == CTL_OK) {
 		if (r.info.config_path[0] != '\0')
 			tt_strlcpy(path, r.info.config_path, len);
 		reply_free(&r);
-	} else if (rv == CTL_UNREACHABLE && file_missing(path))
-		no_config(path, "no config yet, and tcptuned runs only with "
-		    "one", ", then start tcptuned");
-	else if (rv == CTL_UNREACHABLE)
-		ctl_warnx_wrap("tcptuned does not answer on %s: nothing changed "
-		    "(start it, or give -f FILE to edit a config only)",
-		    socket);
+	}
 	return rv;
 }
 
@@ -541,6 +532,30 @@ split_value(char *const *args, int nargs, int a, char *whole, size_t len)
 }
 
 /*
+ * arg as import reads a sysctl.conf(5) line, in place: blanks around the
+ * '=' dropped ('net.ipv4.tcp_rmem = 4096 ...', a line pasted whole) and a
+ * name with '/' separators (sysctl.d(5), net/ipv4/tcp_rmem) dotted.
+ */
+static void
+arg_as_conf_line(char *arg)
+{
+	char	*eq = strchr(arg, '='), *end, *p, *v;
+
+	end = eq != NULL ? eq : arg + strlen(arg);
+	for (p = arg; p < end; p++)
+		if (*p == '/')
+			*p = '.';
+	if (eq == NULL)
+		return;
+	for (p = eq; p > arg && (p[-1] == ' ' || p[-1] == '\t'); p--)
+		;
+	for (v = eq + 1; *v == ' ' || *v == '\t'; v++)
+		;
+	*p = '=';
+	memmove(p + 1, v, strlen(v) + 1);
+}
+
+/*
  * The arguments' shape, before anything is read: set takes KEY=VALUE
  * words, unset KEY words.  A usage error (told) or CTL_OK.
  */
@@ -551,6 +566,7 @@ check_args(char *const *args, int nargs, bool unset)
 	int	a;
 
 	for (a = 0; a < nargs; a++) {
+		arg_as_conf_line(args[a]);
 		if (unset && strchr(args[a], '=') != NULL) {
 			ctl_warnx_wrap("unset %s: unset takes keys only, no "
 			    "value: unset KEY...", args[a]);

@@ -370,7 +370,11 @@ static const struct {
 	    "reload: the new configuration was rejected (the running one "
 	    "stays);\ncheck: the configuration has errors; restore: failed "
 	    "(resume\nexits 0 once enforcement is on, keys refused or not: "
-	    "status tells);\nadvise: the --config FILE could not be written; status "
+	    "status tells);\nimport: something could not be carried over "
+	    "(said on stderr,\nthe rest is on stdout); set, unset: a value or "
+	    "key was refused,\nthe file is missing or refused, or its reload "
+	    "failed (nothing\nchanged); advise: the --config FILE could not be "
+	    "written, or\n--apply was refused or its reload failed; status "
 	    "--textfile:\nDIR/tcptune.prom could not be written;\n"
 	    "measure: tcptuned refused the lease (another measurement "
 	    "holds\nit), or the download failed otherwise" },
@@ -378,14 +382,15 @@ static const struct {
 	    "permission on its\nsocket, its queue full, or no complete reply "
 	    "within " STRINGIFY(CTL_TIMEOUT_SEC) " s\n(a reload's in "
 	    STRINGIFY(TT_RELOAD_WAIT_SEC) " s; " CTL_TIMEOUT_ENV
-	    "); or the server on the\nsocket is not root; advise --host: "
-	    "the host cannot be resolved,\nis unreachable or does not answer" },
+	    "); or the server on the\nsocket is not root; set, unset and "
+	    "advise --apply without -f:\nno daemon answers (nothing changed)" },
 	{ CTL_DENIED, "the command needs root" },
 	{ CTL_PROTOCOL, "protocol error: a bad reply, or tcptuned speaks "
 	    "another\nprotocol version" },
 	{ MEX_UNREACHABLE, "measure: the server cannot be reached: its name "
 	    "does not\nresolve, the connection is refused, or none is made "
-	    "within\n" STRINGIFY(MEASURE_CONNECT_SEC) " s" },
+	    "within\n" STRINGIFY(MEASURE_CONNECT_SEC) " s; advise --host: the "
+	    "host cannot be resolved, is\nunreachable or does not answer" },
 	{ MEX_HTTP, "measure: the server answered with an HTTP error, or "
 	    "redirected\nmore than " STRINGIFY(MEASURE_MAX_REDIRS) " times" },
 	{ MEX_TLS, "measure: TLS failed: the certificate is not valid or "
@@ -399,6 +404,8 @@ static const struct {
 	{ CTL_USAGE, "usage error; measure: a bad URL" },
 	{ MEX_INTERRUPTED, "measure: interrupted (SIGINT, SIGTERM, SIGHUP)" },
 };
+_Static_assert((int)CTL_HOST_UNREACHABLE == (int)MEX_UNREACHABLE,
+    "advise --host and measure share exit status 5");
 
 
 /* ---- help */
@@ -1109,7 +1116,8 @@ daemon_file(const char *file)
 	    a.st_ino == b.st_ino);
 }
 
-/* A refusal's lines, escaped, and the fix when the file itself is one. */
+/* A refusal's lines, escaped, and the fix when the file itself is one:
+ * diagnostics, on stderr as check's findings. */
 static void
 owner_refusal(const char *file, const struct errlist *errs)
 {
@@ -1119,12 +1127,12 @@ owner_refusal(const char *file, const struct errlist *errs)
 
 	for (i = 0; i < errs->n; i++) {
 		tt_escape(line, sizeof(line), errs->msg[i]);
-		printf("%s\n", line);
+		fprintf(stderr, "%s\n", line);
 	}
 	if (stat(file, &st) == -1 || !S_ISREG(st.st_mode))
 		return;
 	tt_escape(line, sizeof(line), file);
-	printf("fix: chown root:root %s; chmod 644 %s (and every directory "
+	fprintf(stderr, "fix: chown root:root %s; chmod 644 %s (and every directory "
 	    "above it: root's, writable by root alone)\n", line, line);
 }
 
@@ -1170,6 +1178,8 @@ check_other_sources(const char *file, const char *managed, enum tt_os os,
 	size_t			 i;
 
 	if (offline && getenv(OTHER_ROOT_ENV) == NULL)
+		return;
+	if (strcmp(file, "-") == 0)	/* standard input: read once, gone */
 		return;
 	errlist_init(&errs);
 	cfg = config_load_layers(file, managed, policy_load, 0, &errs);
@@ -1234,9 +1244,10 @@ run_check(const struct params *p)
 	if ((managed = check_managed(p, file)) != NULL &&
 	    (config_managed_present(managed) || policy_present()))
 		rv = config_check_layers(file, managed, policy_load, 0, &t,
-		    p->verbose, stdout);
+		    p->verbose, stdout, stderr);
 	else
-		rv = config_report(file, 0, &t, p->verbose, stdout);
+		rv = config_report(file, CONFIG_DASH_STDIN, &t, p->verbose,
+		    stdout, stderr);
 	if (rv == 0)
 		check_other_sources(file, managed, t.os, p->adv.platform !=
 		    NULL && t.os != catalogue_host_os());

@@ -19,6 +19,8 @@ enum ctl_exit {
 	CTL_UNREACHABLE = 2,	/* no daemon on the socket, or no reply */
 	CTL_DENIED = 3,		/* the request needs root */
 	CTL_PROTOCOL = 4,	/* bad reply, version mismatch */
+	/* advise --host as measure (MEX_UNREACHABLE): the host, not tcptuned */
+	CTL_HOST_UNREACHABLE = 5,
 	CTL_USAGE = 64		/* as sysexits.h EX_USAGE */
 };
 
@@ -148,6 +150,16 @@ ctl_time_left(const struct ctl_conn *c)
 
 /* ctl_log.c: the message at the deadline's end; CTL_UNREACHABLE. */
 int	 ctl_timed_out(const struct ctl_conn *, const char *);
+/*
+ * ctl_log.c: no daemon, said with the next step on this platform (and
+ * its service manager: systemd or not, as the transport found) in one
+ * message; CTL_UNREACHABLE.  The note, what the command did not do, is
+ * said in that message.
+ */
+void	 ctl_start_hint(enum tt_os, bool, const char *, bool, char *,
+	    size_t);
+void	 ctl_unreachable_note(const char *);
+int	 ctl_unreachable(const char *, bool);
 
 /*
  * client.c: the request over the socket, and the reply parser it feeds

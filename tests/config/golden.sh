@@ -3,6 +3,10 @@
 # Golden files for the config parser, through `tcptunectl check`, the
 # command users run.  Speaks TAP.
 #
+# Each case's stdout (the plan, "configuration OK") is NAME.out, its
+# stderr (the errors and warnings, each at its line) NAME.err; a stream
+# with no file must be empty.
+#
 #   good/NAME.conf    `check -v` must print good/NAME.out and exit 0
 #   bad/NAME.conf     `check` must print bad/NAME.err and exit 1 (the
 #                     daemon's reload bad/NAME.reload where that differs:
@@ -48,6 +52,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tt-golden.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
+: >"$tmp/empty"
 trap 'exit 99' HUP INT TERM
 # check names the other places that set a key (lib/other_sources.c):
 # none here, whatever this machine's /etc holds; sources.sh tests them.
@@ -76,11 +81,21 @@ if command -v strace >/dev/null 2>&1 &&
 	tracer=strace
 fi
 
-# run DIR CMD...: CMD from DIR, bounded, output into $tmp/out.
+# run DIR CMD...: CMD from DIR, bounded, stdout and stderr together into
+# $tmp/out (tcptuned -n's report: the generated cases).
 run() {
 	r_dir=$1
 	shift
 	(cd "$r_dir" && bounded "$@") >"$tmp/out" 2>&1
+}
+
+# run_apart DIR CMD...: the same, stdout into $tmp/stdout and stderr into
+# $tmp/stderr: check's findings are diagnostics, on stderr, its plan and
+# "configuration OK" the report, on stdout (issue 45).
+run_apart() {
+	r_dir=$1
+	shift
+	(cd "$r_dir" && bounded "$@") >"$tmp/stdout" 2>"$tmp/stderr"
 }
 
 # compare NAME EXPECTED STATUS WANT: $tmp/out against EXPECTED.
@@ -97,16 +112,30 @@ compare() {
 	fi
 }
 
-# golden_case NAME DIR FILE EXPECTED STATUS ARGS...
-golden_case() {
-	name=$1 dir=$2 file=$3 expected=$4 want=$5
-	shift 5
-	run "$dir" "$ctl" check "$@" "$file"
-	status=$?
+# stream_golden GOLDEN GOT: with TT_GOLDEN_UPDATE, GOT into GOLDEN, or
+# no GOLDEN when GOT is empty; then the file to compare GOT with (an
+# empty one when there is no GOLDEN: nothing is expected on that stream).
+stream_golden() {
 	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
-		cp "$tmp/out" "$expected"
+		if [ -s "$2" ]; then cp "$2" "$1"; else rm -f "$1"; fi
 	fi
-	compare "$name" "$expected" "$status" "$want"
+	if [ -f "$1" ]; then echo "$1"; else echo "$tmp/empty"; fi
+}
+
+# golden_case NAME DIR FILE BASE STATUS ARGS...: check's stdout against
+# BASE.out and its stderr against BASE.err, each empty when its file is
+# not there.
+golden_case() {
+	name=$1 dir=$2 file=$3 base=$4 want=$5
+	shift 5
+	run_apart "$dir" "$ctl" check "$@" "$file"
+	status=$?
+	cp "$tmp/stdout" "$tmp/out"
+	compare "$name: stdout" "$(stream_golden "$base.out" "$tmp/stdout")" \
+	    "$status" "$want"
+	cp "$tmp/stderr" "$tmp/out"
+	compare "$name: stderr" "$(stream_golden "$base.err" "$tmp/stderr")" \
+	    "$status" "$want"
 }
 
 # confined NAME DIR FILE CMD...: CMD, run from DIR on FILE, opens FILE and
@@ -230,25 +259,24 @@ for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
 	os=linux
 	[ -f "$cfg/good/$b.os" ] && os=$(cat "$cfg/good/$b.os")
-	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v \
+	golden_case "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b" 0 -v \
 	    --platform "$os"
 done
 for os in darwin freebsd linux windows; do
 	golden_case "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
-	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v --platform "$os"
+	    "$cfg/shipped/tcptune.conf.$os" 0 -v --platform "$os"
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 \
+	golden_case "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b" 1 \
 	    --platform linux
 	confined "bad/$b" "$cfg/bad" "$b.conf" "$ctl" check --platform linux
 done
-for c in good:out:0:-v bad:err:1:; do
+for c in good:0:-v bad:1:; do
 	b=${c%%:*} rest=${c#*:}
-	ext=${rest%%:*} rest=${rest#*:}
 	# shellcheck disable=SC2086 # the -v, or nothing
 	golden_case "managed/$b" "$cfg/managed" "$b.conf" \
-	    "$cfg/managed/$b.$ext" "${rest%%:*}" ${rest#*:} --platform linux \
+	    "$cfg/managed/$b" "${rest%%:*}" ${rest#*:} --platform linux \
 	    -m "$b.managed.plist"
 done
 # catalogue/OS-NAME.conf: what each OS's catalogue refuses, with the fix
@@ -257,20 +285,35 @@ for f in "$cfg"/catalogue/*.conf; do
 	b=$(basename "$f" .conf)
 	if [ -f "$cfg/catalogue/$b.out" ]; then
 		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.out" 0 -v --platform "${b%%-*}"
+		    "$cfg/catalogue/$b" 0 -v --platform "${b%%-*}"
 	else
 		golden_case "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
+		    "$cfg/catalogue/$b" 1 --platform "${b%%-*}"
 	fi
 done
 # On the running machine check asks the kernel too: here a sysctl tree
 # (-r) that lacks one key of the catalogue and one outside it.
 golden_case "catalogue/kernel" "$cfg/catalogue" kernel.xml \
-    "$cfg/catalogue/kernel.err" 1 -r "$cfg/catalogue/sysroot"
+    "$cfg/catalogue/kernel" 1 -r "$cfg/catalogue/sysroot"
 # ... and names the congestion controls that kernel offers beside one it
 # does not (a warning: the write may still load its module).
 golden_case "catalogue/kernel-cc" "$cfg/catalogue" kernel-cc.xml \
-    "$cfg/catalogue/kernel-cc.out" 0 -r "$cfg/catalogue/sysroot"
+    "$cfg/catalogue/kernel-cc" 0 -r "$cfg/catalogue/sysroot"
+
+# check -: the config on standard input (issue 45), named "-" in its
+# findings, as good/simple and bad/interval-not-integer are by their name
+stdin_case() {
+	sname=$1 sfile=$2 swant=$3
+	shift 3
+	(cd "${sfile%/*}" && bounded "$ctl" check --platform linux "$@" - \
+	    <"$sfile") >"$tmp/out" 2>&1
+	sstatus=$?
+	(cd "${sfile%/*}" && "$ctl" check --platform linux "$@" \
+	    "${sfile##*/}") 2>&1 | sed "s|^${sfile##*/}:|-:|" >"$tmp/want"
+	compare "$sname" "$tmp/want" "$sstatus" "$swant"
+}
+stdin_case "check -: a good config" "$cfg/good/simple.conf" 0 -v
+stdin_case "check -: a bad config" "$cfg/bad/interval-not-integer.conf" 1
 
 # import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
 # import/FILE.err (stderr), and what it prints passes check for its OS.
@@ -335,7 +378,18 @@ import_case launchd-wrapped.plist darwin 1
 # hardened reader (config.c), as in a tcptune.conf
 import_case launchd-binary.plist darwin 0
 import_case launchd-entity.plist darwin 1
+# (its -net/ipv4/tcp_rmem, a sysctl.d "ignore a failure", is noted: the
+# key is enforced)
 import_case sysctl.d.conf linux 1 --platform linux
+# a directory: said, with what import wants instead (issue 45: it said
+# "nothing to carry over"), nothing on stdout
+(cd "$cfg" && bounded "$ctl" import import) >"$tmp/imp.out" 2>"$tmp/out"
+istatus=$?
+[ "${TT_GOLDEN_UPDATE:-0}" = 1 ] && cp "$tmp/out" "$cfg/import/directory.err"
+compare "import DIR: a directory, said" "$cfg/import/directory.err" \
+    "$istatus" 1
+[ ! -s "$tmp/imp.out" ]
+report_ok $? "import DIR: nothing on stdout" "$(cat "$tmp/imp.out")"
 # sizes with units: refused in words that do not offer "16M" as a form
 # import takes, with the bytes they would be
 import_case sysctl-units.conf linux 1 --platform linux

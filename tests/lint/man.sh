@@ -241,6 +241,14 @@ check_tcptunectl() {
 	    sed -n 's/^  \([0-9][0-9]*\) .*/\1/p')" \
 	    "tcptunectl.8 EXIT STATUS" \
 	    "$(section tcptunectl.8 'EXIT STATUS' | sed -n 's/^\.It \([0-9][0-9]*\)$/\1/p')"
+	# (issue 45: import's and set's codes were in the page alone)
+	subset "--help -v's exit statuses name every command tcptunectl.8's do" \
+	    "tcptunectl.8 EXIT STATUS" \
+	    "$(section tcptunectl.8 'EXIT STATUS' |
+	    sed -n 's/^\.Cm \([a-z][a-z]*\).*/\1/p' | sort -u)" \
+	    "tcptunectl --help -v, Exit status" \
+	    "$(echo "$help" | help_block "Exit status:" | grep -oE '[a-z]+' |
+	    sort -u)"
 	check_paths tcptunectl.8 "tcptunectl --help" "$help"
 	check_states
 }

@@ -663,6 +663,10 @@ else
 	grep '✗' "$T/security" | sed 's/  */ /g; s/^/#   /'
 	check "the exposure level is no worse than $EXPOSURE_MAX" \
 	    awk -v l="$level" -v m="$EXPOSURE_MAX" 'BEGIN { exit !(l <= m) }'
+	# the figure docs/INSTALL.md gives a reader (issue 45)
+	check "docs/INSTALL.md gives the exposure level measured, $level" \
+	    grep -qF "(\`systemd-analyze security tcptuned\`: $level)" \
+	    "$top_srcdir/docs/INSTALL.md"
 fi
 
 # ---- systemctl reload

@@ -189,6 +189,12 @@ jq -e '.close_notices == true and .closes > 0 and .tick_ms == 1000 and
     "$TB_TMP/summary.json" >/dev/null
 report $? "the daemon watches the kernel's close notices, and says so" \
     "$(jq -c '{close_notices, close_notices_problem, closes, may_have_missed}' "$TB_TMP/summary.json" 2>&1)"
+# "nothing" is null, never "" (issue 45: cannot_tell and problem were "")
+jq -e '([.. | strings | select(. == "")] | length == 0) and
+    .problem == null and .cannot_tell == null' \
+    "$TB_TMP/summary.json" >/dev/null
+report $? "diagnose --json: nothing is null, no empty string" \
+    "$(jq -c 'del(.flows)' "$TB_TMP/summary.json" 2>&1)"
 # joined: the sentence is running text, wrapped at 80 columns
 joined() { tr '\n' ' ' <"$1" | tr -s ' '; }
 ctl diagnose >"$TB_TMP/before.txt" 2>&1

@@ -101,6 +101,14 @@ rc=$CTL_RC
 check_eq "tcptunectl reload of a bad config: exit 1" 1 "$rc"
 why=$(has_all_errors "$CONF" "$T/ctl.out")
 report $? "tcptunectl reload: every error shown as file:line: message" "$why"
+# ... on stderr, so that `reload >/dev/null` in a script still says why
+# (issue 45): nothing on stdout
+"$TCPTUNECTL" -s "$SOCK" reload >"$T/reload.stdout" 2>"$T/reload.stderr"
+rc=$?
+why=$(has_all_errors "$CONF" "$T/reload.stderr")
+[ "$rc" -eq 1 ] && [ -z "$why" ] && [ ! -s "$T/reload.stdout" ]
+report $? "tcptunectl reload: the errors on stderr, nothing on stdout" \
+    "exit $rc" "$why" "$(cat "$T/reload.stdout")"
 daemon_alive main && enforced "${RV[2]}" && sysctl_is $WMEM "${WV[2]}"
 report $? "tcptunectl reload: after a bad config the old values are still enforced" \
     "rmem '$(sysctl_get $RMEM)' wmem '$(sysctl_get $WMEM)'"

@@ -62,6 +62,18 @@ ctl set -f "$T/other.conf" "$RMEM=4K 128K 6M"
     "$T/other.conf" && sysctl_is $RMEM "${RV[1]}"
 report $? "set -f FILE: sizes with units written as bytes, no reload" \
     "$(cat "$T/ctl.out")"
+# a sysctl.conf line pasted whole, and sysctl.d's '/' separators, taken
+# as import takes them (issue 45: both were refused)
+ctl set -f "$T/other.conf" "$RMEM = 4096 65536 6291456"
+[ "$CTL_RC" -eq 0 ] && grep -q '<string>4096 65536 6291456</string>' \
+    "$T/other.conf"
+report $? "set -f FILE 'KEY = VALUE': blanks around = taken" \
+    "$(cat "$T/ctl.out")"
+ctl set -f "$T/other.conf" "${RMEM//./\/}=4096 32768 6291456"
+[ "$CTL_RC" -eq 0 ] && grep -q '<string>4096 32768 6291456</string>' \
+    "$T/other.conf" && ! grep -q '/ipv4/' "$T/other.conf"
+report $? "set -f FILE net/ipv4/KEY=VALUE: '/' separators taken" \
+    "$(cat "$T/ctl.out")"
 
 ctl unset "$CC"
 [ "$CTL_RC" -eq 0 ] && ! grep -q "$CC" "$CONF" && wait_until 3 sysctl_is $CC "$C0"

@@ -66,13 +66,18 @@ DEFAULT_DIR=$(dirname "${DEFAULT_CONF:-/etc/tcptune.conf}")
 # ctl_err_etc DIR ARGS: tcptunectl ARGS with DIR mounted over the default
 # config's directory (in a mount namespace of its own), so that the
 # default config is DIR's.  ld.so.cache goes along, for /etc.
+# /run is an empty tmpfs in there, so that the next step named is the one
+# for a Linux without systemd whatever this host runs (client.c), or, with
+# TT_SYSTEMD=yes, the one under systemd (its /run/systemd/system made).
 ctl_err_etc() {
 	local etc=$1
 	shift
 	[ -e /etc/ld.so.cache ] && cp /etc/ld.so.cache "$etc/"
 	echo "($DEFAULT_DIR from $etc) tcptunectl $*" >"$T/ctl.cmd"
 	unshare -m --propagation private sh -c 'mount --bind "$1" "$2" &&
-	    shift 2 && exec "$@"' sh "$etc" "$DEFAULT_DIR" "$TCPTUNECTL" "$@" \
+	    mount -t tmpfs tmpfs /run && { [ "$3" != yes ] ||
+	    mkdir -p /run/systemd/system; } && shift 3 && exec "$@"' sh \
+	    "$etc" "$DEFAULT_DIR" "${TT_SYSTEMD:-no}" "$TCPTUNECTL" "$@" \
 	    >"$T/ctl.out" 2>"$T/ctl.err"
 	CTL_RC=$?
 }
@@ -146,9 +151,19 @@ if [ -d "$DEFAULT_DIR" ]; then
 	ctl_err_etc "$T/etc-with" -s "$T/none.sock" advise --rate 1g \
 	    --rtt 100ms --apply
 	golden no-daemon-advise 2
+	# status, as any command, names the next step in one message: the
+	# service's start and where it says why, on Linux with systemd and
+	# without; with no config, that the service needs one (issue 45)
+	ctl_err_etc "$T/etc-with" -s "$T/none.sock" status
+	golden no-daemon-status 2
+	TT_SYSTEMD=yes ctl_err_etc "$T/etc-with" -s "$T/none.sock" status
+	golden no-daemon-status-systemd 2
+	TT_SYSTEMD=yes ctl_err_etc "$T/no-etc" -s "$T/none.sock" status
+	golden no-config-status-systemd 2
 else
 	for g in no-config no-config-advise "set, no daemon" no-daemon \
-	    no-daemon-advise; do
+	    no-daemon-advise no-daemon-status no-daemon-status-systemd \
+	    no-config-status-systemd; do
 		skip "$g" "no $DEFAULT_DIR to mount over"
 	done
 fi

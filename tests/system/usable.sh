@@ -91,6 +91,12 @@ wait_until 3 sysctl_is $RMEM "${RV[0]}"
 # the reader to it; a reload's reply, read alone, does
 "$TCPTUNECTL" -s "$SOCK" status >"$T/status" 2>&1
 "$TCPTUNECTL" -s "$SOCK" status --json >"$T/status.json" 2>&1
+# the backend: the text names the live tree, JSON gives the word
+# tcptunectl(8) promises (issue 45: it gave "sysctl-dir (/proc/sys)")
+grep -q 'backend sysctl-dir (/proc/sys)$' "$T/status" &&
+    jq -e '.daemon.backend == "sysctl-dir"' "$T/status.json" >/dev/null
+report $? "status: backend sysctl-dir (/proc/sys) in text, the word in JSON" \
+    "$(head -n 1 "$T/status")" "$(jq -c .daemon.backend "$T/status.json")"
 if global_key_readonly $GLOBAL; then
 	grep -q 'not in force' "$T/status" &&
 	    ! grep -q 'see tcptunectl status' "$T/status" "$T/status.json"
@@ -110,6 +116,15 @@ if global_key_readonly $GLOBAL; then
 	    ": warning: $GLOBAL: tcptuned will leave it unset: $note" "$T/check"
 	report $? "check: a global key refused here, in the daemon's words" \
 	    "exit $rc, status note: $note" "$(cat "$T/check")"
+	# tcptunectl(8)'s EXAMPLES show this refusal as status prints it
+	# (issue 45: an older note was shown), the note's lines joined
+	example=$(awk '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/' \
+	    "$top_srcdir/man/tcptunectl.8" |
+	    sed -n "/^$GLOBAL  refused: /,/^\\\\&\\.\\.\\./p" |
+	    sed -e '1,/^    original /d' -e '$d' -e 's/^ *//' | paste -sd ' ')
+	[ -n "$note" ] && [ "$example" = "$note" ]
+	report $? "tcptunectl(8)'s status example: the refusal's words" \
+	    "example: $example" "status:  $note"
 else
 	skip "status never says 'see tcptunectl status'" \
 	    "$GLOBAL is writable here: no key is refused"

@@ -605,7 +605,8 @@ test_config_against_kernel(void **state)
 	    "in this kernel (sysctl -a does not list it)");
 	assert_int_equal(warns.n, 1);
 	assert_string_equal(warns.msg[0], "t.conf:7: warning: net.z.y is not "
-	    "in tcptune's catalogue of Linux keys: written as given");
+	    "in tcptune's catalogue of Linux keys: tcptuned sets it "
+	    "unchecked");
 	errlist_clear(&errs);
 	errlist_clear(&warns);
 	/* Offline (no backend): only warnings for the unknown ones. */

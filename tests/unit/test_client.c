@@ -668,6 +668,56 @@ test_truncated(void **arg)
 	    "connection on /test.sock without replying\n");
 }
 
+/*
+ * No daemon: the next step for each platform's service manager, and with
+ * no config, that the service needs one first (issue 45).
+ */
+static void
+test_start_hints(void **arg)
+{
+	static const struct {
+		enum tt_os	 os;
+		bool		 systemd, config;
+		const char	*want;
+	} cases[] = {
+		{ TT_OS_LINUX, true, true, "start it with `sudo systemctl "
+		    "start tcptuned`; if it stops, `systemctl status tcptuned` "
+		    "and `journalctl -u tcptuned` say why" },
+		{ TT_OS_LINUX, false, true, "start it with `sudo service "
+		    "tcptuned start`; if it stops, the system log says why" },
+		{ TT_OS_FREEBSD, false, true, "start it with `sudo sysrc "
+		    "tcptuned_enable=YES && sudo service tcptuned start`; if it "
+		    "stops, /var/log/messages says why" },
+		{ TT_OS_DARWIN, false, true, "start it with `sudo launchctl "
+		    "bootstrap system /Library/LaunchDaemons/"
+		    "org.tcptune.tcptuned.plist`; if it stops, `log show --last "
+		    "1h --predicate 'process == \"tcptuned\"'` says why" },
+		{ TT_OS_WINDOWS, false, true, "start it with `sc start "
+		    "tcptuned`; if it stops, `sc query tcptuned` and the "
+		    "Application event log say why" },
+		{ TT_OS_LINUX, true, false, "no /etc/tcptune.conf: the service "
+		    "does not start without one; write one with `tcptunectl "
+		    "advise --rate RATE --rtt TIME --config /etc/tcptune.conf` "
+		    "or `tcptunectl import FILE` (a sysctl.conf), then `sudo "
+		    "systemctl start tcptuned`" },
+		{ TT_OS_DARWIN, true, false, "no /etc/tcptune.conf: the "
+		    "service does not start without one; write one with "
+		    "`tcptunectl advise --rate RATE --rtt TIME --config "
+		    "/etc/tcptune.conf` or `tcptunectl import FILE` (a "
+		    "sysctl.conf), then `sudo launchctl bootstrap system "
+		    "/Library/LaunchDaemons/org.tcptune.tcptuned.plist`" },
+	};
+	char	buf[1024];
+	size_t	i;
+
+	(void)arg;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ctl_start_hint(cases[i].os, cases[i].systemd,
+		    "/etc/tcptune.conf", cases[i].config, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+	}
+}
+
 /* ctl_log.c: the strerror part too, and the whole line escaped. */
 static void
 test_ctl_warn(void **arg)
@@ -704,6 +754,7 @@ main(void)
 		cmocka_unit_test(test_too_many),
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_start_hints),
 		cmocka_unit_test(test_ctl_warn),
 	};
 	int	rv;

@@ -135,7 +135,7 @@ report(const char *path, int flags, bool verbose, char *out, size_t size)
 
 	f = tmpfile();
 	assert_non_null(f);
-	rv = config_report(path, flags, NULL, verbose, f);
+	rv = config_report(path, flags, NULL, verbose, f, f);
 	rewind(f);
 	n = fread(out, 1, size - 1, f);
 	out[n] = '\0';

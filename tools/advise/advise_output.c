@@ -419,12 +419,23 @@ text_notes(FILE *f, const struct advice *a)
 		    a->config_path, a->config_path);
 	else if (r->verdict != VERDICT_OK) {
 		fputc('\n', f);
+		/*
+		 * --apply beside --config: installed over the daemon's
+		 * config, the file would drop every key advise does not know.
+		 */
 		wrap(f, "", "", r->os == TT_OS_WINDOWS ? "Add --config FILE to "
-		    "write the recommended values as a tcptune.conf, then "
-		    "install it as %ProgramData%\\tcptune\\tcptune.conf and run "
-		    "tcptunectl reload." : "Add --config FILE to write the "
-		    "recommended values as a tcptune.conf, then install it as "
-		    "/etc/tcptune.conf and run tcptunectl reload.");
+		    "write the recommended values as a tcptune.conf to check "
+		    "and merge into %ProgramData%\\tcptune\\tcptune.conf by "
+		    "hand (put in its place, it would drop the keys advise does "
+		    "not know), or --apply (as Administrator) to put them in "
+		    "force in one step: the running daemon's config gets the "
+		    "keys to raise, its other keys stay." : "Add --config FILE "
+		    "to write the recommended values as a tcptune.conf to check "
+		    "and merge into /etc/tcptune.conf by hand (put in its "
+		    "place, it would drop the keys advise does not know), or "
+		    "--apply (as root) to put them in force in one step: the "
+		    "running daemon's config gets the keys to raise, its other "
+		    "keys stay.");
 	}
 }
 

@@ -53,7 +53,7 @@ advise_measure(const char *arg, int count, double timeout,
 	if (adv_probe_rtt(host, port, count, timeout, p, err,
 	    sizeof(err)) == -1) {
 		ctl_warnx("--host %s: %s", arg, err);
-		return CTL_UNREACHABLE;
+		return CTL_HOST_UNREACHABLE;	/* measure's 5, not tcptuned's 2 */
 	}
 	in->rtt = p->median;
 	return CTL_OK;

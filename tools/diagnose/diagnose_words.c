@@ -494,16 +494,15 @@ diagnose_json(FILE *out, const struct reply *r)
 
 	json_begin(&j, out);
 	json_open(&j, NULL, '{');
-	json_str(&j, "sampler", s->sampler);
+	/* "nothing" is null throughout, as for last_pass (issue 45) */
+	json_text(&j, "sampler", s->sampler);
 	json_time(&j, "last_pass", s->last_pass);
-	json_str(&j, "cannot_tell", s->cannot_tell);
-	json_str(&j, "problem", s->problem);
+	json_text(&j, "cannot_tell", s->cannot_tell);
+	json_text(&j, "problem", s->problem);
 	json_uint(&j, "hidden", s->nhidden);
 	json_bool(&j, "close_notices", s->watching != 0);
-	if (s->watching)
-		json_null(&j, "close_notices_problem");
-	else
-		json_str(&j, "close_notices_problem", s->watch_why);
+	json_text(&j, "close_notices_problem", s->watching ? "" :
+	    s->watch_why);
 	json_uint(&j, "tick_ms", s->tick_ms);
 	if (s->tick_now_ms == 0)	/* a daemon before protocol 7 */
 		json_null(&j, "tick_now_ms");
