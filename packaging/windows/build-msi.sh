@@ -109,6 +109,12 @@ rm -f "$msi"
 #                     Administrators full control, Users read and execute
 #                     (SDDL; the directory's entries inherit to what the
 #                     daemon writes there, its originals)
+#   RemoveFile        the pause record (%ProgramData%\tcptune\pause,
+#                     daemon/originals.c) deleted on uninstall, after the
+#                     restore custom action wrote it: a later install
+#                     enforces rather than start paused (InstallMode 2,
+#                     msidbRemoveFileInstallModeOnRemove, RemoveFile Table,
+#                     Microsoft Learn); wixl writes no file name there
 #   MsiServiceConfigFailureActions  restart after 5 s, 5 s, 60 s, the count
 #                     reset after a day (sc.exe failure's reset=/actions=;
 #                     action 1 is SC_ACTION_RESTART), applied by the
@@ -117,7 +123,7 @@ rm -f "$msi"
 # and the config component's attributes: 256 (64-bit) + 16 Permanent +
 # 128 NeverOverwrite = 400 (Component Table, Microsoft Learn).
 (cd "$here" && msibuild "$msi" -i Environment.idt -i MsiLockPermissionsEx.idt \
-    -i MsiServiceConfigFailureActions.idt \
+    -i MsiServiceConfigFailureActions.idt -i RemoveFile.idt \
     -q "UPDATE Component SET Attributes = 400 WHERE Component = 'Config'" \
     -q "INSERT INTO InstallExecuteSequence (Action, Condition, Sequence) VALUES ('MsiConfigureServices', 'VersionNT>=600', 5850)") ||
     die "msibuild could not add the tables wixl lacks"

@@ -199,6 +199,9 @@ check "ServiceControl: start on install, stop both, delete on uninstall, wait" \
     row ServiceControl "^tcptuned${TAB}tcptuned${TAB}163${TAB}${TAB}1${TAB}Daemon\$"
 check "MsiServiceConfigFailureActions: restart 5 s, 5 s, 60 s, reset after 86400 s" \
     row MsiServiceConfigFailureActions "^[^${TAB}]+${TAB}tcptuned${TAB}5${TAB}86400${TAB}${TAB}${TAB}1\\[~\\]1\\[~\\]1${TAB}5000\\[~\\]5000\\[~\\]60000${TAB}Daemon\$"
+# 2: msidbRemoveFileInstallModeOnRemove (RemoveFile Table).
+check "RemoveFile: the pause record in %ProgramData%\\tcptune, on uninstall" \
+    row RemoveFile "^PauseRecord${TAB}Daemon${TAB}pause${TAB}DATADIR${TAB}2\$"
 check "Environment: system PATH, appended, removed on uninstall" \
     row Environment "^[^${TAB}]+${TAB}=-\\*PATH${TAB}\\[~\\];\\[INSTALLDIR\\]${TAB}Ctl\$"
 check "Registry: event log source tcptune in the Application log" \
@@ -342,6 +345,9 @@ check "upgrade: the old version's uninstall did not run restore" \
     eval "[ -z \"\$(action_line '$T/upgrade.log' RestoreOriginals)\" ]"
 check_until "upgrade: service tcptuned RUNNING again" 60 svc_running
 
+# The pause record restore leaves (daemon/originals.c): the uninstall
+# removes it, so a later install enforces instead of starting paused.
+printf 'pause 0 0 0 tcptunectl restore\n' >"$(dirname "$conf")/pause"
 check "msiexec /x $(basename "$msi_next") /qn" \
     msiexec "$T/uninstall.log" /x "$(winpath "$msi_next")" ||
     diag_file log "$T/uninstall.log"
@@ -366,6 +372,8 @@ check "uninstall: PATH entry removed" eval \
 check "uninstall: the event log source's value removed" eval \
     "! w reg query 'HKLM\\SYSTEM\\CurrentControlSet\\Services\\EventLog\\Application\\tcptune' | grep -q TypesSupported"
 check "uninstall: the edited config is left" cmp "$T/edited.conf" "$conf"
+check "uninstall: the pause record removed (a fresh install enforces)" \
+    eval "! test -e '$(dirname "$conf")/pause'"
 check "uninstall: the product is no longer registered" \
     eval "! w reg query '$uninstall_key\\$(product_code "$msi_next")' | grep -q DisplayVersion"
 
