@@ -314,6 +314,17 @@ stdin_case() {
 }
 stdin_case "check -: a good config" "$cfg/good/simple.conf" 0 -v
 stdin_case "check -: a bad config" "$cfg/bad/interval-not-integer.conf" 1
+# advise's config, written to /dev/stdout, then read by check from
+# standard input: the config alone, nothing else on that stream
+"$ctl" advise --platform linux --rate 1g --rtt 150ms --config /dev/stdout \
+    >"$tmp/adv" 2>"$tmp/err"
+astatus=$?
+bounded "$ctl" check --platform linux - <"$tmp/adv" >"$tmp/out" 2>&1
+cstatus=$?
+[ -s "$tmp/err" ] && cat "$tmp/err" >>"$tmp/out"
+printf 'configuration OK\n' >"$tmp/want"
+compare "advise --config /dev/stdout, then check -" "$tmp/want" \
+    "$((astatus + cstatus))" 0
 
 # import/FILE: `tcptunectl import` prints import/FILE.out (stdout) and
 # import/FILE.err (stderr), and what it prints passes check for its OS.

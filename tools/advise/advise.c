@@ -25,10 +25,16 @@
 
 /* ---- the options */
 
+/*
+ * --config alone, "-" or /dev/stdout: the config is the only output, so
+ * that `advise --config /dev/stdout | tcptunectl check -` works (a file
+ * written there atomically would be a rename over a device).
+ */
 static bool
 to_stdout(const char *config)
 {
-	return config == NULL || *config == '\0' || strcmp(config, "-") == 0;
+	return config == NULL || *config == '\0' || strcmp(config, "-") == 0 ||
+	    strcmp(config, "/dev/stdout") == 0;
 }
 
 /* --apply and -f: this machine's values, into tcptuned's config. */
