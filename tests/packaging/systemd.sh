@@ -853,7 +853,7 @@ else
 		diag_file "tcptunectl diagnose --json" "$T/diagnose.json"
 	fi
 	check "diagnose's last pass had no problem" \
-	    jq -e '.problem == ""' "$T/diagnose.json"
+	    jq -e '.problem == null' "$T/diagnose.json"
 	in_ct tcptunectl diagnose >"$T/diagnose.txt" 2>&1
 	check "... and its text names it: $NEAR_IP:$PORT -> $FAR_IP:5201" \
 	    grep -qF "$NEAR_IP:$PORT -> $FAR_IP:5201" "$T/diagnose.txt"
