@@ -91,15 +91,29 @@ wait_for() {
 
 # ---- config: the same golden files as tests/config/golden.sh
 
+# golden NAME DIR FILE BASE STATUS ARGS...: check's stdout against
+# BASE.out and its stderr against BASE.err, each empty when its file is
+# not there (tests/config/golden.sh's rule: the report on stdout, the
+# findings on stderr).
 golden() {
-	local name=$1 dir=$2 file=$3 expected=$4 want=$5 status
+	local name=$1 dir=$2 file=$3 base=$4 want=$5 status ext
 	shift 5
-	(cd "$dir" && timeout "$WT" wine "$ctl" check "$@" "$file") 2>&1 |
-	    unix >"$tmp/out"
-	status=${PIPESTATUS[0]}
-	if ! diff -u "$expected" "$tmp/out" >"$tmp/diff" 2>&1; then
+	(cd "$dir" && timeout "$WT" wine "$ctl" check "$@" "$file") \
+	    >"$tmp/stdout.raw" 2>"$tmp/stderr.raw"
+	status=$?
+	: >"$tmp/diff"
+	for ext in out err; do
+		[ "$ext" = out ] && unix <"$tmp/stdout.raw" >"$tmp/got"
+		[ "$ext" = err ] && unix <"$tmp/stderr.raw" >"$tmp/got"
+		if [ -f "$base.$ext" ]; then
+			diff -u "$base.$ext" "$tmp/got" >>"$tmp/diff" 2>&1
+		else
+			diff -u /dev/null "$tmp/got" >>"$tmp/diff" 2>&1
+		fi
+	done
+	if [ -s "$tmp/diff" ]; then
 		cp "$tmp/diff" "$tmp/out"
-		not_ok "config $name: output differs from the Linux golden file"
+		not_ok "config $name: output differs from the Linux golden files"
 	elif [ "$status" -ne "$want" ]; then
 		not_ok "config $name: exit $status, expected $want"
 	else
@@ -110,25 +124,25 @@ for f in "$cfg"/good/*.conf; do
 	b=$(basename "$f" .conf)
 	os=linux
 	[ -f "$cfg/good/$b.os" ] && os=$(cat "$cfg/good/$b.os")
-	golden "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b.out" 0 -v \
+	golden "good/$b" "$cfg/good" "$b.conf" "$cfg/good/$b" 0 -v \
 	    --platform "$os"
 done
 for os in darwin freebsd linux windows; do
 	golden "etc/tcptune.conf.$os" "$top_srcdir/etc" "tcptune.conf.$os" \
-	    "$cfg/shipped/tcptune.conf.$os.out" 0 -v --platform "$os"
+	    "$cfg/shipped/tcptune.conf.$os" 0 -v --platform "$os"
 done
 for f in "$cfg"/bad/*.conf; do
 	b=$(basename "$f" .conf)
-	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b.err" 1 --platform linux
+	golden "bad/$b" "$cfg/bad" "$b.conf" "$cfg/bad/$b" 1 --platform linux
 done
 for f in "$cfg"/catalogue/*.conf; do
 	b=$(basename "$f" .conf)
 	if [ -f "$cfg/catalogue/$b.out" ]; then
 		golden "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.out" 0 -v --platform "${b%%-*}"
+		    "$cfg/catalogue/$b" 0 -v --platform "${b%%-*}"
 	else
 		golden "catalogue/$b" "$cfg/catalogue" "$b.conf" \
-		    "$cfg/catalogue/$b.err" 1 --platform "${b%%-*}"
+		    "$cfg/catalogue/$b" 1 --platform "${b%%-*}"
 	fi
 done
 
@@ -355,9 +369,10 @@ if [ "${PIPESTATUS[0]}" -ne 0 ] && grep -qF "$bad" "$tmp/out"
 then ok "policy: tcptunectl reload says the same and fails"
 else not_ok "policy: tcptunectl reload says the same and fails"; fi
 # check of the default config reads the policy as tcptuned -n does
-# (lib/config_model.c): the same lines, the bad value among them.
+# (lib/config_model.c): the same lines, the bad value among them; check
+# says them on stderr (its findings), tcptuned -n on stdout.
 wine "$daemon" -n 2>/dev/null | unix >"$tmp/n.out"
-wine "$ctl" check 2>/dev/null | unix >"$tmp/out"
+wine "$ctl" check 2>&1 >/dev/null | unix >"$tmp/out"
 crc=${PIPESTATUS[0]}
 if [ "$crc" -eq 1 ] && grep -qF "$bad" "$tmp/out" &&
     diff -u "$tmp/n.out" "$tmp/out" >"$tmp/diff" 2>&1
