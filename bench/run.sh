@@ -1,10 +1,11 @@
 #!/bin/bash
 #
-# bench/run.sh [--quick] [--only daemon|throughput] [--report-only]:
+# bench/run.sh [--quick] [--only daemon|throughput|accuracy] [--report-only]:
 # `make bench`.
 #
-# Runs the daemon-cost benchmarks (bench/daemon/run.sh) and the throughput
-# benchmarks (bench/throughput/run.sh), then writes docs/BENCHMARKS.md in
+# Runs the daemon-cost benchmarks (bench/daemon/run.sh), the throughput
+# benchmarks (bench/throughput/run.sh) and diagnose's accuracy
+# (bench/flows/accuracy.sh), then writes docs/BENCHMARKS.md in
 # the source tree: a header with the machine and the commands, each half's
 # section, and their plots copied to docs/bench-*.png.  A half that fails
 # is reported in the document (its last good results, marked so, or the
@@ -26,15 +27,15 @@ ONLY=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) QUICK=--quick ;;
-	--only) ONLY=${2:?--only needs daemon or throughput}; shift ;;
+	--only) ONLY=${2:?--only needs daemon, throughput or accuracy}; shift ;;
 	--report-only) ONLY=none ;;
-	*) echo "usage: bench/run.sh [--quick] [--only daemon|throughput] [--report-only]" >&2
+	*) echo "usage: bench/run.sh [--quick] [--only daemon|throughput|accuracy] [--report-only]" >&2
 	   exit 64 ;;
 	esac
 	shift
 done
-case $ONLY in '' | daemon | throughput | none) ;; *)
-	echo "bench/run.sh: --only daemon or throughput, not '$ONLY'" >&2
+case $ONLY in '' | daemon | throughput | accuracy | none) ;; *)
+	echo "bench/run.sh: --only daemon, throughput or accuracy, not '$ONLY'" >&2
 	exit 64 ;;
 esac
 
@@ -127,7 +128,7 @@ when() {
 measured_at() {
 	local h c
 	printf ' (this report)'
-	for h in daemon throughput; do
+	for h in daemon throughput accuracy; do
 		c=$(cat "$RES/$h/commit" 2>/dev/null) || c="a commit not kept"
 		printf '; the %s figures measured at %s' "$h" "$c"
 	done
@@ -150,7 +151,7 @@ machine() {
 	| system | ${os:-unknown}${virt:+, virtualization: $virt} |
 	| tcptune | $("$top_builddir/tcptuned" -V 2>&1 | head -n 1)${commit:+, commit $commit}$( [ "$ONLY" = none ] && printf '%s' "$(measured_at)") |
 	| mode | $( [ "$ONLY" = none ] && echo "as each run's date below says" || { [ -n "$QUICK" ] && echo "quick (\`--quick\`: short windows, few samples)"; } || echo full) |
-	| load average (1 min) | $( [ "$ONLY" = none ] || echo "$LOAD0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end; ")while the daemon figures were measured, $(load_text daemon); while the throughput figures were, $(load_text throughput) |
+	| load average (1 min) | $( [ "$ONLY" = none ] || echo "$LOAD0 at the start, $(cut -d' ' -f1 /proc/loadavg) at the end; ")while the daemon figures were measured, $(load_text daemon); while the throughput figures were, $(load_text throughput); while diagnose's accuracy was, $(load_text accuracy) |
 	EOF
 }
 
@@ -207,6 +208,11 @@ report_only() {
 		    "$RES/throughput" >"$RES/throughput-report.log" 2>&1 ||
 		    say "throughput --report-only failed: see $RES/throughput-report.log"
 	fi
+	if [ -s "$RES/accuracy/accuracy.dat" ]; then
+		bash "$top_srcdir/bench/flows/accuracy_report.sh" "$RES/accuracy" \
+		    >"$RES/accuracy/accuracy.md.new" &&
+		    mv "$RES/accuracy/accuracy.md.new" "$RES/accuracy/accuracy.md"
+	fi
 }
 
 if [ "$ONLY" = none ]; then
@@ -224,6 +230,9 @@ if [ "$ONLY" = throughput ] || [ -z "$ONLY" ]; then
 		say "throughput: bench/throughput/run.sh is missing"
 		FAILED=1
 	fi
+fi
+if [ "$ONLY" = accuracy ] || [ -z "$ONLY" ]; then
+	half accuracy "$top_srcdir/bench/flows/accuracy.sh"
 fi
 
 {
@@ -250,15 +259,19 @@ fi
 	make bench-report                 # this file again from bench-results/
 	bench/daemon/run.sh [--quick] OUTDIR       # one half, into OUTDIR
 	bench/throughput/run.sh [--quick] OUTDIR
+	bench/flows/accuracy.sh [--quick] [--runs N] OUTDIR
 	\`\`\`
 
 	Each figure below names the command that produced it.  The daemon
-	figures: $(when daemon); the throughput figures: $(when throughput).
+	figures: $(when daemon); the throughput figures: $(when throughput);
+	diagnose's accuracy: $(when accuracy).
 
 	EOF
 	section daemon daemon.md "The daemon's own cost"
 	echo
 	section throughput throughput.md "Throughput"
+	echo
+	section accuracy accuracy.md "Diagnose's accuracy on the emulated path"
 } >"$RES/BENCHMARKS.md"
 
 copy_plots || { say "cannot copy the plots to $DOCS"; FAILED=1; }
