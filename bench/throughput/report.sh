@@ -59,6 +59,10 @@ mib() {			# the last number of a vector, in MiB
 	awk -v v="$1" 'BEGIN { n = split(v, f, " "); printf "%g\n", f[n] / 1048576 }'
 }
 
+# How close advise must come to the measured rate, in %, on every row
+# (issue 46).
+ADVISE_TOL=10
+
 # advise_json ROW RTT: tcptunectl advise on this row's values, with this
 # host's kernel release and its (global) net.core ceilings, as the
 # namespaces see them.
@@ -172,7 +176,7 @@ others_advise() {
 $ROWS
 EOF
 	[ -z "$list" ] ||
-	    echo "- advise on the other rows (no target): ${list#; } (Mbit/s; why, where it is off by more than 25 %: under the advise table below)."
+	    echo "- advise on the other rows (no target): ${list#; } (Mbit/s; why, where it is off by more than $ADVISE_TOL %: under the advise table below)."
 }
 
 # The issue's targets first, met or not, and the emulator's evidence.
@@ -189,10 +193,10 @@ section_summary() {
 		grep -q "^$id|" <<<"$ROWS" || continue
 		read -r pred _ <<<"$(predicted "$id" "$MAIN_RTT")"
 		med=$(median_of "$MAIN_RTT" "$id" 1)
-		awk -v l="$(row_label "$id")" -v p="$pred" -v m="$med" 'BEGIN {
+		awk -v l="$(row_label "$id")" -v p="$pred" -v m="$med" -v tol="$ADVISE_TOL" 'BEGIN {
 		    d = (p - m) * 100 / m
 		    printf "- advise, %s: predicted %s Mbit/s, measured %s (%+.1f %%): %s\n", l, p, m, d,
-			(d <= 25 && d >= -25) ? "within 25 %, met" : "off by more than 25 %, NOT met (see below)" }'
+			(d <= tol && d >= -tol) ? "within " tol " %, met" : "off by more than " tol " %, NOT met (see below)" }'
 	done
 	others_advise
 	[ "$p8" = nan ] || echo "- The emulator is not the bottleneck: 8 parallel streams at default buffers carry $p8 Mbit/s ($(pct "$p8" "$LINK_MBPS") % of the link) and the tuned single stream $t Mbit/s; the goodput ceiling of a $MTU-byte packet link is $(awk -v l="$LINK_MBPS" -v m="$MTU" 'BEGIN { printf "%.0f", l * (m - 52) / m }') Mbit/s.$(tun_note)"
@@ -236,10 +240,16 @@ section_advise() {
 	echo "--set net.ipv4.tcp_rmem=... --set net.ipv4.tcp_wmem=... --set net.core.rmem_max=$(sysctl -n net.core.rmem_max)"
 	echo "--set net.core.wmem_max=$(sysctl -n net.core.wmem_max) --set kernel.osrelease=$(uname -r)\`, the smaller of"
 	echo "\`.now.receive.rate_bps\` and \`.now.send.rate_bps\` (one stream from A to B is"
-	echo "held by B's receive side or A's send side, whichever is smaller)."
+	echo "held by B's receive side or A's send side, whichever is smaller). The"
+	echo "target (issue 46): within $ADVISE_TOL % on every row. advise's receive ratio"
+	echo "160/256 was fitted on the 16 MiB row of an earlier run (557.4 Mbit/s,"
+	echo "tools/advise/advise_model.c), so that row does not test it; the others do."
+	echo "The send share 5/6 is derived from the kernel (the writer is woken once a"
+	echo "third of the buffer is free, so the queue runs from 2/3 of the cap to all"
+	echo "of it), not fitted."
 	echo
 	: >"$RAW/advise.dat"
-	echo "| row | predicted (Mbit/s) | predicted window, held by | measured median | difference | within 25 % |"
+	echo "| row | predicted (Mbit/s) | predicted window, held by | measured median | difference | within $ADVISE_TOL % |"
 	echo "| --- | --- | --- | --- | --- | --- |"
 	while IFS='|' read -r id label _ <&3; do
 		read -r pred pw lim <<EOF2
@@ -249,7 +259,7 @@ EOF2
 		diff=$(awk -v p="$pred" -v m="$med" 'BEGIN { if (m + 0 == 0) print "nan"; else printf "%+.1f", (p - m) * 100 / m }')
 		printf '| %s | %s | %.1f MiB, %s | %s | %s %% | %s |\n' "$label" "$pred" \
 		    "$(awk -v w="$pw" 'BEGIN { print w / 1048576 }')" "$lim" "$med" "$diff" \
-		    "$(awk -v d="$diff" 'BEGIN { print (d != "nan" && d <= 25 && d >= -25) ? "yes" : "**no**" }')"
+		    "$(awk -v d="$diff" -v tol="$ADVISE_TOL" 'BEGIN { print (d != "nan" && d <= tol && d >= -tol) ? "yes" : "**no**" }')"
 		echo "$id $pred $pw $med $diff $lim" >>"$RAW/advise.dat"
 	done 3<<EOF
 $ROWS
@@ -390,6 +400,8 @@ report() {
 	section_advise
 	advise_why
 	section_sweep || return 1
+	# measure_iperf.sh's table, where the run made one (not --quick)
+	[ ! -s "$OUT/measure-iperf.md" ] || cat "$OUT/measure-iperf.md"
 	machine_text
 }
 
@@ -416,15 +428,15 @@ emulator_text() {
 	echo "expected); they do not bound autotuned buffers."
 }
 
-# Why a prediction is off by more than 25 %: advise gives one stream a
+# Why a prediction is off by more than ADVISE_TOL %: advise gives one stream a
 # window of a share of each buffer (advise_model_words, from
 # tools/advise/advise_model.c); set that against what the kernel did, from
 # the sender's ss samples.
 advise_why() {
 	local id pred pw med diff lim any=0
 	while read -r id pred pw med diff lim <&3; do
-		awk -v d="$diff" 'BEGIN { exit !(d == "nan" || d > 25 || d < -25) }' || continue
-		[ "$any" -eq 1 ] || { echo "Where the prediction is off by more than 25 %:"; echo; any=1; }
+		awk -v d="$diff" -v tol="$ADVISE_TOL" 'BEGIN { exit !(d == "nan" || d > tol || d < -tol) }' || continue
+		[ "$any" -eq 1 ] || { echo "Where the prediction is off by more than $ADVISE_TOL %:"; echo; any=1; }
 		why_row "$id" "$pred" "$pw" "$med" "$diff" "$lim"
 	done 3<"$RAW/advise.dat"
 	[ "$any" -eq 0 ] || echo
@@ -451,7 +463,7 @@ why_row() {		# why_row ID PRED WINDOW MEDIAN DIFF LIMITED_BY
 	    printf "(%.3f of tcp_rmem[2]), and ss shows it limited by the receive window %s %% ", wnd / rmem, rw
 	    printf "and by the send buffer %s %% of the time. ", sb
 	    if (lim == "net.ipv4.tcp_wmem")
-		printf "The assumption that fails is on the send side: advise expects tcp_wmem[2] x %s = %.1f MiB in flight (a send buffer held at its ceiling, the share an earlier run measured), but this kernel kept %.2f of tcp_wmem[2] in flight.", sr, wmem * sr / M, fly / wmem
+		printf "The assumption that fails is on the send side: advise expects tcp_wmem[2] x %s = %.1f MiB in flight (a send buffer held at its ceiling: the writer is woken once a third of it is free, so 2/3 to all of it is queued, 5/6 on average), but this kernel kept %.2f of tcp_wmem[2] in flight.", sr, wmem * sr / M, fly / wmem
 	    else if (lim == "net.ipv4.tcp_rmem")
 		printf "The assumption that fails is on the receive side: advise plans for %s of tcp_rmem[2] as window, the kernel offered %.3f of it (scaling_ratio %.0f/256).", rr, wnd / rmem, wnd / rmem * 256
 	    else
