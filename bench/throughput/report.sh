@@ -85,7 +85,7 @@ advise_ratio() {
 # advise_model_words: how advise's model window is made, from its own
 # ratios, for the text.
 advise_model_words() {
-	printf 'the smaller of %s of tcp_rmem[2] and %s of tcp_wmem[2]' \
+	printf 'the smaller of %.3f of tcp_rmem[2] and %.3f of tcp_wmem[2]' \
 	    "$(advise_ratio receive_window_per_buffer_byte)" \
 	    "$(advise_ratio send_window_per_buffer_byte)"
 }
@@ -456,6 +456,7 @@ why_row() {		# why_row ID PRED WINDOW MEDIAN DIFF LIMITED_BY
 	    -v model="$(advise_model_words)" \
 	    -v rr="$(advise_ratio receive_window_per_buffer_byte)" \
 	    -v sr="$(advise_ratio send_window_per_buffer_byte)" \
+	    -v p4="$(median_of "$MAIN_RTT" default 4)" \
 	    -v sb="$(ss_stat "$MAIN_RTT" "$1" 1 sndbuf)" 'BEGIN { M = 1048576
 	    printf "- %s: predicted %s Mbit/s, measured %s (%s %%). ", label, pred, med, diff
 	    printf "advise gives one stream %.2f MiB (%s, held by %s); ", pw / M, model, lim
@@ -463,9 +464,11 @@ why_row() {		# why_row ID PRED WINDOW MEDIAN DIFF LIMITED_BY
 	    printf "(%.3f of tcp_rmem[2]), and ss shows it limited by the receive window %s %% ", wnd / rmem, rw
 	    printf "and by the send buffer %s %% of the time. ", sb
 	    if (lim == "net.ipv4.tcp_wmem")
-		printf "The assumption that fails is on the send side: advise expects tcp_wmem[2] x %s = %.1f MiB in flight (a send buffer held at its ceiling: the writer is woken once a third of it is free, so 2/3 to all of it is queued, 5/6 on average), but this kernel kept %.2f of tcp_wmem[2] in flight.", sr, wmem * sr / M, fly / wmem
+		printf "The assumption that fails is on the send side: advise expects tcp_wmem[2] x %.3f = %.1f MiB in flight (a send buffer held at its ceiling: the writer is woken once a third of it is free, so 2/3 to all of it is queued, 5/6 on average), but this kernel kept %.2f of tcp_wmem[2] in flight.", sr, wmem * sr / M, fly / wmem
+	    else if (lim == "net.ipv4.tcp_rmem" && wnd / rmem - rr < 0.02 && rr - wnd / rmem < 0.02)
+		printf "The window matched the model (%.3f of tcp_rmem[2] offered, %.3f planned); the stream did not fill it: %.2f MiB in flight of %.2f offered, on a path where four parallel streams carried %s Mbit/s in this run (the delay line, a user-space process, on the busy machine): the window held it only part of the time (above), the path the rest.", wnd / rmem, rr, fly / M, wnd / M, p4
 	    else if (lim == "net.ipv4.tcp_rmem")
-		printf "The assumption that fails is on the receive side: advise plans for %s of tcp_rmem[2] as window, the kernel offered %.3f of it (scaling_ratio %.0f/256).", rr, wnd / rmem, wnd / rmem * 256
+		printf "The assumption that fails is on the receive side: advise plans for %.3f of tcp_rmem[2] as window, the kernel offered %.3f of it (scaling_ratio %.0f/256).", rr, wnd / rmem, wnd / rmem * 256
 	    else
 		printf "No buffer holds this row, so advise predicts the link; what held the stream was loss: %s retransmits (median of the runs), with %s drops in the emulator'"'"'s queue and %s packets dropped by the TUN device before the emulator read them (counters above, all runs at this RTT), while the shared CPUs were busy.", rtx, qd == "" ? "no count of" : qd, td == "" ? "no count of" : td
 	    print "" }'
@@ -475,6 +478,7 @@ machine_text() {
 	echo "### How this was measured"
 	echo
 	echo "- Machine: $(nproc) CPUs ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), Linux $(uname -r), shared with other jobs; $START; run took ${ELAPSED} s."
+	[ -z "${LOADS:-}" ] || echo "- Load average (1 min) while it ran: $LOADS."
 	echo "- Emulator: $TB_EMU; link $LINK_MBPS Mbit/s, MTU $MTU, queue 1 BDP per RTT; round trip measured by TCP connects (\`tcptunectl advise --host\`)."
 	echo "- iperf3 $(iperf3 --version | awk 'NR == 1 { print $2 }'), client in A, one server in B for all runs of a link; $RUNS run(s) per row, median; \`-t\` / \`-O\` (omitted slow start) by RTT: $(for r in $SWEEP; do printf '%s ms %s; ' "$r" "$(iperf_times "$r" | awk '{ print "-t " $1 " -O " $2 }')"; done)congestion control \`$CC\` (\`-C\`; the host's own is $(sysctl -n net.ipv4.tcp_congestion_control))."
 	echo "- Command: \`sudo bench/throughput/run.sh$([ "$QUICK" -eq 1 ] && echo ' --quick') OUTDIR\` (as \`make bench\` runs it); raw iperf3 JSON, ss samples, tcptuned logs and emulator counters in OUTDIR/throughput-raw/."

@@ -9,7 +9,8 @@
 # ceilings of each row, 3 runs per row, median; tcptune's shipped Linux
 # default applied by the real tcptuned in both namespaces; 4 and 8
 # parallel streams as the contrast; an RTT sweep; the predictions of
-# `tcptunectl advise` beside the measurements.
+# `tcptunectl advise` beside the measurements; one stream against four
+# through `tcptunectl measure iperf3://` (measure_iperf.sh).
 #
 # Writes OUTDIR/throughput.md (a markdown section, ready to include),
 # OUTDIR/throughput-sweep.png, OUTDIR/throughput-rows.png, and the raw
@@ -265,6 +266,7 @@ if [ "$REPORT_ONLY" -eq 1 ]; then
 fi
 START=$(date -u '+%Y-%m-%d %H:%M UTC')
 T0=$(date +%s)
+LOAD_START=$(cut -d' ' -f1 /proc/loadavg)
 tb_log "throughput: link $((LINK / 1000000)) Mbit/s, MTU $MTU, cc $CC, rows at $MAIN_RTT ms, sweep $SWEEP"
 link_up "$MAIN_RTT"
 # fd 3, so nothing a row runs can read the list
@@ -287,9 +289,16 @@ for r in $SWEEP; do
 	measure_row tuned 1 || fail "sweep tuned at $r ms failed"
 	link_down
 done
+# The seed's table through `tcptunectl measure iperf3://` (issue 43), on
+# a path of its own; the report includes it (measure-iperf.md).
+if [ "$QUICK" -eq 0 ]; then
+	bash "$here/measure_iperf.sh" "$OUT" >"$RAW/measure-iperf.log" 2>&1 ||
+	    tb_log "measure_iperf.sh failed: see $RAW/measure-iperf.log"
+fi
 ELAPSED=$(( $(date +%s) - T0 ))
-printf 'START=%q\nELAPSED=%q\nEMU=%q\nCC=%q\nQUICK_SAVED=%q\n' \
-    "$START" "$ELAPSED" "$EMU" "$CC" "$QUICK" >"$RAW/meta.sh"
+LOADS="$LOAD_START at the start, $(cut -d' ' -f1 /proc/loadavg) at the end"
+printf 'START=%q\nELAPSED=%q\nEMU=%q\nCC=%q\nQUICK_SAVED=%q\nLOADS=%q\n' \
+    "$START" "$ELAPSED" "$EMU" "$CC" "$QUICK" "$LOADS" >"$RAW/meta.sh"
 TB_EMU=$EMU
 
 # shellcheck source=bench/throughput/report.sh
