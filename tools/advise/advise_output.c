@@ -758,11 +758,17 @@ plist_hold(struct text *t, enum tt_os os, const struct config *cfg)
 	else
 		for (m = MODE_ENFORCE; m <= MODE_AT_LEAST; m++)
 			hold_list(cfg, m, buf, sizeof(buf));
+	/*
+	 * Installed over the daemon's config, this file would drop the keys
+	 * advise does not know: --apply (or set) adds these to it instead.
+	 * An XML comment may not hold "--", so the option is named in words.
+	 */
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " Check this "
-	    "file with tcptunectl check, install it as %s and run tcptunectl "
-	    "reload.", os == TT_OS_WINDOWS ?
-	    "%ProgramData%\\tcptune\\tcptune.conf" : "/etc/tcptune.conf "
-	    "(owned by root, mode 0644)");
+	    "file with tcptunectl check. To put it in force, run the same "
+	    "tcptunectl advise with its apply option, which adds these keys "
+	    "to %s and keeps its others, or merge them into that file by hand "
+	    "and run tcptunectl reload.", os == TT_OS_WINDOWS ?
+	    "%ProgramData%\\tcptune\\tcptune.conf" : "/etc/tcptune.conf");
 	comment_text(t, "\t", buf);
 }
 
