@@ -96,37 +96,6 @@ static void	forget_reader(struct daemon *, const void *);
 #define USAGE_WIDTH	80	/* a terminal's columns */
 #define USAGE_INDENT	16	/* the column the option texts start at */
 
-/*
- * One line of the help within USAGE_WIDTH.  Only a configured path makes
- * one wider (a deep --prefix, as make distcheck's): the line breaks at
- * its last space that fits, or else after its last '/' that fits, and
- * goes on under the option texts: a path stays whole when it fits a line.
- */
-static void
-usage_line(FILE *out, const char *s, size_t len)
-{
-	size_t	cut, width = USAGE_WIDTH, min = USAGE_INDENT + 1;
-
-	while (len > width) {
-		for (cut = width; cut > min && s[cut] != ' '; cut--)
-			;
-		if (cut <= min)		/* no space: within the path */
-			for (cut = width; cut > min && s[cut - 1] != '/';
-			    cut--)
-				;
-		if (cut <= min)
-			break;		/* one word longer than a line */
-		fprintf(out, "%.*s\n%*s", (int)cut, s, USAGE_INDENT, "");
-		if (s[cut] == ' ')
-			cut++;
-		s += cut;
-		len -= cut;
-		width = USAGE_WIDTH - USAGE_INDENT;
-		min = 1;
-	}
-	fprintf(out, "%.*s\n", (int)len, s);
-}
-
 static void
 usage(FILE *out)
 {
@@ -160,7 +129,9 @@ usage(FILE *out)
 	    TT_CONFIG_PATH, TT_MANAGED_PATH[0] ? "\"" TT_MANAGED_PATH "\"" :
 	    "none", TT_PARSE_HELPER, TT_STATE_DIR, TT_SOCKET_PATH);
 	for (s = text; (nl = strchr(s, '\n')) != NULL; s = nl + 1)
-		usage_line(out, s, (size_t)(nl - s));
+		/* past the option's name (min): the options column */
+		tt_wrap_line(out, s, (size_t)(nl - s), USAGE_WIDTH,
+		    USAGE_INDENT + 1, USAGE_WIDTH - USAGE_INDENT, USAGE_INDENT);
 }
 
 /*

@@ -401,6 +401,8 @@ const char *errno_name(int);
 size_t	 tt_edit_distance(const char *, const char *, bool);
 bool	 tt_mem_starts(const char *, const char *, const char *);
 const char *tt_mem_find(const char *, const char *, const char *);
+void	 tt_wrap_line(FILE *, const char *, size_t, size_t, size_t, size_t,
+	    int);
 
 /* os_posix.c | os_win.c */
 int	 write_file_atomic(const char *, const void *, size_t, mode_t);

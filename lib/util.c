@@ -226,6 +226,40 @@ tt_edit_distance(const char *a, const char *b, bool nocase)
 	return row[la % 3][lb];
 }
 
+/*
+ * One line of a help text, wrapped: the first part within first_width
+ * columns (a cut only past first_min, so the option's own name stays on
+ * its line), the rest within width, each part after the first at indent.
+ * Only a configured path makes a line too wide (a deep --prefix, as make
+ * distcheck's): it breaks at the last space that fits, or else after the
+ * last '/' that fits, so a path that fits a line stays whole.  The help
+ * of tcptuned and of tcptunectl both wrap this way.
+ */
+void
+tt_wrap_line(FILE *f, const char *s, size_t len, size_t first_width,
+    size_t first_min, size_t width, int indent)
+{
+	size_t	cut, w = first_width, min = first_min;
+
+	while (len > w) {
+		for (cut = w; cut > min && s[cut] != ' '; cut--)
+			;
+		if (cut <= min)		/* no space: within the path */
+			for (cut = w; cut > min && s[cut - 1] != '/'; cut--)
+				;
+		if (cut <= min)
+			break;		/* one word longer than a line */
+		fprintf(f, "%.*s\n%*s", (int)cut, s, indent, "");
+		if (s[cut] == ' ')
+			cut++;
+		s += cut;
+		len -= cut;
+		w = width;
+		min = 0;
+	}
+	fprintf(f, "%.*s\n", (int)len, s);
+}
+
 /* A whole decimal integer, optionally signed; -1 with errno set otherwise. */
 int
 parse_ll(const char *s, long long *out)

@@ -421,41 +421,13 @@ command_by_id(enum cmd_id id)
 	abort();
 }
 
-/*
- * One line of a help text, from column indent, within SYNOPSIS_WIDTH.
- * Only a configured path makes one wider (a deep --prefix, as make
- * distcheck's): it breaks at the last space that fits, or else after the
- * last '/' that fits, and goes on at indent: a path that fits a line
- * stays whole.
- */
-static void
-help_text_line(FILE *f, int indent, const char *s, size_t len)
-{
-	size_t	cut, width = (size_t)(SYNOPSIS_WIDTH - indent);
-
-	while (len > width) {
-		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
-			;
-		if (cut == 0)		/* no space: within the path */
-			for (cut = width; cut > 0 && s[cut - 1] != '/'; cut--)
-				;
-		if (cut == 0)
-			break;		/* one word longer than a line */
-		fprintf(f, "%.*s\n%*s", (int)cut, s, indent, "");
-		if (s[cut] == ' ')
-			cut++;
-		s += cut;
-		len -= cut;
-	}
-	fprintf(f, "%.*s\n", (int)len, s);
-}
-
 /* "  label   text", the text's further lines aligned under its first. */
 static void
 help_entry(FILE *f, int indent, const char *label, const char *text)
 {
 	const char	*nl;
 	int		 n;
+	size_t		 width = (size_t)(SYNOPSIS_WIDTH - indent);
 
 	n = fprintf(f, "  %s", label);
 	if (n >= indent - 1) {
@@ -466,11 +438,12 @@ help_entry(FILE *f, int indent, const char *label, const char *text)
 		fprintf(f, "%*s", indent - n, "");
 		if ((nl = strchr(text, '\n')) == NULL)
 			break;
-		help_text_line(f, indent, text, (size_t)(nl - text));
+		tt_wrap_line(f, text, (size_t)(nl - text), width, 0, width,
+		    indent);
 		text = nl + 1;
 		n = 0;
 	}
-	help_text_line(f, indent, text, strlen(text));
+	tt_wrap_line(f, text, strlen(text), width, 0, width, indent);
 }
 
 /*

@@ -291,6 +291,42 @@ test_edit_distance(void **arg)
 	assert_int_equal(tt_edit_distance(longer, "a", true), TT_EDIT_MAX + 1);
 }
 
+/*
+ * tt_wrap_line, the help's wrapping of a long configured path (make
+ * distcheck's --prefix): at a space that fits, else after a '/', each
+ * further part at the indent, nothing past the width; a short line as is.
+ */
+static void
+wrapped(const char *line, size_t first, size_t min, size_t width,
+    int indent, const char *want)
+{
+	char	buf[1024];
+	FILE	*f = tmpfile();
+
+	assert_non_null(f);
+	tt_wrap_line(f, line, strlen(line), first, min, width, indent);
+	rewind(f);
+	buf[fread(buf, 1, sizeof(buf) - 1, f)] = '\0';
+	fclose(f);
+	assert_string_equal(buf, want);
+}
+
+static void
+test_wrap_line(void **state)
+{
+	(void)state;
+	wrapped("  -f config     the file", 20, 4, 14, 6,
+	    "  -f config     the\n      file\n");
+	wrapped("short", 20, 0, 20, 4, "short\n");
+	/* no space that fits: after the last '/' that does */
+	wrapped("/a/very/long/configured/path", 12, 0, 12, 2,
+	    "/a/very/\n  long/\n  configured/\n  path\n");
+	/* one word longer than a line, without a '/': kept whole */
+	wrapped("abcdefghijklmnop", 8, 0, 8, 2, "abcdefghijklmnop\n");
+	/* nothing cut at or before min: the option's name stays whole */
+	wrapped("  -P program    x", 6, 5, 10, 2, "  -P program    x\n");
+}
+
 int
 main(void)
 {
@@ -307,6 +343,7 @@ main(void)
 		cmocka_unit_test(test_decode),
 		cmocka_unit_test(test_log_lines),
 		cmocka_unit_test(test_edit_distance),
+		cmocka_unit_test(test_wrap_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
