@@ -43,11 +43,15 @@
  */
 #define FLOW_WINDOW_SHARE	2
 /*
- * An upload's send queue this full of its send buffer (2/3) had its
- * writer blocked on the buffer (flows_verdict.c send_queue_full).
+ * An upload's send queue this full of its send buffer (1/2) had its
+ * writer blocked on the buffer (flows_verdict.c send_queue_full): a
+ * blocked writer keeps 2/3 or more queued, a reading between its wake-up
+ * and its next write a little less (0.65 of 8 MiB on a busy machine,
+ * bench/flows/accuracy.sh); a paced one about what is in flight (0.09
+ * of 20 MiB at 100 Mbit/s).
  */
-#define FLOW_SND_QUEUE_FULL_NUM	2
-#define FLOW_SND_QUEUE_FULL_DEN	3
+#define FLOW_SND_QUEUE_FULL_NUM	1
+#define FLOW_SND_QUEUE_FULL_DEN	2
 #define FLOW_RTT_GROWN_PCT	150
 /*
  * A pass costs a dump of the kernel's whole connection table (on Linux a

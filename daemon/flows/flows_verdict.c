@@ -35,7 +35,7 @@
  *    the total of the busy, rwnd-limited and sndbuf-limited times,
  *    net/ipv4/tcp.c tcp_get_info_chrono_stats), send-buffer or
  *    peer-window when that time is over half of the busy time; also
- *    send-buffer when the send queue held at least two thirds of the
+ *    send-buffer when the send queue held at least half of the
  *    send buffer at the fastest interval (Linux sk_wmem_queued,
  *    INET_DIAG_SKMEMINFO), the buffer at a ceiling and the rate near what
  *    it allows (send_queue_full: the limited time misses a sender held
@@ -297,7 +297,9 @@ cwnd_spare(const struct flow_reading *r, uint64_t rate_bps)
  * (include/net/sock.h __sk_stream_memory_free) until as much is free as
  * half of what is queued (net/core/stream.c sk_stream_write_space,
  * sk_stream_wspace >= sk_stream_min_wspace), a third of the buffer: a
- * sender held by its buffer keeps two thirds of it queued or more; a
+ * sender held by its buffer keeps two thirds of it queued or more (a
+ * little less when read before the woken writer refilled it: hence
+ * half, FLOW_SND_QUEUE_FULL_NUM/DEN); a
  * paced or idle program keeps about what is in flight, far below (the
  * buffer autotunes to twice the congestion window's memory,
  * net/ipv4/tcp_input.c tcp_sndbuf_expand).  Linux's send-buffer-limited
