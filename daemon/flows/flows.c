@@ -229,6 +229,21 @@ start(struct flow *f, const struct flow_reading *r, bool pasv,
 }
 
 /*
+ * The send queue and buffer of the reading that closed the fastest
+ * interval (flows_verdict.c send_queue_full): 0, unknown, when the
+ * reading does not say (macOS, Windows; a close notice has the last live
+ * reading's, keep_unknown).
+ */
+static void
+note_queue(struct flow *f, const struct flow_reading *r)
+{
+	bool	known = (r->known & FLOW_KNOWS_SND_QUEUE) && r->sndbuf > 0;
+
+	f->peak_queued = known ? r->wmem_queued : 0;
+	f->peak_sndbuf = known ? r->sndbuf : 0;
+}
+
+/*
  * The rate of the interval since the last rated reading; the peak is
  * kept.  An interval shorter than a round trip gives no rate, and its
  * bytes count in the next one: acknowledgements come in bursts of up to
@@ -252,6 +267,7 @@ update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 		if (bps > f->peak_bps) {
 			f->peak_bps = bps;
 			flows_note_rtt(f, r, true);
+			note_queue(f, r);
 		}
 	}
 	f->prev_ms = now_ms;
@@ -318,7 +334,8 @@ log_closed(const struct flow *f, const struct flow_verdict *v)
 	log_debug("flow %s -> %s closed: %s, %llu bit/s, rtt %u us, busy "
 	    "%llu us, rwnd-limited %llu, sndbuf-limited %llu over %llu ms, "
 	    "app-limited %u of %u readings, rcvbuf %llu, sndbuf %llu, "
-	    "cwnd %llu, peer window %llu",
+	    "cwnd %llu, peer window %llu, send queue %llu of %llu at the "
+	    "peak",
 	    f->last.local, f->last.remote, held_by_name(v->held),
 	    (unsigned long long)v->rate_bps, f->last.rtt_us,
 	    (unsigned long long)(f->last.busy_us - f->first.busy_us),
@@ -330,7 +347,9 @@ log_closed(const struct flow *f, const struct flow_verdict *v)
 	    f->readings, (unsigned long long)f->rcvbuf_max,
 	    (unsigned long long)f->sndbuf_max,
 	    (unsigned long long)f->last.cwnd_bytes,
-	    (unsigned long long)f->last.peer_wnd);
+	    (unsigned long long)f->last.peer_wnd,
+	    (unsigned long long)f->peak_queued,
+	    (unsigned long long)f->peak_sndbuf);
 }
 
 /* A closed connection's verdict is final: counted once (held_total). */
@@ -383,6 +402,13 @@ keep_unknown(struct flow_reading *r, const struct flow_reading *last)
 		r->rcvbuf = last->rcvbuf;
 		r->sndbuf = last->sndbuf;
 		r->rmem_alloc = last->rmem_alloc;
+	}
+	/* the send queue as the interval to the close began: a notice
+	   often closes an upload's fastest interval (send_queue_full) */
+	if (!(r->known & FLOW_KNOWS_SND_QUEUE) &&
+	    (last->known & FLOW_KNOWS_SND_QUEUE)) {
+		r->wmem_queued = last->wmem_queued;
+		r->known |= FLOW_KNOWS_SND_QUEUE;
 	}
 }
 

@@ -42,6 +42,16 @@
  * the path was full and a larger buffer would not help (flows_verdict.c).
  */
 #define FLOW_WINDOW_SHARE	2
+/*
+ * An upload's send queue this full of its send buffer (1/2) had its
+ * writer blocked on the buffer (flows_verdict.c send_queue_full): a
+ * blocked writer keeps 2/3 or more queued, a reading between its wake-up
+ * and its next write a little less (0.65 of 8 MiB on a busy machine,
+ * bench/flows/accuracy.sh); a paced one about what is in flight (0.09
+ * of 20 MiB at 100 Mbit/s).
+ */
+#define FLOW_SND_QUEUE_FULL_NUM	1
+#define FLOW_SND_QUEUE_FULL_DEN	2
 #define FLOW_RTT_GROWN_PCT	150
 /*
  * A pass costs a dump of the kernel's whole connection table (on Linux a
@@ -111,6 +121,7 @@
 #define FLOW_KNOWS_MIN_RTT	0x20	/* the kernel's least round trip */
 #define FLOW_KNOWS_WSCALE	0x40	/* the window scales of the SYNs */
 #define FLOW_KNOWS_RCV_SPACE	0x80	/* receive autotuning's rcv_space */
+#define FLOW_KNOWS_SND_QUEUE	0x100	/* bytes queued in the send buffer */
 
 /* One connection, in one pass, as the OS tells it. */
 struct flow_reading {
@@ -131,6 +142,8 @@ struct flow_reading {
 	uint64_t	rcvbuf;		/* receive buffer, its limit now */
 	uint64_t	sndbuf;
 	uint64_t	rmem_alloc;	/* in the receive queue now */
+	uint64_t	wmem_queued;	/* in the send queue now, sent or
+					   not (Linux sk_wmem_queued) */
 	uint32_t	idle_ms;	/* since data last moved; 0 unknown */
 	bool		app_limited;	/* the last rate sample was */
 	bool		listening;	/* a listener: its port, no flow */
@@ -182,6 +195,9 @@ struct flow {
 						   notice */
 	uint32_t		path_rtt_us;	/* the least round trip */
 	uint32_t		peak_rtt_us;	/* the one at peak_bps */
+	uint64_t		peak_queued;	/* send queue and buffer of */
+	uint64_t		peak_sndbuf;	/* the reading at peak_bps;
+						   0 unknown */
 };
 
 /*

@@ -142,6 +142,12 @@ take_meminfo(struct flow_reading *r, const void *data, size_t len)
 	r->rcvbuf = mem[SK_MEMINFO_RCVBUF];
 	r->sndbuf = mem[SK_MEMINFO_SNDBUF];
 	r->rmem_alloc = mem[SK_MEMINFO_RMEM_ALLOC];
+	/* sk_wmem_queued: the skbs in the write queue and the
+	   retransmit queue, sent or not (net/core/sock.c sk_get_meminfo) */
+	if (len >= (SK_MEMINFO_WMEM_QUEUED + 1) * sizeof(uint32_t)) {
+		r->wmem_queued = mem[SK_MEMINFO_WMEM_QUEUED];
+		r->known |= FLOW_KNOWS_SND_QUEUE;
+	}
 }
 
 /*

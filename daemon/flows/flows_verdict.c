@@ -35,6 +35,11 @@
  *    the total of the busy, rwnd-limited and sndbuf-limited times,
  *    net/ipv4/tcp.c tcp_get_info_chrono_stats), send-buffer or
  *    peer-window when that time is over half of the busy time; also
+ *    send-buffer when the send queue held at least half of the
+ *    send buffer at the fastest interval (Linux sk_wmem_queued,
+ *    INET_DIAG_SKMEMINFO), the buffer at a ceiling and the rate near what
+ *    it allows (send_queue_full: the limited time misses a sender held
+ *    in slow start or on a long path); also
  *    peer-window when the far end's window (tcpi_snd_wnd) is below the
  *    congestion window and the rate is what it allows;
  *    application when the connection was busy less than half of the
@@ -285,6 +290,47 @@ cwnd_spare(const struct flow_reading *r, uint64_t rate_bps)
 	return rate_bps * 2 < r->cwnd_bytes * 8000000 / r->rtt_us;
 }
 
+/*
+ * The send queue held at least FLOW_SND_QUEUE_FULL_NUM/DEN of the send
+ * buffer at the fastest interval: the writer was blocked on a full
+ * buffer.  A writer fills the buffer to sk_sndbuf and sleeps
+ * (include/net/sock.h __sk_stream_memory_free) until as much is free as
+ * half of what is queued (net/core/stream.c sk_stream_write_space,
+ * sk_stream_wspace >= sk_stream_min_wspace), a third of the buffer: a
+ * sender held by its buffer keeps two thirds of it queued or more (a
+ * little less when read before the woken writer refilled it: hence
+ * half, FLOW_SND_QUEUE_FULL_NUM/DEN); a
+ * paced or idle program keeps about what is in flight, far below (the
+ * buffer autotunes to twice the congestion window's memory,
+ * net/ipv4/tcp_input.c tcp_sndbuf_expand).  Linux's send-buffer-limited
+ * time misses such a sender: it runs only while the connection is not
+ * cwnd-limited (net/ipv4/tcp_output.c tcp_cwnd_validate), so it stays
+ * low in slow start and on a long path; and a buffer all in flight
+ * leaves less than a segment unsent, which marks the rate samples
+ * application-limited (net/ipv4/tcp_rate.c tcp_rate_check_app_limited),
+ * as a slow program's would be.
+ */
+static bool
+send_queue_full(const struct flow *f)
+{
+	return f->peak_sndbuf > 0 && f->peak_queued * FLOW_SND_QUEUE_FULL_DEN >=
+	    f->peak_sndbuf * FLOW_SND_QUEUE_FULL_NUM;
+}
+
+/*
+ * Held by the send buffer although the limited time did not say so: the
+ * queue full (send_queue_full), the buffer at a ceiling, and the rate
+ * near what that buffer allows at the path's round trip (binds).
+ */
+static bool
+send_buffer_by_queue(const struct flow *f, const struct flow_verdict *v,
+    uint64_t buf)
+{
+	return send_queue_full(f) && binds(v, buf) &&
+	    ceiling_reached(&f->limits.snd_auto, &f->limits.snd_fixed,
+	    buf) != NULL;
+}
+
 /* Sending, where the OS keeps the limited times. */
 static void
 classify_sending_timed(const struct flow *f, struct flow_verdict *v)
@@ -297,7 +343,7 @@ classify_sending_timed(const struct flow *f, struct flow_verdict *v)
 	uint64_t	wall_us = (f->last_ms - f->first_ms) * 1000;
 	uint64_t	buf = buffer_of(f, f->sndbuf_max, &f->limits.snd_auto);
 
-	if (busy > 0 && snd * 2 > busy)
+	if ((busy > 0 && snd * 2 > busy) || send_buffer_by_queue(f, v, buf))
 		held_by_ceiling(f, v, HELD_SEND_BUFFER, ceiling_reached(
 		    &f->limits.snd_auto, &f->limits.snd_fixed, buf), buf);
 	else if ((busy > 0 && rwnd * 2 > busy) ||

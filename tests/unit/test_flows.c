@@ -198,6 +198,7 @@ test_receive_application(void **arg)
 
 static bool	upload_paced;
 static uint64_t	upload_wnd, upload_cwnd = 732688, upload_bytes = 20 * MIB;
+static uint64_t	upload_queued;	/* sk_wmem_queued at b; 0 not known */
 
 /* An upload over a second with its busy and limited times (µs). */
 static void
@@ -220,6 +221,8 @@ upload(uint64_t busy, uint64_t sndbuf_lim, uint64_t rwnd_lim, uint64_t sndbuf,
 	b.sndbuf_limited_us = sndbuf_lim;
 	b.rwnd_limited_us = rwnd_lim;
 	b.sndbuf = sndbuf;
+	b.wmem_queued = upload_queued;
+	b.known |= upload_queued ? FLOW_KNOWS_SND_QUEUE : 0;
 	a.app_limited = b.app_limited = upload_paced;
 	flows_classify(two_passes(h, &a, &b, &l), v);
 }
@@ -243,6 +246,121 @@ test_send_buffer(void **arg)
 	upload_bytes = 20 * MIB;
 	assert_int_equal(v.held, HELD_SEND_BUFFER);
 	assert_null(v.ceiling);
+}
+
+/*
+ * Held by a 4 MiB tcp_wmem ceiling at 150 ms in slow start: the
+ * sndbuf-limited time low (the connection cwnd-limited), every rate
+ * sample application-limited, but the send queue near the buffer at the
+ * fastest interval (12 MiB a second, 101 Mbit/s, of the 112 that 4 MiB
+ * allows): send-buffer.  Before the queue was read: application, 18 of
+ * 18 runs in bench/flows/accuracy.sh.
+ */
+static void
+test_send_buffer_by_queue(void **arg)
+{
+	struct flow_verdict	v;
+
+	(void)arg;
+	upload_bytes = 12 * MIB;
+	upload_cwnd = 2 * MIB;
+	upload_paced = true;
+	upload_queued = 4 * MIB - 200000;
+	upload(1000000, 100000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
+	assert_int_equal(v.allowed_bps, flows_window_rate(4 * MIB, RTT_150MS));
+	/* recorded on a busy machine: 5446896 of 8 MiB, 0.65, the
+	   writer woken and not yet refilling; half queued is full */
+	upload_queued = 4 * MIB * 65 / 100;
+	upload(1000000, 100000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	upload_queued = 4 * MIB / 2;
+	upload(1000000, 100000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	/* the buffer below its ceiling: autotuning would grow it, not it */
+	upload_queued = 3 * MIB;
+	upload(1000000, 100000, 0, 3 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	/* 3 MiB a second, 25 Mbit/s: far below what 4 MiB allows */
+	upload_bytes = 3 * MIB;
+	upload_queued = 4 * MIB - 200000;
+	upload(1000000, 100000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_queued = 0;
+	upload_paced = false;
+	upload_cwnd = 732688;
+	upload_bytes = 20 * MIB;
+}
+
+/*
+ * Recorded (bench/flows/accuracy.sh, 8 MiB tcp_wmem, 150 ms): the send
+ * queue 6.1 to 6.6 MB of 8388608 in every live reading, and the fastest
+ * interval the one the close notice ended, which carries no queue: the
+ * last live reading's stands for it, send-buffer (it read application).
+ */
+static void
+test_send_queue_at_close(void **arg)
+{
+	struct flow_history	*h = malloc(sizeof(*h));
+	struct flow_limits	 l = linux_limits(6 * MIB, 8 * MIB, 0);
+	struct flow_reading	 a = reading(7, RTT_150MS), b, c;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_acked = 6 * MIB;
+	a.busy_us = 1000000;
+	a.sndbuf = 8 * MIB;
+	a.wmem_queued = 6149112;
+	a.known |= FLOW_KNOWS_SND_QUEUE;
+	a.app_limited = true;
+	b = a;
+	b.bytes_acked += 38 * MIB;	/* 319 Mbit/s */
+	b.busy_us += 1000000;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, &l, 1000);
+	flows_end_pass(h, 1000);
+	flows_begin_pass(h, 2000);
+	flows_take(h, &b, &l, 2000);
+	flows_end_pass(h, 2000);
+	c = b;		/* the close notice: no buffers, no queue */
+	c.bytes_acked += 45 * MIB;	/* 377 Mbit/s, the fastest */
+	c.busy_us += 1000000;
+	c.sndbuf = c.wmem_queued = 0;
+	c.known &= ~(uint32_t)FLOW_KNOWS_SND_QUEUE;
+	flows_close(h, &c, &l, 3000);
+	flows_classify(&h->flows[0], &v);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
+	free(h);
+}
+
+/*
+ * A paced sender at a rate 4 MiB would allow (80 Mbit/s of 112), its
+ * buffer at the ceiling and its samples application-limited, keeps only
+ * what is in flight queued, under half of the buffer: application,
+ * not send-buffer.
+ */
+static void
+test_paced_queue_small(void **arg)
+{
+	struct flow_verdict	v;
+
+	(void)arg;
+	upload_bytes = 10000000;	/* 80 Mbit/s */
+	upload_cwnd = 3 * MIB;
+	upload_paced = true;
+	upload_queued = 1500000;	/* 150 ms of 80 Mbit/s in flight */
+	upload(1000000, 100000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_queued = 4 * MIB / 2 - 1;	/* just under half */
+	upload(1000000, 100000, 0, 4 * MIB, &v);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	upload_queued = 0;
+	upload_paced = false;
+	upload_cwnd = 732688;
+	upload_bytes = 20 * MIB;
 }
 
 static void
@@ -1985,6 +2103,9 @@ main(void)
 		cmocka_unit_test(test_receive_fixed),
 		cmocka_unit_test(test_receive_application),
 		cmocka_unit_test(test_send_buffer),
+		cmocka_unit_test(test_send_buffer_by_queue),
+		cmocka_unit_test(test_paced_queue_small),
+		cmocka_unit_test(test_send_queue_at_close),
 		cmocka_unit_test(test_peer_network_application),
 		cmocka_unit_test(test_send_without_times),
 		cmocka_unit_test(test_unclassified),
