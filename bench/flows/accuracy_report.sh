@@ -103,11 +103,11 @@ if missed up4 application || missed up8 application || missed up16 application; 
 	echo "send buffer shows too: its rate samples are application-limited"
 	echo "(net/ipv4/tcp_rate.c, tcp_rate_check_app_limited: nothing unsent in the"
 	echo "write queue, because the program waits for buffer space) and its"
-	echo "congestion window, grown to twice the flight, looks spare. Not fixed"
-	echo "here: a sound rule needs what the program has queued"
-	echo "(SK_MEMINFO_WMEM_QUEUED in sock_diag's meminfo: a sender held by its"
-	echo "buffer keeps 2/3 to all of sk_sndbuf queued, sk_stream_min_wspace, a"
-	echo "paced one about its flight), which the flow readings do not keep yet."
+	echo "congestion window, grown to twice the flight, looks spare. So diagnose"
+	echo "also weighs what the program has queued (SK_MEMINFO_WMEM_QUEUED in"
+	echo "sock_diag's meminfo: a sender held by its buffer keeps most of"
+	echo "sk_sndbuf queued, a paced one about its flight): a miss here is an"
+	echo "upload whose queue was under half its buffer at its fastest reading."
 	echo
 fi
 if missed up64 peer-window; then
