@@ -59,17 +59,10 @@ fail() {
 	echo "accuracy: $*" >&2
 	exit 1
 }
-[ "$(id -u)" -eq 0 ] || fail "needs root (network namespaces)"
+# shellcheck source=bench/throughput/lib.sh
+. "$top_srcdir/bench/throughput/lib.sh"
+tb_require ip iperf3 jq
 [ -c /dev/net/tun ] || fail "no /dev/net/tun"
-for t in ip iperf3 jq; do
-	command -v "$t" >/dev/null 2>&1 || fail "$t not found"
-done
-TCPTUNED=$top_builddir/tcptuned
-TB_TCPTUNECTL=$top_builddir/tcptunectl
-TB_DELAYLINE=$top_builddir/bench/throughput/delayline
-for b in "$TCPTUNED" "$TB_TCPTUNECTL" "$TB_DELAYLINE"; do
-	[ -x "$b" ] || fail "$b not built"
-done
 
 mkdir -p "$1/accuracy-raw" || fail "cannot create $1"
 OUT=$(cd "$1" && pwd)
@@ -77,8 +70,6 @@ RAW=$OUT/accuracy-raw
 rm -f "$RAW"/* "$OUT/accuracy.dat"
 TB_TMP=$(mktemp -d /tmp/tt-bench-acc.XXXXXX) || fail "mktemp"
 chmod 0755 "$TB_TMP"
-# shellcheck source=bench/throughput/lib.sh
-. "$top_srcdir/bench/throughput/lib.sh"
 export TB_FORCE_DELAYLINE=1
 PIDS=
 BUSY=

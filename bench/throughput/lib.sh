@@ -13,6 +13,25 @@
 # Needs: TB_DELAYLINE (path to the delayline binary).  Sets: TB_NS_A,
 # TB_NS_B, TB_EMU ("netem" or "delayline"), TB_DL_PID, TB_DL_LOG.
 
+# tb_require TOOL...: what a bench on this path needs before it starts:
+# root, each TOOL on PATH, and tcptuned, tcptunectl and the delay line
+# built under top_builddir (sets TCPTUNED, TB_TCPTUNECTL, TB_DELAYLINE).
+# The caller's fail() says what is missing.  run.sh checks its own (it
+# may build the delay line, and --report-only needs no root).
+tb_require() {
+	local t b
+	[ "$(id -u)" -eq 0 ] || fail "needs root (network namespaces)"
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 || fail "$t not found"
+	done
+	TCPTUNED=$top_builddir/tcptuned
+	TB_TCPTUNECTL=$top_builddir/tcptunectl
+	TB_DELAYLINE=$top_builddir/bench/throughput/delayline
+	for b in "$TCPTUNED" "$TB_TCPTUNECTL" "$TB_DELAYLINE"; do
+		[ -x "$b" ] || fail "$b not built"
+	done
+}
+
 TB_IP_A=10.77.0.1
 TB_IP_B=10.77.0.2
 TB_NS_A=

@@ -33,16 +33,9 @@ fail() {
 	echo "measure-iperf: $*" >&2
 	exit 1
 }
-[ "$(id -u)" -eq 0 ] || fail "needs root (network namespaces)"
-for t in ip iperf3 jq; do
-	command -v "$t" >/dev/null 2>&1 || fail "$t not found"
-done
-TCPTUNED=$top_builddir/tcptuned
-TB_TCPTUNECTL=$top_builddir/tcptunectl
-TB_DELAYLINE=$top_builddir/bench/throughput/delayline
-for b in "$TCPTUNED" "$TB_TCPTUNECTL" "$TB_DELAYLINE"; do
-	[ -x "$b" ] || fail "$b not built"
-done
+# shellcheck source=bench/throughput/lib.sh
+. "$here/lib.sh"
+tb_require ip iperf3 jq
 "$TB_TCPTUNECTL" measure iperf3://127.0.0.1:9 2>&1 | grep -q "built without libiperf" &&
     fail "this tcptunectl was built without libiperf"
 
@@ -53,8 +46,6 @@ rm -f "$RAW"/*
 TB_TMP=$(mktemp -d /tmp/tt-bench-mi.XXXXXX) || fail "mktemp"
 chmod 0755 "$TB_TMP"
 mkdir -m 0755 "$TB_TMP/run"
-# shellcheck source=bench/throughput/lib.sh
-. "$here/lib.sh"
 export TB_FORCE_DELAYLINE=1
 PIDS=
 cleanup() {
