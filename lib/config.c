@@ -1703,17 +1703,18 @@ config_check_layers(const char *path, const char *managed_path,
 }
 
 /*
- * tcptuned -n: every problem of both files, one a line, or "configuration
- * OK" after naming the managed file in use.  0 when good, 1 otherwise.
+ * tcptuned -n: every problem of both files, one a line, on err, or
+ * "configuration OK" on out after naming the managed file in use.  0 when
+ * good, 1 otherwise.
  */
 int
 config_report_layers(const char *path, const char *managed_path,
-    policy_load_fn load, int flags, FILE *out)
+    policy_load_fn load, int flags, FILE *out, FILE *err)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
 
 	errlist_init(&errs);
 	cfg = config_load_layers(path, managed_path, load, flags, &errs);
-	return config_report_result(cfg, &errs, path, out);
+	return config_report_result(cfg, &errs, path, out, err);
 }

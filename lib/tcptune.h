@@ -228,7 +228,7 @@ struct config	*config_merge_policy(struct config *, struct config *,
 size_t		 config_layer_names(const struct config *, char *, size_t);
 void		 config_report_layers_used(const struct config *, FILE *);
 int		 config_report_result(struct config *, struct errlist *,
-		    const char *, FILE *);
+		    const char *, FILE *, FILE *);
 /*
  * config.c: the layers read in this process (config.c's reader), the
  * policy by the policy_load_fn given (policy_load).
@@ -236,7 +236,7 @@ int		 config_report_result(struct config *, struct errlist *,
 struct config	*config_load_layers(const char *, const char *,
 		    policy_load_fn, int, struct errlist *);
 int		 config_report_layers(const char *, const char *,
-		    policy_load_fn, int, FILE *);
+		    policy_load_fn, int, FILE *, FILE *);
 int		 config_check_layers(const char *, const char *,
 		    policy_load_fn, int, const struct config_target *, bool,
 		    FILE *, FILE *);
