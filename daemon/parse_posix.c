@@ -727,17 +727,18 @@ parse_config(const char *helper, const char *path, const char *managed,
 
 /*
  * tcptuned -n through the helper: every problem of both files, one a
- * line, or "configuration OK" after naming the managed file in use, as
- * config_report_layers() prints them.  0 when good, 1 otherwise.
+ * line, on err, or "configuration OK" on out after naming the managed
+ * file in use, as config_report_layers() prints them.  0 when good, 1
+ * otherwise.
  */
 int
 parse_report(const char *helper, const char *path, const char *managed,
-    int flags, FILE *out)
+    int flags, FILE *out, FILE *err)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
 
 	errlist_init(&errs);
 	cfg = parse_config(helper, path, managed, flags, &errs);
-	return config_report_result(cfg, &errs, path, out);
+	return config_report_result(cfg, &errs, path, out, err);
 }

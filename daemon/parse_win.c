@@ -59,10 +59,11 @@ parse_config(const char *helper, const char *path, const char *managed,
 
 int
 parse_report(const char *helper, const char *path, const char *managed,
-    int flags, FILE *out)
+    int flags, FILE *out, FILE *err)
 {
 	(void)helper;
-	return config_report_layers(path, managed, policy_load, flags, out);
+	return config_report_layers(path, managed, policy_load, flags, out,
+	    err);
 }
 
 static void

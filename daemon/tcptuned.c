@@ -1286,9 +1286,10 @@ tcptuned_main(int argc, char **argv, const struct supervisor *sup)
 		fprintf(stderr, "tcptuned: %s\n", msg);
 		return 1;
 	}
+	/* the errors on stderr, the report on stdout, as tcptunectl check */
 	if (d.opt.check_only)
 		return parse_report(d.opt.parse_helper, d.opt.config_path,
-		    d.opt.managed_path, config_flags(&d.opt), stdout);
+		    d.opt.managed_path, config_flags(&d.opt), stdout, stderr);
 	log_init(d.opt.debug, d.opt.debug, "tcptuned");
 	/* by hand: a start-up failure is said where the user looks */
 	log_echo_errors(sup->by_hand());

@@ -360,7 +360,7 @@ struct parse_job *parse_begin(struct evloop *, const char *, const char *,
 		    const char *, int, parse_done_fn, void *, struct errlist *);
 void		 parse_cancel(struct parse_job *);
 int		 parse_report(const char *, const char *, const char *, int,
-		    FILE *);
+		    FILE *, FILE *);
 int		 parse_helper_check(const char *, char *, size_t);
 int		 parse_helper_find(const char *, char *, size_t, char *,
 		    size_t);

@@ -1565,6 +1565,20 @@ report_all(FILE *out, const struct errlist *errs)
 }
 
 /*
+ * The config a report judged, to the caller when it asked for it (keep
+ * not NULL: *keep, NULL when the config was refused), so that it need not
+ * read and parse the file again to go on (check's other sources).
+ */
+static void
+keep_or_free(struct config *cfg, struct config **keep)
+{
+	if (keep != NULL)
+		*keep = cfg;
+	else
+		config_free(cfg);
+}
+
+/*
  * Check path as tcptuned would load it: print every problem on err, one
  * "file:line: message" a line in line order, or "configuration OK" on out,
  * after the plan when verbose.  With a target, also what cannot apply on
@@ -1572,11 +1586,12 @@ report_all(FILE *out, const struct errlist *errs)
  * the warnings (a key in no catalogue) on err, among the errors.  The
  * findings are diagnostics, the plan a report: a script that keeps the
  * plan (2>/dev/null) still sees why a file failed, as with cc or nginx -t.
- * 0 when the config is good, 1 otherwise.
+ * The config in *keep when keep is not NULL (keep_or_free).  0 when the
+ * config is good, 1 otherwise.
  */
 int
 config_report(const char *path, int flags, const struct config_target *t,
-    bool verbose, FILE *out, FILE *err)
+    bool verbose, FILE *out, FILE *err, struct config **keep)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
@@ -1595,7 +1610,7 @@ config_report(const char *path, int flags, const struct config_target *t,
 		fprintf(out, "configuration OK\n");
 		rv = 0;
 	}
-	config_free(cfg);
+	keep_or_free(cfg, keep);
 	errlist_clear(&errs);
 	return rv;
 }
@@ -1605,12 +1620,13 @@ config_report(const char *path, int flags, const struct config_target *t,
  * (config_check_layers): its errors, or the layers in use as tcptuned -n
  * names them, the warnings, the plan when verbose and "configuration OK";
  * the errors and warnings on err, the rest on out (config_report).
- * Frees cfg, errs and warns; 0 when good, 1 otherwise.
+ * Frees errs and warns, and cfg unless keep takes it (keep_or_free); 0
+ * when good, 1 otherwise.
  */
 int
 config_report_checked(struct config *cfg, struct errlist *errs,
     struct errlist *warns, const char *path, bool verbose, FILE *out,
-    FILE *err)
+    FILE *err, struct config **keep)
 {
 	int	rv = 1;
 
@@ -1628,7 +1644,7 @@ config_report_checked(struct config *cfg, struct errlist *errs,
 		fprintf(out, "configuration OK\n");
 		rv = 0;
 	}
-	config_free(cfg);
+	keep_or_free(cfg, keep);
 	errlist_clear(errs);
 	errlist_clear(warns);
 	return rv;
@@ -1685,12 +1701,13 @@ config_load_layers(const char *path, const char *managed_path,
  * tcptunectl check when a layer is over path (a managed file, the
  * registry policy): the layers tcptuned -n reads, checked against t, so
  * that both find the same problems in the same files; check's warnings
- * and -v's plan besides.  0 when good, 1 otherwise.
+ * and -v's plan besides; the config in *keep when keep is not NULL
+ * (keep_or_free).  0 when good, 1 otherwise.
  */
 int
 config_check_layers(const char *path, const char *managed_path,
     policy_load_fn load, int flags, const struct config_target *t,
-    bool verbose, FILE *out, FILE *err)
+    bool verbose, FILE *out, FILE *err, struct config **keep)
 {
 	struct errlist	 errs, warns;
 	struct config	*cfg;
@@ -1699,21 +1716,22 @@ config_check_layers(const char *path, const char *managed_path,
 	errlist_init(&warns);
 	cfg = load_layers(path, managed_path, load, flags, t, &errs, &warns);
 	return config_report_checked(cfg, &errs, &warns, path, verbose, out,
-	    err);
+	    err, keep);
 }
 
 /*
- * tcptuned -n: every problem of both files, one a line, or "configuration
- * OK" after naming the managed file in use.  0 when good, 1 otherwise.
+ * tcptuned -n: every problem of both files, one a line, on err, or
+ * "configuration OK" on out after naming the managed file in use.  0 when
+ * good, 1 otherwise.
  */
 int
 config_report_layers(const char *path, const char *managed_path,
-    policy_load_fn load, int flags, FILE *out)
+    policy_load_fn load, int flags, FILE *out, FILE *err)
 {
 	struct errlist	 errs;
 	struct config	*cfg;
 
 	errlist_init(&errs);
 	cfg = config_load_layers(path, managed_path, load, flags, &errs);
-	return config_report_result(cfg, &errs, path, out);
+	return config_report_result(cfg, &errs, path, out, err);
 }

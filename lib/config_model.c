@@ -227,21 +227,29 @@ config_report_layers_used(const struct config *cfg, FILE *out)
 
 /*
  * tcptuned -n's answer for a load, done in-process (config_report_layers)
- * or through the parse helper (parse_report): every error, one a line, or
- * the layers in use and "configuration OK".  Frees cfg and errs; 0 when
- * good, 1 otherwise.
+ * or through the parse helper (parse_report): every error, one a line,
+ * escaped, on err, or the layers in use and "configuration OK" on out.
+ * As tcptunectl check's (config_report): the errors are diagnostics, the
+ * rest a report, so that 2>/dev/null hides the errors only.  Frees cfg
+ * and errs; 0 when good, 1 otherwise.
  */
 int
 config_report_result(struct config *cfg, struct errlist *errs,
-    const char *path, FILE *out)
+    const char *path, FILE *out, FILE *err)
 {
+	/* the path in a message is anyone's text: safe for a terminal */
+	char	line[TT_ESCAPE_SIZE(2048)];
 	size_t	i;
 
 	if (cfg == NULL) {
-		for (i = 0; i < errs->n; i++)
-			fprintf(out, "%s\n", errs->msg[i]);
-		if (errs->n == 0)
-			fprintf(out, "%s: cannot be used\n", path);
+		for (i = 0; i < errs->n; i++) {
+			tt_escape(line, sizeof(line), errs->msg[i]);
+			fprintf(err, "%s\n", line);
+		}
+		if (errs->n == 0) {
+			tt_escape(line, sizeof(line), path);
+			fprintf(err, "%s: cannot be used\n", line);
+		}
 		errlist_clear(errs);
 		return 1;
 	}

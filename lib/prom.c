@@ -16,8 +16,12 @@
 #endif
 
 #include <stdio.h>
+#include <string.h>
 
 #include "prom.h"
+
+/* Room for the backend's name, its word or its tree. */
+#define BACKEND_SIZE	sizeof(((struct msg_daemon_info *)0)->backend)
 
 /* Label values for enum key_state, in the snake case PromQL users type. */
 static const char *const state_label[KS_STATE_COUNT] = {
@@ -117,6 +121,44 @@ key_sample(FILE *f, const char *name, const char *key, const char *label,
 	fprintf(f, "} %lld\n", value);
 }
 
+/*
+ * The backend's name as status prints it, "WORD" or "WORD (TREE)"
+ * (lib/backend_sysctl_dir.c names the live kernel's tree so), split into
+ * WORD and TREE ("" when it names none).
+ */
+static void
+backend_split(const char *name, char word[BACKEND_SIZE],
+    char tree[BACKEND_SIZE])
+{
+	size_t	n = strcspn(name, " "), len;
+
+	snprintf(word, BACKEND_SIZE, "%.*s", (int)n, name);
+	tree[0] = '\0';
+	name += n;
+	len = strlen(name);
+	if (len > 3 && strncmp(name, " (", 2) == 0 && name[len - 1] == ')')
+		snprintf(tree, BACKEND_SIZE, "%.*s", (int)(len - 3), name + 2);
+}
+
+/*
+ * The backend as labels: a label value is matched on, so the word alone,
+ * as status --json's backend (tcptunectl(8)), and the tree in a label of
+ * its own, sysctl_root, when the name gives one (the live /proc/sys).
+ */
+static void
+backend_labels(FILE *f, const char *name)
+{
+	char	word[BACKEND_SIZE], tree[BACKEND_SIZE];
+
+	backend_split(name, word, tree);
+	fputs(",backend=", f);
+	prom_label_value(f, word);
+	if (tree[0] == '\0')
+		return;
+	fputs(",sysctl_root=", f);
+	prom_label_value(f, tree);
+}
+
 static void
 write_daemon(FILE *f, const struct msg_daemon_info *di)
 {
@@ -124,8 +166,7 @@ write_daemon(FILE *f, const struct msg_daemon_info *di)
 	    "tcptuned's version, sysctl backend and files; always 1.");
 	fputs("tcptune_info{version=", f);
 	prom_label_value(f, di->version);
-	fputs(",backend=", f);
-	prom_label_value(f, di->backend);
+	backend_labels(f, di->backend);
 	fputs(",config=", f);
 	prom_label_value(f, di->config_path);
 	fputs(",managed=", f);

@@ -163,12 +163,15 @@ struct config_target {
 };
 /*
  * Check a config file: every error (on the second FILE), or
- * "configuration OK" (on the first); 0 or 1.  With a target, also against that OS's catalogue (config_model.c).
+ * "configuration OK" (on the first); 0 or 1.  With a target, also against
+ * that OS's catalogue (config_model.c).  The config, NULL when refused,
+ * in the last argument when it is not NULL, for the caller to free.
  */
 int		 config_report(const char *, int, const struct config_target *,
-		    bool, FILE *, FILE *);
+		    bool, FILE *, FILE *, struct config **);
 int		 config_report_checked(struct config *, struct errlist *,
-		    struct errlist *, const char *, bool, FILE *, FILE *);
+		    struct errlist *, const char *, bool, FILE *, FILE *,
+		    struct config **);
 /*
  * trust_posix.c | trust_win.c: the bytes, after the checks:
  * 0; an errno for config.c to word (ENOENT, EACCES, EFBIG for a file past
@@ -228,7 +231,7 @@ struct config	*config_merge_policy(struct config *, struct config *,
 size_t		 config_layer_names(const struct config *, char *, size_t);
 void		 config_report_layers_used(const struct config *, FILE *);
 int		 config_report_result(struct config *, struct errlist *,
-		    const char *, FILE *);
+		    const char *, FILE *, FILE *);
 /*
  * config.c: the layers read in this process (config.c's reader), the
  * policy by the policy_load_fn given (policy_load).
@@ -236,10 +239,10 @@ int		 config_report_result(struct config *, struct errlist *,
 struct config	*config_load_layers(const char *, const char *,
 		    policy_load_fn, int, struct errlist *);
 int		 config_report_layers(const char *, const char *,
-		    policy_load_fn, int, FILE *);
+		    policy_load_fn, int, FILE *, FILE *);
 int		 config_check_layers(const char *, const char *,
 		    policy_load_fn, int, const struct config_target *, bool,
-		    FILE *, FILE *);
+		    FILE *, FILE *, struct config **);
 
 /*
  * config_policy.c: the Windows registry policy (Group Policy, Intune)

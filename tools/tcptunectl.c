@@ -1135,31 +1135,30 @@ check_daemon_owner(const char *file)
 
 /*
  * The other places that set the config's keys (other_sources.c), each
- * said at its key's line.  A config for another OS is checked offline:
- * its places are read only under TT_SOURCES_ROOT, never this machine's.
+ * said at its key's line, for cfg as the report read it: the file is
+ * read and parsed once, so what is named is what was judged.  A config
+ * for another OS is checked offline: its places are read only under
+ * TT_SOURCES_ROOT, never this machine's.
  */
 static void
-check_other_sources(const char *file, const char *managed, enum tt_os os,
-    bool offline)
+check_other_sources(const char *file, const struct config *cfg,
+    enum tt_os os, bool offline)
 {
 	struct other_sources	 o;
-	struct errlist		 errs;
-	struct config		*cfg;
-	struct config_key	*k;
+	const struct config_key	*k;
 	char			 said[TT_TEXT_MAX];
 	char			 line[TT_ESCAPE_SIZE(TT_TEXT_MAX + 1024)];
 	size_t			 i;
 
 	if (offline && getenv(OTHER_ROOT_ENV) == NULL)
 		return;
-	if (strcmp(file, "-") == 0)	/* standard input: read once, gone */
+	/* standard input: not named, as when the file was read twice (to
+	 * name its places is a change of its own) */
+	if (strcmp(file, "-") == 0)
 		return;
-	errlist_init(&errs);
-	cfg = config_load_layers(file, managed, policy_load, 0, &errs);
-	errlist_clear(&errs);
 	other_sources_scan(other_sources_root(), os, cfg, shell_scan_launchd,
 	    &o);
-	for (i = 0; cfg != NULL && i < cfg->nkeys; i++) {
+	for (i = 0; i < cfg->nkeys; i++) {
 		k = &cfg->keys[i];
 		if (other_sources_say(&o, k->name, said, sizeof(said)) == 0)
 			continue;
@@ -1169,7 +1168,6 @@ check_other_sources(const char *file, const char *managed, enum tt_os os,
 		    k->name, line);
 	}
 	other_sources_free(&o);
-	config_free(cfg);
 }
 
 /*
@@ -1184,6 +1182,7 @@ run_check(const struct params *p)
 	const char		*file = p->file ? p->file : TT_CONFIG_PATH;
 	const char		*managed;
 	struct config_target	 t = { catalogue_host_os(), NULL };
+	struct config		*cfg;
 	char			 oses[CAT_OS_LIST_MAX];
 	int			 rv;
 
@@ -1217,13 +1216,14 @@ run_check(const struct params *p)
 	if ((managed = check_managed(p, file)) != NULL &&
 	    (config_managed_present(managed) || policy_present()))
 		rv = config_check_layers(file, managed, policy_load, 0, &t,
-		    p->verbose, stdout, stderr);
+		    p->verbose, stdout, stderr, &cfg);
 	else
 		rv = config_report(file, CONFIG_DASH_STDIN, &t, p->verbose,
-		    stdout, stderr);
-	if (rv == 0)
-		check_other_sources(file, managed, t.os, p->adv.platform !=
+		    stdout, stderr, &cfg);
+	if (cfg != NULL)
+		check_other_sources(file, cfg, t.os, p->adv.platform !=
 		    NULL && t.os != catalogue_host_os());
+	config_free(cfg);
 	backend_free(t.be);
 	return rv == 0 ? CTL_OK : CTL_FAIL;
 }

@@ -18,7 +18,8 @@
 #                     bad.err (exit 1)
 #   generated/NAME.err  the hostile cases that cannot be kept in git
 #                     (hostile.sh makes them in a temp dir): `check`, or
-#                     `tcptuned -n` for those about owners and modes
+#                     `tcptuned -n` for those about owners and modes; the
+#                     findings on stderr, "configuration OK" on stdout
 #
 # Every bad and generated case also runs under strace (when it works here)
 # and must open no file but its own and the shared libraries, open nothing
@@ -81,17 +82,10 @@ if command -v strace >/dev/null 2>&1 &&
 	tracer=strace
 fi
 
-# run DIR CMD...: CMD from DIR, bounded, stdout and stderr together into
-# $tmp/out (tcptuned -n's report: the generated cases).
-run() {
-	r_dir=$1
-	shift
-	(cd "$r_dir" && bounded "$@") >"$tmp/out" 2>&1
-}
-
-# run_apart DIR CMD...: the same, stdout into $tmp/stdout and stderr into
-# $tmp/stderr: check's findings are diagnostics, on stderr, its plan and
-# "configuration OK" the report, on stdout (issue 45).
+# run_apart DIR CMD...: CMD from DIR, bounded, stdout into $tmp/stdout and
+# stderr into $tmp/stderr: the findings of check and tcptuned -n are
+# diagnostics, on stderr, the plan and "configuration OK" the report, on
+# stdout (issue 45).
 run_apart() {
 	r_dir=$1
 	shift
@@ -217,7 +211,8 @@ confined() {
 }
 
 # generated NAME STATUS CMD...: make the case in a directory of its own,
-# run CMD on it, compare with generated/NAME.err.
+# run CMD on it, compare its stderr then its stdout with generated/NAME.err;
+# its stdout holds nothing but "configuration OK".
 generated() {
 	gname=$1 want=$2
 	shift 2
@@ -225,8 +220,9 @@ generated() {
 	gfile=$gdir/tcptune.conf
 	mkdir -p "$gdir" && chmod 0755 "$gdir"
 	hostile_make "$gname" "$gfile"
-	run "$gdir" "$@" "$gfile"
+	run_apart "$gdir" "$@" "$gfile"
 	status=$?
+	cat "$tmp/stderr" "$tmp/stdout" >"$tmp/out"
 	expected=$cfg/generated/$gname.err
 	if [ "${TT_GOLDEN_UPDATE:-0}" = 1 ]; then
 		real=$(cd "$gdir" && pwd -P)
@@ -238,6 +234,9 @@ generated() {
 		expected=$tmp/want
 	fi
 	compare "generated/$gname" "$expected" "$status" "$want"
+	! grep -qvx 'configuration OK' "$tmp/stdout"
+	report_ok $? "generated/$gname: findings on stderr, the report on stdout" \
+	    "$(cat "$tmp/stdout")"
 	confined "generated/$gname" "$gdir" "$gfile" "$@"
 	hostile_undo "$gname" "$gfile"
 }
@@ -246,6 +245,8 @@ generated() {
 generated_root() {
 	if [ "$(id -u)" -ne 0 ]; then
 		skip "generated/$1" "needs root to chown"
+		skip "generated/$1: findings on stderr, the report on stdout" \
+		    "needs root"
 		skip "generated/$1: opens nothing else" "needs root"
 		return 0
 	fi

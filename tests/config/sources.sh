@@ -10,9 +10,10 @@
 #   - macOS (--platform macos): /etc/sysctl.conf and a LaunchDaemon that
 #     runs sysctl -w through sh -c;
 #   - FreeBSD: /etc/sysctl.conf and /boot/loader.conf.
-# Then hostile places (a FIFO, a link out of the tree, a file past the
-# cap, NUL bytes, garbage, a link to /dev/null that masks): check ends,
-# says what it can, and exits 0.  Speaks TAP.
+# The config is opened once: the places named are those of the file
+# judged.  Then hostile places (a FIFO, a link out of the tree, a file
+# past the cap, NUL bytes, garbage, a link to /dev/null that masks):
+# check ends, says what it can, and exits 0.  Speaks TAP.
 
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$here/../..}"
@@ -107,6 +108,28 @@ OUT
 check_in "$R" --platform linux linux.conf
 same "linux: sysctl.d in systemd-sysctl's order, tuned, bpftune" \
     "$T/linux.want"
+
+# The places are named for the config check judged, from the one read
+# and parse of it: the file is opened once (a second read could find
+# another file than the one judged).
+if command -v strace >/dev/null 2>&1 &&
+    strace -o "$T/probe" true >/dev/null 2>&1; then
+	(cd "$T" && TT_SOURCES_ROOT=$R bounded strace -f -qq -o "$T/trace" \
+	    -e trace='/^(open|openat|openat2)$' "$ctl" check --platform linux \
+	    linux.conf) >"$T/out" 2>&1
+	same "linux, under strace: the same places" "$T/linux.want"
+	opens=$(grep -vF O_DIRECTORY "$T/trace" | grep -cE '"([^"]*/)?linux\.conf"')
+	if [ "$opens" -eq 1 ]; then
+		ok "check opens the config once, to judge it and name its places"
+	else
+		not_ok "check opens the config once, to judge it and name its places" \
+		    "opened $opens times: $(grep -F linux.conf "$T/trace")"
+	fi
+else
+	skip "linux, under strace: the same places" "strace cannot trace here"
+	skip "check opens the config once, to judge it and name its places" \
+	    "strace cannot trace here"
+fi
 
 cat >"$T/macos.conf" <<'CONF'
 <?xml version="1.0" encoding="UTF-8"?>

@@ -3,7 +3,7 @@
 # System test: tcptunectl status --prometheus and --textfile DIR against a
 # real daemon: the output passes `promtool check metrics`, shows each key's
 # state (in force, drifted, refused), corrections, the last check and
-# tcptune_up; label values with quotes, backslashes, a newline and bytes
+# tcptune_up; the backend's word and its tree as two labels; label values with quotes, backslashes, a newline and bytes
 # that are not UTF-8 are escaped; the text file is replaced whole; with no
 # daemon, tcptune_up 0 is still printed and written; the two exit 0
 # whenever the metrics were written, whatever the keys' state (status
@@ -92,6 +92,13 @@ report $? "label values escaped: quote, backslash, newline, invalid UTF-8" \
     "want config=\"$want_label\"" "$(grep '^tcptune_info' "$T/m.prom")"
 grep -qF "tcptune_key_source{key=\"$RMEM\",file=\"$want_label\"} 1" "$T/m.prom"
 report $? "tcptune_key_source names the file, escaped the same way"
+
+# The backend: a label value is matched on, so its word, as status
+# --json's, and the live tree it works on in a label of its own, not
+# status's "sysctl-dir (/proc/sys)" (tcptunectl(8)).
+grep -q '^tcptune_info{version="[^"]*",backend="sysctl-dir",sysctl_root="/proc/sys",config=' "$T/m.prom"
+report $? "tcptune_info: backend=\"sysctl-dir\", sysctl_root=\"/proc/sys\"" \
+    "$(grep '^tcptune_info' "$T/m.prom")"
 
 checked() {
 	prom

@@ -135,7 +135,7 @@ report(const char *path, int flags, bool verbose, char *out, size_t size)
 
 	f = tmpfile();
 	assert_non_null(f);
-	rv = config_report(path, flags, NULL, verbose, f, f);
+	rv = config_report(path, flags, NULL, verbose, f, f, NULL);
 	rewind(f);
 	n = fread(out, 1, size - 1, f);
 	out[n] = '\0';
@@ -1613,6 +1613,43 @@ test_report(void **state)
 	assert_string_equal(out, want);
 }
 
+/*
+ * The config a report judged, handed back for check's next step (its
+ * other sources) so that the file is parsed once: the keys at their
+ * lines when good, NULL when refused.
+ */
+static void
+test_report_keeps(void **state)
+{
+	char		 path[300];
+	struct config	 before, *cfg = &before;	/* must be overwritten */
+	FILE		*f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	tmp_path(path, sizeof(path), "keep.conf");
+	write_file(path, "<plist><dict>\n<key>Sysctls</key><dict>\n"
+	    "<key>net.ipv4.tcp_rmem</key>\n"
+	    "<string>4096 131072 6291456</string>\n"
+	    "</dict></dict></plist>\n", 0644);
+	assert_int_equal(config_report(path, 0, NULL, false, f, f, &cfg), 0);
+	assert_non_null(cfg);
+	assert_string_equal(cfg->path, path);
+	assert_int_equal(cfg->nkeys, 1);
+	assert_string_equal(cfg->keys[0].name, "net.ipv4.tcp_rmem");
+	assert_string_equal(cfg->keys[0].value, "4096 131072 6291456");
+	assert_int_equal(cfg->keys[0].line, 3);
+	config_free(cfg);
+
+	write_file(path, "<plist><dict>\n<key>A</key><true/>\n"
+	    "</dict></plist>\n", 0644);
+	cfg = &before;
+	assert_int_equal(config_report(path, 0, NULL, false, f, f, &cfg), 1);
+	assert_null(cfg);
+	unlink(path);
+	fclose(f);
+}
+
 static int
 setup(void **state)
 {
@@ -1694,6 +1731,7 @@ main(void)
 		cmocka_unit_test(test_load_owner),
 		cmocka_unit_test(test_load_dirs),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_report_keeps),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, setup, teardown);

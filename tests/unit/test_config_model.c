@@ -388,37 +388,52 @@ test_merged_count_bounded(void **arg)
 	errlist_clear(&errs);
 }
 
+/*
+ * tcptuned -n's report: the layers in use and "configuration OK" on out,
+ * the errors on err and nothing on out, as tcptunectl check's.
+ */
 static void
 test_report(void **arg)
 {
-	char	*buf = NULL;
-	size_t	 len = 0;
-	FILE	*out;
+	char	*buf = NULL, *ebuf = NULL;
+	size_t	 len = 0, elen = 0;
+	FILE	*out, *err;
 
 	(void)arg;
 	out = open_memstream(&buf, &len);
+	err = open_memstream(&ebuf, &elen);
 	assert_non_null(out);
+	assert_non_null(err);
 	assert_int_equal(config_report_layers(local_path, managed_path,
-	    policy_load, 0, out), 0);
+	    policy_load, 0, out, err), 0);
 	fflush(out);
+	fflush(err);
 	assert_string_equal(buf, "configuration OK\n");
+	assert_int_equal(elen, 0);
 	write_file(managed_path, managed_xml, 0644);
 	rewind(out);
 	assert_int_equal(config_report_layers(local_path, managed_path,
-	    policy_load, 0, out), 0);
+	    policy_load, 0, out, err), 0);
 	fputc('\0', out);
 	fflush(out);
+	fflush(err);
 	assert_non_null(strstr(buf, "managed preferences: "));
 	assert_non_null(strstr(buf, "configuration OK\n"));
+	assert_int_equal(elen, 0);
 	write_file(managed_path, "<plist>", 0644);
 	rewind(out);
 	assert_int_equal(config_report_layers(local_path, managed_path,
-	    policy_load, 0, out), 1);
-	fputc('\0', out);
+	    policy_load, 0, out, err), 1);
 	fflush(out);
-	assert_true(strncmp(buf, managed_path, strlen(managed_path)) == 0);
+	assert_int_equal(ftell(out), 0);	/* nothing on out */
+	fputc('\0', err);
+	fflush(err);
+	assert_true(strncmp(ebuf, managed_path, strlen(managed_path)) == 0);
+	assert_null(strstr(ebuf, "configuration OK"));
 	fclose(out);
+	fclose(err);
 	free(buf);
+	free(ebuf);
 }
 
 /* A config from text, labelled as its file. */

@@ -1,9 +1,10 @@
 /*
  * tools/output_prom.c, linked alone with a stand-in for the client: the
  * exact metrics for a known reply, label values escaped as the exposition
- * format wants (\\, \", \n, invalid UTF-8 as U+FFFD), tcptune_up 0 when no
- * daemon answers, and --textfile's file: replaced whole by a rename, mode
- * 0644, no temporary file left, an error for a missing directory.
+ * format wants (\\, \", \n, invalid UTF-8 as U+FFFD), the backend's word
+ * as its label and its tree in another, tcptune_up 0 when no daemon
+ * answers, and --textfile's file: replaced whole by a rename, mode 0644,
+ * no temporary file left, an error for a missing directory.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -266,6 +267,43 @@ test_metrics(void **arg)
 	reply_free(&r);
 }
 
+/* tcptune_info's line for a daemon whose backend status names so. */
+static void
+expect_info(const char *backend, const char *want)
+{
+	struct reply	 r;
+	char		*got;
+
+	fill_reply();
+	snprintf(fake_info.backend, sizeof(fake_info.backend), "%s", backend);
+	fake_rv = CTL_OK;
+	assert_int_equal(client_request("x", MSG_STATUS, &r), CTL_OK);
+	got = capture(write_fn, &r);
+	if (!has_line(got, want))
+		print_message("# missing: %s\n# in:\n%s", want, got);
+	assert_true(has_line(got, want));
+	free(got);
+	reply_free(&r);
+}
+
+/*
+ * The backend label is its word, as status --json's backend, not status's
+ * "sysctl-dir (/proc/sys)": the live tree goes in sysctl_root.
+ */
+static void
+test_backend_labels(void **arg)
+{
+	(void)arg;
+	expect_info("sysctl-dir (/proc/sys)", "tcptune_info{version=\"0.1\","
+	    "backend=\"sysctl-dir\",sysctl_root=\"/proc/sys\","
+	    "config=\"/etc/tcptune.conf\",managed=\"/M P/o.plist\"} 1");
+	expect_info("bsd", "tcptune_info{version=\"0.1\",backend=\"bsd\","
+	    "config=\"/etc/tcptune.conf\",managed=\"/M P/o.plist\"} 1");
+	expect_info("windows-cim", "tcptune_info{version=\"0.1\","
+	    "backend=\"windows-cim\",config=\"/etc/tcptune.conf\","
+	    "managed=\"/M P/o.plist\"} 1");
+}
+
 /* Each metric's samples together, after its one HELP and TYPE. */
 static void
 test_grouped(void **arg)
@@ -417,6 +455,7 @@ main(void)
 		cmocka_unit_test(test_label_escapes),
 		cmocka_unit_test(test_down),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_backend_labels),
 		cmocka_unit_test(test_grouped),
 		cmocka_unit_test(test_textfile),
 		cmocka_unit_test(test_textfile_errors),

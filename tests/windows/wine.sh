@@ -369,10 +369,10 @@ if [ "${PIPESTATUS[0]}" -ne 0 ] && grep -qF "$bad" "$tmp/out"
 then ok "policy: tcptunectl reload says the same and fails"
 else not_ok "policy: tcptunectl reload says the same and fails"; fi
 # check of the default config reads the policy as tcptuned -n does
-# (lib/config_model.c): the same lines, the bad value among them; check
-# says them on stderr (its findings; under Wine also its own note that
-# no kernel keys could be read, "tcptunectl: ..."), tcptuned -n on stdout.
-wine "$daemon" -n 2>/dev/null | unix >"$tmp/n.out"
+# (lib/config_model.c): the same lines, the bad value among them; both
+# say them on stderr, their findings (check under Wine also its own note
+# that no kernel keys could be read, "tcptunectl: ...").
+wine "$daemon" -n 2>&1 >/dev/null | unix >"$tmp/n.out"
 wine "$ctl" check 2>&1 >/dev/null | unix | grep -v '^tcptunectl: ' >"$tmp/out"
 crc=${PIPESTATUS[0]}
 if [ "$crc" -eq 1 ] && grep -qF "$bad" "$tmp/out" &&
