@@ -122,6 +122,8 @@
 #define FLOW_KNOWS_WSCALE	0x40	/* the window scales of the SYNs */
 #define FLOW_KNOWS_RCV_SPACE	0x80	/* receive autotuning's rcv_space */
 #define FLOW_KNOWS_SND_QUEUE	0x100	/* bytes queued in the send buffer */
+#define FLOW_KNOWS_NOTSENT	0x200	/* bytes in flight and not yet sent */
+#define FLOW_KNOWS_RCV_OOO	0x400	/* out-of-order packets received */
 
 /* One connection, in one pass, as the OS tells it. */
 struct flow_reading {
@@ -152,6 +154,9 @@ struct flow_reading {
 	uint64_t	rcv_space;	/* most the program read in one */
 	uint8_t		rcv_wscale;	/* ours, fixed by the SYNs */
 	uint8_t		snd_wscale;	/* the far end's */
+	uint64_t	in_flight;	/* sent, not acknowledged (bytes) */
+	uint64_t	notsent;	/* written by the program, not sent */
+	uint32_t	rcv_ooopack;	/* out-of-order packets, all life */
 };
 
 
@@ -198,6 +203,14 @@ struct flow {
 	uint64_t		peak_queued;	/* send queue and buffer of */
 	uint64_t		peak_sndbuf;	/* the reading at peak_bps;
 						   0 unknown */
+	/*
+	 * The sender's windows at peak_bps (flows_verdict.c note_peak):
+	 * what held the fastest interval, not the whole life.
+	 */
+	uint32_t		peak_known;	/* FLOW_KNOWS_* of these */
+	uint64_t		peak_cwnd, peak_peer_wnd;
+	uint64_t		peak_in_flight, peak_notsent;
+	uint32_t		peak_retrans;	/* segments, in the interval */
 };
 
 /*

@@ -98,8 +98,36 @@ rtt_now(const struct flow_reading *r)
 }
 
 /*
+ * The sender's windows at the reading that closed the fastest interval,
+ * and the segments it retransmitted in that interval (flows.c update
+ * calls this before f->last becomes r: f->last is the reading before).
+ * A reading taken once the transfer was over (nothing in flight, nothing
+ * unsent: a close notice, after the last acknowledgement) says nothing of
+ * what held it: the windows are then the last live reading's, as the
+ * send queue is (flows.c keep_unknown).
+ */
+static void
+note_peak(struct flow *f, const struct flow_reading *r)
+{
+	const struct flow_reading	*w = r;
+
+	if ((r->known & FLOW_KNOWS_NOTSENT) && r->in_flight == 0 &&
+	    r->notsent == 0 && f->readings > 0)
+		w = &f->last;
+	f->peak_known = w->known & (FLOW_KNOWS_CWND | FLOW_KNOWS_PEER_WND |
+	    FLOW_KNOWS_NOTSENT);
+	f->peak_cwnd = w->cwnd_bytes;
+	f->peak_peer_wnd = w->peer_wnd;
+	f->peak_in_flight = w->in_flight;
+	f->peak_notsent = w->notsent;
+	f->peak_retrans = r->retrans > f->last.retrans ?
+	    r->retrans - f->last.retrans : 0;
+}
+
+/*
  * The path's least round trip, kept lowest over the flow's readings; and
- * the round trip at the peak rate, at_peak when r gave it.
+ * the round trip and the sender's windows at the peak rate, at_peak when
+ * r gave it.
  */
 void
 flows_note_rtt(struct flow *f, const struct flow_reading *r, bool at_peak)
@@ -113,6 +141,8 @@ flows_note_rtt(struct flow *f, const struct flow_reading *r, bool at_peak)
 		f->path_rtt_us = least;
 	if (at_peak || f->peak_rtt_us == 0)
 		f->peak_rtt_us = rtt_now(r);
+	if (at_peak)
+		note_peak(f, r);
 }
 
 /*
