@@ -21,7 +21,11 @@
  *    download's tcpi_rtt stays at the handshake's) grew to
  *    FLOW_RTT_GROWN_PCT % of the least: more was in flight than the path
  *    passes, the excess in a queue, so no buffer verdict stands (network,
- *    "a larger buffer would not help");
+ *    "a larger buffer would not help"); but a
+ *    sender whose whole send buffer was in flight with room in its
+ *    windows at the fastest interval (Linux tcpi_notsent_bytes,
+ *    tcpi_unacked: window_held) is held by that buffer whatever the round
+ *    trip did (a delay line starved of CPU grows it too);
  *  - receiving (more bytes in than acknowledged out): receive-buffer
  *    when its receive buffer grew to a ceiling (the autotuning one, or
  *    fixed_factor times the one on a buffer a program set) and the rate
@@ -237,14 +241,54 @@ binds(const struct flow_verdict *v, uint64_t buf)
 }
 
 /*
+ * At the fastest interval the sender's program had written more than its
+ * windows let out: in flight and unsent together (tcpi_unacked segments,
+ * tcpi_notsent_bytes) over the smaller of the congestion window and the
+ * far end's.  A sender held by its send buffer has it all in flight and
+ * room to spare in the window (in slow start the window grows to twice
+ * the flight, net/ipv4/tcp_output.c tcp_cwnd_validate: 19 MB of window
+ * for an 8 MiB buffer); one its congestion window holds on a full path
+ * keeps data unsent behind a full window (45 MB queued of a 64 MiB
+ * buffer, 29 MB of window).  Where the OS does not say (a kernel before
+ * 4.6, macOS, Windows): true, the round trip alone decides, as before.
+ */
+static bool
+window_held(const struct flow *f)
+{
+	uint64_t	wnd = f->peak_cwnd;
+
+	if ((f->peak_known & (FLOW_KNOWS_NOTSENT | FLOW_KNOWS_CWND)) !=
+	    (FLOW_KNOWS_NOTSENT | FLOW_KNOWS_CWND))
+		return true;
+	if ((f->peak_known & FLOW_KNOWS_PEER_WND) && f->peak_peer_wnd > 0 &&
+	    f->peak_peer_wnd < wnd)
+		wnd = f->peak_peer_wnd;
+	return f->peak_in_flight + f->peak_notsent > wnd;
+}
+
+/*
+ * The path was full at the fastest interval: its round trip grew (a
+ * queue), so a larger buffer would not have helped.  Not for a sender
+ * whose whole send buffer was in flight with room in its windows
+ * (window_held): that buffer held it whatever the round trip did (an
+ * 8 MiB upload's round trip grew to 269 ms of 150 on a busy machine, its
+ * delay line starved of CPU, with 19 MB of congestion window).
+ */
+static bool
+path_full_for(const struct flow *f, enum held_by held)
+{
+	return rtt_grew(f) && (held != HELD_SEND_BUFFER || window_held(f));
+}
+
+/*
  * The ceiling's figures into v: what it allows, what the wanted one
- * would; network instead when the round trip grew (the path was full).
+ * would; network instead when the path was full (path_full_for).
  */
 static void
 held_by_ceiling(const struct flow *f, struct flow_verdict *v,
     enum held_by held, const struct flow_ceiling *c, uint64_t buf)
 {
-	if (rtt_grew(f)) {
+	if (path_full_for(f, held)) {
 		v->held = HELD_NETWORK;
 		v->path_full = true;
 		return;

@@ -1225,6 +1225,81 @@ test_window_cap(void **arg)
 	free(h);
 }
 
+/*
+ * An upload at an 8 MiB tcp_wmem ceiling, as recorded on a busy machine
+ * (bench/flows/accuracy.sh): 275 Mbit/s at the fastest interval with its
+ * round trip at 269 ms of the path's 150 (the delay line starved of CPU),
+ * the send queue 6805576 of 8388608, the far end's window 24133632; the
+ * congestion window cwnd, in flight and unsent as given, known the bits
+ * tcp_info gives on top of the usual (FLOW_KNOWS_NOTSENT, or not).
+ */
+static const struct flow *
+busy_upload(struct flow_history *h, const struct flow_limits *l,
+    uint64_t cwnd, uint64_t in_flight, uint64_t notsent, uint32_t known)
+{
+	struct flow_reading	a = reading(11, RTT_150MS), b;
+
+	a.known |= FLOW_KNOWS_MIN_RTT | FLOW_KNOWS_PEER_WND |
+	    FLOW_KNOWS_SND_QUEUE | known;
+	a.min_rtt_us = 150067;
+	a.bytes_acked = 20 * MIB;
+	a.busy_us = 1000000;
+	a.sndbuf = 8 * MIB;
+	a.wmem_queued = 6000000;
+	a.app_limited = true;
+	a.peer_wnd = 24133632;
+	a.cwnd_bytes = cwnd;
+	a.in_flight = in_flight;
+	a.notsent = notsent;
+	b = a;
+	b.rtt_us = 268933;
+	b.bytes_acked += 34406412;	/* 275 Mbit/s */
+	b.busy_us += 1000000;
+	b.sndbuf_limited_us = 100000;
+	b.wmem_queued = 6805576;
+	return two_passes(h, &a, &b, l);
+}
+
+/*
+ * Its whole buffer in flight (6.6 MB, nothing unsent) and its congestion
+ * window at 19 MB, room to spare: the buffer held it whatever the round
+ * trip did, send-buffer (it read network, the path-full guard).  Held by
+ * a full congestion window instead (5 MB in flight, 1.5 MB unsent behind
+ * it): network, the path full.  Where tcp_info does not say what was
+ * unsent (before 4.6; macOS, Windows): network, as before.
+ */
+static void
+test_send_buffer_round_trip_grown(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 8 * MIB, 0);
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 19046992, 6600000, 0,
+	    FLOW_KNOWS_NOTSENT), &v);
+	assert_int_equal(v.rate_bps, 275251296);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_false(v.path_full);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
+	/* the far end's window the smaller, and full: network */
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 30000000, 24000000, 600000,
+	    FLOW_KNOWS_NOTSENT), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 5000000, 5000000, 1500000,
+	    FLOW_KNOWS_NOTSENT), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 19046992, 6600000, 0, 0), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -2142,6 +2217,7 @@ main(void)
 		cmocka_unit_test(test_path_min_rtt),
 		cmocka_unit_test(test_close_only_download),
 		cmocka_unit_test(test_window_cap),
+		cmocka_unit_test(test_send_buffer_round_trip_grown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
