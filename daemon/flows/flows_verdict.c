@@ -21,7 +21,7 @@
  *    download's tcpi_rtt stays at the handshake's) grew to
  *    FLOW_RTT_GROWN_PCT % of the least: more was in flight than the path
  *    passes, the excess in a queue, so no buffer verdict stands (network,
- *    "a larger buffer would not help"); but a
+ *    "a larger buffer would not help"), nor a peer-window one; but a
  *    sender whose whole send buffer was in flight with room in its
  *    windows at the fastest interval (Linux tcpi_notsent_bytes,
  *    tcpi_unacked: window_held) is held by that buffer whatever the round
@@ -44,8 +44,11 @@
  *    INET_DIAG_SKMEMINFO), the buffer at a ceiling and the rate near what
  *    it allows (send_queue_full: the limited time misses a sender held
  *    in slow start or on a long path); also
- *    peer-window when the far end's window (tcpi_snd_wnd) is below the
- *    congestion window and the rate is what it allows;
+ *    peer-window when the far end's window (tcpi_snd_wnd) at the fastest
+ *    interval is below the congestion window there and the rate is what
+ *    it allows at the path's round trip; network instead of peer-window
+ *    when the path was full at the fastest interval (the round trip grew,
+ *    or segments were retransmitted in it);
  *    application when the connection was busy less than half of the
  *    time, or most of its rate samples were application-limited
  *    (tcpi_delivery_rate_app_limited), or its congestion window allowed
@@ -340,15 +343,43 @@ classify_receiving(const struct flow *f, struct flow_verdict *v)
  * what that window gives per round trip: the window binds, even when the
  * kernel's rwnd-limited time stays under half (it counts only the moments
  * a segment waited on the window: 36 % of a transfer held at 320 KiB by
- * a far end's 512 KiB buffer, in tests/system/diagnose.sh).
+ * a far end's 512 KiB buffer, in tests/system/diagnose.sh).  Both windows
+ * as they were at the fastest interval (a transfer's last reading has a
+ * window shrunk at its end), and one window per the path's own round
+ * trip, never one a queue inflated (a 25 MB window at a 672 ms smoothed
+ * RTT looked binding at 689 Mbit/s; at 150 ms it allows 1.35 Gbit/s).
  */
 static bool
-peer_window_binds(const struct flow_reading *r, uint64_t rate_bps)
+peer_window_binds(const struct flow *f, const struct flow_verdict *v)
 {
-	if (!(r->known & FLOW_KNOWS_PEER_WND) || r->peer_wnd == 0 ||
-	    r->rtt_us == 0 || r->peer_wnd >= r->cwnd_bytes)
+	uint64_t	wnd = f->last.peer_wnd, cwnd = f->last.cwnd_bytes;
+
+	if (f->peak_known & FLOW_KNOWS_PEER_WND) {
+		wnd = f->peak_peer_wnd;
+		cwnd = f->peak_cwnd;
+	} else if (!(f->last.known & FLOW_KNOWS_PEER_WND))
 		return false;
-	return rate_bps * 2 >= r->peer_wnd * 8000000 / r->rtt_us;
+	if (wnd == 0 || v->path_rtt_us == 0 || wnd >= cwnd)
+		return false;
+	return v->rate_bps * 2 >= wnd * 8000000 / v->path_rtt_us;
+}
+
+/*
+ * Peer-window, unless the path was full at the fastest interval: its
+ * round trip grew, or it dropped segments (the sender retransmitted in
+ * that interval).  A flight the far end's window bounded still filled the
+ * path, so a larger window would not have helped: network.  Linux counts
+ * as rwnd-limited a sender in slow start whose far end's window, grown by
+ * receive autotuning once a round trip, trails it (a 6 s upload with 64
+ * MiB ceilings at both ends, over a path it then filled).
+ */
+static void
+held_by_peer_window(const struct flow *f, struct flow_verdict *v)
+{
+	if (rtt_grew(f) || f->peak_retrans > 0)
+		held_by_network(f, v);
+	else
+		v->held = HELD_PEER_WINDOW;
 }
 
 /*
@@ -420,9 +451,8 @@ classify_sending_timed(const struct flow *f, struct flow_verdict *v)
 	if ((busy > 0 && snd * 2 > busy) || send_buffer_by_queue(f, v, buf))
 		held_by_ceiling(f, v, HELD_SEND_BUFFER, ceiling_reached(
 		    &f->limits.snd_auto, &f->limits.snd_fixed, buf), buf);
-	else if ((busy > 0 && rwnd * 2 > busy) ||
-	    peer_window_binds(&f->last, v->rate_bps))
-		v->held = HELD_PEER_WINDOW;
+	else if ((busy > 0 && rwnd * 2 > busy) || peer_window_binds(f, v))
+		held_by_peer_window(f, v);
 	else if (busy * 2 < wall_us || f->app_limited * 2 > f->readings ||
 	    cwnd_spare(&f->last, v->rate_bps))
 		v->held = HELD_APPLICATION;

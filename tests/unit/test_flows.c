@@ -1300,6 +1300,104 @@ test_send_buffer_round_trip_grown(void **arg)
 	assert_true(v.path_full);
 }
 
+/*
+ * An upload with 64 MiB ceilings at both ends, in three passes as
+ * recorded (bench/flows/accuracy.sh, quiet): its fastest interval the
+ * second, 689 Mbit/s at a 200 ms round trip (150 ms the path's), the
+ * far end's window there peer_wnd against a 35 MB congestion window,
+ * retrans segments retransmitted in it; then its last reading, slower,
+ * the round trip at 672 ms and the far end's window shrunk to 25 MB.
+ * rwnd-limited 35 % of its busy time.
+ */
+static const struct flow *
+upload_64(struct flow_history *h, const struct flow_limits *l,
+    uint64_t peer_wnd, uint32_t retrans)
+{
+	struct flow_reading	a = reading(13, 150092), b, c;
+
+	flows_init(h);
+	a.known |= FLOW_KNOWS_MIN_RTT | FLOW_KNOWS_PEER_WND;
+	a.min_rtt_us = 150092;
+	a.bytes_acked = 30 * MIB;
+	a.busy_us = 1000000;
+	a.sndbuf = 64 * MIB;
+	a.cwnd_bytes = 20000000;
+	a.peer_wnd = 20000000;
+	b = a;
+	b.rtt_us = 200000;
+	b.bytes_acked += 86148715;	/* 689 Mbit/s */
+	b.busy_us += 1000000;
+	b.rwnd_limited_us = 700000;
+	b.cwnd_bytes = 35196536;
+	b.peer_wnd = peer_wnd;
+	b.retrans = retrans;
+	c = b;
+	c.rtt_us = 671994;
+	c.bytes_acked += 40000000;	/* 320 Mbit/s */
+	c.busy_us += 1000000;
+	c.peer_wnd = 25333760;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, l, 1000);
+	flows_end_pass(h, 1000);
+	flows_begin_pass(h, 2000);
+	flows_take(h, &b, l, 2000);
+	flows_end_pass(h, 2000);
+	flows_begin_pass(h, 3000);
+	flows_take(h, &c, l, 3000);
+	flows_end_pass(h, 3000);
+	return &h->flows[0];
+}
+
+/*
+ * The far end's window judged where the flow was fastest and at the
+ * path's round trip: 41.9 MB there, over the congestion window, did not
+ * hold it (it read peer-window from the last reading's 25 MB at 672 ms):
+ * network.  A 25 MB window under the congestion window at the fastest
+ * interval allows 1.35 Gbit/s at 150 ms, binding at 689 Mbit/s: but the
+ * sender retransmitted in that interval, the path full, network; with no
+ * loss there, peer-window.  Linux's rwnd-limited time over half of the
+ * busy time with the round trip grown at the fastest interval: network.
+ */
+static void
+test_peer_window_at_peak(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 64 * MIB, 0);
+	struct flow_reading	 a, b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_classify(upload_64(h, &l, 41943040, 0), &v);
+	assert_int_equal(v.rate_bps, 689189720);
+	assert_int_equal(v.held, HELD_NETWORK);
+	flows_classify(upload_64(h, &l, 25333760, 2400), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_false(v.path_full);
+	flows_classify(upload_64(h, &l, 25333760, 0), &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	/* rwnd-limited 90 % of the time, the round trip at 400 ms */
+	flows_init(h);
+	a = reading(14, RTT_150MS);
+	a.known |= FLOW_KNOWS_MIN_RTT;
+	a.min_rtt_us = RTT_150MS;
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 1000000;
+	b = a;
+	b.rtt_us = 400000;
+	b.bytes_acked += 20 * MIB;
+	b.busy_us += 1000000;
+	b.rwnd_limited_us = 900000;
+	b.sndbuf = 4 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	/* at 150 ms all along: the far end's window, as before */
+	b.rtt_us = RTT_150MS;
+	flows_init(h);
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -2218,6 +2316,7 @@ main(void)
 		cmocka_unit_test(test_close_only_download),
 		cmocka_unit_test(test_window_cap),
 		cmocka_unit_test(test_send_buffer_round_trip_grown),
+		cmocka_unit_test(test_peer_window_at_peak),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
