@@ -532,6 +532,7 @@ flows_to_msg(const struct flow *f, const struct flow_verdict *v,
 	m->window_cap = v->window_cap;
 	m->flags = (v->path_full ? TT_FLOW_PATH_FULL : 0) |
 	    (v->at_close ? TT_FLOW_AT_CLOSE : 0) |
+	    (v->sender_slow ? TT_FLOW_SENDER_SLOW : 0) |
 	    (f->last.known & FLOW_KNOWS_WSCALE ? 0 : TT_FLOW_WSCALE_UNKNOWN);
 }
 

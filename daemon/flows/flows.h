@@ -54,6 +54,17 @@
 #define FLOW_SND_QUEUE_FULL_DEN	2
 #define FLOW_RTT_GROWN_PCT	150
 /*
+ * A download whose sender sent less than the window offered: held by the
+ * far end's program (or its send buffer) when the window this end offered
+ * allowed at least FLOW_WINDOW_SPARE times the rate, and the path showed
+ * no sign of being the limit (no out-of-order packet received: no loss;
+ * the round trip not grown).  A 100 Mbit/s paced sender had a 49 to 64 MB
+ * buffer's window, 1.3 to 1.8 Gbit/s at 150 ms, 7 to 18 times its rate; a
+ * download at a 1 Gbit/s link's rate under a 64 MiB ceiling 2 to 3 times
+ * (bench/flows/accuracy.sh).
+ */
+#define FLOW_WINDOW_SPARE	4
+/*
  * A pass costs a dump of the kernel's whole connection table (on Linux a
  * walk of every bucket of the established hash, 262144 on a 24 GiB
  * machine: about 1.5 ms per address family).  When the OS counts TCP
@@ -259,6 +270,8 @@ struct flow_verdict {
 	uint64_t	 possible_bps;	/* at the wanted ceiling; 0 unknown */
 	uint32_t	 path_rtt_us;	/* the least: what allowed_bps uses */
 	bool		 path_full;	/* the round trip grew: a queue */
+	bool		 sender_slow;	/* a download the far end sent no
+					   faster (application) */
 	bool		 at_close;	/* judged from its close notice */
 	uint64_t	 window_cap;	/* 65535 << its receive window scale,
 					   below the ceiling now; 0 none */

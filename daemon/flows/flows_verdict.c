@@ -31,9 +31,14 @@
  *    fixed_factor times the one on a buffer a program set) and the rate
  *    was at least 1/FLOW_WINDOW_SHARE of what that buffer allows at the
  *    path's round trip; else application when the receive queue holds
- *    half the buffer (the program did not read); else network (the
- *    sender's side, which this end cannot see: not this machine's
- *    buffers);
+ *    half the buffer (the program did not read); else application too
+ *    (the far end sent no faster: its program or its send buffer) when
+ *    no segment arrived out of order over the flow's history (Linux
+ *    tcpi_rcv_ooopack: no loss), the round trip did not grow (no queue)
+ *    and the window the buffer offered allowed FLOW_WINDOW_SPARE times
+ *    the rate (sender_held_back); else network (the sender's side, which
+ *    this end cannot see: not this machine's buffers; also where the OS
+ *    does not count out-of-order segments, macOS and Windows);
  *  - sending: where the OS says how long the connection was limited and
  *    by what (Linux tcp_info, include/uapi/linux/tcp.h: tcpi_busy_time is
  *    the total of the busy, rwnd-limited and sndbuf-limited times,
@@ -320,6 +325,32 @@ held_by_network(const struct flow *f, struct flow_verdict *v)
 	v->path_full = rtt_grew(f);
 }
 
+/*
+ * A download the far end sent slower than this end's window allowed,
+ * with no sign the path held it: no segment received out of order over
+ * the flow's history (tcpi_rcv_ooopack, the first reading's against the
+ * last: no loss), the round trip not grown (no queue), and the window
+ * the largest receive buffer offered allowing FLOW_WINDOW_SPARE times
+ * the rate at the path's round trip.  The far end's program (paced, as
+ * iperf3 -b) or its send buffer held it.  A sender whose congestion
+ * window a loss cut shows the hole here; one that filled the path, the
+ * queue.  Where the OS does not count out-of-order segments (macOS and
+ * Windows readings, a kernel before 5.4): not judged, network as before.
+ */
+static bool
+sender_held_back(const struct flow *f, const struct flow_verdict *v)
+{
+	uint32_t	before = f->at_close ? 0 : f->first.rcv_ooopack;
+
+	if (!(f->last.known & FLOW_KNOWS_RCV_OOO) || (!f->at_close &&
+	    !(f->first.known & FLOW_KNOWS_RCV_OOO)))
+		return false;
+	if (f->last.rcv_ooopack != before || rtt_grew(f))
+		return false;
+	return v->rate_bps * FLOW_WINDOW_SPARE <=
+	    flows_window_rate(f->rcvbuf_max, v->path_rtt_us);
+}
+
 static void
 classify_receiving(const struct flow *f, struct flow_verdict *v)
 {
@@ -334,7 +365,10 @@ classify_receiving(const struct flow *f, struct flow_verdict *v)
 	}
 	if (f->last.rcvbuf > 0 && f->last.rmem_alloc * 2 >= f->last.rcvbuf)
 		v->held = HELD_APPLICATION;
-	else
+	else if (sender_held_back(f, v)) {
+		v->held = HELD_APPLICATION;
+		v->sender_slow = true;
+	} else
 		held_by_network(f, v);
 }
 

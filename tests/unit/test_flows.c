@@ -1226,6 +1226,89 @@ test_window_cap(void **arg)
 }
 
 /*
+ * A download read in two passes a second apart, its figures as recorded
+ * from a sender paced by iperf3 -R -b 100M (bench/flows/accuracy.sh, 64
+ * MiB ceilings, 150 ms): bytes in the second, the receive buffer at
+ * rcvbuf, the receiver's round trip rcv_rtt at the second reading, ooo
+ * segments received out of order between the two; known: what the OS
+ * tells besides the usual (FLOW_KNOWS_RCV_OOO, or not).
+ */
+static const struct flow *
+download_ooo(struct flow_history *h, const struct flow_limits *l,
+    uint64_t bytes, uint64_t rcvbuf, uint32_t rcv_rtt, uint32_t ooo,
+    uint32_t known)
+{
+	struct flow_reading	a = reading(12, 150440), b;
+
+	a.known |= FLOW_KNOWS_MIN_RTT | known;
+	a.min_rtt_us = 150335;
+	a.rcv_rtt_us = 150335;
+	a.bytes_received = 20 * MIB;
+	a.rcvbuf = rcvbuf;
+	a.rcv_ooopack = 12;	/* before the history: not counted */
+	b = a;
+	b.bytes_received += bytes;
+	b.rcv_rtt_us = rcv_rtt;
+	b.rcv_ooopack += ooo;
+	return two_passes(h, &a, &b, l);
+}
+
+/*
+ * Recorded: a download from a sender paced at 100 Mbit/s, its receive
+ * buffer at 49085952 (no ceiling: 64 MiB), the round trip at 150 ms all
+ * along, nothing received out of order: the far end sent no faster,
+ * application (it read network).  With segments out of order (a loss),
+ * with the round trip grown (a queue), without an out-of-order count (as
+ * macOS and Windows read), or at a rate the window nearly allowed: the
+ * network, as before.
+ */
+static void
+test_download_sender_slow(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 64 * MIB, 0);
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	char			 line[1024];
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 150335, 0,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.rate_bps, 100110992);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	assert_true(v.sender_slow);
+	assert_false(v.path_full);
+	flows_to_msg(&h->flows[0], &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_non_null(strstr(line, "ran at 100 Mbit/s: the sender sent no "
+	    "faster than this, its program or its send buffer, not this "
+	    "machine nor the path"));
+	/* 37 segments out of order: a loss cut the sender's window */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 150335, 37,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_false(v.sender_slow);
+	/* the receiver's round trip grown to 240 ms: a queue, the path full */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 240000, 0,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	/* no out-of-order count (macOS, Windows, Linux before 5.4) */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 150335, 0, 0),
+	    &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	/* 400 Mbit/s: the window (1.3 Gbit/s) not FLOW_WINDOW_SPARE times */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 50000000, 49085952, 150335, 0,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+}
+
+/*
  * An upload at an 8 MiB tcp_wmem ceiling, as recorded on a busy machine
  * (bench/flows/accuracy.sh): 275 Mbit/s at the fastest interval with its
  * round trip at 269 ms of the path's 150 (the delay line starved of CPU),
@@ -2315,6 +2398,7 @@ main(void)
 		cmocka_unit_test(test_path_min_rtt),
 		cmocka_unit_test(test_close_only_download),
 		cmocka_unit_test(test_window_cap),
+		cmocka_unit_test(test_download_sender_slow),
 		cmocka_unit_test(test_send_buffer_round_trip_grown),
 		cmocka_unit_test(test_peer_window_at_peak),
 	};
