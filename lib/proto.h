@@ -286,6 +286,8 @@ struct msg_flow {
 #define TT_FLOW_PATH_FULL	0x1	/* the round trip grew: a queue */
 #define TT_FLOW_AT_CLOSE	0x2	/* judged from its close notice */
 #define TT_FLOW_WSCALE_UNKNOWN	0x4	/* the OS does not say its scale */
+#define TT_FLOW_SENDER_SLOW	0x8	/* application: the far end sent no
+					   faster (a download) */
 
 struct msg_config_error {
 	char		text[TT_TEXT_MAX];

@@ -335,7 +335,9 @@ log_closed(const struct flow *f, const struct flow_verdict *v)
 	    "%llu us, rwnd-limited %llu, sndbuf-limited %llu over %llu ms, "
 	    "app-limited %u of %u readings, rcvbuf %llu, sndbuf %llu, "
 	    "cwnd %llu, peer window %llu, send queue %llu of %llu at the "
-	    "peak",
+	    "peak; there cwnd %llu, peer window %llu, in flight %llu, "
+	    "unsent %llu, retransmitted %u, rtt %u us of the path's %u; "
+	    "out of order received %u",
 	    f->last.local, f->last.remote, held_by_name(v->held),
 	    (unsigned long long)v->rate_bps, f->last.rtt_us,
 	    (unsigned long long)(f->last.busy_us - f->first.busy_us),
@@ -349,7 +351,13 @@ log_closed(const struct flow *f, const struct flow_verdict *v)
 	    (unsigned long long)f->last.cwnd_bytes,
 	    (unsigned long long)f->last.peer_wnd,
 	    (unsigned long long)f->peak_queued,
-	    (unsigned long long)f->peak_sndbuf);
+	    (unsigned long long)f->peak_sndbuf,
+	    (unsigned long long)f->peak_cwnd,
+	    (unsigned long long)f->peak_peer_wnd,
+	    (unsigned long long)f->peak_in_flight,
+	    (unsigned long long)f->peak_notsent, f->peak_retrans,
+	    f->peak_rtt_us, f->path_rtt_us,
+	    f->last.rcv_ooopack - (f->at_close ? 0 : f->first.rcv_ooopack));
 }
 
 /* A closed connection's verdict is final: counted once (held_total). */
@@ -524,6 +532,7 @@ flows_to_msg(const struct flow *f, const struct flow_verdict *v,
 	m->window_cap = v->window_cap;
 	m->flags = (v->path_full ? TT_FLOW_PATH_FULL : 0) |
 	    (v->at_close ? TT_FLOW_AT_CLOSE : 0) |
+	    (v->sender_slow ? TT_FLOW_SENDER_SLOW : 0) |
 	    (f->last.known & FLOW_KNOWS_WSCALE ? 0 : TT_FLOW_WSCALE_UNKNOWN);
 }
 

@@ -54,6 +54,17 @@
 #define FLOW_SND_QUEUE_FULL_DEN	2
 #define FLOW_RTT_GROWN_PCT	150
 /*
+ * A download whose sender sent less than the window offered: held by the
+ * far end's program (or its send buffer) when the window this end offered
+ * allowed at least FLOW_WINDOW_SPARE times the rate, and the path showed
+ * no sign of being the limit (no out-of-order packet received: no loss;
+ * the round trip not grown).  A 100 Mbit/s paced sender had a 49 to 64 MB
+ * buffer's window, 1.3 to 1.8 Gbit/s at 150 ms, 7 to 18 times its rate; a
+ * download at a 1 Gbit/s link's rate under a 64 MiB ceiling 2 to 3 times
+ * (bench/flows/accuracy.sh).
+ */
+#define FLOW_WINDOW_SPARE	4
+/*
  * A pass costs a dump of the kernel's whole connection table (on Linux a
  * walk of every bucket of the established hash, 262144 on a 24 GiB
  * machine: about 1.5 ms per address family).  When the OS counts TCP
@@ -122,6 +133,8 @@
 #define FLOW_KNOWS_WSCALE	0x40	/* the window scales of the SYNs */
 #define FLOW_KNOWS_RCV_SPACE	0x80	/* receive autotuning's rcv_space */
 #define FLOW_KNOWS_SND_QUEUE	0x100	/* bytes queued in the send buffer */
+#define FLOW_KNOWS_NOTSENT	0x200	/* bytes in flight and not yet sent */
+#define FLOW_KNOWS_RCV_OOO	0x400	/* out-of-order packets received */
 
 /* One connection, in one pass, as the OS tells it. */
 struct flow_reading {
@@ -152,6 +165,9 @@ struct flow_reading {
 	uint64_t	rcv_space;	/* most the program read in one */
 	uint8_t		rcv_wscale;	/* ours, fixed by the SYNs */
 	uint8_t		snd_wscale;	/* the far end's */
+	uint64_t	in_flight;	/* sent, not acknowledged (bytes) */
+	uint64_t	notsent;	/* written by the program, not sent */
+	uint32_t	rcv_ooopack;	/* out-of-order packets, all life */
 };
 
 
@@ -198,6 +214,14 @@ struct flow {
 	uint64_t		peak_queued;	/* send queue and buffer of */
 	uint64_t		peak_sndbuf;	/* the reading at peak_bps;
 						   0 unknown */
+	/*
+	 * The sender's windows at peak_bps (flows_verdict.c note_peak):
+	 * what held the fastest interval, not the whole life.
+	 */
+	uint32_t		peak_known;	/* FLOW_KNOWS_* of these */
+	uint64_t		peak_cwnd, peak_peer_wnd;
+	uint64_t		peak_in_flight, peak_notsent;
+	uint32_t		peak_retrans;	/* segments, in the interval */
 };
 
 /*
@@ -246,6 +270,8 @@ struct flow_verdict {
 	uint64_t	 possible_bps;	/* at the wanted ceiling; 0 unknown */
 	uint32_t	 path_rtt_us;	/* the least: what allowed_bps uses */
 	bool		 path_full;	/* the round trip grew: a queue */
+	bool		 sender_slow;	/* a download the far end sent no
+					   faster (application) */
 	bool		 at_close;	/* judged from its close notice */
 	uint64_t	 window_cap;	/* 65535 << its receive window scale,
 					   below the ceiling now; 0 none */

@@ -18,7 +18,9 @@
  * it lacks reads as 0 and is not marked known (tcpi_busy_time and the
  * limited times came in 4.10, tcpi_bytes_received in 4.1, tcpi_min_rtt
  * in 4.6, tcpi_snd_wnd in 5.4, commit 8f7baad7f035; 6.2 added
- * tcpi_rcv_wnd).
+ * tcpi_rcv_wnd; tcpi_notsent_bytes in 4.6, torvalds/linux commit
+ * cd9b266095f4, and tcpi_rcv_ooopack in 5.4, commit f9af2dbbfe01: see
+ * take_sender, take_receiver).
  */
 #include "config.h"
 
@@ -99,6 +101,38 @@ take_path(struct flow_reading *r, const struct tcp_info *ti, size_t len)
 	}
 }
 
+/*
+ * What the sender had in flight (tcpi_unacked, packets_out, in segments
+ * of tcpi_snd_mss) and what its program had written that was not sent
+ * yet (tcpi_notsent_bytes, write_seq - snd_nxt: net/ipv4/tcp.c
+ * tcp_get_info): flows_verdict.c tells a sender whose whole buffer was in
+ * flight from one its congestion window held back.
+ */
+static void
+take_sender(struct flow_reading *r, const struct tcp_info *ti, size_t len)
+{
+	if (!HAS(len, tcpi_notsent_bytes))
+		return;
+	r->in_flight = (uint64_t)ti->tcpi_unacked * ti->tcpi_snd_mss;
+	r->notsent = ti->tcpi_notsent_bytes;
+	r->known |= FLOW_KNOWS_NOTSENT;
+}
+
+/*
+ * The segments received out of order over the connection's life
+ * (tcpi_rcv_ooopack: counted as one goes to the out-of-order queue,
+ * net/ipv4/tcp_input.c tcp_data_queue_ofo): a hole, a segment the path
+ * lost (or reordered), seen from the receiving end.
+ */
+static void
+take_receiver(struct flow_reading *r, const struct tcp_info *ti, size_t len)
+{
+	if (!HAS(len, tcpi_rcv_ooopack))
+		return;
+	r->rcv_ooopack = ti->tcpi_rcv_ooopack;
+	r->known |= FLOW_KNOWS_RCV_OOO;
+}
+
 static void
 take_info(struct flow_reading *r, const void *data, size_t len)
 {
@@ -116,6 +150,8 @@ take_info(struct flow_reading *r, const void *data, size_t len)
 	r->idle_ms = ti.tcpi_last_data_sent < ti.tcpi_last_data_recv ?
 	    ti.tcpi_last_data_sent : ti.tcpi_last_data_recv;
 	take_path(r, &ti, len);
+	take_sender(r, &ti, len);
+	take_receiver(r, &ti, len);
 	if (HAS(len, tcpi_bytes_received)) {
 		r->bytes_received = ti.tcpi_bytes_received;
 		r->known |= FLOW_KNOWS_RECEIVED;

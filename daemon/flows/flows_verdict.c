@@ -21,15 +21,24 @@
  *    download's tcpi_rtt stays at the handshake's) grew to
  *    FLOW_RTT_GROWN_PCT % of the least: more was in flight than the path
  *    passes, the excess in a queue, so no buffer verdict stands (network,
- *    "a larger buffer would not help");
+ *    "a larger buffer would not help"), nor a peer-window one; but a
+ *    sender whose whole send buffer was in flight with room in its
+ *    windows at the fastest interval (Linux tcpi_notsent_bytes,
+ *    tcpi_unacked: window_held) is held by that buffer whatever the round
+ *    trip did (a delay line starved of CPU grows it too);
  *  - receiving (more bytes in than acknowledged out): receive-buffer
  *    when its receive buffer grew to a ceiling (the autotuning one, or
  *    fixed_factor times the one on a buffer a program set) and the rate
  *    was at least 1/FLOW_WINDOW_SHARE of what that buffer allows at the
  *    path's round trip; else application when the receive queue holds
- *    half the buffer (the program did not read); else network (the
- *    sender's side, which this end cannot see: not this machine's
- *    buffers);
+ *    half the buffer (the program did not read); else application too
+ *    (the far end sent no faster: its program or its send buffer) when
+ *    no segment arrived out of order over the flow's history (Linux
+ *    tcpi_rcv_ooopack: no loss), the round trip did not grow (no queue)
+ *    and the window the buffer offered allowed FLOW_WINDOW_SPARE times
+ *    the rate (sender_held_back); else network (the sender's side, which
+ *    this end cannot see: not this machine's buffers; also where the OS
+ *    does not count out-of-order segments, macOS and Windows);
  *  - sending: where the OS says how long the connection was limited and
  *    by what (Linux tcp_info, include/uapi/linux/tcp.h: tcpi_busy_time is
  *    the total of the busy, rwnd-limited and sndbuf-limited times,
@@ -40,8 +49,11 @@
  *    INET_DIAG_SKMEMINFO), the buffer at a ceiling and the rate near what
  *    it allows (send_queue_full: the limited time misses a sender held
  *    in slow start or on a long path); also
- *    peer-window when the far end's window (tcpi_snd_wnd) is below the
- *    congestion window and the rate is what it allows;
+ *    peer-window when the far end's window (tcpi_snd_wnd) at the fastest
+ *    interval is below the congestion window there and the rate is what
+ *    it allows at the path's round trip; network instead of peer-window
+ *    when the path was full at the fastest interval (the round trip grew,
+ *    or segments were retransmitted in it);
  *    application when the connection was busy less than half of the
  *    time, or most of its rate samples were application-limited
  *    (tcpi_delivery_rate_app_limited), or its congestion window allowed
@@ -98,8 +110,36 @@ rtt_now(const struct flow_reading *r)
 }
 
 /*
+ * The sender's windows at the reading that closed the fastest interval,
+ * and the segments it retransmitted in that interval (flows.c update
+ * calls this before f->last becomes r: f->last is the reading before).
+ * A reading taken once the transfer was over (nothing in flight, nothing
+ * unsent: a close notice, after the last acknowledgement) says nothing of
+ * what held it: the windows are then the last live reading's, as the
+ * send queue is (flows.c keep_unknown).
+ */
+static void
+note_peak(struct flow *f, const struct flow_reading *r)
+{
+	const struct flow_reading	*w = r;
+
+	if ((r->known & FLOW_KNOWS_NOTSENT) && r->in_flight == 0 &&
+	    r->notsent == 0 && f->readings > 0)
+		w = &f->last;
+	f->peak_known = w->known & (FLOW_KNOWS_CWND | FLOW_KNOWS_PEER_WND |
+	    FLOW_KNOWS_NOTSENT);
+	f->peak_cwnd = w->cwnd_bytes;
+	f->peak_peer_wnd = w->peer_wnd;
+	f->peak_in_flight = w->in_flight;
+	f->peak_notsent = w->notsent;
+	f->peak_retrans = r->retrans > f->last.retrans ?
+	    r->retrans - f->last.retrans : 0;
+}
+
+/*
  * The path's least round trip, kept lowest over the flow's readings; and
- * the round trip at the peak rate, at_peak when r gave it.
+ * the round trip and the sender's windows at the peak rate, at_peak when
+ * r gave it.
  */
 void
 flows_note_rtt(struct flow *f, const struct flow_reading *r, bool at_peak)
@@ -113,6 +153,8 @@ flows_note_rtt(struct flow *f, const struct flow_reading *r, bool at_peak)
 		f->path_rtt_us = least;
 	if (at_peak || f->peak_rtt_us == 0)
 		f->peak_rtt_us = rtt_now(r);
+	if (at_peak)
+		note_peak(f, r);
 }
 
 /*
@@ -207,14 +249,54 @@ binds(const struct flow_verdict *v, uint64_t buf)
 }
 
 /*
+ * At the fastest interval the sender's program had written more than its
+ * windows let out: in flight and unsent together (tcpi_unacked segments,
+ * tcpi_notsent_bytes) over the smaller of the congestion window and the
+ * far end's.  A sender held by its send buffer has it all in flight and
+ * room to spare in the window (in slow start the window grows to twice
+ * the flight, net/ipv4/tcp_output.c tcp_cwnd_validate: 19 MB of window
+ * for an 8 MiB buffer); one its congestion window holds on a full path
+ * keeps data unsent behind a full window (45 MB queued of a 64 MiB
+ * buffer, 29 MB of window).  Where the OS does not say (a kernel before
+ * 4.6, macOS, Windows): true, the round trip alone decides, as before.
+ */
+static bool
+window_held(const struct flow *f)
+{
+	uint64_t	wnd = f->peak_cwnd;
+
+	if ((f->peak_known & (FLOW_KNOWS_NOTSENT | FLOW_KNOWS_CWND)) !=
+	    (FLOW_KNOWS_NOTSENT | FLOW_KNOWS_CWND))
+		return true;
+	if ((f->peak_known & FLOW_KNOWS_PEER_WND) && f->peak_peer_wnd > 0 &&
+	    f->peak_peer_wnd < wnd)
+		wnd = f->peak_peer_wnd;
+	return f->peak_in_flight + f->peak_notsent > wnd;
+}
+
+/*
+ * The path was full at the fastest interval: its round trip grew (a
+ * queue), so a larger buffer would not have helped.  Not for a sender
+ * whose whole send buffer was in flight with room in its windows
+ * (window_held): that buffer held it whatever the round trip did (an
+ * 8 MiB upload's round trip grew to 269 ms of 150 on a busy machine, its
+ * delay line starved of CPU, with 19 MB of congestion window).
+ */
+static bool
+path_full_for(const struct flow *f, enum held_by held)
+{
+	return rtt_grew(f) && (held != HELD_SEND_BUFFER || window_held(f));
+}
+
+/*
  * The ceiling's figures into v: what it allows, what the wanted one
- * would; network instead when the round trip grew (the path was full).
+ * would; network instead when the path was full (path_full_for).
  */
 static void
 held_by_ceiling(const struct flow *f, struct flow_verdict *v,
     enum held_by held, const struct flow_ceiling *c, uint64_t buf)
 {
-	if (rtt_grew(f)) {
+	if (path_full_for(f, held)) {
 		v->held = HELD_NETWORK;
 		v->path_full = true;
 		return;
@@ -243,6 +325,32 @@ held_by_network(const struct flow *f, struct flow_verdict *v)
 	v->path_full = rtt_grew(f);
 }
 
+/*
+ * A download the far end sent slower than this end's window allowed,
+ * with no sign the path held it: no segment received out of order over
+ * the flow's history (tcpi_rcv_ooopack, the first reading's against the
+ * last: no loss), the round trip not grown (no queue), and the window
+ * the largest receive buffer offered allowing FLOW_WINDOW_SPARE times
+ * the rate at the path's round trip.  The far end's program (paced, as
+ * iperf3 -b) or its send buffer held it.  A sender whose congestion
+ * window a loss cut shows the hole here; one that filled the path, the
+ * queue.  Where the OS does not count out-of-order segments (macOS and
+ * Windows readings, a kernel before 5.4): not judged, network as before.
+ */
+static bool
+sender_held_back(const struct flow *f, const struct flow_verdict *v)
+{
+	uint32_t	before = f->at_close ? 0 : f->first.rcv_ooopack;
+
+	if (!(f->last.known & FLOW_KNOWS_RCV_OOO) || (!f->at_close &&
+	    !(f->first.known & FLOW_KNOWS_RCV_OOO)))
+		return false;
+	if (f->last.rcv_ooopack != before || rtt_grew(f))
+		return false;
+	return v->rate_bps * FLOW_WINDOW_SPARE <=
+	    flows_window_rate(f->rcvbuf_max, v->path_rtt_us);
+}
+
 static void
 classify_receiving(const struct flow *f, struct flow_verdict *v)
 {
@@ -257,7 +365,10 @@ classify_receiving(const struct flow *f, struct flow_verdict *v)
 	}
 	if (f->last.rcvbuf > 0 && f->last.rmem_alloc * 2 >= f->last.rcvbuf)
 		v->held = HELD_APPLICATION;
-	else
+	else if (sender_held_back(f, v)) {
+		v->held = HELD_APPLICATION;
+		v->sender_slow = true;
+	} else
 		held_by_network(f, v);
 }
 
@@ -266,15 +377,43 @@ classify_receiving(const struct flow *f, struct flow_verdict *v)
  * what that window gives per round trip: the window binds, even when the
  * kernel's rwnd-limited time stays under half (it counts only the moments
  * a segment waited on the window: 36 % of a transfer held at 320 KiB by
- * a far end's 512 KiB buffer, in tests/system/diagnose.sh).
+ * a far end's 512 KiB buffer, in tests/system/diagnose.sh).  Both windows
+ * as they were at the fastest interval (a transfer's last reading has a
+ * window shrunk at its end), and one window per the path's own round
+ * trip, never one a queue inflated (a 25 MB window at a 672 ms smoothed
+ * RTT looked binding at 689 Mbit/s; at 150 ms it allows 1.35 Gbit/s).
  */
 static bool
-peer_window_binds(const struct flow_reading *r, uint64_t rate_bps)
+peer_window_binds(const struct flow *f, const struct flow_verdict *v)
 {
-	if (!(r->known & FLOW_KNOWS_PEER_WND) || r->peer_wnd == 0 ||
-	    r->rtt_us == 0 || r->peer_wnd >= r->cwnd_bytes)
+	uint64_t	wnd = f->last.peer_wnd, cwnd = f->last.cwnd_bytes;
+
+	if (f->peak_known & FLOW_KNOWS_PEER_WND) {
+		wnd = f->peak_peer_wnd;
+		cwnd = f->peak_cwnd;
+	} else if (!(f->last.known & FLOW_KNOWS_PEER_WND))
 		return false;
-	return rate_bps * 2 >= r->peer_wnd * 8000000 / r->rtt_us;
+	if (wnd == 0 || v->path_rtt_us == 0 || wnd >= cwnd)
+		return false;
+	return v->rate_bps * 2 >= wnd * 8000000 / v->path_rtt_us;
+}
+
+/*
+ * Peer-window, unless the path was full at the fastest interval: its
+ * round trip grew, or it dropped segments (the sender retransmitted in
+ * that interval).  A flight the far end's window bounded still filled the
+ * path, so a larger window would not have helped: network.  Linux counts
+ * as rwnd-limited a sender in slow start whose far end's window, grown by
+ * receive autotuning once a round trip, trails it (a 6 s upload with 64
+ * MiB ceilings at both ends, over a path it then filled).
+ */
+static void
+held_by_peer_window(const struct flow *f, struct flow_verdict *v)
+{
+	if (rtt_grew(f) || f->peak_retrans > 0)
+		held_by_network(f, v);
+	else
+		v->held = HELD_PEER_WINDOW;
 }
 
 /*
@@ -346,9 +485,8 @@ classify_sending_timed(const struct flow *f, struct flow_verdict *v)
 	if ((busy > 0 && snd * 2 > busy) || send_buffer_by_queue(f, v, buf))
 		held_by_ceiling(f, v, HELD_SEND_BUFFER, ceiling_reached(
 		    &f->limits.snd_auto, &f->limits.snd_fixed, buf), buf);
-	else if ((busy > 0 && rwnd * 2 > busy) ||
-	    peer_window_binds(&f->last, v->rate_bps))
-		v->held = HELD_PEER_WINDOW;
+	else if ((busy > 0 && rwnd * 2 > busy) || peer_window_binds(f, v))
+		held_by_peer_window(f, v);
 	else if (busy * 2 < wall_us || f->app_limited * 2 > f->readings ||
 	    cwnd_spare(&f->last, v->rate_bps))
 		v->held = HELD_APPLICATION;

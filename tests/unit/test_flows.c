@@ -1225,6 +1225,262 @@ test_window_cap(void **arg)
 	free(h);
 }
 
+/*
+ * A download read in two passes a second apart, its figures as recorded
+ * from a sender paced by iperf3 -R -b 100M (bench/flows/accuracy.sh, 64
+ * MiB ceilings, 150 ms): bytes in the second, the receive buffer at
+ * rcvbuf, the receiver's round trip rcv_rtt at the second reading, ooo
+ * segments received out of order between the two; known: what the OS
+ * tells besides the usual (FLOW_KNOWS_RCV_OOO, or not).
+ */
+static const struct flow *
+download_ooo(struct flow_history *h, const struct flow_limits *l,
+    uint64_t bytes, uint64_t rcvbuf, uint32_t rcv_rtt, uint32_t ooo,
+    uint32_t known)
+{
+	struct flow_reading	a = reading(12, 150440), b;
+
+	a.known |= FLOW_KNOWS_MIN_RTT | known;
+	a.min_rtt_us = 150335;
+	a.rcv_rtt_us = 150335;
+	a.bytes_received = 20 * MIB;
+	a.rcvbuf = rcvbuf;
+	a.rcv_ooopack = 12;	/* before the history: not counted */
+	b = a;
+	b.bytes_received += bytes;
+	b.rcv_rtt_us = rcv_rtt;
+	b.rcv_ooopack += ooo;
+	return two_passes(h, &a, &b, l);
+}
+
+/*
+ * Recorded: a download from a sender paced at 100 Mbit/s, its receive
+ * buffer at 49085952 (no ceiling: 64 MiB), the round trip at 150 ms all
+ * along, nothing received out of order: the far end sent no faster,
+ * application (it read network).  With segments out of order (a loss),
+ * with the round trip grown (a queue), without an out-of-order count (as
+ * macOS and Windows read), or at a rate the window nearly allowed: the
+ * network, as before.
+ */
+static void
+test_download_sender_slow(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 64 * MIB, 0);
+	struct flow_verdict	 v;
+	struct msg_flow		 m;
+	char			 line[1024];
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 150335, 0,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.rate_bps, 100110992);
+	assert_int_equal(v.held, HELD_APPLICATION);
+	assert_true(v.sender_slow);
+	assert_false(v.path_full);
+	flows_to_msg(&h->flows[0], &v, &m);
+	diagnose_sentence(&m, line, sizeof(line));
+	assert_non_null(strstr(line, "ran at 100 Mbit/s: the sender sent no "
+	    "faster than this, its program or its send buffer, not this "
+	    "machine nor the path"));
+	/* 37 segments out of order: a loss cut the sender's window */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 150335, 37,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_false(v.sender_slow);
+	/* the receiver's round trip grown to 240 ms: a queue, the path full */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 240000, 0,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	/* no out-of-order count (macOS, Windows, Linux before 5.4) */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 12513874, 49085952, 150335, 0, 0),
+	    &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	/* 400 Mbit/s: the window (1.3 Gbit/s) not FLOW_WINDOW_SPARE times */
+	flows_init(h);
+	flows_classify(download_ooo(h, &l, 50000000, 49085952, 150335, 0,
+	    FLOW_KNOWS_RCV_OOO), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+}
+
+/*
+ * An upload at an 8 MiB tcp_wmem ceiling, as recorded on a busy machine
+ * (bench/flows/accuracy.sh): 275 Mbit/s at the fastest interval with its
+ * round trip at 269 ms of the path's 150 (the delay line starved of CPU),
+ * the send queue 6805576 of 8388608, the far end's window 24133632; the
+ * congestion window cwnd, in flight and unsent as given, known the bits
+ * tcp_info gives on top of the usual (FLOW_KNOWS_NOTSENT, or not).
+ */
+static const struct flow *
+busy_upload(struct flow_history *h, const struct flow_limits *l,
+    uint64_t cwnd, uint64_t in_flight, uint64_t notsent, uint32_t known)
+{
+	struct flow_reading	a = reading(11, RTT_150MS), b;
+
+	a.known |= FLOW_KNOWS_MIN_RTT | FLOW_KNOWS_PEER_WND |
+	    FLOW_KNOWS_SND_QUEUE | known;
+	a.min_rtt_us = 150067;
+	a.bytes_acked = 20 * MIB;
+	a.busy_us = 1000000;
+	a.sndbuf = 8 * MIB;
+	a.wmem_queued = 6000000;
+	a.app_limited = true;
+	a.peer_wnd = 24133632;
+	a.cwnd_bytes = cwnd;
+	a.in_flight = in_flight;
+	a.notsent = notsent;
+	b = a;
+	b.rtt_us = 268933;
+	b.bytes_acked += 34406412;	/* 275 Mbit/s */
+	b.busy_us += 1000000;
+	b.sndbuf_limited_us = 100000;
+	b.wmem_queued = 6805576;
+	return two_passes(h, &a, &b, l);
+}
+
+/*
+ * Its whole buffer in flight (6.6 MB, nothing unsent) and its congestion
+ * window at 19 MB, room to spare: the buffer held it whatever the round
+ * trip did, send-buffer (it read network, the path-full guard).  Held by
+ * a full congestion window instead (5 MB in flight, 1.5 MB unsent behind
+ * it): network, the path full.  Where tcp_info does not say what was
+ * unsent (before 4.6; macOS, Windows): network, as before.
+ */
+static void
+test_send_buffer_round_trip_grown(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 8 * MIB, 0);
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 19046992, 6600000, 0,
+	    FLOW_KNOWS_NOTSENT), &v);
+	assert_int_equal(v.rate_bps, 275251296);
+	assert_int_equal(v.held, HELD_SEND_BUFFER);
+	assert_false(v.path_full);
+	assert_string_equal(v.ceiling->key, "net.ipv4.tcp_wmem");
+	/* the far end's window the smaller, and full: network */
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 30000000, 24000000, 600000,
+	    FLOW_KNOWS_NOTSENT), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 5000000, 5000000, 1500000,
+	    FLOW_KNOWS_NOTSENT), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	flows_init(h);
+	flows_classify(busy_upload(h, &l, 19046992, 6600000, 0, 0), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+}
+
+/*
+ * An upload with 64 MiB ceilings at both ends, in three passes as
+ * recorded (bench/flows/accuracy.sh, quiet): its fastest interval the
+ * second, 689 Mbit/s at a 200 ms round trip (150 ms the path's), the
+ * far end's window there peer_wnd against a 35 MB congestion window,
+ * retrans segments retransmitted in it; then its last reading, slower,
+ * the round trip at 672 ms and the far end's window shrunk to 25 MB.
+ * rwnd-limited 35 % of its busy time.
+ */
+static const struct flow *
+upload_64(struct flow_history *h, const struct flow_limits *l,
+    uint64_t peer_wnd, uint32_t retrans)
+{
+	struct flow_reading	a = reading(13, 150092), b, c;
+
+	flows_init(h);
+	a.known |= FLOW_KNOWS_MIN_RTT | FLOW_KNOWS_PEER_WND;
+	a.min_rtt_us = 150092;
+	a.bytes_acked = 30 * MIB;
+	a.busy_us = 1000000;
+	a.sndbuf = 64 * MIB;
+	a.cwnd_bytes = 20000000;
+	a.peer_wnd = 20000000;
+	b = a;
+	b.rtt_us = 200000;
+	b.bytes_acked += 86148715;	/* 689 Mbit/s */
+	b.busy_us += 1000000;
+	b.rwnd_limited_us = 700000;
+	b.cwnd_bytes = 35196536;
+	b.peer_wnd = peer_wnd;
+	b.retrans = retrans;
+	c = b;
+	c.rtt_us = 671994;
+	c.bytes_acked += 40000000;	/* 320 Mbit/s */
+	c.busy_us += 1000000;
+	c.peer_wnd = 25333760;
+	flows_begin_pass(h, 1000);
+	flows_take(h, &a, l, 1000);
+	flows_end_pass(h, 1000);
+	flows_begin_pass(h, 2000);
+	flows_take(h, &b, l, 2000);
+	flows_end_pass(h, 2000);
+	flows_begin_pass(h, 3000);
+	flows_take(h, &c, l, 3000);
+	flows_end_pass(h, 3000);
+	return &h->flows[0];
+}
+
+/*
+ * The far end's window judged where the flow was fastest and at the
+ * path's round trip: 41.9 MB there, over the congestion window, did not
+ * hold it (it read peer-window from the last reading's 25 MB at 672 ms):
+ * network.  A 25 MB window under the congestion window at the fastest
+ * interval allows 1.35 Gbit/s at 150 ms, binding at 689 Mbit/s: but the
+ * sender retransmitted in that interval, the path full, network; with no
+ * loss there, peer-window.  Linux's rwnd-limited time over half of the
+ * busy time with the round trip grown at the fastest interval: network.
+ */
+static void
+test_peer_window_at_peak(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 64 * MIB, 0);
+	struct flow_reading	 a, b;
+	struct flow_verdict	 v;
+
+	(void)arg;
+	flows_classify(upload_64(h, &l, 41943040, 0), &v);
+	assert_int_equal(v.rate_bps, 689189720);
+	assert_int_equal(v.held, HELD_NETWORK);
+	flows_classify(upload_64(h, &l, 25333760, 2400), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_false(v.path_full);
+	flows_classify(upload_64(h, &l, 25333760, 0), &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+	/* rwnd-limited 90 % of the time, the round trip at 400 ms */
+	flows_init(h);
+	a = reading(14, RTT_150MS);
+	a.known |= FLOW_KNOWS_MIN_RTT;
+	a.min_rtt_us = RTT_150MS;
+	a.bytes_acked = 1 * MIB;
+	a.busy_us = 1000000;
+	b = a;
+	b.rtt_us = 400000;
+	b.bytes_acked += 20 * MIB;
+	b.busy_us += 1000000;
+	b.rwnd_limited_us = 900000;
+	b.sndbuf = 4 * MIB;
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_NETWORK);
+	assert_true(v.path_full);
+	/* at 150 ms all along: the far end's window, as before */
+	b.rtt_us = RTT_150MS;
+	flows_init(h);
+	flows_classify(two_passes(h, &a, &b, &l), &v);
+	assert_int_equal(v.held, HELD_PEER_WINDOW);
+}
+
 /* A flow that closes is counted once by its verdict; privacy counts. */
 static void
 test_counts_and_privacy(void **arg)
@@ -2142,6 +2398,9 @@ main(void)
 		cmocka_unit_test(test_path_min_rtt),
 		cmocka_unit_test(test_close_only_download),
 		cmocka_unit_test(test_window_cap),
+		cmocka_unit_test(test_download_sender_slow),
+		cmocka_unit_test(test_send_buffer_round_trip_grown),
+		cmocka_unit_test(test_peer_window_at_peak),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

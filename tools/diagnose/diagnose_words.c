@@ -129,9 +129,17 @@ diagnose_sentence(const struct msg_flow *f, char *buf, size_t len)
 			    transfer(f), w.host, w.rate, w.rtt);
 		break;
 	case HELD_APPLICATION:
-		snprintf(buf, len, "%s %s %s ran at %s: nothing was full, "
-		    "the program %s no faster", whose(f), transfer(f),
-		    w.host, w.rate, f->receiving ? "read" : "wrote");
+		if (f->flags & TT_FLOW_SENDER_SLOW)
+			snprintf(buf, len, "%s download from %s ran at %s: "
+			    "the sender sent no faster than this, its program "
+			    "or its send buffer, not this machine nor the path "
+			    "(no loss, no queue, the window offered far "
+			    "larger)", whose(f), w.host, w.rate);
+		else
+			snprintf(buf, len, "%s %s %s ran at %s: nothing was "
+			    "full, the program %s no faster", whose(f),
+			    transfer(f), w.host, w.rate,
+			    f->receiving ? "read" : "wrote");
 		break;
 	default:
 		snprintf(buf, len, "a connection with %s moved %s over %s: "
