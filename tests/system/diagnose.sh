@@ -23,7 +23,8 @@
 #     send-buffer;
 #   - an upload to a far end whose receive buffer stops at 512 KiB is
 #     peer-window;
-#   - an upload paced at 20 Mbit/s by iperf3 is application;
+#   - an upload paced at 20 Mbit/s by iperf3 is application, and so is
+#     a download the far end paces at 20 Mbit/s;
 #   - a non-root user sees none of root's connections, only their count;
 #   - uid 65534's loopback transfer (a queue on lo: 20 ms) is no evidence;
 #     neither it nor unconnected or tiny connections reach the daemon (the
@@ -339,6 +340,15 @@ held_is peer peer-window
 verdict $? "an upload to a far end with a small receive buffer is peer-window" \
     "$(grep "flow.*closed" "$TB_TMP/tcptuned.log" | tail -1)"
 tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "4096 131072 67108864" || bail "B rmem"
+
+# ---- application, downloading: the far end's iperf3 paces itself at
+# 20 Mbit/s; nothing arrived out of order and the round trip did not
+# grow, so neither this machine nor the path held it (issue 42)
+transfer paced_down -R -b 20M
+held_is paced_down application &&
+    jq -e '.rate_bps < 40000000' "$TB_TMP/paced_down.json" >/dev/null
+verdict $? "a download the far end paced is application, not the network" \
+    "$(cat "$TB_TMP/paced_down.json" 2>/dev/null)"
 
 # ---- application: iperf3 paces itself at 20 Mbit/s
 transfer paced -b 20M
