@@ -10,10 +10,15 @@
 #     gets under 60 % of four, a per-stream limit; tuned (resume), one
 #     stream's share is larger, and both shares are printed;
 #   - the rounds (-n 2 --both): a verdict a direction, each "faster";
-#   - 20 Mbit/s, 20 ms with a 2 MB queue in the delay line, a 32 KiB send
-#     ceiling in A, a sender without HyStart (reno in A): tuned, the
-#     upload fills the queue, and measure says "faster, but the queue
-#     grew" (queue_grew in the JSON), not a win;
+#     the server (a plain iperf3 -s) sends its report as text, so the
+#     download's round trip under load is unknown, and the report says so;
+#   - 20 Mbit/s, 20 ms with a 2 MB queue in the delay line each way, 32
+#     KiB send and receive ceilings in A, senders without HyStart (reno
+#     in A and B), an iperf3 -s -J server: the download's rounds carry
+#     the server's own RTT under load and minimum; tuned, the upload
+#     fills the uplink's queue and the far sender the downlink's, and
+#     measure says "faster, but the queue grew" (queue_grew in the JSON)
+#     each way, not a win;
 #   - the kernel's cached metrics for the server (ip tcp_metrics) are
 #     gone once a round has started, even one that then fails;
 #   - faults, each one line and its exit status: no route to the server
@@ -72,17 +77,19 @@ enforcing() {
 # shellcheck disable=SC2317 # called through tb_wait
 listening() { in_b ss -Hltn | grep -q "$TB_IP_B:$1"; }
 
-# path_up RATE RTT QUEUE A_RMEM A_WMEM: the delay line, iperf3 -s in B,
+# path_up RATE RTT QUEUE A_RMEM A_WMEM [SERVER_FLAG]: the delay line,
+# iperf3 -s in B (with SERVER_FLAG, -J: a JSON report to its clients),
 # tcptuned in A on a config that raises both ceilings to 64 MiB.
 path_up() {
-	local rate=$1 rtt=$2 queue=$3 rmem=$4 wmem=$5
+	local rate=$1 rtt=$2 queue=$3 rmem=$4 wmem=$5 sflag=${6:-}
 	tb_up "$rate" "$rtt" "$queue" 1500 2>"$TB_TMP/up.err" ||
 	    { diag_file up "$TB_TMP/up.err"; return 1; }
 	tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$rmem" &&
 	    tb_sysctl "$TB_NS_A" net.ipv4.tcp_wmem "$wmem" &&
 	    tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "$TUNED" &&
 	    tb_sysctl "$TB_NS_B" net.ipv4.tcp_wmem "$TUNED" || return 1
-	in_b iperf3 -s -B "$TB_IP_B" --forceflush \
+	# shellcheck disable=SC2086 # no flag, or one
+	in_b iperf3 -s -B "$TB_IP_B" --forceflush $sflag \
 	    >"$TB_TMP/iperf3-server.log" 2>&1 &
 	PIDS="$PIDS $!"
 	cat >"$TB_TMP/tcptune.conf" <<EOF
@@ -182,6 +189,23 @@ done
     "$TB_TMP/both.json" >/dev/null
 report $? "--both: a verdict a direction, tuned faster each way" \
     "$(cat "$TB_TMP/both.err")"
+# A plain iperf3 -s sends its report as text, without round trips: the
+# download's are unknown, said, and none is made up; the upload's are
+# A's own.
+jq -e '(.download.rtt_under_load_unknown_reason | test("as text")) and
+	([.download.rounds[].rtt_under_load_ms] | all(. == null)) and
+	.upload.rtt_under_load_unknown_reason == null and
+	([.upload.rounds[].rtt_under_load_ms] | all(. != null))' \
+    "$TB_TMP/both.json" >/dev/null
+report $? "a plain iperf3 -s: the download's round trip under load unknown, and why" \
+    "$(jq -c '.download.rtt_under_load_unknown_reason' "$TB_TMP/both.json" 2>/dev/null)"
+tb_wait 10 listening 5201
+ctl measure -n 1 -t 2 "$URL" >"$TB_TMP/unknown.txt" 2>&1
+# the note is wrapped running text: joined before it is read
+tr -s '\n ' '  ' <"$TB_TMP/unknown.txt" |
+    grep -q "round trip under load is unknown: the iperf3 server sends its"
+report $? "the text report says so under the table" \
+    "$(cat "$TB_TMP/unknown.txt")"
 enforcing
 report $? "the daemon enforces after the rounds"
 
@@ -266,36 +290,59 @@ enforcing
 report $? "the daemon enforces after every fault"
 path_down
 
-# ---- harm: a send ceiling that fills a slow uplink's queue
+# ---- harm: ceilings that fill a slow line's queue, each way
 # The original upload has a 32 KiB send ceiling, the tuned one 64 MiB,
 # which lets the sender fill the delay line's 2 MB queue (800 ms at 20
 # Mbit/s): the round trip under load grows with it.  (The original side
 # queued 50-180 ms in the runs so far, a 32 KiB ceiling bounding it less
 # than its size says; the tuned side 300 ms with a 1 MB queue, 700 with
 # this one.)
-# The sender is reno in A (net.ipv4.tcp_congestion_control is per
+# The download's counterpart: B sends from a 64 MiB send buffer, and
+# what bounds it is A's receive window, from a 32 KiB receive ceiling
+# originally (about 16 KiB of window, under the 50 KB the line holds: no
+# queue), from 64 MiB tuned, which receive autotuning grows past the
+# queue, so B fills the downlink's own 2 MB queue.  The server runs with
+# -J, so it sends its report with its round trips.
+# The senders are reno (net.ipv4.tcp_congestion_control is per
 # namespace): cubic's HyStart leaves slow start at the first sign of
 # delay and then grows by seconds, so a 5 s round would show the queue
-# only begin to fill; reno fills it, as a bloated uplink is filled.
-path_up 20000000 20 2000000 "$ORIG_4M" "4096 16384 32768" &&
-    tb_sysctl "$TB_NS_A" net.ipv4.tcp_congestion_control reno
-report $? "20 Mbit/s 20 ms path with a 2 MB queue up, tcptuned enforcing" ||
+# only begin to fill; reno fills it, as a bloated line is filled.
+path_up 20000000 20 2000000 "4096 16384 32768" "4096 16384 32768" -J &&
+    tb_sysctl "$TB_NS_A" net.ipv4.tcp_congestion_control reno &&
+    tb_sysctl "$TB_NS_B" net.ipv4.tcp_congestion_control reno
+report $? "20 Mbit/s 20 ms path with a 2 MB queue up, iperf3 -s -J, tcptuned enforcing" ||
     { diag_file "daemon log" "$TB_TMP/tcptuned.log"; bail "no path"; }
 tb_wait 10 listening 5201
-ctl measure -n 2 -t 5 --upload --json "$URL" >"$TB_TMP/harm.json" \
+ctl measure -n 2 -t 5 --both --json "$URL" >"$TB_TMP/harm.json" \
     2>"$TB_TMP/harm.err"
 rc=$?
-diag "upload: $(jq -c '{rounds: [.rounds[] | "\(.side) \(.mbps_after_first_second | round) Mbit/s rtt \(.rtt_ms) under load \(.rtt_under_load_ms) retrans \(.retransmits)"], verdict: .verdict.text}' "$TB_TMP/harm.json" 2>/dev/null)"
+for dir in download upload; do
+	diag "$dir: $(jq -c --arg d "$dir" '.[$d] | {rounds: [.rounds[] | "\(.side) \(.mbps_after_first_second | round) Mbit/s rtt \(.rtt_ms) under load \(.rtt_under_load_ms) retrans \(.retransmits)"], verdict: .verdict.text}' "$TB_TMP/harm.json" 2>/dev/null)"
+done
+[ "$rc" -eq 0 ] &&
+    jq -e '.download.rtt_under_load_unknown_reason == null and
+	(.download.rounds | length) == 4 and
+	([.download.rounds[] | .rtt_under_load_ms != null and .rtt_ms != null and
+	    .rtt_under_load_ms >= .rtt_ms] | all)' \
+    "$TB_TMP/harm.json" >/dev/null
+report $? "an iperf3 -s -J server: each download round has its RTT under load and minimum" \
+    "$(cat "$TB_TMP/harm.err")"
 # Harm, not a win: "faster, but the queue grew" when the tuned side is
 # 1.2 times faster, else the queue's growth said after the verdict (the
 # line's 20 Mbit/s leaves the sides near that factor on a loaded host).
-[ "$rc" -eq 0 ] &&
-    jq -e '.verdict.queue_grew == true and
-	(.verdict.text | test("the queue grew: the round trip under load rose")) and
-	(.verdict.text | startswith("tuned is") | not) and
-	.tuned.rtt_under_load_ms > .original.rtt_under_load_ms' \
-    "$TB_TMP/harm.json" >/dev/null
+# harmed DIR: that direction's verdict says the RTT under load rose
+harmed() {
+	jq -e --arg d "$1" '.[$d] | .verdict.queue_grew == true and
+	    (.verdict.text | test("the queue grew: the round trip under load rose")) and
+	    (.verdict.text | startswith("tuned is") | not) and
+	    .tuned.rtt_under_load_ms > .original.rtt_under_load_ms' \
+	    "$TB_TMP/harm.json" >/dev/null
+}
+[ "$rc" -eq 0 ] && harmed upload
 report $? "a send ceiling that bloats the uplink's queue: harm, not a win" \
+    "$(cat "$TB_TMP/harm.err")"
+[ "$rc" -eq 0 ] && harmed download
+report $? "a receive ceiling that lets the far sender bloat the downlink's queue: harm, not a win" \
     "$(cat "$TB_TMP/harm.err")"
 tb_wait 10 listening 5201
 ctl measure -n 1 -t 3 --upload "$URL" >"$TB_TMP/harm.txt" 2>&1

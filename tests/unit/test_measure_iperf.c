@@ -136,13 +136,159 @@ test_read_upload(void **arg)
 	assert_int_equal(r.rtt_load_us, 65000);	/* the mean of means */
 	assert_true(r.has_retrans);
 	assert_int_equal(r.retrans, 7);
-	/* a download: the sender is the server, its RTTs unknown */
+	assert_null(r.load_unknown);
+	/* a download: the sender is the server; the client's own round
+	 * trips are not taken for its, and with no report from it they
+	 * are unknown, and why is said */
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(miperf_read_round(upload_json, DIR_DOWNLOAD, &r, err,
 	    sizeof(err)), 0);
 	assert_int_equal(r.rtt_us, 0);
 	assert_int_equal(r.rtt_load_us, 0);
 	assert_int_equal(r.retrans, 7);
+	assert_non_null(r.load_unknown);
+	assert_non_null(strstr(r.load_unknown, "did not send its report"));
+}
+
+/*
+ * A download's report, as libiperf 3.12 gave it for `iperf3 -c -R
+ * --get-server-output -J -t 3 -O 1 -P 2` against `iperf3 -s -J` over the
+ * delay line of bench/throughput at 20 Mbit/s and 20 ms, its intervals
+ * cut to the first, "start" to three members and the CPU figures left
+ * out: the client's own streams receive, their sender RTTs 0; the
+ * server's report, under "server_output_json", has its sending streams'
+ * round trips (min_rtt 57238 and 57058 us, mean_rtt 61615 and 61782).
+ */
+static const char download_json[] =
+    "{\"start\":{\"connected\":[{\"socket\":5,\"local_host\":\"10.77.0.1"
+    "\",\"local_port\":51500,\"remote_host\":\"10.77.0.2\",\"remote_port"
+    "\":5201},{\"socket\":7,\"local_host\":\"10.77.0.1\",\"local_port\":5"
+    "1506,\"remote_host\":\"10.77.0.2\",\"remote_port\":5201}],\"version"
+    "\":\"iperf 3.12\",\"test_start\":{\"protocol\":\"TCP\",\"num_streams"
+    "\":2,\"blksize\":131072,\"omit\":1,\"duration\":3,\"bytes\":0,\"bloc"
+    "ks\":0,\"reverse\":1,\"tos\":0,\"target_bitrate\":0}},\"intervals\":"
+    "[{\"streams\":[{\"socket\":5,\"start\":0,\"end\":1.000082,\"seconds"
+    "\":1.000082015991211,\"bytes\":1262656,\"bits_per_second\":10100419."
+    "604074525,\"omitted\":true,\"sender\":false},{\"socket\":7,\"start\""
+    ":0,\"end\":1.000088,\"seconds\":1.0000879764556885,\"bytes\":1127992"
+    ",\"bits_per_second\":9023142.17593219,\"omitted\":true,\"sender\":fa"
+    "lse}],\"sum\":{\"start\":0,\"end\":1.000082,\"seconds\":1.0000820159"
+    "91211,\"bytes\":2390648,\"bits_per_second\":19123615.5577145,\"omitt"
+    "ed\":true,\"sender\":false}}],\"end\":{\"streams\":[{\"sender\":{\"s"
+    "ocket\":5,\"start\":0,\"end\":3.022915,\"seconds\":3.022915,\"bytes"
+    "\":3714120,\"bits_per_second\":9829240.980973663,\"retransmits\":0,"
+    "\"max_snd_cwnd\":0,\"max_snd_wnd\":0,\"max_rtt\":0,\"min_rtt\":0,\"m"
+    "ean_rtt\":0,\"sender\":false},\"receiver\":{\"socket\":5,\"start\":0"
+    ",\"end\":2.999973,\"seconds\":2.999973,\"bytes\":3738736,\"bits_per_"
+    "second\":9970052.39713824,\"sender\":false}},{\"sender\":{\"socket\""
+    ":7,\"start\":0,\"end\":3.022915,\"seconds\":3.022915,\"bytes\":35186"
+    "40,\"bits_per_second\":9311912.50829084,\"retransmits\":0,\"max_snd_"
+    "cwnd\":0,\"max_snd_wnd\":0,\"max_rtt\":0,\"min_rtt\":0,\"mean_rtt\":"
+    "0,\"sender\":false},\"receiver\":{\"socket\":7,\"start\":0,\"end\":2"
+    ".999973,\"seconds\":2.999973,\"bytes\":3501264,\"bits_per_second\":9"
+    "336788.03109228,\"sender\":false}}],\"sum_sent\":{\"start\":0,\"end"
+    "\":3.022915,\"seconds\":3.022915,\"bytes\":7232760,\"bits_per_second"
+    "\":19141153.4892645,\"retransmits\":0,\"sender\":false},\"sum_receiv"
+    "ed\":{\"start\":0,\"end\":2.999973,\"seconds\":2.999973,\"bytes\":72"
+    "40000,\"bits_per_second\":19306840.42823052,\"sender\":false},\"send"
+    "er_tcp_congestion\":\"bbr\",\"receiver_tcp_congestion\":\"bbr\"},\"s"
+    "erver_output_json\":{\"start\":{\"connected\":[{\"socket\":5,\"local"
+    "_host\":\"10.77.0.2\",\"local_port\":5201,\"remote_host\":\"10.77.0."
+    "1\",\"remote_port\":51500},{\"socket\":8,\"local_host\":\"10.77.0.2"
+    "\",\"local_port\":5201,\"remote_host\":\"10.77.0.1\",\"remote_port\""
+    ":51506}],\"version\":\"iperf 3.12\",\"test_start\":{\"protocol\":\"T"
+    "CP\",\"num_streams\":2,\"blksize\":131072,\"omit\":1,\"duration\":3,"
+    "\"bytes\":0,\"blocks\":0,\"reverse\":1,\"tos\":0,\"target_bitrate\":"
+    "0}},\"intervals\":[{\"streams\":[{\"socket\":5,\"start\":0,\"end\":1"
+    ".000072,\"seconds\":1.0000720024108887,\"bytes\":1649272,\"bits_per_"
+    "second\":13193226.055916574,\"retransmits\":0,\"snd_cwnd\":83984,\"s"
+    "nd_wnd\":604160,\"rtt\":66596,\"rttvar\":1009,\"pmtu\":1500,\"omitte"
+    "d\":true,\"sender\":true},{\"socket\":8,\"start\":0,\"end\":1.000079"
+    ",\"seconds\":1.0000790357589722,\"bytes\":1584112,\"bits_per_second"
+    "\":12671894.46720317,\"retransmits\":0,\"snd_cwnd\":78192,\"snd_wnd"
+    "\":390144,\"rtt\":66414,\"rttvar\":1046,\"pmtu\":1500,\"omitted\":tr"
+    "ue,\"sender\":true}],\"sum\":{\"start\":0,\"end\":1.000072,\"seconds"
+    "\":1.0000720024108887,\"bytes\":3233384,\"bits_per_second\":25865209"
+    ".6425476,\"retransmits\":0,\"omitted\":true,\"sender\":true}}],\"end"
+    "\":{\"streams\":[{\"sender\":{\"socket\":5,\"start\":0,\"end\":3.022"
+    "915,\"seconds\":3.022915,\"bytes\":3714120,\"bits_per_second\":98292"
+    "40.980973663,\"retransmits\":0,\"max_snd_cwnd\":83984,\"max_snd_wnd"
+    "\":604160,\"max_rtt\":66596,\"min_rtt\":57238,\"mean_rtt\":61615,\"s"
+    "ender\":true},\"receiver\":{\"socket\":5,\"start\":0,\"end\":3.02291"
+    "5,\"seconds\":3.022915,\"bytes\":0,\"bits_per_second\":0,\"sender\":"
+    "true}},{\"sender\":{\"socket\":8,\"start\":0,\"end\":3.022915,\"seco"
+    "nds\":3.022915,\"bytes\":3518640,\"bits_per_second\":9311912.5082908"
+    "4,\"retransmits\":0,\"max_snd_cwnd\":78192,\"max_snd_wnd\":390144,\""
+    "max_rtt\":66414,\"min_rtt\":57058,\"mean_rtt\":61782,\"sender\":true"
+    "},\"receiver\":{\"socket\":8,\"start\":0,\"end\":3.022915,\"seconds"
+    "\":3.022915,\"bytes\":0,\"bits_per_second\":0,\"sender\":true}}],\"s"
+    "um_sent\":{\"start\":0,\"end\":3.022915,\"seconds\":3.022915,\"bytes"
+    "\":7232760,\"bits_per_second\":19141153.4892645,\"retransmits\":0,\""
+    "sender\":true},\"sum_received\":{\"start\":0,\"end\":3.022915,\"seco"
+    "nds\":3.022915,\"bytes\":0,\"bits_per_second\":0,\"sender\":true},\""
+    "sender_tcp_congestion\":\"bbr\"}}}";
+
+static void
+test_read_download(void **arg)
+{
+	struct mround	r;
+	char		err[256];
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(miperf_read_round(download_json, DIR_DOWNLOAD, &r,
+	    err, sizeof(err)), 0);
+	assert_true(r.mbps > 19.30 && r.mbps < 19.31);
+	assert_int_equal(r.bytes, 7240000);
+	/* the server's: the smaller minimum, the mean of the means */
+	assert_int_equal(r.rtt_us, 57058);
+	assert_int_equal(r.rtt_load_us, (61615 + 61782) / 2);
+	/* the server's retransmissions, passed on by libiperf itself */
+	assert_true(r.has_retrans);
+	assert_int_equal(r.retrans, 0);
+	assert_null(r.load_unknown);
+	/* an upload's reading of it: its own senders only, none here */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(miperf_read_round(download_json, DIR_UPLOAD, &r,
+	    err, sizeof(err)), 0);
+	assert_int_equal(r.rtt_load_us, 0);
+	assert_null(r.load_unknown);
+}
+
+/* A server without -J sends text; a server's report without RTTs. */
+static void
+test_read_download_unknown(void **arg)
+{
+	static const char text[] = "{\"end\": {\"streams\": [{\"sender\": "
+	    "{\"min_rtt\": 0, \"mean_rtt\": 0}}], \"sum_sent\": "
+	    "{\"retransmits\": 2}, \"sum_received\": {\"bits_per_second\": "
+	    "8e6, \"bytes\": 1e6, \"seconds\": 1}},\n\"server_output_text\": "
+	    "\"[  5]   0.00-1.00   sec  1.00 MBytes  8.00 Mbits/sec    2   "
+	    "sender\\n\"}";
+	static const char bare[] = "{\"end\": {\"sum_received\": "
+	    "{\"bits_per_second\": 8e6, \"bytes\": 1e6, \"seconds\": 1}},"
+	    "\"server_output_json\": {\"end\": {\"streams\": [{\"sender\": "
+	    "{\"bytes\": 1e6}}]}}}";
+	struct mround	r;
+	char		err[256];
+
+	(void)arg;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(miperf_read_round(text, DIR_DOWNLOAD, &r, err,
+	    sizeof(err)), 0);
+	assert_int_equal(r.rtt_us, 0);
+	assert_int_equal(r.rtt_load_us, 0);
+	assert_true(r.has_retrans);
+	assert_int_equal(r.retrans, 2);
+	assert_non_null(r.load_unknown);
+	assert_non_null(strstr(r.load_unknown, "as text"));
+	assert_non_null(strstr(r.load_unknown, "iperf3 -s -J"));
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(miperf_read_round(bare, DIR_DOWNLOAD, &r, err,
+	    sizeof(err)), 0);
+	assert_int_equal(r.rtt_load_us, 0);
+	assert_non_null(r.load_unknown);
+	assert_non_null(strstr(r.load_unknown, "has no round trips"));
 }
 
 static void
@@ -178,6 +324,8 @@ main(void)
 		cmocka_unit_test(test_url_bad),
 		cmocka_unit_test(test_json_reader),
 		cmocka_unit_test(test_read_upload),
+		cmocka_unit_test(test_read_download),
+		cmocka_unit_test(test_read_download_unknown),
 		cmocka_unit_test(test_read_errors),
 	};
 

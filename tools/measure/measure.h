@@ -72,6 +72,9 @@ struct mround {
 					   sender's; 0 unknown */
 	uint64_t	 retrans;	/* segments the sender sent again */
 	bool		 has_retrans;	/* retrans is known */
+	const char	*load_unknown;	/* why rtt_load_us is unknown where
+					   the report must say: a static
+					   string, or NULL */
 };
 
 /* What went wrong with a transfer: one line in err, and its exit. */

@@ -1,8 +1,8 @@
 /*
  * tcptunectl measure iperf3://HOST[:PORT]: one test against an iperf3
  * server through libiperf, iperf3's own library, as `iperf3 -c HOST -p
- * PORT -t SECONDS -O 1 -P STREAMS [-R] -J` runs it.  A
- * download is iperf3's reverse mode (the server sends), an upload its
+ * PORT -t SECONDS -O 1 -P STREAMS [-R --get-server-output] -J` runs it.
+ * A download is iperf3's reverse mode (the server sends), an upload its
  * normal one.  Each test opens new TCP connections, which take the
  * buffer ceilings in force at that moment, as the http(s) form's do.
  * The figures are read from libiperf's JSON (measure_iperf_parse.c).
@@ -112,6 +112,14 @@ new_test(const struct miperf_opts *o)
 	iperf_set_test_omit(t, MIPERF_OMIT_SEC);
 	iperf_set_test_num_streams(t, o->streams);
 	iperf_set_test_reverse(t, o->dir == DIR_DOWNLOAD);
+	/*
+	 * In a download the server sends, and only its kernel knows the
+	 * round trip under load: ask for its report (--get-server-output),
+	 * which holds them when the server runs with -J
+	 * (measure_iperf_parse.c reads it, and says when it does not).
+	 */
+	if (o->dir == DIR_DOWNLOAD)
+		iperf_set_test_get_server_output(t, 1);
 	iperf_set_test_connect_timeout(t, MEASURE_CONNECT_SEC * 1000);
 	iperf_set_test_json_output(t, 1);
 	/*

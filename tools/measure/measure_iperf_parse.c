@@ -287,24 +287,25 @@ mjson_str(const char *json, const char *path, char *buf, size_t len)
 
 /*
  * The sender's round trips, as its kernel smoothed them (iperf3 reads
- * TCP_INFO's tcpi_rtt on the sending side only): the smallest minimum of
- * the streams and the mean of their means.  In a download the sender is
- * the server, whose figures libiperf does not pass on: both stay 0.
+ * TCP_INFO's tcpi_rtt on the sending side only), from the report at
+ * prefix ("" the client's own, "server_output_json." the server's): the
+ * smallest minimum of the streams and the mean of their means.  False
+ * when no stream has them.
  */
-static void
-sender_rtts(const char *json, struct mround *r)
+static bool
+sender_rtts(const char *json, const char *prefix, struct mround *r)
 {
-	char	path[64];
+	char	path[96];
 	double	min, mean, sum = 0;
 	int	i, n = 0;
 
 	for (i = 0; i < MEASURE_STREAMS_MAX; i++) {
-		snprintf(path, sizeof(path), "end.streams.%d.sender.min_rtt",
-		    i);
+		snprintf(path, sizeof(path), "%send.streams.%d.sender.min_rtt",
+		    prefix, i);
 		if (mjson_num(json, path, &min) == -1)
 			break;
-		snprintf(path, sizeof(path), "end.streams.%d.sender.mean_rtt",
-		    i);
+		snprintf(path, sizeof(path), "%send.streams.%d.sender.mean_rtt",
+		    prefix, i);
 		if (mjson_num(json, path, &mean) == -1 || mean <= 0 ||
 		    min <= 0)
 			continue;
@@ -315,11 +316,39 @@ sender_rtts(const char *json, struct mround *r)
 	}
 	if (n > 0)
 		r->rtt_load_us = (uint32_t)(sum / n);
+	return n > 0;
+}
+
+/*
+ * A download's round trips: the server sends, and only its own report
+ * has them.  measure_iperf.c asks for it (iperf3 -c --get-server-output);
+ * an iperf3 server puts its JSON report under "server_output_json" when
+ * it runs with -J, else its text under "server_output_text", which has
+ * no round trips (send_results() in iperf3's src/iperf_api.c).  Where
+ * they are missing, why is kept for the report to say.
+ */
+static void
+server_rtts(const char *json, struct mround *r)
+{
+	if (sender_rtts(json, "server_output_json.", r))
+		return;
+	if (mjson_at(json, "server_output_json") != NULL)
+		r->load_unknown = "the iperf3 server's report has no round "
+		    "trips (its system's TCP_INFO gives it none)";
+	else if (mjson_at(json, "server_output_text") != NULL)
+		r->load_unknown = "the iperf3 server sends its report as "
+		    "text, which has no round trips (a server run as "
+		    "iperf3 -s -J sends them)";
+	else
+		r->load_unknown = "the iperf3 server did not send its "
+		    "report (an iperf3 older than 3.0.5 does not)";
 }
 
 /*
  * The round from libiperf's JSON report json: the rate as the receiver
- * counted it, the retransmissions as the sender's kernel did.  -1 and a
+ * counted it, the retransmissions and the round trips as the sender's
+ * kernel did (in a download the server's: libiperf passes its
+ * retransmissions on itself, its round trips in its own report).  -1 and a
  * line in err when the report holds an error or no figures.
  *
  * The test omits its first second (iperf3 -O 1, measure_iperf.c), so the
@@ -352,6 +381,8 @@ miperf_read_round(const char *json, enum measure_dir dir, struct mround *r,
 		r->has_retrans = true;
 	}
 	if (dir == DIR_UPLOAD)
-		sender_rtts(json, r);
+		sender_rtts(json, "", r);
+	else
+		server_rtts(json, r);
 	return 0;
 }

@@ -17,14 +17,16 @@
  *     original window already held this path's bandwidth-delay product;
  *   - anything else is inconclusive, with why;
  *   - harm: where the rounds know the sender's round trip under load
- *     (its mean smoothed RTT) or its retransmissions per MB, a tuned side
- *     whose median RTT under load is VERDICT_HARM_RTT times the
- *     original's, or whose retransmissions per MB are VERDICT_HARM_RETRANS
- *     times (and at least VERDICT_HARM_RETRANS_MIN), with no tuned round
- *     within the original rounds' range, made the queue grow: a faster
- *     verdict reads "faster, but the queue grew: ...", any other says it
- *     too.  Within the rounds' own spread nothing is called harm, as
- *     nothing is called a win.
+ *     (its mean smoothed RTT; in a download the server's, when it sends
+ *     its report, else the report says why it is unknown) or its
+ *     retransmissions per MB, a tuned side whose median RTT under load
+ *     is VERDICT_HARM_RTT times the original's, or whose retransmissions
+ *     per MB are VERDICT_HARM_RETRANS times (and at least
+ *     VERDICT_HARM_RETRANS_MIN), with no tuned round within the
+ *     original rounds' range, made the queue grow: a faster verdict
+ *     reads "faster, but the queue grew: ...", any other says it too.
+ *     Within the rounds' own spread nothing is called harm, as nothing
+ *     is called a win.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -430,6 +432,21 @@ has_harm(const struct mreport *m)
 	return false;
 }
 
+/*
+ * Why the sender's round trip under load is unknown, where a round says
+ * (an iperf3 download from a server that does not send it); else NULL.
+ */
+static const char *
+load_unknown(const struct mreport *m)
+{
+	int	i;
+
+	for (i = 0; i < m->nrounds; i++)
+		if (m->rounds[i].load_unknown != NULL)
+			return m->rounds[i].load_unknown;
+	return NULL;
+}
+
 static void
 text_harm(FILE *f, const struct mround *r)
 {
@@ -595,6 +612,13 @@ text_one(FILE *f, const struct mreport *m, bool chart, bool both)
 		    "report the receive window here, as Linux's TCP_INFO does "
 		    "not; rcvbuf is the buffer autotuning grew, SO_RCVBUF)",
 		    CTL_TEXT_WIDTH);
+	if (load_unknown(m) != NULL) {
+		char	note[256];
+
+		snprintf(note, sizeof(note), "the round trip under load is "
+		    "unknown: %s)", load_unknown(m));
+		ctl_wrap(f, "(", " ", note, CTL_TEXT_WIDTH);
+	}
 	if (m->compared && m->verdict.ratio > 0)
 		fprintf(f, "ratio  tuned / original: %.2f (medians after the "
 		    "first second)\n", m->verdict.ratio);
@@ -682,6 +706,7 @@ json_report(struct json *js, const char *key, const struct mreport *m)
 	json_bool(js, "tcp_metrics_cleared", m->metrics_cleared);
 	json_str(js, "tcp_metrics_not_cleared_reason", m->metrics_cleared ?
 	    NULL : m->metrics_why);
+	json_str(js, "rtt_under_load_unknown_reason", load_unknown(m));
 	json_open(js, "rounds", '[');
 	for (i = 0; i < m->nrounds; i++)
 		json_round(js, i, &m->rounds[i]);
