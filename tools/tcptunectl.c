@@ -84,6 +84,7 @@ enum opt_id {
 	OPT_STREAMS,
 	OPT_UPLOAD,
 	OPT_BOTH,
+	OPT_METHOD,
 	OPT_ROOT,
 	OPT_FILE,
 	OPT_APPLY,
@@ -155,6 +156,7 @@ struct params {
 	const char		*streams;	/* measure --streams */
 	bool			 upload;	/* measure --upload */
 	bool			 both;		/* measure --both */
+	const char		*method;	/* measure --method */
 	const char		*root;		/* check -r */
 	const char		*managed;	/* check -m */
 	const char		*setfile;	/* set, unset -f */
@@ -230,15 +232,17 @@ static const struct command commands[] = {
 	    "only, no daemon or root needed (options below),\n"
 	    "but --apply sets them as set does" },
 	{ C_MEASURE, "measure",
-	    "[-n ROUNDS | --streams N] [-t SECONDS] [--upload | --both] URL", 1,
+	    "[-n ROUNDS | --streams N] [-t SECONDS] [--upload | --both] "
+	    "[--method METHOD] URL", 1,
 	    0,
 	    FULL_ONLY(run_measure),
-	    "what the tuning is worth on a download",
-	    "download URL (http, https) on one TCP connection\n"
-	    "per round; as root with tcptuned, rounds take the\n"
-	    "original and the tuned values in turn and the\n"
-	    "verdict says what the tuning is worth; else the\n"
-	    "current settings only, and why" },
+	    "what the tuning is worth on a download or upload",
+	    "download URL (http, https, iperf3), or upload to\n"
+	    "it, on one TCP connection per round; as root with\n"
+	    "tcptuned, rounds take the original and the tuned\n"
+	    "values in turn and the verdict says what the\n"
+	    "tuning is worth; else the current settings only,\n"
+	    "and why" },
 	{ C_DIAGNOSE, "diagnose", "[--all]", 0, MSG_DIAGNOSE,
 	    FULL_ONLY(run_diagnose),
 	    "what held this machine's recent transfers",
@@ -339,7 +343,7 @@ static const struct ctl_option options[] = {
 	    "measure: rounds of each side (" STRINGIFY(MEASURE_ROUNDS_DEFAULT)
 	    ", at most\n" STRINGIFY(MEASURE_ROUNDS_MAX) ")" },
 	{ OPT_TIME, 't', "time", "SECONDS", CMD(C_MEASURE),
-	    "measure: seconds each download runs at most\n"
+	    "measure: seconds each round's transfer runs at most\n"
 	    "(" STRINGIFY(MEASURE_TIME_DEFAULT) ", from 2 to "
 	    STRINGIFY(MEASURE_TIME_MAX) ")" },
 	{ OPT_STREAMS, 0, "streams", "N", CMD(C_MEASURE),
@@ -348,11 +352,14 @@ static const struct ctl_option options[] = {
 	    "settings in force; says whether one stream is held\n"
 	    "by a per-stream limit" },
 	{ OPT_UPLOAD, 0, "upload", NULL, CMD(C_MEASURE),
-	    "measure: send to the iperf3 server instead of\n"
-	    "receiving from it (iperf3:// URLs only)" },
+	    "measure: send to the server instead of receiving\n"
+	    "from it (http(s): a PUT of -t seconds of data)" },
 	{ OPT_BOTH, 0, "both", NULL, CMD(C_MEASURE),
 	    "measure: the download, then the upload, each with\n"
-	    "its own verdict (iperf3:// URLs only)" },
+	    "its own verdict" },
+	{ OPT_METHOD, 0, "method", "METHOD", CMD(C_MEASURE),
+	    "measure: an http(s) upload's method, put (the\n"
+	    "default, as curl -T) or post" },
 	{ OPT_ALL, 0, "all", NULL, CMD(C_DIAGNOSE),
 	    "diagnose: also the connections too small or too\n"
 	    "near to tell" },
@@ -391,8 +398,9 @@ static const struct {
 	    "does not\nresolve, the connection is refused, or none is made "
 	    "within\n" STRINGIFY(MEASURE_CONNECT_SEC) " s; advise --host: the "
 	    "host cannot be resolved, is\nunreachable or does not answer" },
-	{ MEX_HTTP, "measure: the server answered with an HTTP error, or "
-	    "redirected\nmore than " STRINGIFY(MEASURE_MAX_REDIRS) " times" },
+	{ MEX_HTTP, "measure: the server answered with an HTTP error (an "
+	    "upload\nrefused), or redirected more than "
+	    STRINGIFY(MEASURE_MAX_REDIRS) " times" },
 	{ MEX_TLS, "measure: TLS failed: the certificate is not valid or "
 	    "not\nfor this host, or the handshake failed" },
 	{ MEX_STALLED, "measure: the server stalled (no data for "
@@ -782,6 +790,9 @@ set_option(struct params *p, const struct ctl_option *o, const char *arg)
 		break;
 	case OPT_BOTH:
 		p->both = true;
+		break;
+	case OPT_METHOD:
+		p->method = arg;
 		break;
 	case OPT_ROOT:
 		p->root = arg;
@@ -1269,6 +1280,7 @@ run_measure(const struct params *p)
 	a.streams = p->streams;
 	a.upload = p->upload;
 	a.both = p->both;
+	a.method = p->method;
 	a.out = p->out;
 	return measure_run(&a);
 }

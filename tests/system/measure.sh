@@ -13,8 +13,14 @@
 #     lowers the tuned side, while the original (a 1 MiB ceiling, below)
 #     stays bound by its window; a kill -9 mid-round, a lease that runs
 #     out, and a non-root client, each leaving the daemon enforcing;
-#   - 100 Mbit/s, 1 ms: no meaningful difference;
-#   - every fault (bad URL, DNS, refused, HTTP errors, redirect loop,
+#   - at 150 ms too, uploads over http (--both: the download, then a PUT
+#     of -t seconds to the server, which counts what it read): rounds
+#     that interleave, a verdict of their own, "faster" as the original
+#     send buffer (1 MiB here) binds, the sender's RTT under load and
+#     retransmissions from the socket, and the bytes the server read;
+#   - 100 Mbit/s, 1 ms: no meaningful difference; an upload by POST;
+#   - every fault (bad URL, DNS, refused, HTTP errors, an upload refused
+#     with 405 by PUT or POST or redirected, --method misused, redirect loop,
 #     TLS with a certificate for another name and a self-signed one for
 #     this address, stalls, a cut, a short body, a redirect to ftp:// or
 #     file://): one line, its exit status, and the daemon enforcing
@@ -52,7 +58,10 @@ RATE=1000000000
 # brought the tuned side down to 90-280 Mbit/s, overlapping it.
 ORIG_MAX=1048576
 ORIG_RMEM="4096 131072 $ORIG_MAX"
+# The same for an upload: A's original send buffer, 1 MiB at most
+ORIG_WMEM="4096 16384 $ORIG_MAX"
 SERVER_WMEM="4096 16384 67108864"	# a server tuned for long paths
+SERVER_RMEM="4096 131072 67108864"	# ... both ways
 
 in_a() { ip netns exec "$TB_NS_A" "$@"; }
 # report RC DESC [DIAG...]: ok when RC is 0 (pass $? first, before any
@@ -94,7 +103,9 @@ path_up() {
 	tb_up "$rate" "$rtt" "$((rate * rtt / 8000 + 150000))" 1500 \
 	    2>"$TB_TMP/up.err" || { diag_file up "$TB_TMP/up.err"; return 1; }
 	tb_sysctl "$TB_NS_B" net.ipv4.tcp_wmem "$SERVER_WMEM" &&
-	    tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" || return 1
+	    tb_sysctl "$TB_NS_B" net.ipv4.tcp_rmem "$SERVER_RMEM" &&
+	    tb_sysctl "$TB_NS_A" net.ipv4.tcp_rmem "$ORIG_RMEM" &&
+	    tb_sysctl "$TB_NS_A" net.ipv4.tcp_wmem "$ORIG_WMEM" || return 1
 	ip netns exec "$TB_NS_B" python3 "$SERVER" "$TB_IP_B" 8080 \
 	    >"$TB_TMP/server.out" 2>&1 &
 	PIDS="$PIDS $!"
@@ -195,6 +206,66 @@ else
 	not_ok "text report" "exit $RC"
 	diag_file "output" "$TB_TMP/text.out"
 fi
+
+# ---- uploads over http: --both, a verdict a direction
+
+# upfigures FILE [KEY]: an upload report's rounds, as diagnostics
+upfigures() {
+	jq -r --arg k "${2:-}" '(if $k == "" then . else .[$k] end) |
+	    (.rounds[] | "  up \(.round) \(.side): \(.mbps * 10 | round / 10) Mbit/s, after 1 s \(.mbps_after_first_second * 10 | round / 10), \(.bytes) bytes in \(.seconds * 100 | round / 100) s, rtt \(.rtt_ms) ms, under load \(.rtt_under_load_ms) ms, retrans \(.retransmits)"),
+	    "  up ratio \(.ratio); verdict: \(.verdict.text)"' "$1" |
+	    while read -r l; do diag "$l"; done
+}
+# server_bytes METHOD: what the server read of each upload so far, summed
+server_bytes() {
+	awk -v m="$1" '$1 == "upload" && $2 == m && $3 == "/upload" { s += $4 }
+	    END { printf "%d\n", s }' "$TB_TMP/server.out"
+}
+UP=http://$TB_IP_B:8080/upload
+before=$(server_bytes PUT)
+measure_json "$TB_TMP/both.json" --both -n 2 -t 5 "$UP"
+if [ "$RC" -eq 0 ] && jq -e '.download.direction == "download" and
+    .upload.direction == "upload" and .download.compared and
+    .upload.compared and .upload.verdict.kind == "faster" and
+    .upload.verdict.text != .download.verdict.text and
+    (.download.rounds | length) == 4' "$TB_TMP/both.json" >/dev/null; then
+	ok "--both over http: the upload's own verdict, tuned faster"
+else
+	not_ok "--both over http: the upload's own verdict, tuned faster" \
+	    "exit $RC: $(cat "$TB_TMP/both.json.err")"
+fi
+upfigures "$TB_TMP/both.json" upload
+# (jq -e passes on an empty file: the report must be there first)
+[ -s "$TB_TMP/both.json" ] &&
+    jq -e '[.upload.rounds[].side] == ["original","tuned","original","tuned"]' \
+    "$TB_TMP/both.json" >/dev/null
+report $? "upload rounds interleave original, tuned" "$(jq -c '[.upload.rounds[].side]' "$TB_TMP/both.json")"
+[ -s "$TB_TMP/both.json" ] &&
+    jq -e '[.upload.rounds[] | (.rtt_under_load_ms | type) == "number" and
+    (.retransmits | type) == "number" and .rtt_ms > 0 and .rcvbuf == 0 and
+    .body_ended == false] | all' "$TB_TMP/both.json" >/dev/null &&
+    jq -e '.upload.tuned.rtt_under_load_ms > 0 and
+    (.upload.tuned.retransmits_per_mb | type) == "number" and
+    (.upload.verdict.queue_grew | type) == "boolean"' "$TB_TMP/both.json" >/dev/null
+report $? "upload rounds: RTT under load and retransmissions from the socket" \
+    "$(jq -c '.upload.rounds' "$TB_TMP/both.json")"
+sent=$(jq '[.upload.rounds[].bytes] | add' "$TB_TMP/both.json")
+read_=$(($(server_bytes PUT) - before))
+[ "$sent" -gt 0 ] && [ "$sent" -eq "$read_" ]
+report $? "the server read every byte the upload rounds count ($sent)" \
+    "counted $sent, read $read_"
+check_until "enforcing again after the uploads" $((5 * SCALE)) enforcing
+
+# the text report: a part a direction, each with its head and verdict
+ctl measure --both -n 1 -t 2 "$UP" >"$TB_TMP/both.out" 2>&1
+RC=$?
+[ "$RC" -eq 0 ] &&
+    [ "$(grep -c '^verdict: ' "$TB_TMP/both.out")" -eq 2 ] &&
+    grep -qF "measure $UP (download): " "$TB_TMP/both.out" &&
+    grep -qF "measure $UP (upload): " "$TB_TMP/both.out" &&
+    grep -q '^round .*load RTT  retrans$' "$TB_TMP/both.out"
+report $? "text report with --both: a head and a verdict each way" "exit $RC" \
+    "$(cat "$TB_TMP/both.out")"
 
 # kill -9 in an original round: the daemon sees the connection close
 # run directly, not through a function: $! must be tcptunectl itself
@@ -332,6 +403,19 @@ else
 fi
 figures "$TB_TMP/near.json"
 
+# an upload by POST, to a server that counts it; one direction's JSON
+before=$(server_bytes POST)
+measure_json "$TB_TMP/post.json" --upload --method post -n 1 -t 2 "$UP"
+[ "$RC" -eq 0 ] && jq -e '.direction == "upload" and .compared and
+    (.rounds | length) == 2 and (.verdict.text | length) > 0 and
+    ([.rounds[] | (.rtt_under_load_ms | type) == "number"] | all)' \
+    "$TB_TMP/post.json" >/dev/null &&
+    [ "$(jq '[.rounds[].bytes] | add' "$TB_TMP/post.json")" -eq \
+    "$(($(server_bytes POST) - before))" ]
+report $? "--upload --method post: POSTed, counted as the server read it" \
+    "exit $RC: $(cat "$TB_TMP/post.json.err")" "$(tail -3 "$TB_TMP/server.out")"
+upfigures "$TB_TMP/post.json"
+
 # ---- faults: one line each, the documented exit status, never paused
 
 # fault DESC EXIT URL [ARGS...]: measure as root with the daemon there
@@ -372,6 +456,34 @@ fault "connection cut mid-body" 8 "http://$B:8080/cut"
 fault "body shorter than a second" 9 "http://$B:8080/short"
 grep -q 'too short to measure' "$TB_TMP/f.err"
 report $? "the short body's line says why"
+
+# an upload the server refuses: its status, and a URL to give instead
+fault "upload refused by PUT (405)" 6 "http://$B:8080/status/405" --upload
+grep -qF "http://$B:8080/status/405: the server answered HTTP 405 to the upload (PUT)" "$TB_TMP/f.err" &&
+    grep -q "give a URL that accepts a PUT" "$TB_TMP/f.err"
+report $? "the refused upload's line names the status and what to give" \
+    "$(cat "$TB_TMP/f.err")"
+fault "upload refused by POST (405)" 6 "http://$B:8080/status/405" --upload \
+    --method post
+grep -qF "HTTP 405 to the upload (POST)" "$TB_TMP/f.err"
+report $? "the refused POST's line says POST" "$(cat "$TB_TMP/f.err")"
+# --both: the download's rounds done, then the upload refused: still one
+# line and nothing on stdout
+fault "--both, the upload refused after the download" 6 \
+    "http://$B:8080/get-only" --both
+grep -qF "HTTP 405 to the upload (PUT)" "$TB_TMP/f.err"
+report $? "--both: the line is the upload's" "$(cat "$TB_TMP/f.err")"
+fault "upload redirected" 6 "http://$B:8080/moved" --upload
+grep -qF "redirected the upload (HTTP 307) to /upload, which measure does not follow" "$TB_TMP/f.err"
+report $? "the redirected upload's line names the target" "$(cat "$TB_TMP/f.err")"
+fault "--method without an upload" 64 "http://$B:8080/upload" --method post
+fault "--method neither put nor post" 64 "http://$B:8080/upload" --upload \
+    --method patch
+ctl measure --upload --streams 2 "http://$B:8080/upload" >"$TB_TMP/f.out" \
+    2>"$TB_TMP/f.err"
+RC=$?
+[ "$RC" -eq 64 ] && grep -q "uploads are measured in rounds" "$TB_TMP/f.err"
+report $? "--streams with an http upload: exit 64, why" "exit $RC: $(cat "$TB_TMP/f.err")"
 
 # a redirect to a scheme measure does not follow is the server's answer:
 # exit 6 like the other HTTP faults, not 64 "bad URL" (the old message)

@@ -25,8 +25,8 @@
 #     (5), a wrong port (5), a server busy with another client's test (10,
 #     "the server is busy"), a server that answers with a control message
 #     this libiperf does not know, as a server of another protocol version
-#     would (10), a bad iperf3:// URL (64) and --upload on an http URL
-#     (64, usage).
+#     would (10), a bad iperf3:// URL (64) and --method, an http(s)
+#     upload's, on an iperf3:// URL (64, usage).
 #
 # Rates are never asserted as timings: only the verdicts' direction, with
 # margins the delay line keeps on a loaded machine.  The figures are
@@ -249,8 +249,8 @@ ctl measure -n 1 -t 2 --json "$URL" >"$TB_TMP/metrics.json" 2>&1 &&
     jq -e '.tcp_metrics_cleared == true' "$TB_TMP/metrics.json" >/dev/null
 report $? "the report says the cache was cleared before each round"
 fault "bad URL" 64 "bad URL" "iperf3://$TB_IP_B/file"
-fault "upload over http" 64 "iperf3 servers only" --upload \
-    "http://$TB_IP_B/file"
+fault "--method with iperf3" 64 "an iperf3 test has no HTTP method" \
+    --upload --method post "$URL"
 
 # A server busy with another client's test: iperf3 -s runs one at a time.
 busy_since=$(grep -c "Accepted connection" "$TB_TMP/iperf3-server.log")

@@ -3,7 +3,8 @@
 purpose, by path:
 
   /stream         200, zeros until the client goes (Content-Length huge);
-                  also /stream/ANYTHING, for URLs with hostile bytes
+                  also /stream/ANYTHING, for URLs with hostile bytes, and
+                  /upload and /get-only, for --both
   /short          200, 100 kB and done
   /status/N       that HTTP status, with a small body
   /loop           302 to itself, for ever
@@ -18,6 +19,15 @@ purpose, by path:
                   and bidi bytes, in its userinfo, host and path
   /hostile-error  500 with those bytes in the reason phrase, a header
                   and the body
+
+PUT and POST (an upload, its body chunked or of a Content-Length):
+  /upload         reads the body and drops it, prints "upload METHOD
+                  PATH BYTES" on stdout, answers 200 with a short body
+  /status/N       that HTTP status, before the body when the client asks
+                  "Expect: 100-continue" (as nginx answers a PUT it does
+                  not take), else after reading it
+  /moved          307 to /upload, likewise
+  /get-only       405, likewise (a GET of it streams)
 
   measure_server.py ADDR PORT [CERT KEY]   (TLS with CERT and KEY)
 Prints "listening" once it is.  Python's standard library only.
@@ -60,7 +70,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         p = self.path
-        if p == "/stream" or p.startswith("/stream/"):
+        if (p == "/stream" or p.startswith("/stream/") or
+                p in ("/upload", "/get-only")):
             self.body(200, 1 << 42)
             self.stream(1 << 42)
         elif p == "/short":
@@ -101,6 +112,81 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
         else:
             self.body(404, 0)
+
+    # ---- uploads
+
+    def early(self):
+        """The status an upload to this path gets without its body, or
+        None."""
+        p = self.path
+        if p.startswith("/status/"):
+            return int(p.rsplit("/", 1)[1])
+        if p == "/moved":
+            return 307
+        if p == "/get-only":
+            return 405
+        if p == "/upload":
+            return None
+        return 404
+
+    def answer(self, code):
+        self.send_response(code)
+        if code == 307:
+            self.send_header("Location", "/upload")
+        self.send_header("Content-Length", "5")
+        self.end_headers()
+        self.wfile.write(b"oops\n")
+
+    def handle_expect_100(self):
+        code = self.early()
+        if code is None:
+            return super().handle_expect_100()
+        self.answer(code)
+        self.close_connection = True
+        return False
+
+    def read_exactly(self, n):
+        while n > 0:
+            b = self.rfile.read(min(n, 1 << 20))
+            if not b:
+                raise ConnectionError("the body ended early")
+            n -= len(b)
+
+    def read_body(self):
+        """The body's length, read and dropped."""
+        if self.headers.get("Transfer-Encoding", "").lower() != "chunked":
+            n = int(self.headers.get("Content-Length", "0"))
+            self.read_exactly(n)
+            return n
+        total = 0
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+            if size == 0:
+                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass        # trailers
+                return total
+            self.read_exactly(size)
+            self.rfile.readline()   # the chunk's CRLF
+            total += size
+
+    def do_PUT(self):
+        try:
+            n = self.read_body()
+        except (ConnectionError, ValueError, ssl.SSLError):
+            self.close_connection = True
+            return
+        code = self.early()
+        if code is not None:
+            self.answer(code)
+            return
+        print("upload %s %s %d" % (self.command, self.path, n), flush=True)
+        body = b"received %d\n" % n
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_PUT
 
     def host(self):
         return self.server.server_address[0]

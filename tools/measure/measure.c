@@ -12,10 +12,12 @@
  * was made.  Each transfer opens a new TCP connection, which is what
  * takes the buffer ceilings in force at that moment.
  *
- * An iperf3://HOST[:PORT] URL runs the same rounds as iperf3 tests
- * (measure_iperf.c), in either direction: a download (the server sends),
- * an upload (--upload), or both in turn (--both), each direction with
- * rounds and a verdict of its own.  An http(s) URL is download only.
+ * Either URL is measured in either direction: a download (the server
+ * sends), an upload (--upload), or both in turn (--both), each direction
+ * with rounds and a verdict of its own.  An http(s) upload PUTs a body
+ * made in memory (--method post: POSTs it) for -t seconds
+ * (measure_net.c); an iperf3://HOST[:PORT] URL runs the same rounds as
+ * iperf3 tests (measure_iperf.c).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -215,6 +217,7 @@ struct run {
 	int				 streams;	/* --streams N */
 	bool				 tty;
 	bool				 iperf;	/* an iperf3:// URL */
+	bool				 post;	/* --method post */
 	struct miperf_target		 target;	/* its host, port */
 	enum measure_dir		 dir;	/* of the rounds under way */
 	char				 host[256];	/* the server's */
@@ -295,6 +298,8 @@ one_round(struct run *run, enum measure_side side, int i)
 	o.progress = run->tty && !run->a->out->whole_stdout;
 	o.label = label;
 	o.interrupted = &interrupted;
+	o.dir = run->dir;
+	o.post = run->post;
 	if (side == SIDE_ORIGINAL && (rv = lease_take(run->a->socket,
 	    run->seconds + MEASURE_LEASE_SLACK, &lease_fd)) != CTL_OK)
 		return rv;
@@ -346,6 +351,11 @@ check_url(const struct measure_args *a, struct run *run)
 			return CTL_USAGE;
 		}
 		tt_strlcpy(run->host, run->target.host, sizeof(run->host));
+		if (a->method != NULL) {
+			ctl_warnx("--method: an iperf3 test has no HTTP "
+			    "method; it is for http(s) uploads");
+			return CTL_USAGE;
+		}
 		/* before any lease or round: said once, with its status */
 		if (!miperf_built(run->shown, &f)) {
 			ctl_warnx("%s", f.text);
@@ -353,10 +363,10 @@ check_url(const struct measure_args *a, struct run *run)
 		}
 		return CTL_OK;
 	}
-	if (a->upload || a->both) {
-		ctl_warnx("--%s: uploads are measured against iperf3 servers "
-		    "only (iperf3://HOST[:PORT]); an http(s) URL is "
-		    "downloaded", a->both ? "both" : "upload");
+	if ((a->upload || a->both) && a->streams != NULL) {
+		ctl_warnx("--streams with --%s: an http(s) URL's uploads are "
+		    "measured in rounds (-n) only", a->both ? "both" :
+		    "upload");
 		return CTL_USAGE;
 	}
 	if (mnet_check_url(a->url, run->shown, &f) == -1) {
@@ -399,6 +409,16 @@ check_args(const struct measure_args *a, struct run *run)
 	if (a->upload && a->both) {
 		ctl_warnx("--upload and --both: --both measures the upload "
 		    "as well as the download");
+		return CTL_USAGE;
+	}
+	if (a->method != NULL && mnet_method(a->method, &run->post) == -1) {
+		ctl_warnx("--method %s: give put (the default) or post",
+		    a->method);
+		return CTL_USAGE;
+	}
+	if (a->method != NULL && !a->upload && !a->both) {
+		ctl_warnx("--method: the method of an upload, with --upload "
+		    "or --both");
 		return CTL_USAGE;
 	}
 	if (a->streams != NULL) {

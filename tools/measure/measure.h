@@ -1,7 +1,8 @@
 /*
  * tcptunectl measure: single-stream download throughput, before and after
  * the tuning.  measure.c runs the experiment (rounds, the daemon's lease),
- * measure_net.c does one transfer with libcurl, measure_iperf.c one test
+ * measure_net.c does one transfer with libcurl (a download, or an upload
+ * by PUT or POST), measure_iperf.c one test
  * against an iperf3 server with libiperf (measure_iperf_none.c where the
  * build has none, measure_iperf_parse.c reads its URL and its JSON),
  * measure_report.c judges and prints.  The verdict is pure and tested
@@ -92,6 +93,8 @@ struct measure_args {
 	const char	*streams;	/* --streams N; NULL: rounds */
 	bool		 upload;	/* --upload: this machine sends */
 	bool		 both;		/* --both: download, then upload */
+	const char	*method;	/* --method: an http(s) upload's; NULL
+					   PUT */
 	const struct output *out;	/* the report's format */
 };
 int	 measure_run(const struct measure_args *);
@@ -104,6 +107,8 @@ struct mnet_opts {
 	bool		 progress;	/* a live rate on stdout (a terminal) */
 	const char	*label;		/* "original 2/3" for the progress */
 	volatile int	*interrupted;	/* set by SIGINT: stop now */
+	enum measure_dir dir;		/* an upload: PUT or POST a body */
+	bool		 post;		/* the upload by POST, not PUT */
 };
 int	 mnet_init(struct mfault *);
 void	 mnet_cleanup(void);
@@ -112,6 +117,7 @@ int	 mnet_url_host(const char *, char *, size_t);
 int	 mnet_easy_common(void *, const char *, char *);	/* a CURL * */
 int	 mnet_transfer(const struct mnet_opts *, struct mround *,
 	    struct mfault *);
+int	 mnet_method(const char *, bool *);	/* "put", "post": 0, or -1 */
 
 /* measure_streams.c, measure_streams_report.c: --streams N */
 struct mstreams {

@@ -1,7 +1,9 @@
 /*
  * tcptunectl measure: one download through libcurl, on a connection of its
  * own, cut at -t seconds or the body's end, with what TCP reached on the
- * way (RTT, receive buffer and window), and every failure turned into one
+ * way (RTT, receive buffer and window), or one upload (--upload, --both):
+ * a body made in memory, PUT (POST with --method post) for -t seconds,
+ * with what the rate cost (below); every failure turned into one
  * line and an exit status (measure.h).  Messages quote the URL as shown
  * (measure_url.c: its password hidden), never as given, and a redirect
  * measure does not follow (to ftp://, file://, or no URL at all) as the
@@ -18,6 +20,23 @@
  *     bsd/netinet/tcp.h, under !_POSIX_C_SOURCE || _DARWIN_C_SOURCE):
  *     tcpi_srtt, the average RTT in ms, and tcpi_rcv_wnd in bytes.
  *   Both: SO_RCVBUF, the receive buffer as autotuning has grown it.
+ *
+ * An upload makes this machine the sender, so its socket also tells what
+ * the rate cost, as iperf3 reads it on its sending side: the mean
+ * smoothed RTT after the first second (the RTT under load) and the
+ * segments sent again (Linux tcpi_total_retrans, macOS
+ * tcpi_txretransmitpackets).  Its rate is the line's, not the writes':
+ * the bytes written but not acknowledged at the first second (Linux
+ * SIOCOUTQ, "not sent + not acked" in linux/sockios.h, tcp_ioctl() in
+ * net/ipv4/tcp.c; macOS tcpi_snd_sbbytes, "bytes in send socket buffer,
+ * including in-flight data") are not counted as carried then, and the
+ * body ends when the server answers it (mnet_upload_rates).  The body
+ * is chunked (its length is not known before -t ends it) and sent over
+ * HTTP/1.1: an HTTP/2 stream's own flow-control window, the server's
+ * choice, would bound the rate whatever TCP's buffers.  Redirects are
+ * not followed (the body would have to be sent again): one is an error
+ * that names the target.  The upload's receive buffer is left unknown,
+ * as an iperf3 round's: the window that matters is the server's.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -30,6 +49,10 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#ifdef __linux__
+#include <sys/ioctl.h>
+#include <linux/sockios.h>	/* SIOCOUTQ */
+#endif
 
 #include <curl/curl.h>
 #include <stdarg.h>
@@ -47,6 +70,8 @@
 #define SAMPLE_SEC	0.1
 #define PROGRESS_SEC	0.25
 #define RECV_BUFFER	(256 * 1024)	/* fewer callbacks at 1 Gbit/s */
+#define SEND_BUFFER	(256 * 1024)	/* as much for an upload's writes */
+#define BODY_PATTERN	(64 * 1024)	/* the upload body repeats this */
 
 struct xfer {
 	const struct mnet_opts	*o;
@@ -64,6 +89,27 @@ struct xfer {
 	bool			 stalled;
 	bool			 interrupted;
 	char			*location;	/* the latest response's */
+	/* an upload's: at_1s, first, bytes, bytes_1s and last as above,
+	 * last also moved by the acknowledgements of a written body */
+	bool			 upload;
+	double			 body_end;	/* the body's end written */
+	double			 answered;	/* a status line after it */
+	uint64_t		 queued_1s;	/* unacknowledged at at_1s */
+	uint64_t		 queued;	/* at the latest sample */
+	double			 load_sum;	/* RTTs sampled under load */
+	unsigned		 load_n;
+	struct curl_slist	*headers;	/* POST's Content-Type */
+};
+
+/* What a socket told of its connection; a field unknown stays 0. */
+struct tcp_view {
+	uint32_t	rtt_us;		/* the smoothed RTT */
+	uint64_t	rcvbuf;
+	uint64_t	rcvwnd;
+	bool		has_retrans;
+	uint64_t	retrans;	/* segments sent again, so far */
+	bool		has_queued;
+	uint64_t	queued;		/* written, not yet acknowledged */
 };
 
 static double
@@ -156,16 +202,14 @@ mnet_url_host(const char *url, char *buf, size_t len)
 /* ---- TCP's view of the transfer */
 
 static void
-sample_tcp(struct xfer *x, curl_socket_t fd)
+read_tcp(curl_socket_t fd, struct tcp_view *v)
 {
-	struct mround	*r = x->r;
-	int		 buf = 0;
-	socklen_t	 len = sizeof(buf);
-	uint32_t	 rtt_us = 0;
+	int		buf = 0;
+	socklen_t	len = sizeof(buf);
 
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, &len) == 0 &&
-	    buf > 0 && (uint64_t)buf > r->rcvbuf)
-		r->rcvbuf = (uint64_t)buf;
+	memset(v, 0, sizeof(*v));
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, &len) == 0 && buf > 0)
+		v->rcvbuf = (uint64_t)buf;
 #if defined(__APPLE__) && defined(TCP_CONNECTION_INFO)
 	{
 		struct tcp_connection_info	ci;
@@ -174,25 +218,78 @@ sample_tcp(struct xfer *x, curl_socket_t fd)
 		memset(&ci, 0, sizeof(ci));
 		if (getsockopt(fd, IPPROTO_TCP, TCP_CONNECTION_INFO, &ci,
 		    &len) == 0) {
-			rtt_us = ci.tcpi_srtt * 1000;
-			if (ci.tcpi_rcv_wnd > r->rcvwnd)
-				r->rcvwnd = ci.tcpi_rcv_wnd;
+			v->rtt_us = ci.tcpi_srtt * 1000;
+			v->rcvwnd = ci.tcpi_rcv_wnd;
+			v->retrans = ci.tcpi_txretransmitpackets;
+			v->has_retrans = true;
+			v->queued = ci.tcpi_snd_sbbytes;
+			v->has_queued = true;
 		}
 	}
 #elif defined(__linux__) && defined(TCP_INFO)
 	{
 		struct tcp_info	ti;
+		int		outq = 0;
 
 		len = sizeof(ti);
 		memset(&ti, 0, sizeof(ti));
-		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0)
-			rtt_us = ti.tcpi_rtt;
+		if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) == 0) {
+			v->rtt_us = ti.tcpi_rtt;
+			v->retrans = ti.tcpi_total_retrans;
+			v->has_retrans = true;
+		}
+		if (ioctl(fd, SIOCOUTQ, &outq) == 0 && outq >= 0) {
+			v->queued = (uint64_t)outq;
+			v->has_queued = true;
+		}
 	}
 #endif
+}
+
+/*
+ * An upload's sample: the retransmissions so far, the RTT under load
+ * once the first second is over and until the server answers, and the
+ * acknowledgements as progress (the stall clock).
+ */
+static void
+sample_upload(struct xfer *x, const struct tcp_view *v)
+{
+	struct mround	*r = x->r;
+
+	if (v->has_retrans) {
+		r->retrans = v->retrans;
+		r->has_retrans = true;
+	}
+	if (v->rtt_us != 0 && x->at_1s > 0 && x->answered == 0) {
+		x->load_sum += v->rtt_us;
+		x->load_n++;
+		r->rtt_load_us = (uint32_t)(x->load_sum / x->load_n);
+	}
+	if (v->has_queued && v->queued != x->queued) {
+		x->queued = v->queued;
+		x->last = now_sec();
+	}
+}
+
+static void
+sample_tcp(struct xfer *x, curl_socket_t fd)
+{
+	struct mround	*r = x->r;
+	struct tcp_view	 v;
+
+	read_tcp(fd, &v);
+	if (x->upload)
+		sample_upload(x, &v);
+	else {
+		if (v.rcvbuf > r->rcvbuf)
+			r->rcvbuf = v.rcvbuf;
+		if (v.rcvwnd > r->rcvwnd)
+			r->rcvwnd = v.rcvwnd;
+	}
 	/* The smallest smoothed RTT is the one least swollen by the queue
 	 * this very transfer builds. */
-	if (rtt_us != 0 && (r->rtt_us == 0 || rtt_us < r->rtt_us))
-		r->rtt_us = rtt_us;
+	if (v.rtt_us != 0 && (r->rtt_us == 0 || v.rtt_us < r->rtt_us))
+		r->rtt_us = v.rtt_us;
 }
 
 static void
@@ -278,6 +375,8 @@ on_data(char *data, size_t size, size_t n, void *arg)
 	double		 now = now_sec();
 
 	(void)data;
+	if (x->upload)
+		return size * n;	/* the answer's body: not measured */
 	if (x->first == 0)
 		x->first = now;
 	if (x->at_1s == 0 && now - x->first >= 1.0) {
@@ -294,6 +393,76 @@ on_data(char *data, size_t size, size_t n, void *arg)
 }
 
 /*
+ * The upload's body: a pseudo-random pattern (xorshift32), made once, so
+ * that no compressing box on the way carries it faster than the bytes
+ * counted; written from where the body is, so it does not restart at
+ * each write.
+ */
+static void
+fill_body(char *buf, size_t len, uint64_t at)
+{
+	static unsigned char	pattern[BODY_PATTERN];
+	static bool		made;
+	uint32_t		v = 2463534242u;
+	size_t			i, off, n;
+
+	if (!made) {
+		for (i = 0; i < sizeof(pattern); i++) {
+			v ^= v << 13;
+			v ^= v >> 17;
+			v ^= v << 5;
+			pattern[i] = (unsigned char)v;
+		}
+		made = true;
+	}
+	for (i = 0; i < len; i += n) {
+		off = (size_t)((at + i) % sizeof(pattern));
+		n = sizeof(pattern) - off < len - i ? sizeof(pattern) - off :
+		    len - i;
+		memcpy(buf + i, pattern + off, n);
+	}
+}
+
+/* Written and not yet acknowledged on the socket; 0 when not known. */
+static uint64_t
+queued_now(const struct xfer *x)
+{
+	struct tcp_view	v;
+
+	if (x->fd == CURL_SOCKET_BAD)
+		return 0;
+	read_tcp(x->fd, &v);
+	return v.queued;
+}
+
+/* The upload's body, -t seconds of it from the first byte written. */
+static size_t
+on_read(char *buf, size_t size, size_t n, void *arg)
+{
+	struct xfer	*x = arg;
+	double		 now = now_sec();
+	size_t		 len = size * n;
+
+	if (x->first == 0)
+		x->first = now;
+	if (x->body_end > 0 || now - x->first >= x->o->seconds) {
+		if (x->body_end == 0)
+			x->body_end = now;
+		x->time_up = true;
+		return 0;	/* the end: libcurl sends the last chunk */
+	}
+	if (x->at_1s == 0 && now - x->first >= 1.0) {
+		x->at_1s = now;
+		x->bytes_1s = x->bytes;
+		x->queued_1s = queued_now(x);
+	}
+	fill_body(buf, len, x->bytes);
+	x->bytes += len;
+	x->last = now;
+	return len;
+}
+
+/*
  * The Location of the latest response, for the message when measure
  * cannot follow it (libcurl's own names only the scheme).  Kept whole:
  * cut, it could lose the '@' that ends a password in it.
@@ -307,6 +476,9 @@ on_header(char *data, size_t size, size_t n, void *arg)
 	if (len >= 5 && strncmp(data, "HTTP/", 5) == 0) {
 		free(x->location);	/* a new response */
 		x->location = NULL;
+		/* the server's answer to the whole body: its end */
+		if (x->upload && x->body_end > 0 && x->answered == 0)
+			x->answered = now_sec();
 	} else if (len >= 9 && strncasecmp(data, "Location:", 9) == 0) {
 		for (data += 9, len -= 9; len > 0 && (*data == ' ' ||
 		    *data == '\t'); len--)
@@ -401,6 +573,35 @@ mnet_easy_common(CURL *h, const char *url, char *errbuf)
 	return measure_limit_protocols(h, &setter) == -1 ? -1 : 0;
 }
 
+/*
+ * An upload: PUT as curl -T does, or POST as curl --data-binary does,
+ * the body chunked and over HTTP/1.1 (the head of this file says why);
+ * the answer's body, if any, is read and dropped by on_data.  0, or -1
+ * when out of memory.
+ */
+static int
+set_upload(CURL *h, struct xfer *x)
+{
+	curl_easy_setopt(h, CURLOPT_READFUNCTION, on_read);
+	curl_easy_setopt(h, CURLOPT_READDATA, x);
+	curl_easy_setopt(h, CURLOPT_UPLOAD_BUFFERSIZE, (long)SEND_BUFFER);
+	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	if (!x->o->post) {
+		curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+		return 0;
+	}
+	curl_easy_setopt(h, CURLOPT_POST, 1L);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, -1L);
+	/* not libcurl's default form type: the body is no form */
+	if ((x->headers = curl_slist_append(NULL, "Content-Type: "
+	    "application/octet-stream")) == NULL)
+		return -1;
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->headers);
+	return 0;
+}
+
+/* 0; -1 when libcurl would not limit the protocols, -2 out of memory. */
 static int
 set_options(CURL *h, struct xfer *x, char *errbuf)
 {
@@ -416,7 +617,10 @@ set_options(CURL *h, struct xfer *x, char *errbuf)
 	curl_easy_setopt(h, CURLOPT_CLOSESOCKETDATA, x);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, x);
-	return mnet_easy_common(h, x->o->url, errbuf);
+	if (mnet_easy_common(h, x->o->url, errbuf) == -1)
+		return -1;
+	/* after the common options: an upload follows no redirect */
+	return x->upload && set_upload(h, x) == -1 ? -2 : 0;
 }
 
 static int
@@ -515,6 +719,12 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 		    "%d s (%s)", url, MEASURE_CONNECT_SEC, why);
 	case CURLE_HTTP_RETURNED_ERROR:
 		curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+		if (x->upload) {
+			f->code = MEX_HTTP;
+			mnet_refused_text(f->text, sizeof(f->text), url,
+			    status, x->o->post);
+			return -1;
+		}
 		return fault(f, MEX_HTTP, "%s: the server answered HTTP %ld",
 		    url, status);
 	case CURLE_TOO_MANY_REDIRECTS:
@@ -532,6 +742,12 @@ map_error(CURLcode rc, const struct xfer *x, const char *errbuf,
 	case CURLE_ABORTED_BY_CALLBACK:
 		if (x->interrupted)
 			return fault(f, MEX_INTERRUPTED, "interrupted");
+		if (x->upload)
+			return fault(f, MEX_STALLED, "%s: the server stalled: "
+			    "it took no data for %d s%s", url,
+			    MEASURE_STALL_SEC, x->body_end > 0 ? " and gave "
+			    "no answer after the body" : x->bytes > 0 ?
+			    " in mid-upload" : " after the connection was made");
 		return fault(f, MEX_STALLED, "%s: the server stalled: no data "
 		    "for %d s%s", url, MEASURE_STALL_SEC, x->bytes > 0 ?
 		    " in mid-transfer" : " after the connection was made");
@@ -570,6 +786,140 @@ finish_round(const struct xfer *x, struct mround *r, struct mfault *f)
 	return 0;
 }
 
+/* ---- an upload's end */
+
+/*
+ * The rates of an upload from its clock c into r; -1 when the body was
+ * carried in under MEASURE_MIN_SEC (the server answered it early).
+ */
+int
+mnet_upload_rates(const struct upload_clock *c, struct mround *r)
+{
+	double		end = c->answered > 0 ? c->answered : c->done;
+	uint64_t	carried_1s = 0;
+
+	r->bytes = c->bytes;
+	r->secs = c->first > 0 && end > c->first ? end - c->first : 0;
+	r->ended = false;	/* the body ends at -t, by our own hand */
+	r->mbps = r->mbps_steady = 0;
+	if (r->secs < MEASURE_MIN_SEC)
+		return -1;
+	r->mbps = r->bytes * 8 / r->secs / 1e6;
+	if (c->written_1s > c->queued_1s)
+		carried_1s = c->written_1s - c->queued_1s;
+	if (c->at_1s > 0 && end - c->at_1s >= 0.25 && c->bytes > carried_1s)
+		r->mbps_steady = (c->bytes - carried_1s) * 8 /
+		    (end - c->at_1s) / 1e6;
+	else
+		r->mbps_steady = r->mbps;
+	return 0;
+}
+
+/*
+ * The line for an upload answered with status >= 400: what the status
+ * says of uploads, and what to give instead, in curl's words for the
+ * same upload (curl -T FILE URL puts, curl --data-binary @FILE URL posts).
+ */
+void
+mnet_refused_text(char *buf, size_t len, const char *shown, long status,
+    bool post)
+{
+	const char	*method = post ? "POST" : "PUT";
+	const char	*curl = post ? "curl --data-binary @FILE URL" :
+			    "curl -T FILE URL";
+	const char	*other = post ? "" : ", or try --method post";
+	const char	*why;
+
+	switch (status) {
+	case 405:	/* Method Not Allowed */
+	case 501:	/* Not Implemented */
+		why = "it takes no upload there by that method";
+		break;
+	case 401:
+	case 403:
+		why = "it does not let this client upload there";
+		break;
+	case 411:	/* Length Required */
+		why = "it wants the body's length first, and measure's body "
+		    "runs for -t seconds, chunked";
+		other = "";
+		break;
+	case 413:	/* Content Too Large */
+		why = "the body is larger than it takes (a shorter -t sends "
+		    "less)";
+		other = "";
+		break;
+	default:
+		why = "it refused the upload";
+		break;
+	}
+	snprintf(buf, len, "%s: the server answered HTTP %ld to the upload "
+	    "(%s): %s; give a URL that accepts a %s of any size, as %s "
+	    "would send%s", shown, status, method, why, method, curl, other);
+}
+
+/*
+ * An upload that libcurl saw end well: the server's answer must be one
+ * of success.  A redirect is not followed (the body would go twice), a
+ * 1xx alone is no answer.
+ */
+static int
+upload_answered(const struct xfer *x, struct mfault *f)
+{
+	long	status = 0;
+	char	to[sizeof(f->text) / 2];
+
+	curl_easy_getinfo(x->h, CURLINFO_RESPONSE_CODE, &status);
+	if (status >= 200 && status < 300)
+		return 0;
+	if (status >= 300 && status < 400) {
+		murl_redact(to, sizeof(to), x->location != NULL ?
+		    x->location : "?");
+		return fault(f, MEX_HTTP, "%s: the server redirected the "
+		    "upload (HTTP %ld) to %s, which measure does not follow "
+		    "(the body would be sent twice): give that URL", x->o->shown,
+		    status, to);
+	}
+	return fault(f, MEX_HTTP, "%s: the server gave no answer of success "
+	    "to the upload (HTTP %ld)", x->o->shown, status);
+}
+
+static int
+finish_upload(const struct xfer *x, struct mround *r, struct mfault *f)
+{
+	struct upload_clock	c;
+
+	if (upload_answered(x, f) == -1)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	c.first = x->first;
+	c.at_1s = x->at_1s;
+	c.written_1s = x->bytes_1s;
+	c.queued_1s = x->queued_1s;
+	c.answered = x->answered;
+	c.done = now_sec();
+	c.bytes = x->bytes;
+	if (mnet_upload_rates(&c, r) == -1)
+		return fault(f, MEX_SHORT, "%s: the server answered the upload "
+		    "within its first second (%llu bytes in %.2f s): give a URL "
+		    "that takes a body for the whole -t %u s", x->o->shown,
+		    (unsigned long long)x->bytes, r->secs, x->o->seconds);
+	return 0;
+}
+
+/* "put" or "post", as --method gives it, into *post: 0, or -1. */
+int
+mnet_method(const char *name, bool *post)
+{
+	if (strcasecmp(name, "put") == 0)
+		*post = false;
+	else if (strcasecmp(name, "post") == 0)
+		*post = true;
+	else
+		return -1;
+	return 0;
+}
+
 int
 mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 {
@@ -584,10 +934,14 @@ mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 	x.o = o;
 	x.r = r;
 	x.fd = CURL_SOCKET_BAD;
+	x.upload = o->dir == DIR_UPLOAD;
 	if ((x.h = curl_easy_init()) == NULL)
 		return fault(f, CTL_FAIL, "libcurl: cannot start a transfer");
-	if (set_options(x.h, &x, errbuf) == -1) {
+	if ((rv = set_options(x.h, &x, errbuf)) != 0) {
 		curl_easy_cleanup(x.h);
+		curl_slist_free_all(x.headers);
+		if (rv == -2)
+			return fault(f, CTL_FAIL, "out of memory");
 		return fault(f, CTL_FAIL, "libcurl would not limit the "
 		    "transfer to http and https (CURLOPT_PROTOCOLS_STR and "
 		    "CURLOPT_PROTOCOLS both refused): not measuring");
@@ -596,11 +950,15 @@ mnet_transfer(const struct mnet_opts *o, struct mround *r, struct mfault *f)
 	rc = curl_easy_perform(x.h);
 	if (o->progress)
 		printf("\r%*s\r", 60, "");
-	if (rc == CURLE_WRITE_ERROR && x.time_up)
+	if (rc == CURLE_WRITE_ERROR && x.time_up && !x.upload)
 		rc = CURLE_OK;
-	rv = rc == CURLE_OK ? finish_round(&x, r, f) :
-	    map_error(rc, &x, errbuf, f);
+	if (rc != CURLE_OK)
+		rv = map_error(rc, &x, errbuf, f);
+	else
+		rv = x.upload ? finish_upload(&x, r, f) :
+		    finish_round(&x, r, f);
 	curl_easy_cleanup(x.h);
+	curl_slist_free_all(x.headers);
 	free(x.location);
 	return rv;
 }

@@ -32,6 +32,14 @@ struct tcp_connection_info {
 	uint32_t	tcpi_rttcur;		/* ms */
 	uint32_t	tcpi_srtt;		/* ms */
 	uint32_t	tcpi_rttvar;
+	uint32_t	tcpi_tfo_bits;		/* 15 one-bit fields, pad */
+	uint64_t	tcpi_txpackets __attribute__((aligned(8)));
+	uint64_t	tcpi_txbytes __attribute__((aligned(8)));
+	uint64_t	tcpi_txretransmitbytes __attribute__((aligned(8)));
+	uint64_t	tcpi_rxpackets __attribute__((aligned(8)));
+	uint64_t	tcpi_rxbytes __attribute__((aligned(8)));
+	uint64_t	tcpi_rxoutoforderbytes __attribute__((aligned(8)));
+	uint64_t	tcpi_txretransmitpackets __attribute__((aligned(8)));
 };
 #endif
 
