@@ -229,8 +229,9 @@ start(struct flow *f, const struct flow_reading *r, bool pasv,
 }
 
 /*
- * The send queue and buffer of the reading that closed the fastest
- * interval (flows_verdict.c send_queue_full): 0, unknown, when the
+ * The send and receive queues and buffers of the reading that closed the
+ * fastest interval (flows_verdict.c send_queue_full,
+ * receive_queue_full): 0, unknown, when the
  * reading does not say (macOS, Windows; a close notice has the last live
  * reading's, keep_unknown).
  */
@@ -241,6 +242,8 @@ note_queue(struct flow *f, const struct flow_reading *r)
 
 	f->peak_queued = known ? r->wmem_queued : 0;
 	f->peak_sndbuf = known ? r->sndbuf : 0;
+	f->peak_rmem = r->rcvbuf > 0 ? r->rmem_alloc : 0;
+	f->peak_rcvbuf = r->rcvbuf;
 }
 
 /*

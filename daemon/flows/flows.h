@@ -214,6 +214,8 @@ struct flow {
 	uint64_t		peak_queued;	/* send queue and buffer of */
 	uint64_t		peak_sndbuf;	/* the reading at peak_bps;
 						   0 unknown */
+	uint64_t		peak_rmem;	/* receive queue and buffer */
+	uint64_t		peak_rcvbuf;	/* of it; 0 unknown */
 	/*
 	 * The sender's windows at peak_bps (flows_verdict.c note_peak):
 	 * what held the fastest interval, not the whole life.

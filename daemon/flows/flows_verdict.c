@@ -30,8 +30,8 @@
  *    when its receive buffer grew to a ceiling (the autotuning one, or
  *    fixed_factor times the one on a buffer a program set) and the rate
  *    was at least 1/FLOW_WINDOW_SHARE of what that buffer allows at the
- *    path's round trip; else application when the receive queue holds
- *    half the buffer (the program did not read); else application too
+ *    path's round trip; else application when the receive queue held
+ *    half the buffer at the fastest interval (the program did not read); else application too
  *    (the far end sent no faster: its program or its send buffer) when
  *    no segment arrived out of order over the flow's history (Linux
  *    tcpi_rcv_ooopack: no loss), the round trip did not grow (no queue)
@@ -351,6 +351,21 @@ sender_held_back(const struct flow *f, const struct flow_verdict *v)
 	    flows_window_rate(f->rcvbuf_max, v->path_rtt_us);
 }
 
+/*
+ * The program read slower than data came: its receive queue held half
+ * of the buffer at the fastest interval (where that reading did not say,
+ * at the last).  Not the last reading alone: a receiver a busy machine
+ * starved for a moment at the end of a download that filled a 1 Gbit/s
+ * link read as application (tests/system/diagnose.sh, under load).
+ */
+static bool
+receive_queue_full(const struct flow *f)
+{
+	if (f->peak_rcvbuf > 0)
+		return f->peak_rmem * 2 >= f->peak_rcvbuf;
+	return f->last.rcvbuf > 0 && f->last.rmem_alloc * 2 >= f->last.rcvbuf;
+}
+
 static void
 classify_receiving(const struct flow *f, struct flow_verdict *v)
 {
@@ -363,7 +378,7 @@ classify_receiving(const struct flow *f, struct flow_verdict *v)
 		held_by_ceiling(f, v, HELD_RECEIVE_BUFFER, c, buf);
 		return;
 	}
-	if (f->last.rcvbuf > 0 && f->last.rmem_alloc * 2 >= f->last.rcvbuf)
+	if (receive_queue_full(f))
 		v->held = HELD_APPLICATION;
 	else if (sender_held_back(f, v)) {
 		v->held = HELD_APPLICATION;

@@ -196,6 +196,42 @@ test_receive_application(void **arg)
 	assert_int_equal(v.held, HELD_APPLICATION);
 }
 
+/*
+ * A receiver that kept up at its fastest interval and fell behind only at
+ * the end (starved by a busy machine) is not the application: the queue
+ * is judged at the peak, not at the last reading.
+ */
+static void
+test_receive_queue_full_late(void **arg)
+{
+	struct flow_history	*h = &verdict_history;
+	struct flow_limits	 l = linux_limits(64 * MIB, 4 * MIB, 0);
+	struct flow_verdict	 v;
+	struct flow_reading	 a = reading(3, RTT_150MS), b, c;
+	const struct flow	*f = NULL;
+
+	(void)arg;
+	flows_init(h);
+	a.bytes_received = 1 * MIB;
+	a.rcvbuf = 6 * MIB;
+	b = a;
+	b.bytes_received += 100 * MIB;	/* the peak, its queue empty */
+	c = b;
+	c.bytes_received += 10 * MIB;
+	c.rmem_alloc = 5 * MIB;		/* full only at the end */
+	(void)two_passes(h, &a, &b, &l);
+	flows_begin_pass(h, 3000);
+	flows_take(h, &c, &l, 3000);
+	flows_end_pass(h, 3000);
+	for (size_t i = 0; i < FLOWS_MAX; i++)
+		if (h->flows[i].used && h->flows[i].last.id == c.id)
+			f = &h->flows[i];
+	assert_non_null(f);
+	flows_classify(f, &v);
+	assert_int_not_equal(v.held, HELD_APPLICATION);
+	assert_int_equal(v.held, HELD_NETWORK);
+}
+
 static bool	upload_paced;
 static uint64_t	upload_wnd, upload_cwnd = 732688, upload_bytes = 20 * MIB;
 static uint64_t	upload_queued;	/* sk_wmem_queued at b; 0 not known */
@@ -2358,6 +2394,7 @@ main(void)
 		cmocka_unit_test(test_receive_at_ceiling_slow),
 		cmocka_unit_test(test_receive_fixed),
 		cmocka_unit_test(test_receive_application),
+		cmocka_unit_test(test_receive_queue_full_late),
 		cmocka_unit_test(test_send_buffer),
 		cmocka_unit_test(test_send_buffer_by_queue),
 		cmocka_unit_test(test_paced_queue_small),
