@@ -34,14 +34,23 @@
  */
 #define FLOW_RATE_SLACK		4
 /*
- * A buffer binds only when the rate is at least 1/FLOW_WINDOW_SHARE of
- * what it allows at the path's own round trip (its least: tcpi_min_rtt,
- * or the lowest the flow showed), and the round trip did not grow to
- * FLOW_RTT_GROWN_PCT % of that least: a flow whose round trip grew kept
- * more in flight than the path passes (the excess waits in a queue), so
- * the path was full and a larger buffer would not help (flows_verdict.c).
+ * A buffer binds only when the rate is at least FLOW_BINDS_NUM/DEN of
+ * what it allows (half of it a round trip, flows_window_rate) at the
+ * path's own round trip (its least: tcpi_min_rtt, or the lowest the flow
+ * showed), and the round trip did not grow to FLOW_RTT_GROWN_PCT % of
+ * that least: a flow whose round trip grew kept more in flight than the
+ * path passes (the excess waits in a queue), so the path was full and a
+ * larger buffer would not help (flows_verdict.c).  A buffer that held a
+ * flow gives it about 5/8 of itself a round trip on Linux (the measured
+ * scaling ratio: tools/advise/advise_model.c, LINUX_RCV_MEASURED) and
+ * all of it on macOS and Windows, 1.25 and 2 times that half; one the
+ * flow did not fill gives less: a 64 MiB download that filled a 1 Gbit/s
+ * link at 150 ms ran at 0.54 of it, which 1/2 called receive-buffer
+ * (bench/flows/accuracy.sh).  3/4 keeps a margin on both sides (the
+ * slowest held run seen on a busy machine: 0.88).
  */
-#define FLOW_WINDOW_SHARE	2
+#define FLOW_BINDS_NUM		3
+#define FLOW_BINDS_DEN		4
 /*
  * An upload's send queue this full of its send buffer (1/2) had its
  * writer blocked on the buffer (flows_verdict.c send_queue_full): a

@@ -29,7 +29,7 @@
  *  - receiving (more bytes in than acknowledged out): receive-buffer
  *    when its receive buffer grew to a ceiling (the autotuning one, or
  *    fixed_factor times the one on a buffer a program set) and the rate
- *    was at least 1/FLOW_WINDOW_SHARE of what that buffer allows at the
+ *    was at least FLOW_BINDS_NUM/DEN of what that buffer allows at the
  *    path's round trip; else application when the receive queue held
  *    half the buffer at the fastest interval (the program did not read); else application too
  *    (the far end sent no faster: its program or its send buffer) when
@@ -244,8 +244,8 @@ buffer_of(const struct flow *f, uint64_t seen, const struct flow_ceiling *c)
 static bool
 binds(const struct flow_verdict *v, uint64_t buf)
 {
-	return v->rate_bps * FLOW_WINDOW_SHARE >= flows_window_rate(buf,
-	    v->path_rtt_us);
+	return v->rate_bps * FLOW_BINDS_DEN >= flows_window_rate(buf,
+	    v->path_rtt_us) * FLOW_BINDS_NUM;
 }
 
 /*

@@ -1093,9 +1093,9 @@ test_path_full(void **arg)
 
 /*
  * The rate is weighed against what the buffer allows at the path's
- * least round trip: 700 Mbit/s at 200 ms (not grown past 150 % of 150)
- * is over half of what 64 MiB allows at 200 ms (1.34 Gbit/s) but under
- * half of it at 150 ms (1.79 Gbit/s): network, not full.  The 4 MiB
+ * least round trip: 1.1 Gbit/s at 200 ms (not grown past 150 % of 150)
+ * is over 3/4 of what 64 MiB allows at 200 ms (1.34 Gbit/s) but under
+ * 3/4 of it at 150 ms (1.79 Gbit/s): network, not full.  The 4 MiB
  * ceiling at the same round trips binds, and says what it allows at
  * the path's 150 ms.
  */
@@ -1108,7 +1108,7 @@ test_path_min_rtt(void **arg)
 
 	(void)arg;
 	flows_init(h);
-	flows_classify(download_rtts(h, 87500000, 64 * MIB, &l, 200000,
+	flows_classify(download_rtts(h, 137500000, 64 * MIB, &l, 200000,
 	    200000, RTT_150MS), &v);
 	assert_int_equal(v.held, HELD_NETWORK);
 	assert_false(v.path_full);
