@@ -236,7 +236,7 @@ static const struct command commands[] = {
 	    "[--method METHOD] URL", 1,
 	    0,
 	    FULL_ONLY(run_measure),
-	    "what the tuning is worth on a download or upload",
+	    "what the tuning is worth, download or upload",
 	    "download URL (http, https, iperf3), or upload to\n"
 	    "it, on one TCP connection per round; as root with\n"
 	    "tcptuned, rounds take the original and the tuned\n"
@@ -459,10 +459,39 @@ help_entry(FILE *f, int indent, const char *label, const char *text)
  * wrapped at SYNOPSIS_WIDTH with a hanging indent, so that a mistyped
  * word is answered on a terminal's 80 columns (issue 31).
  */
+/*
+ * A command whose arguments pass a line (measure's options): lines of
+ * its own, broken only between bracketed groups, never inside one.
+ */
+static void
+synopsis_long(FILE *f, const char *item)
+{
+	const char	*p = item, *end;
+	size_t		 col, n;
+	int		 depth;
+
+	col = (size_t)fprintf(f, "%*s", SYNOPSIS_INDENT, "");
+	while (*p != '\0') {
+		for (end = p, depth = 0; *end != '\0' &&
+		    (*end != ' ' || depth > 0); end++)
+			depth += (*end == '[' || *end == '(') -
+			    (*end == ']' || *end == ')');
+		n = (size_t)(end - p);
+		if (col > SYNOPSIS_INDENT && col + 1 + n > SYNOPSIS_WIDTH)
+			col = (size_t)fprintf(f, "\n%*s", SYNOPSIS_INDENT * 3,
+			    "") - 1;
+		else if (col > SYNOPSIS_INDENT)
+			col += (size_t)fprintf(f, " ");
+		col += (size_t)fprintf(f, "%.*s", (int)n, p);
+		p = *end == ' ' ? end + 1 : end;
+	}
+	fputc('\n', f);
+}
+
 static void
 usage_synopsis(FILE *f)
 {
-	char	item[128];
+	char	item[160];
 	size_t	i, col, len;
 
 	fprintf(f, "usage: %s [-hjV] [-s PATH] COMMAND [ARGS]\n", CTL_NAME);
@@ -471,16 +500,22 @@ usage_synopsis(FILE *f)
 		len = (size_t)snprintf(item, sizeof(item), "%s%s%s%s",
 		    commands[i].name, *commands[i].args ? " " : "",
 		    commands[i].args, i + 1 < NITEMS(commands) ? "," : "");
-		if (col + 1 + len > SYNOPSIS_WIDTH) {
-			fprintf(f, "\n%*s", SYNOPSIS_INDENT, "");
-			col = SYNOPSIS_INDENT;
-		} else {
-			fputc(' ', f);
-			col++;
+		if (col > 0 && col + 1 + len <= SYNOPSIS_WIDTH) {
+			col += (size_t)fprintf(f, " %s", item);
+			continue;
 		}
-		col += (size_t)fprintf(f, "%s", item);
+		if (col > 0)
+			fputc('\n', f);
+		if (SYNOPSIS_INDENT + len <= SYNOPSIS_WIDTH) {
+			col = (size_t)fprintf(f, "%*s%s", SYNOPSIS_INDENT, "",
+			    item);
+			continue;
+		}
+		synopsis_long(f, item);
+		col = 0;
 	}
-	fputc('\n', f);
+	if (col > 0)
+		fputc('\n', f);
 }
 
 /* "-s, --socket PATH", or "    --rate RATE" for a long-only option. */
