@@ -229,24 +229,6 @@ start(struct flow *f, const struct flow_reading *r, bool pasv,
 }
 
 /*
- * The send and receive queues and buffers of the reading that closed the
- * fastest interval (flows_verdict.c send_queue_full,
- * receive_queue_full): 0, unknown, when the
- * reading does not say (macOS, Windows; a close notice has the last live
- * reading's, keep_unknown).
- */
-static void
-note_queue(struct flow *f, const struct flow_reading *r)
-{
-	bool	known = (r->known & FLOW_KNOWS_SND_QUEUE) && r->sndbuf > 0;
-
-	f->peak_queued = known ? r->wmem_queued : 0;
-	f->peak_sndbuf = known ? r->sndbuf : 0;
-	f->peak_rmem = r->rcvbuf > 0 ? r->rmem_alloc : 0;
-	f->peak_rcvbuf = r->rcvbuf;
-}
-
-/*
  * The rate of the interval since the last rated reading; the peak is
  * kept.  An interval shorter than a round trip gives no rate, and its
  * bytes count in the next one: acknowledgements come in bursts of up to
@@ -270,7 +252,6 @@ update(struct flow *f, const struct flow_reading *r, uint64_t now_ms)
 		if (bps > f->peak_bps) {
 			f->peak_bps = bps;
 			flows_note_rtt(f, r, true);
-			note_queue(f, r);
 		}
 	}
 	f->prev_ms = now_ms;

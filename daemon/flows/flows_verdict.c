@@ -110,6 +110,23 @@ rtt_now(const struct flow_reading *r)
 }
 
 /*
+ * The send and receive queues and buffers of the reading that closed the
+ * fastest interval (send_queue_full, receive_queue_full): 0, unknown,
+ * when the reading does not say (macOS, Windows; a close notice has the
+ * last live reading's, flows.c keep_unknown).
+ */
+static void
+note_queues(struct flow *f, const struct flow_reading *r)
+{
+	bool	known = (r->known & FLOW_KNOWS_SND_QUEUE) && r->sndbuf > 0;
+
+	f->peak_queued = known ? r->wmem_queued : 0;
+	f->peak_sndbuf = known ? r->sndbuf : 0;
+	f->peak_rmem = r->rcvbuf > 0 ? r->rmem_alloc : 0;
+	f->peak_rcvbuf = r->rcvbuf;
+}
+
+/*
  * The sender's windows at the reading that closed the fastest interval,
  * and the segments it retransmitted in that interval (flows.c update
  * calls this before f->last becomes r: f->last is the reading before).
@@ -134,6 +151,7 @@ note_peak(struct flow *f, const struct flow_reading *r)
 	f->peak_notsent = w->notsent;
 	f->peak_retrans = r->retrans > f->last.retrans ?
 	    r->retrans - f->last.retrans : 0;
+	note_queues(f, r);
 }
 
 /*
